@@ -1,0 +1,7 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './index';
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ComposerSlice {}
+
+export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = () => ({});

@@ -1,0 +1,16 @@
+/**
+ * One bound store assembled from typed slices; middleware (if any) is applied here only. Components subscribe
+ * with atomic selectors (`useAppStore((s) => s.x)`) or `useShallow`, never the whole store.
+ */
+import { create } from 'zustand';
+import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createComposerSlice, type ComposerSlice } from './composer-slice';
+import { createRunsSlice, type RunsSlice } from './runs-slice';
+
+export type AppState = ConnectionSlice & ComposerSlice & RunsSlice;
+
+export const useAppStore = create<AppState>()((...a) => ({
+  ...createConnectionSlice(...a),
+  ...createComposerSlice(...a),
+  ...createRunsSlice(...a),
+}));

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { defineCall } from './define';
+
+export const AUTH_SCHEMES = ['native', 'x-api-key', 'bearer', 'both'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+
+export type KeyStorage = 'keychain' | 'file' | 'session' | 'env' | 'none';
+
+/** What the renderer may know about a key: never the key. */
+export interface KeyStatus {
+  hasKey: boolean;
+  /** Last four characters, e.g. "…abcd". */
+  hint?: string;
+  storage: KeyStorage;
+}
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  authScheme: AuthScheme;
+  extraHeaders: Record<string, string>;
+  key: KeyStatus;
+  /** Built-in profiles cannot be deleted: the embedded demo gateway, and one from environment variables. */
+  builtin?: 'demo' | 'env';
+}
+
+export interface ProfilesState {
+  profiles: ProfileView[];
+  activeId: string;
+  /** Where the key can be kept on this host, best first. */
+  keyStorages: KeyStorage[];
+}
+
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid header name');
+
+export const HttpUrl = z
+  .string()
+  .trim()
+  .min(1, 'a base URL is required')
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+export const ProfileInput = z
+  .object({
+    id: z.string().min(1).max(100).optional(),
+    name: z.string().trim().min(1, 'a name is required').max(100),
+    baseUrl: HttpUrl,
+    authScheme: z.enum(AUTH_SCHEMES).default('native'),
+    extraHeaders: z.record(headerName, z.string().max(8192)).default({}),
+    /** A new key; omitted = keep the stored one. */
+    key: z.string().min(1).max(4096).optional(),
+    clearKey: z.boolean().optional(),
+    /** Where to keep a new key: the host's best persistent store, or this session only. */
+    keyStorage: z.enum(['persist', 'session']).default('persist'),
+  })
+  .strict();
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+const Id = z.object({ id: z.string().min(1).max(100) }).strict();
+const Empty = z.object({}).strict();
+
+export const profileCalls = {
+  'profiles:list': defineCall<ProfilesState>()(Empty),
+  'profiles:save': defineCall<ProfilesState>()(ProfileInput),
+  'profiles:delete': defineCall<ProfilesState>()(Id),
+  'profiles:select': defineCall<ProfilesState>()(Id),
+};

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { defineCall } from './define';
+import type { GatewayErrorInfo } from './errors';
+import type { ProtocolId, RawEvent, StreamError, Transcript, Usage, Verdict } from '../protocols/types';
+
+export const ProtocolSchema = z.enum(['messages', 'chat', 'responses']);
+
+/** The request exactly as sent: the key is redacted before this object exists. */
+export interface Ledger {
+  runId: string;
+  protocol: ProtocolId;
+  profileId: string;
+  profileName: string;
+  model?: string;
+  stream: boolean;
+  method: 'POST' | 'GET';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  bodyBytes: number;
+  startedAt: string;
+  /** Capability warnings the user sent anyway (protocol-switch guard). */
+  warnings: string[];
+}
+
+export interface ResponseInfo {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  contentType?: string;
+  ttfbMs: number;
+}
+
+export interface RunMetrics {
+  status?: number;
+  ttfbMs?: number;
+  ttftMs?: number;
+  totalMs: number;
+  events: number;
+  bytes: number;
+  /** Output tokens per second from first token to end, when output tokens were reported. */
+  outputTokensPerSec?: number;
+  usage: Usage;
+}
+
+export interface RunResult {
+  verdict: Verdict;
+  /** The verdict in words: what ended the run. */
+  reason: string;
+  error?: GatewayErrorInfo | (StreamError & { status?: undefined });
+  metrics: RunMetrics;
+  transcript: Transcript;
+  warnings: string[];
+  response?: ResponseInfo;
+  /** Non-streaming body (or a non-SSE body on a streaming request), capped. */
+  rawBody?: string;
+  endedAt: string;
+}
+
+/** Main → renderer. Delta-only: events are sent once each, batched about once a frame; exactly one `end`. */
+export type RunUpdate =
+  | { kind: 'started'; runId: string; ledger: Ledger }
+  | { kind: 'response'; runId: string; response: ResponseInfo }
+  | { kind: 'events'; runId: string; events: RawEvent[] }
+  | { kind: 'end'; runId: string; result: RunResult };
+
+export const RunStartInput = z
+  .object({
+    profileId: z.string().min(1).max(100),
+    protocol: ProtocolSchema,
+    /** The body as the user wrote it: unknown fields are sent as typed. */
+    body: z.record(z.string(), z.unknown()),
+    /** Capability warnings shown before sending (kept in the ledger). */
+    warnings: z.array(z.string().max(500)).max(50).default([]),
+    /** Who started it: compare columns and probes tag their runs. */
+    origin: z.enum(['composer', 'compare', 'probe', 'replay']).default('composer'),
+  })
+  .strict();
+export type RunStartInput = z.input<typeof RunStartInput>;
+
+export const runCalls = {
+  'runs:start': defineCall<{ runId: string }>()(RunStartInput),
+  'runs:cancel': defineCall<{ cancelled: boolean }>()(z.object({ runId: z.string().min(1).max(100) }).strict()),
+};
