@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { endpointUrls, joinUrl, normalizeBaseUrl } from './url';
+
+describe('base URL preview', () => {
+  it('gives the same endpoint URLs with or without a trailing /v1, and says so', () => {
+    const a = endpointUrls('https://gw.example.com');
+    const b = endpointUrls('https://gw.example.com/v1/');
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(a.urls.map((u) => u.url)).toEqual(b.urls.map((u) => u.url));
+    expect(a.urls.find((u) => u.path === '/v1/messages/count_tokens')?.url).toBe(
+      'https://gw.example.com/v1/messages/count_tokens',
+    );
+    expect(a.note).toBeUndefined();
+    expect(b.note).toMatch(/trailing \/v1/);
+  });
+
+  it('keeps a path prefix before /v1', () => {
+    expect(joinUrl('http://127.0.0.1:8080/relay/v1', '/v1/models')).toBe('http://127.0.0.1:8080/relay/v1/models');
+  });
+
+  it('rejects what is not http(s) with a field message', () => {
+    expect(normalizeBaseUrl('ftp://x')).toEqual({ ok: false, error: 'must be an http:// or https:// URL' });
+    expect(normalizeBaseUrl('gw.example.com')).toMatchObject({ ok: false });
+    expect(normalizeBaseUrl('https://user:pw@gw.example.com')).toMatchObject({ ok: false, error: expect.stringMatching(/API key/) });
+  });
+});

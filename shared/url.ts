@@ -1,0 +1,58 @@
+/** Base URL handling (protocols.md §0): accept a base with or without a trailing /v1 and say which URL results. */
+
+export const ENDPOINTS = [
+  { method: 'POST', path: '/v1/messages' },
+  { method: 'POST', path: '/v1/chat/completions' },
+  { method: 'POST', path: '/v1/responses' },
+  { method: 'GET', path: '/v1/models' },
+  { method: 'POST', path: '/v1/messages/count_tokens' },
+] as const;
+
+export type EndpointPath = (typeof ENDPOINTS)[number]['path'];
+
+export type NormalizedBase =
+  | { ok: true; normalized: string; note?: string }
+  | { ok: false; error: string };
+
+export function normalizeBaseUrl(raw: string): NormalizedBase {
+  const input = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return { ok: false, error: 'must be an http:// or https:// URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, error: 'must be an http:// or https:// URL' };
+  }
+  if (url.username || url.password) return { ok: false, error: 'put credentials in the API key field, not in the URL' };
+  const notes: string[] = [];
+  if (url.search || url.hash) notes.push('the query string and fragment are ignored');
+  let path = url.pathname.replace(/\/+$/, '');
+  // Users paste both "https://gw.example" and "https://gw.example/v1": fold the second into the first once.
+  if (/\/v1$/i.test(path)) {
+    path = path.slice(0, -3);
+    notes.push('the trailing /v1 is part of each endpoint path, so it was folded in');
+  }
+  const normalized = `${url.protocol}//${url.host}${path}`;
+  return { ok: true, normalized, note: notes.length ? `Note: ${notes.join('; ')}.` : undefined };
+}
+
+export function joinUrl(baseUrl: string, path: string): string {
+  const n = normalizeBaseUrl(baseUrl);
+  if (!n.ok) throw new Error(`Invalid base URL: ${n.error}`);
+  return n.normalized + path;
+}
+
+export function endpointUrls(
+  baseUrl: string,
+): { ok: true; normalized: string; note?: string; urls: { method: string; path: string; url: string }[] } | { ok: false; error: string } {
+  const n = normalizeBaseUrl(baseUrl);
+  if (!n.ok) return n;
+  return {
+    ok: true,
+    normalized: n.normalized,
+    note: n.note,
+    urls: ENDPOINTS.map((e) => ({ method: e.method, path: e.path, url: n.normalized + e.path })),
+  };
+}
