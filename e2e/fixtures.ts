@@ -1,0 +1,93 @@
+/**
+ * E2E harness: each test gets its own browser host process (the real `dist/web/cli.mjs`) with a fresh temp
+ * data dir, and can start extra simulated gateways with their own keys and model lists.
+ */
+import { test as base, expect, type Page, type WebSocket as PwWebSocket } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../electron/core/simulator';
+
+export interface HostHandle {
+  url: string;
+  dataDir: string;
+  /** Stop the host process (the data dir stays). */
+  stop(): Promise<void>;
+}
+
+export async function launchHost(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<HostHandle> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gp-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir, ...(opts.args ?? [])],
+    { env: { ...process.env, GATEWAY_BASE_URL: '', GATEWAY_API_KEY: '', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`The host did not start in time.\n${stderr}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /Gateway Playground: (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`The host exited with ${code}.\n${stderr}`)));
+  });
+  return {
+    url,
+    dataDir,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+interface Fixtures {
+  /** A running browser host with a temp data dir; stopped and cleaned after the test. */
+  host: HostHandle;
+  /** The page, opened on the host and ready (the Profile combobox is there). */
+  app: Page;
+  /** Start another simulated gateway (closed after the test). */
+  startGateway: (opts?: SimulatorOptions) => Promise<RunningSimulator>;
+  /** Every WebSocket frame the page received, as text (for "the key never reaches the renderer"). */
+  received: string[];
+}
+
+export const test = base.extend<Fixtures>({
+  host: async ({}, use) => {
+    const host = await launchHost();
+    await use(host);
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  },
+  received: async ({}, use) => {
+    await use([]);
+  },
+  app: async ({ page, host, received }, use) => {
+    page.on('websocket', (ws: PwWebSocket) => {
+      ws.on('framereceived', (f) => received.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
+    });
+    await page.goto(host.url);
+    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+    await use(page);
+  },
+  startGateway: async ({}, use) => {
+    const started: RunningSimulator[] = [];
+    await use(async (opts) => {
+      const sim = await startSimulator({ port: 0, ...opts });
+      started.push(sim);
+      return sim;
+    });
+    await Promise.all(started.map((s) => s.close()));
+  },
+});
+
+export { expect };

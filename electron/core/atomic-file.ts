@@ -1,0 +1,77 @@
+/**
+ * Every file the app keeps is written atomically (temp file, fsync, rename) and read through a schema: a
+ * crash mid-write leaves the previous or the new version, never a torn one, and a corrupt file is moved
+ * aside and reported instead of stopping start-up.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import type { StartupProblem } from '../../shared/contract';
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await fs.open(tmp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  // The rename is durable only once the directory entry is flushed too (ext4 and friends).
+  const dir = await fs.open(path.dirname(file), 'r').catch(() => undefined);
+  if (dir) {
+    await dir.sync().catch(() => undefined);
+    await dir.close();
+  }
+}
+
+export async function writeJsonAtomic(file: string, value: unknown, mode = 0o600): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n', mode);
+}
+
+export type ReadResult<T> = { value: T; problem?: undefined } | { value?: undefined; problem?: StartupProblem };
+
+/**
+ * Reads and validates a JSON file. Missing → `{}` (no value, no problem). Unreadable, not JSON, or failing the
+ * schema → the file is renamed to `<name>.corrupt-<time>` and a problem is returned for the UI.
+ */
+export async function readJsonFile<S extends z.ZodType>(file: string, schema: S): Promise<ReadResult<z.output<S>>> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { problem: await moveAside(file, `could not be read (${(err as Error).message})`) };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { problem: await moveAside(file, `is not valid JSON (${(err as Error).message})`) };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
+    return { problem: await moveAside(file, `does not match the expected format${where}: ${first?.message ?? 'invalid'}`) };
+  }
+  return { value: parsed.data };
+}
+
+async function moveAside(file: string, why: string): Promise<StartupProblem> {
+  const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await fs.rename(file, movedTo);
+    return { file, movedTo, message: `${path.basename(file)} ${why}. It was moved aside to ${path.basename(movedTo)}; the app started without it.` };
+  } catch {
+    return { file, message: `${path.basename(file)} ${why}, and could not be moved aside.` };
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The one place HTTP requests to a gateway are built and sent. Auth per profile, anthropic-version on the
+ * first family's routes, a redacted copy of the headers for the ledger, and timeouts that tell "the gateway
+ * never answered" from "the stream went quiet".
+ */
+import type { Profile } from './profiles';
+import { joinUrl } from '../../shared/url';
+import { keyHint } from './vault';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface BuiltRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Same headers with every secret replaced: safe for the ledger, history and the renderer. */
+  redactedHeaders: Record<string, string>;
+  body?: string;
+}
+
+const SECRET_HEADER = /(authorization|api[-_]?key|token|secret|cookie|password)/i;
+
+export function buildRequest(
+  profile: Profile,
+  key: string | undefined,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  opts: { stream?: boolean; query?: Record<string, string> } = {},
+): BuiltRequest {
+  let url = joinUrl(profile.baseUrl, path);
+  if (opts.query && Object.keys(opts.query).length) url += `?${new URLSearchParams(opts.query).toString()}`;
+  const anthropicRoute = path.startsWith('/v1/messages');
+  const headers: Record<string, string> = {
+    accept: opts.stream ? 'text/event-stream' : 'application/json',
+    'user-agent': 'GatewayPlayground/0.1',
+  };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  // On /v1/models the version header is what makes relays (new-api, LiteLLM) answer in the first family's
+  // paginated shape when the key is also sent as x-api-key; both shapes are read either way.
+  if (anthropicRoute || path === '/v1/models') headers['anthropic-version'] = ANTHROPIC_VERSION;
+  if (key) {
+    const scheme = profile.authScheme;
+    const useXApiKey = scheme === 'x-api-key' || scheme === 'both' || (scheme === 'native' && anthropicRoute);
+    const useBearer = scheme === 'bearer' || scheme === 'both' || (scheme === 'native' && !anthropicRoute);
+    if (useXApiKey) headers['x-api-key'] = key;
+    if (useBearer) headers.authorization = `Bearer ${key}`;
+  }
+  for (const [name, value] of Object.entries(profile.extraHeaders)) headers[name.toLowerCase()] = value;
+  const redactedHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key) : scrub(value, key);
+  }
+  return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body) };
+}
+
+function redact(value: string, key: string | undefined): string {
+  if (key && value.includes(key)) return value.replace(key, `[redacted ${keyHint(key)}]`);
+  return '[redacted]';
+}
+
+/** Removes the key from any text that might echo it (error bodies, events) before it leaves the core. */
+export function scrub(text: string, key: string | undefined): string {
+  if (!key || key.length < 4 || !text.includes(key)) return text;
+  return text.split(key).join('[redacted]');
+}
+
+export function headersToRecord(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+export interface Timeouts {
+  /** From sending to the response headers (a non-streamed reply arrives only when complete). */
+  headersMs: number;
+  /** Longest silence between two chunks of a body (keep-alive comments count as activity). */
+  idleMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 600_000, idleMs: 90_000 };
+
+export type EndCause = 'cancelled' | 'timeout-headers' | 'timeout-idle';
+
+/**
+ * Wraps an AbortController with the two timers. `cause()` says why the signal fired so a caught AbortError
+ * can become "cancelled" or "timeout" rather than a generic failure.
+ */
+export class RequestTimer {
+  readonly controller = new AbortController();
+  private why: EndCause | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly timeouts: Timeouts) {
+    this.arm('timeout-headers', timeouts.headersMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  cause(): EndCause | undefined {
+    return this.why;
+  }
+
+  /** Headers arrived, or a body chunk did: the idle clock restarts. */
+  activity(): void {
+    this.arm('timeout-idle', this.timeouts.idleMs);
+  }
+
+  cancel(): void {
+    this.fire('cancelled');
+  }
+
+  done(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(cause: EndCause, ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.why) return;
+    this.timer = setTimeout(() => this.fire(cause), ms);
+    this.timer.unref?.();
+  }
+
+  private fire(cause: EndCause): void {
+    if (this.why) return;
+    this.why = cause;
+    this.done();
+    this.controller.abort(new Error(cause));
+  }
+}
+
+/** Reads a whole body as text with the idle timer running, capped so a runaway body cannot eat memory. */
+export async function readBodyText(res: Response, timer: RequestTimer, capBytes = 8 * 1024 * 1024): Promise<{ text: string; bytes: number; capped: boolean }> {
+  if (!res.body) return { text: '', bytes: 0, capped: false };
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  let capped = false;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    timer.activity();
+    bytes += chunk.byteLength;
+    if (bytes > capBytes) {
+      capped = true;
+      continue;
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  text += decoder.decode();
+  return { text, bytes, capped };
+}

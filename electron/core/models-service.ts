@@ -1,0 +1,134 @@
+/**
+ * The model picker's data: GET /v1/models for a profile, every page followed, merged by id, cached per
+ * profile so the picker opens instantly and a refresh can say what appeared and what went away.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../../shared/contract';
+import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
+import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { buildRequest, DEFAULT_TIMEOUTS, headersToRecord, readBodyText, RequestTimer, scrub, type Timeouts } from './gateway-client';
+import type { ProfileStore } from './profiles';
+
+const MAX_PAGES = 50;
+
+const CachedList = z.object({
+  models: z.array(
+    z.object({
+      id: z.string(),
+      family: z.enum(['anthropic', 'openai', 'unknown']),
+      displayName: z.string().optional(),
+      createdAt: z.string().optional(),
+      ownedBy: z.string().optional(),
+      extra: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+  fetchedAt: z.string(),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  pages: z.number(),
+});
+const CacheFile = z.object({ version: z.literal(1), byProfile: z.record(z.string(), CachedList) });
+type Cached = z.infer<typeof CachedList>;
+
+export class ModelsService {
+  private cache: Record<string, Cached> = {};
+  private readonly file: string;
+
+  constructor(
+    dataDir: string,
+    private readonly profiles: ProfileStore,
+    private readonly timeouts: Timeouts = DEFAULT_TIMEOUTS,
+  ) {
+    this.file = path.join(dataDir, 'models-cache.json');
+  }
+
+  async load(): Promise<StartupProblem[]> {
+    const read = await readJsonFile(this.file, CacheFile);
+    this.cache = read.value?.byProfile ?? {};
+    return read.problem ? [read.problem] : [];
+  }
+
+  forget(profileId: string): Promise<void> {
+    delete this.cache[profileId];
+    return this.persist();
+  }
+
+  /** Family of a model as the last list for this profile described it (never guessed from the name). */
+  familyOf(profileId: string, modelId: string): ModelInfo['family'] {
+    return this.cache[profileId]?.models.find((m) => m.id === modelId)?.family ?? 'unknown';
+  }
+
+  async list(profileId: string, refresh: boolean): Promise<ModelList> {
+    const cached = this.cache[profileId];
+    if (cached && !refresh) return { profileId, ...cached };
+    const fetched = await this.fetchAll(profileId);
+    if ('error' in fetched) {
+      return {
+        profileId,
+        models: cached?.models ?? [],
+        fetchedAt: cached?.fetchedAt,
+        added: [],
+        removed: [],
+        pages: cached?.pages ?? 0,
+        error: fetched.error,
+      };
+    }
+    const ids = fetched.models.map((m) => m.id);
+    const diff = diffModelIds(cached?.models.map((m) => m.id), ids);
+    const next: Cached = { models: fetched.models, fetchedAt: new Date().toISOString(), ...diff, pages: fetched.pages };
+    this.cache[profileId] = next;
+    await this.persist();
+    return { profileId, ...next };
+  }
+
+  private async fetchAll(profileId: string): Promise<{ models: ModelInfo[]; pages: number } | { error: GatewayErrorInfo }> {
+    const profile = this.profiles.get(profileId);
+    if (!profile) return { error: { type: 'not_found', message: `No profile with id ${profileId}.` } };
+    const key = this.profiles.keyFor(profileId);
+    const pages: ModelInfo[][] = [];
+    let afterId: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const req = buildRequest(profile, key, 'GET', '/v1/models', undefined, {
+        query: afterId ? { after_id: afterId, limit: '1000' } : undefined,
+      });
+      const timer = new RequestTimer(this.timeouts);
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(req.url, { method: 'GET', headers: req.headers, signal: timer.signal });
+        timer.activity();
+        text = (await readBodyText(res, timer)).text;
+      } catch (err) {
+        const cause = timer.cause();
+        if (cause?.startsWith('timeout')) {
+          return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
+        }
+        return { error: describeNetworkError(err) };
+      } finally {
+        timer.done();
+      }
+      const headers = headersToRecord(res.headers);
+      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, key)) };
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return { error: parseGatewayError(res.status, headers, scrub(text, key)) };
+      }
+      const inBody = bodyErrorOf(json);
+      if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: scrub(inBody.message, key), rawBody: scrub(text, key).slice(0, 65536) } };
+      const read = readModelsPage(json);
+      if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody: scrub(text, key).slice(0, 65536) } };
+      pages.push(read.models);
+      if (!read.hasMore || !read.lastId || read.lastId === afterId) break;
+      afterId = read.lastId;
+    }
+    return { models: mergeModels(pages), pages: pages.length };
+  }
+
+  private persist(): Promise<void> {
+    return writeJsonAtomic(this.file, { version: 1, byProfile: this.cache });
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Connection profiles: persisted without keys (keys go to the vault), plus two built-ins that are never
+ * written to disk: the embedded Demo gateway and, when GATEWAY_BASE_URL is set, an Environment profile whose
+ * key stays in memory.
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  AUTH_SCHEMES,
+  ProfileInput,
+  type AuthScheme,
+  type KeyStorage,
+  type ProfilesState,
+  type ProfileView,
+  type StartupProblem,
+} from '../../shared/contract';
+import { normalizeBaseUrl } from '../../shared/url';
+import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { keyHint, type KeyVault } from './vault';
+
+export const DEMO_PROFILE_ID = 'demo';
+export const ENV_PROFILE_ID = 'env';
+
+export interface Profile {
+  id: string;
+  name: string;
+  baseUrl: string;
+  authScheme: AuthScheme;
+  extraHeaders: Record<string, string>;
+  builtin?: 'demo' | 'env';
+}
+
+const StoredProfile = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  baseUrl: z.string().min(1),
+  authScheme: z.enum(AUTH_SCHEMES),
+  extraHeaders: z.record(z.string(), z.string()),
+});
+const ProfilesFile = z.object({
+  version: z.literal(1),
+  activeId: z.string().optional(),
+  profiles: z.array(StoredProfile),
+});
+
+export class FieldError extends Error {
+  constructor(readonly fields: Record<string, string>) {
+    super(Object.values(fields).join('; '));
+  }
+}
+
+export class ProfileStore {
+  private profiles: Profile[] = [];
+  private activeId = DEMO_PROFILE_ID;
+  private readonly builtinKeys = new Map<string, string>();
+  private readonly file: string;
+
+  constructor(
+    dataDir: string,
+    private readonly vault: KeyVault,
+    private readonly builtins: { demo: { baseUrl: string; key: string }; env?: { baseUrl: string; key?: string } },
+  ) {
+    this.file = path.join(dataDir, 'profiles.json');
+  }
+
+  async load(): Promise<StartupProblem[]> {
+    const problems: StartupProblem[] = [];
+    await this.vault.load();
+    const read = await readJsonFile(this.file, ProfilesFile);
+    if (read.problem) problems.push(read.problem);
+    this.profiles = [
+      { id: DEMO_PROFILE_ID, name: 'Demo gateway', baseUrl: this.builtins.demo.baseUrl, authScheme: 'native', extraHeaders: {}, builtin: 'demo' },
+    ];
+    this.builtinKeys.set(DEMO_PROFILE_ID, this.builtins.demo.key);
+    const env = this.builtins.env;
+    if (env && normalizeBaseUrl(env.baseUrl).ok) {
+      this.profiles.push({ id: ENV_PROFILE_ID, name: 'Environment', baseUrl: env.baseUrl, authScheme: 'native', extraHeaders: {}, builtin: 'env' });
+      if (env.key) this.builtinKeys.set(ENV_PROFILE_ID, env.key);
+    } else if (env) {
+      problems.push({ file: 'GATEWAY_BASE_URL', message: `GATEWAY_BASE_URL is not an http(s) URL (${env.baseUrl}); the Environment profile was not added.` });
+    }
+    for (const p of read.value?.profiles ?? []) {
+      if (p.id === DEMO_PROFILE_ID || p.id === ENV_PROFILE_ID) continue;
+      this.profiles.push(p);
+    }
+    const wanted = read.value?.activeId ?? (this.has(ENV_PROFILE_ID) ? ENV_PROFILE_ID : DEMO_PROFILE_ID);
+    this.activeId = this.has(wanted) ? wanted : DEMO_PROFILE_ID;
+    return problems;
+  }
+
+  has(id: string): boolean {
+    return this.profiles.some((p) => p.id === id);
+  }
+
+  get(id: string): Profile | undefined {
+    return this.profiles.find((p) => p.id === id);
+  }
+
+  keyFor(id: string): string | undefined {
+    return this.builtinKeys.get(id) ?? this.vault.get(id);
+  }
+
+  state(): ProfilesState {
+    const storages: KeyStorage[] = this.vault.persistentKind ? [this.vault.persistentKind, 'session'] : ['session'];
+    return { profiles: this.profiles.map((p) => this.view(p)), activeId: this.activeId, keyStorages: storages };
+  }
+
+  private view(p: Profile): ProfileView {
+    const key = this.keyFor(p.id);
+    const storage: KeyStorage = p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
+    return {
+      id: p.id,
+      name: p.name,
+      baseUrl: p.baseUrl,
+      authScheme: p.authScheme,
+      extraHeaders: { ...p.extraHeaders },
+      key: key ? { hasKey: true, hint: keyHint(key), storage } : { hasKey: false, storage: 'none' },
+      builtin: p.builtin,
+    };
+  }
+
+  async save(raw: ProfileInput): Promise<ProfilesState> {
+    const input = ProfileInput.parse(raw);
+    const base = normalizeBaseUrl(input.baseUrl);
+    if (!base.ok) throw new FieldError({ baseUrl: base.error });
+    const existing = input.id ? this.get(input.id) : undefined;
+    if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
+    if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
+    const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
+    if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` });
+    const profile: Profile = {
+      id: existing?.id ?? randomUUID(),
+      name: input.name,
+      baseUrl: input.baseUrl,
+      authScheme: input.authScheme,
+      extraHeaders: input.extraHeaders,
+    };
+    if (existing) this.profiles[this.profiles.indexOf(existing)] = profile;
+    else this.profiles.push(profile);
+    if (input.clearKey) await this.vault.delete(profile.id);
+    if (input.key) await this.vault.set(profile.id, input.key, input.keyStorage === 'persist');
+    this.activeId = profile.id;
+    await this.persist();
+    return this.state();
+  }
+
+  async delete(id: string): Promise<ProfilesState> {
+    const p = this.get(id);
+    if (!p) throw new FieldError({ id: `No profile with id ${id}.` });
+    if (p.builtin) throw new FieldError({ id: `${p.name} is built in and cannot be deleted.` });
+    this.profiles = this.profiles.filter((x) => x.id !== id);
+    await this.vault.delete(id);
+    if (this.activeId === id) this.activeId = DEMO_PROFILE_ID;
+    await this.persist();
+    return this.state();
+  }
+
+  async select(id: string): Promise<ProfilesState> {
+    if (!this.has(id)) throw new FieldError({ id: `No profile with id ${id}.` });
+    this.activeId = id;
+    await this.persist();
+    return this.state();
+  }
+
+  private async persist(): Promise<void> {
+    const stored = this.profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
+    await writeJsonAtomic(this.file, { version: 1, activeId: this.activeId, profiles: stored });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Coalesces run updates for one receiver (a window or a WebSocket) into about one push a frame. Events of the
+ * same run that arrive between two flushes travel as one `events` update; `started`, `response` and `end`
+ * keep their order relative to events, and an `end` flushes at once so the verdict is never held back.
+ */
+import type { RunUpdate } from '../../shared/contract';
+
+export const PUSH_INTERVAL_MS = 16;
+
+export class PushBatcher {
+  private queue: RunUpdate[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly send: (batch: RunUpdate[]) => void,
+    private readonly intervalMs = PUSH_INTERVAL_MS,
+  ) {}
+
+  push(update: RunUpdate): void {
+    if (this.closed) return;
+    const last = this.queue[this.queue.length - 1];
+    if (update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId) {
+      for (const e of update.events) last.events.push(e);
+    } else {
+      this.queue.push(update.kind === 'events' ? { ...update, events: update.events.slice() } : update);
+    }
+    if (update.kind === 'end') this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.queue.length || this.closed) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.send(batch);
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+}

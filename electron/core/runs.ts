@@ -1,0 +1,307 @@
+/**
+ * One run, end to end (design.md §5): build the request, record the ledger, fetch with timeouts, parse SSE,
+ * fold events into a transcript, push delta-only batches, and end with exactly one verdict. Partial output
+ * is kept on every failure, and the finished run is handed to history by the core, not the renderer.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type {
+  GatewayErrorInfo,
+  Ledger,
+  ResponseInfo,
+  RunMetrics,
+  RunResult,
+  RunStartInput,
+  RunUpdate,
+} from '../../shared/contract';
+import type { z } from 'zod';
+import { PROTOCOL_INFO, type RawEvent, type Transcript, type Verdict } from '../../shared/protocols/types';
+import { createFold, readResponse } from '../../shared/protocols';
+import { createSseReader, eventTypeOf } from '../../shared/protocols/sse';
+import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import {
+  buildRequest,
+  DEFAULT_TIMEOUTS,
+  headersToRecord,
+  readBodyText,
+  RequestTimer,
+  scrub,
+  type Timeouts,
+} from './gateway-client';
+import type { ProfileStore } from './profiles';
+
+export interface RunSink {
+  push(update: RunUpdate): void;
+}
+
+export interface FinishedRun {
+  ledger: Ledger;
+  response?: ResponseInfo;
+  events: RawEvent[];
+  result: RunResult;
+  origin: string;
+}
+
+export class RunError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ActiveRun {
+  timer: RequestTimer;
+  sink: RunSink;
+}
+
+const RAW_BODY_CAP = 2 * 1024 * 1024;
+
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+
+  constructor(
+    private readonly profiles: ProfileStore,
+    private readonly timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    private readonly onFinished: (run: FinishedRun) => void | Promise<void> = () => {},
+  ) {}
+
+  /** Starts the run and returns at once; everything after arrives as pushes to `sink`. */
+  start(input: z.output<typeof RunStartInput>, sink: RunSink): { runId: string; done: Promise<FinishedRun> } {
+    const profile = this.profiles.get(input.profileId);
+    if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
+    const key = this.profiles.keyFor(profile.id);
+    const stream = input.body.stream === true;
+    const req = buildRequest(profile, key, 'POST', PROTOCOL_INFO[input.protocol].path, input.body, { stream });
+    const runId = `run_${randomUUID()}`;
+    const ledger: Ledger = {
+      runId,
+      protocol: input.protocol,
+      profileId: profile.id,
+      profileName: profile.name,
+      model: typeof input.body.model === 'string' ? input.body.model : undefined,
+      stream,
+      method: 'POST',
+      url: req.url,
+      headers: req.redactedHeaders,
+      body: scrub(req.body ?? '', key),
+      bodyBytes: Buffer.byteLength(req.body ?? ''),
+      startedAt: new Date().toISOString(),
+      warnings: input.warnings,
+    };
+    const timer = new RequestTimer(this.timeouts);
+    this.active.set(runId, { timer, sink });
+    sink.push({ kind: 'started', runId, ledger });
+    const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
+      this.active.delete(runId);
+      finished.origin = input.origin;
+      sink.push({ kind: 'end', runId, result: finished.result });
+      try {
+        await this.onFinished(finished);
+      } catch {
+        // History is best effort: a full disk must not turn a finished run into a crash.
+      }
+      return finished;
+    });
+    return { runId, done };
+  }
+
+  cancel(runId: string): boolean {
+    const run = this.active.get(runId);
+    if (!run) return false;
+    run.timer.cancel();
+    return true;
+  }
+
+  /** A window or tab went away: its runs have no one to report to. */
+  cancelAllFor(sink: RunSink): number {
+    let n = 0;
+    for (const run of this.active.values()) {
+      if (run.sink === sink) {
+        run.timer.cancel();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  cancelAll(): void {
+    for (const run of this.active.values()) run.timer.cancel();
+  }
+
+  activeCount(): number {
+    return this.active.size;
+  }
+
+  private async execute(
+    runId: string,
+    protocol: Ledger['protocol'],
+    req: ReturnType<typeof buildRequest>,
+    ledger: Ledger,
+    key: string | undefined,
+    timer: RequestTimer,
+    sink: RunSink,
+  ): Promise<FinishedRun> {
+    const t0 = performance.now();
+    const since = () => Math.round((performance.now() - t0) * 100) / 100;
+    const events: RawEvent[] = [];
+    const warnings: string[] = [];
+    let response: ResponseInfo | undefined;
+    let bytes = 0;
+    let ttftMs: number | undefined;
+
+    const finish = (
+      verdict: Verdict,
+      reason: string,
+      transcript: Transcript,
+      extra: { error?: RunResult['error']; rawBody?: string } = {},
+    ): FinishedRun => {
+      timer.done();
+      const totalMs = since();
+      const usage = transcript.usage;
+      const metrics: RunMetrics = {
+        status: response?.status,
+        ttfbMs: response?.ttfbMs,
+        ttftMs,
+        totalMs,
+        events: events.length,
+        bytes,
+        usage,
+      };
+      const genMs = totalMs - (ttftMs ?? response?.ttfbMs ?? 0);
+      if (usage.output !== undefined && genMs > 0) metrics.outputTokensPerSec = Math.round((usage.output / genMs) * 1000 * 10) / 10;
+      const result: RunResult = {
+        verdict,
+        reason,
+        error: extra.error,
+        metrics,
+        transcript,
+        warnings,
+        response,
+        rawBody: extra.rawBody,
+        endedAt: new Date().toISOString(),
+      };
+      return { ledger, response, events, result, origin: 'composer' };
+    };
+
+    const empty: Transcript = { blocks: [], usage: {} };
+    const timeoutReason = (cause: string | undefined) =>
+      cause === 'timeout-headers'
+        ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
+        : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${events.length} events: the stream went quiet.`;
+
+    let res: Response;
+    try {
+      res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: timer.signal });
+    } catch (err) {
+      const cause = timer.cause();
+      if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);
+      if (cause) return finish('timeout', timeoutReason(cause), empty, { error: { type: 'network:timeout', message: timeoutReason(cause) } });
+      const error = describeNetworkError(err);
+      return finish('network-error', error.message, empty, { error });
+    }
+    timer.activity();
+    const headers = headersToRecord(res.headers);
+    const contentType = headers['content-type'];
+    response = { status: res.status, statusText: res.statusText, headers, contentType, ttfbMs: since() };
+    sink.push({ kind: 'response', runId, response });
+
+    const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
+    if (!res.ok || !isSse) {
+      let body: { text: string; bytes: number; capped: boolean };
+      try {
+        body = await readBodyText(res, timer);
+      } catch (err) {
+        const cause = timer.cause();
+        if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty);
+        if (cause) return finish('timeout', timeoutReason(cause), empty);
+        if (!res.ok) {
+          const error = parseGatewayError(res.status, headers, '');
+          return finish('http-error', `HTTP ${res.status}: ${error.message}`, empty, { error });
+        }
+        return finish('truncated', `The connection closed before the body was complete (${describeNetworkError(err).message}).`, empty);
+      }
+      bytes = body.bytes;
+      const text = scrub(body.text, key);
+      const rawBody = text.length > RAW_BODY_CAP ? text.slice(0, RAW_BODY_CAP) : text;
+      if (!res.ok) {
+        const error = parseGatewayError(res.status, headers, text);
+        return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}`, empty, { error, rawBody });
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        const error = parseGatewayError(res.status, headers, text);
+        const what = contentType ? `${contentType.split(';')[0]}` : 'no content type';
+        return finish('http-error', `HTTP ${res.status}, but the body is ${what}, not JSON${ledger.stream ? ' or an event stream' : ''}.`, empty, {
+          error: { ...error, type: 'invalid_response' },
+          rawBody,
+        });
+      }
+      if (ledger.stream) warnings.push('Asked for a stream; the gateway answered with one JSON body.');
+      const inBody = bodyErrorOf(json);
+      if (inBody) {
+        return finish('error-event', `HTTP ${res.status} with an error body: ${inBody.message}`, empty, { error: inBody, rawBody });
+      }
+      const reading = readResponse(protocol, json);
+      warnings.push(...reading.warnings);
+      if (reading.error) {
+        return finish('error-event', `The response carried an error: ${reading.error.message}`, reading.transcript, { error: reading.error, rawBody });
+      }
+      return finish('complete', 'The gateway returned a complete response.', reading.transcript, { rawBody });
+    }
+
+    const fold = createFold(protocol);
+    let terminalAt: number | undefined;
+    const record = (type: string, data: string, event: string | undefined, size: number): RawEvent => {
+      const e: RawEvent = { seq: events.length, t: since(), type, data, size };
+      if (event !== undefined) e.event = event;
+      events.push(e);
+      sink.push({ kind: 'events', runId, events: [e] });
+      return e;
+    };
+    const reader = createSseReader({
+      onMessage: (m) => {
+        const data = key ? scrub(m.data, key) : m.data;
+        const e = record(eventTypeOf(m), data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
+        const step = fold.push(m);
+        if (step.content && ttftMs === undefined) ttftMs = e.t;
+        if (step.terminal && terminalAt === undefined) terminalAt = e.seq;
+      },
+      onComment: (text) => {
+        record('comment', text, undefined, text.length + 3);
+      },
+    });
+
+    let transportError: unknown;
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        timer.activity();
+        bytes += chunk.byteLength;
+        reader.feed(chunk);
+      }
+      reader.end();
+    } catch (err) {
+      transportError = err;
+    }
+    const cause = timer.cause();
+    if (cause === 'cancelled') {
+      warnings.push(...fold.warnings());
+      return finish('cancelled', `Stopped by you after ${events.length} events; the partial output is kept.`, fold.transcript());
+    }
+    if (cause) {
+      warnings.push(...fold.warnings());
+      return finish('timeout', timeoutReason(cause), fold.transcript(), { error: { type: 'network:timeout', message: timeoutReason(cause) } });
+    }
+    const outcome = fold.end();
+    warnings.push(...outcome.warnings);
+    let reason = outcome.reason;
+    if (transportError && outcome.verdict === 'truncated') reason += ` (${describeNetworkError(transportError).message})`;
+    const error: GatewayErrorInfo | undefined = outcome.error
+      ? { type: outcome.error.type ?? 'error', code: outcome.error.code, message: outcome.error.message, status: res.status }
+      : undefined;
+    return finish(outcome.verdict, reason, fold.transcript(), { error });
+  }
+}

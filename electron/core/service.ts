@@ -1,0 +1,148 @@
+/**
+ * The core: every service behind the contract, host-independent (plain Node, never `electron`). A host gives
+ * it a data dir and a key vault, and forwards each call with the receiver that made it; pushes go back to that
+ * receiver only.
+ */
+import { promises as fs } from 'node:fs';
+import {
+  calls,
+  fail,
+  MAX_PAYLOAD_BYTES,
+  ok,
+  type AppInfo,
+  type CallName,
+  type CallOutput,
+  type CallParsed,
+  type PushName,
+  type Pushes,
+  type Result,
+  type StartupProblem,
+} from '../../shared/contract';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
+import { ModelsService } from './models-service';
+import { FieldError, ProfileStore } from './profiles';
+import { PushBatcher } from './push-batcher';
+import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
+import type { KeyVault } from './vault';
+import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
+
+/** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
+export interface Receiver {
+  send<P extends PushName>(name: P, payload: Pushes[P]): void;
+}
+
+export interface CoreOptions {
+  dataDir: string;
+  host: AppInfo['host'];
+  version: string;
+  vault: KeyVault;
+  env?: { baseUrl?: string; apiKey?: string };
+  timeouts?: Partial<Timeouts>;
+  /** Use this gateway as the Demo profile instead of starting the embedded simulator (tests). */
+  demoGateway?: { baseUrl: string; key: string };
+  onRunFinished?: (run: FinishedRun) => void | Promise<void>;
+}
+
+type Handlers = { [K in CallName]: (input: CallParsed<K>, receiver: Receiver) => Promise<CallOutput<K>> };
+
+export interface Core {
+  dispatch(name: string, input: unknown, receiver: Receiver): Promise<Result<unknown>>;
+  receiverClosed(receiver: Receiver): void;
+  close(): Promise<void>;
+  readonly runs: RunManager;
+  readonly demoUrl: string;
+}
+
+export async function createCore(opts: CoreOptions): Promise<Core> {
+  await fs.mkdir(opts.dataDir, { recursive: true });
+  const timeouts: Timeouts = {
+    headersMs: opts.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
+    idleMs: opts.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
+  };
+  let simulator: RunningSimulator | undefined;
+  let demo = opts.demoGateway;
+  if (!demo) {
+    simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
+    demo = { baseUrl: simulator.url, key: DEMO_KEY };
+  }
+  const env = opts.env?.baseUrl ? { baseUrl: opts.env.baseUrl, key: opts.env.apiKey } : undefined;
+  const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
+  const models = new ModelsService(opts.dataDir, profiles, timeouts);
+  const problems: StartupProblem[] = [...(await profiles.load()), ...(await models.load())];
+  const runs = new RunManager(profiles, timeouts, opts.onRunFinished);
+
+  const sinks = new WeakMap<Receiver, { batcher: PushBatcher; sink: RunSink }>();
+  const sinkFor = (receiver: Receiver): RunSink => {
+    let entry = sinks.get(receiver);
+    if (!entry) {
+      const batcher = new PushBatcher((batch) => receiver.send('runs:update', batch));
+      entry = { batcher, sink: { push: (u) => batcher.push(u) } };
+      sinks.set(receiver, entry);
+    }
+    return entry.sink;
+  };
+
+  const handlers: Handlers = {
+    'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
+    'profiles:list': async () => profiles.state(),
+    'profiles:save': async (input) => profiles.save(input),
+    'profiles:delete': async ({ id }) => {
+      const state = await profiles.delete(id);
+      await models.forget(id);
+      return state;
+    },
+    'profiles:select': async ({ id }) => profiles.select(id),
+    'models:list': async ({ profileId, refresh }) => {
+      if (!profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
+      return models.list(profileId, refresh);
+    },
+    'runs:start': async (input, receiver) => ({ runId: runs.start(input, sinkFor(receiver)).runId }),
+    'runs:cancel': async ({ runId }) => ({ cancelled: runs.cancel(runId) }),
+  };
+
+  return {
+    runs,
+    demoUrl: demo.baseUrl,
+    async dispatch(name, input, receiver) {
+      if (!Object.hasOwn(calls, name)) return fail('unknown_call', `There is no call named "${String(name).slice(0, 80)}".`);
+      const callName = name as CallName;
+      let size: number;
+      try {
+        size = JSON.stringify(input ?? {}).length;
+      } catch {
+        return fail('invalid_input', 'The payload is not plain data.');
+      }
+      if (size > MAX_PAYLOAD_BYTES) {
+        return fail('too_large', `The payload is ${(size / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.`);
+      }
+      const parsed = calls[callName].input.safeParse(input ?? {});
+      if (!parsed.success) {
+        const fields: Record<string, string> = {};
+        for (const issue of parsed.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+        const summary = Object.entries(fields)
+          .map(([k, v]) => (k === '_' ? v : `${k}: ${v}`))
+          .join('; ');
+        return fail('invalid_input', `Invalid ${callName} payload: ${summary}`, { fields });
+      }
+      try {
+        const handler = handlers[callName] as (input: unknown, r: Receiver) => Promise<unknown>;
+        return ok(await handler(parsed.data, receiver));
+      } catch (err) {
+        if (err instanceof FieldError) return fail('invalid_input', err.message, { fields: err.fields });
+        if (err instanceof RunError) return fail(err.code, err.message);
+        return fail('internal', err instanceof Error ? err.message : String(err));
+      }
+    },
+    receiverClosed(receiver) {
+      const entry = sinks.get(receiver);
+      if (!entry) return;
+      runs.cancelAllFor(entry.sink);
+      entry.batcher.close();
+      sinks.delete(receiver);
+    },
+    async close() {
+      runs.cancelAll();
+      await simulator?.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Electron host: lifecycle, the hardened window, the app:// protocol serving the built renderer, and the IPC
+ * transport. Everything else is the core, shared with the browser host.
+ */
+import path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { app, BrowserWindow, protocol } from 'electron';
+import { createCore, type Core } from '../core/service';
+import { registerIpc } from './ipc';
+import { createSafeStorageVault } from './safe-storage-vault';
+import { APP_ORIGIN, CSP, hardenSessions } from './security';
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true } }]);
+
+// Tests and portable installs may point the data dir elsewhere; the key vault follows it.
+if (process.env.GATEWAY_PLAYGROUND_DATA) app.setPath('userData', path.resolve(process.env.GATEWAY_PLAYGROUND_DATA));
+
+const rendererDir = path.join(__dirname, '../renderer');
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+function serveRenderer(): void {
+  protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).slice(1);
+    const file = path.resolve(rendererDir, rel);
+    if (url.host !== 'gateway' || !file.startsWith(rendererDir + path.sep)) return new Response('Not found', { status: 404 });
+    try {
+      const body = await fs.readFile(file);
+      return new Response(body, {
+        headers: {
+          'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+          'content-security-policy': CSP,
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    backgroundColor: '#0f1115',
+    title: 'Gateway Playground',
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  return win;
+}
+
+let core: Core | undefined;
+
+app.whenReady().then(async () => {
+  hardenSessions();
+  serveRenderer();
+  const dataDir = app.getPath('userData');
+  core = await createCore({
+    dataDir,
+    host: 'electron',
+    version: app.getVersion(),
+    vault: createSafeStorageVault(dataDir),
+    env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
+  });
+  registerIpc(core);
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  void core?.close();
+});

@@ -1,0 +1,179 @@
+/**
+ * The browser host: the built renderer and one WebSocket for the contract, on 127.0.0.1 only. A random
+ * per-launch token is required on every HTTP and WebSocket request, and Host/Origin are checked so a web page
+ * the user visits cannot reach it through DNS rebinding or a cross-site WebSocket.
+ */
+import http from 'node:http';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { fail, MAX_PAYLOAD_BYTES, type Result } from '../../shared/contract';
+import type { Core, Receiver } from '../core/service';
+
+export interface WebHostOptions {
+  core: Core;
+  port: number;
+  staticDir: string;
+  token?: string;
+}
+
+export interface RunningWebHost {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'gp_token';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+function sameToken(a: string | undefined | null, b: string): boolean {
+  if (!a) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieToken(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === COOKIE) return v.join('=');
+  }
+  return undefined;
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  /** null = allowed; otherwise the status and reason to refuse with. */
+  const check = (req: http.IncomingMessage, url: URL): [number, string] | null => {
+    if (!req.headers.host || !allowedHosts().has(req.headers.host)) return [403, 'Forbidden: unexpected Host header.'];
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin)) return [403, 'Forbidden: cross-origin request.'];
+    if (sameToken(url.searchParams.get('token'), token) || sameToken(cookieToken(req.headers.cookie), token)) return null;
+    return [401, 'Unauthorized: open the URL printed by `npm run web` (it carries the access token).'];
+  };
+
+  const csp = () =>
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      // CodeMirror injects its theme as <style> elements at run time.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+
+  const staticRoot = path.resolve(opts.staticDir);
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const refused = check(req, url);
+    if (refused) {
+      res.writeHead(refused[0], { 'content-type': 'text/plain; charset=utf-8' }).end(refused[1]);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const rel = decodeURIComponent(url.pathname) === '/' ? 'index.html' : decodeURIComponent(url.pathname).slice(1);
+    const file = path.resolve(staticRoot, rel);
+    if (!file.startsWith(staticRoot + path.sep)) {
+      res.writeHead(404).end();
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await fs.readFile(file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    const headers: Record<string, string> = {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp(),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cache-control': rel === 'index.html' ? 'no-store' : 'private, max-age=3600',
+    };
+    if (sameToken(url.searchParams.get('token'), token)) {
+      headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES + 64 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const refused = url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
+    if (refused) {
+      socket.end(`HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
+  });
+
+  const serve = (ws: WebSocket) => {
+    const receiver: Receiver = {
+      send(name, payload) {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ push: name, payload }));
+      },
+    };
+    const reply = (id: unknown, result: Result<unknown>) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: typeof id === 'number' ? id : null, result }));
+    };
+    ws.on('message', async (data, isBinary) => {
+      if (isBinary) return reply(null, fail('invalid_message', 'Binary messages are not accepted.'));
+      let msg: { id?: unknown; name?: unknown; input?: unknown };
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        return reply(null, fail('invalid_message', 'The message is not JSON.'));
+      }
+      if (!msg || typeof msg !== 'object' || typeof msg.name !== 'string' || typeof msg.id !== 'number') {
+        return reply(msg?.id, fail('invalid_message', 'A call needs a numeric id and a name.'));
+      }
+      reply(msg.id, await opts.core.dispatch(msg.name, msg.input, receiver));
+    });
+    ws.on('close', () => opts.core.receiverClosed(receiver));
+    ws.on('error', () => ws.terminate());
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+    },
+  };
+}

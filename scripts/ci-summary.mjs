@@ -1,0 +1,42 @@
+// Sums every suite into the one line CI reads: "N passed, N failed" (plus skipped when any).
+import { existsSync, readFileSync } from 'node:fs';
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const stage = (name) => (existsSync(`.tmp/stage-${name}`) ? readFileSync(`.tmp/stage-${name}`, 'utf8').trim() : 'missing');
+
+for (const name of ['typecheck', 'build']) {
+  if (stage(name) === 'ok') passed++;
+  else {
+    failed++;
+    console.log(`stage ${name}: ${stage(name)}`);
+  }
+}
+
+if (existsSync('.tmp/vitest.json')) {
+  const v = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites;
+  console.log(`unit: ${v.numPassedTests} passed, ${v.numFailedTests} failed`);
+} else {
+  failed++;
+  console.log('unit: no results');
+}
+
+if (existsSync('.tmp/playwright.json')) {
+  const p = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
+  const s = p.stats ?? {};
+  passed += (s.expected ?? 0) + (s.flaky ?? 0);
+  failed += s.unexpected ?? 0;
+  skipped += s.skipped ?? 0;
+  if (p.errors?.length) failed += p.errors.length;
+  console.log(`e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`);
+} else {
+  failed++;
+  console.log('e2e: no results');
+}
+
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
