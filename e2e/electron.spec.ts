@@ -1,0 +1,46 @@
+/**
+ * The real desktop app, driven by Playwright's Electron support. Runs where the Electron binary exists (a
+ * developer's machine after `npm install`); where it cannot be downloaded it skips and says why.
+ */
+import { _electron as electron, expect, test } from '@playwright/test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+function electronBinary(): { path?: string; why?: string } {
+  const pkg = path.resolve('node_modules/electron');
+  const pathFile = path.join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return { why: 'the Electron binary was never downloaded here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no network)' };
+  const bin = path.join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(bin) ? { path: bin } : { why: `node_modules/electron/path.txt names ${bin}, which does not exist` };
+}
+
+test('the desktop window opens on the Demo gateway with its models, and the renderer has no Node', async () => {
+  const bin = electronBinary();
+  if (!bin.path) console.log(`Skipping the Electron spec: ${bin.why}.`);
+  test.skip(!bin.path, `Electron binary unavailable: ${bin.why}`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-electron-'));
+  const app = await electron.launch({
+    executablePath: bin.path,
+    args: [path.resolve('dist/electron/main.cjs')],
+    env: { ...process.env, GATEWAY_PLAYGROUND_DATA: dataDir, GATEWAY_BASE_URL: '' },
+  });
+  try {
+    const win = await app.firstWindow();
+    await expect(win.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+    await expect(win.getByRole('combobox', { name: 'Profile' })).toContainText('Demo gateway');
+    await win.getByRole('combobox', { name: 'Model' }).click();
+    await expect(win.getByRole('option', { name: /claude-sim-sonnet/ })).toBeVisible();
+    expect(await win.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+    expect(await win.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
+    expect(await win.evaluate(() => window.open('https://example.com') === null)).toBe(true);
+    await win.evaluate(() => {
+      location.href = 'https://example.com/';
+    });
+    await win.waitForTimeout(300);
+    expect(win.url()).toMatch(/^app:\/\/gateway\//);
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

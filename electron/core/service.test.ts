@@ -1,0 +1,374 @@
+/**
+ * Integration: the core against real simulated gateways over loopback HTTP, driven through `dispatch` exactly
+ * as both hosts drive it (raw, untrusted payloads in; Result envelopes and pushes out).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, promises as fs, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { ModelList, ProfilesState, Result, RunResult, RunUpdate } from '../../shared/contract';
+import { createCore, type Core, type Receiver } from './service';
+import { LayeredVault } from './vault';
+import { startSimulator, type RunningSimulator } from './simulator';
+
+const SECOND_KEY = 'sk-second-gateway-0123456789abcdef';
+
+class Capture implements Receiver {
+  readonly batches: RunUpdate[][] = [];
+  readonly raw: string[] = [];
+  send(_name: 'runs:update', payload: RunUpdate[]): void {
+    this.batches.push(payload);
+    this.raw.push(JSON.stringify(payload));
+  }
+  updates(runId: string): RunUpdate[] {
+    return this.batches.flat().filter((u) => u.runId === runId);
+  }
+  async end(runId: string, timeoutMs = 15_000): Promise<RunResult> {
+    const start = Date.now();
+    for (;;) {
+      const end = this.updates(runId).find((u) => u.kind === 'end');
+      if (end && end.kind === 'end') return end.result;
+      if (Date.now() - start > timeoutMs) throw new Error(`run ${runId} did not end`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  text(runId: string): string {
+    return this.updates(runId)
+      .flatMap((u) => (u.kind === 'events' ? u.events : []))
+      .map((e) => e.data)
+      .join('\n');
+  }
+}
+
+function value<T>(r: Result<unknown>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+}
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-core-'));
+  dirs.push(d);
+  return d;
+}
+
+let second: RunningSimulator;
+let third: RunningSimulator;
+
+beforeAll(async () => {
+  second = await startSimulator({ port: 0, keys: { [SECOND_KEY]: ['gpt-sim-mini', 'sim-chat-only'] } });
+  third = await startSimulator({ port: 0, keys: { [SECOND_KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] } });
+});
+afterAll(async () => {
+  await second.close();
+  await third.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function newCore(dataDir = tempDir(), extra: Partial<Parameters<typeof createCore>[0]> = {}) {
+  const core = await createCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+    ...extra,
+  });
+  return { core, dataDir };
+}
+
+describe('core: connection profiles and models', () => {
+  let core: Core;
+  let dataDir: string;
+  const r = new Capture();
+  beforeAll(async () => ({ core, dataDir } = await newCore()));
+  afterAll(() => core.close());
+
+  it('starts on the built-in Demo gateway, whose models load with no key typed', async () => {
+    const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
+    expect(state.activeId).toBe('demo');
+    expect(state.profiles[0]).toMatchObject({ name: 'Demo gateway', builtin: 'demo', key: { hasKey: true } });
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId: 'demo' }, r));
+    expect(list.error).toBeUndefined();
+    expect(list.models.map((m) => m.id)).toEqual(expect.arrayContaining(['claude-sim-sonnet', 'gpt-sim-4o', 'sim-firehose']));
+    expect(list.models.find((m) => m.id === 'claude-sim-sonnet')?.family).toBe('anthropic');
+    expect(list.fetchedAt).toBeTruthy();
+  });
+
+  it('adds a profile with a key; the key is only ever hinted, never returned or written in clear', async () => {
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Second', baseUrl: `${second.url}/v1`, key: SECOND_KEY, keyStorage: 'persist' }, r),
+    );
+    const p = saved.profiles.find((x) => x.name === 'Second')!;
+    expect(saved.activeId).toBe(p.id);
+    expect(p.key).toEqual({ hasKey: true, hint: '…cdef', storage: 'file' });
+    expect(JSON.stringify(saved)).not.toContain(SECOND_KEY);
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+    expect(list.models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
+    expect(JSON.stringify(list)).not.toContain(SECOND_KEY);
+    expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain(SECOND_KEY);
+    const keysFile = path.join(dataDir, 'keys.json');
+    expect(readFileSync(keysFile, 'utf8')).not.toContain(SECOND_KEY);
+    expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('says which models appeared and disappeared after a refresh', async () => {
+    const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
+    const p = state.profiles.find((x) => x.name === 'Second')!;
+    value(await core.dispatch('profiles:save', { id: p.id, name: 'Second', baseUrl: third.url }, r));
+    const cached = value<ModelList>(await core.dispatch('models:list', { profileId: p.id }, r));
+    expect(cached.models.map((m) => m.id)).toContain('sim-chat-only');
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+    expect(list.added).toEqual(['claude-sim-haiku']);
+    expect(list.removed).toEqual(['sim-chat-only']);
+  });
+
+  it('shows status, the gateway message and request id for a 401, keeping the last good list', async () => {
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Bad key', baseUrl: second.url, key: 'sk-wrong-key-9999' }, r));
+    const p = saved.profiles.find((x) => x.name === 'Bad key')!;
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+    expect(list.error).toMatchObject({ status: 401 });
+    expect(list.error!.message.length).toBeGreaterThan(5);
+    expect(list.error!.requestId).toBeTruthy();
+    expect(list.models).toEqual([]);
+  });
+
+  it('names a refused connection instead of saying "failed"', async () => {
+    const server = http.createServer();
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((res) => server.close(() => res()));
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Nobody home', baseUrl: `http://127.0.0.1:${port}` }, r));
+    const p = saved.profiles.find((x) => x.name === 'Nobody home')!;
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+    expect(list.error?.type).toBe('network:refused');
+  });
+
+  it('follows first-family pagination to the last page', async () => {
+    const pages: Record<string, unknown> = {
+      '': { data: [{ type: 'model', id: 'm1' }, { type: 'model', id: 'm2' }], has_more: true, first_id: 'm1', last_id: 'm2' },
+      m2: { data: [{ type: 'model', id: 'm3' }], has_more: true, first_id: 'm3', last_id: 'm3' },
+      m3: { data: [{ type: 'model', id: 'm4' }], has_more: false, first_id: 'm4', last_id: 'm4' },
+    };
+    const server = http.createServer((req, res) => {
+      const after = new URL(req.url!, 'http://x').searchParams.get('after_id') ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(pages[after]));
+    });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Paged', baseUrl: url, key: 'k-paged-1234', authScheme: 'x-api-key' }, r));
+      const p = saved.profiles.find((x) => x.name === 'Paged')!;
+      const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+      expect(list.models.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4']);
+      expect(list.pages).toBe(3);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('core: untrusted payloads get a Result error, never a crash', () => {
+  let core: Core;
+  const r = new Capture();
+  beforeAll(async () => ({ core } = await newCore()));
+  afterAll(() => core.close());
+
+  it('rejects unknown calls, bad shapes, non-http URLs, oversized and non-plain payloads', async () => {
+    expect(await core.dispatch('shell:exec', {}, r)).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+    expect(await core.dispatch('__proto__', {}, r)).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+    expect(await core.dispatch('profiles:save', 'nonsense', r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const bad = await core.dispatch('profiles:save', { name: 'x', baseUrl: 'ftp://files.example' }, r);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { baseUrl: 'must be an http:// or https:// URL' } } });
+    expect(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'smoke-signals', body: {} }, r)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', fields: { protocol: expect.any(String) } },
+    });
+    const huge = { profileId: 'demo', protocol: 'messages', body: { blob: 'x'.repeat(33 * 1024 * 1024) } };
+    expect(await core.dispatch('runs:start', huge, r)).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(await core.dispatch('runs:start', circular, r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatch('profiles:delete', { id: 'demo' }, r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatch('runs:start', { profileId: 'ghost', protocol: 'chat', body: {} }, r)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, r)).activeId).toBe('demo');
+  });
+});
+
+describe('core: start-up with damaged files', () => {
+  it('moves a corrupt profile file aside, reports it, and starts on the Demo gateway', async () => {
+    const dataDir = tempDir();
+    writeFileSync(path.join(dataDir, 'profiles.json'), '{"version":1,"profiles":[{"id":');
+    const { core } = await newCore(dataDir);
+    try {
+      const info = value<{ problems: { file: string; message: string; movedTo?: string }[] }>(await core.dispatch('app:info', {}, new Capture()));
+      expect(info.problems).toHaveLength(1);
+      expect(info.problems[0].message).toMatch(/profiles\.json is not valid JSON.*moved aside/);
+      const files = await fs.readdir(dataDir);
+      expect(files.some((f) => f.startsWith('profiles.json.corrupt-'))).toBe(true);
+      expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, new Capture())).activeId).toBe('demo');
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('adds an Environment profile whose key is never written to disk', async () => {
+    const dataDir = tempDir();
+    const { core } = await newCore(dataDir, { env: { baseUrl: second.url, apiKey: SECOND_KEY } });
+    try {
+      const r = new Capture();
+      const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
+      expect(state.activeId).toBe('env');
+      expect(state.profiles.find((p) => p.id === 'env')).toMatchObject({ name: 'Environment', key: { hasKey: true, storage: 'env' } });
+      const list = value<ModelList>(await core.dispatch('models:list', { profileId: 'env', refresh: true }, r));
+      expect(list.models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
+      value(await core.dispatch('profiles:select', { id: 'demo' }, r));
+      for (const f of await fs.readdir(dataDir)) expect(readFileSync(path.join(dataDir, f), 'utf8')).not.toContain(SECOND_KEY);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('core: runs end with exactly one verdict and keep partial output', () => {
+  let core: Core;
+  let r: Capture;
+  beforeAll(async () => ({ core } = await newCore(undefined, { timeouts: { idleMs: 600 } })));
+  afterAll(() => core.close());
+  afterEach(() => undefined);
+
+  const start = async (protocol: string, body: Record<string, unknown>, receiver = r) =>
+    value<{ runId: string }>(await core.dispatch('runs:start', { profileId: 'demo', protocol, body }, receiver)).runId;
+
+  const bodies: Record<string, (model: string) => Record<string, unknown>> = {
+    messages: (model) => ({ model, max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Say hello' }] }),
+    chat: (model) => ({ model, max_completion_tokens: 256, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello' }] }),
+    responses: (model) => ({ model, max_output_tokens: 256, stream: true, input: 'Say hello' }),
+  };
+
+  for (const protocol of ['messages', 'chat', 'responses']) {
+    it(`${protocol}: streams events in order and ends complete with usage and timings`, async () => {
+      r = new Capture();
+      const runId = await start(protocol, bodies[protocol]('claude-sim-sonnet'));
+      const result = await r.end(runId);
+      expect(result.verdict).toBe('complete');
+      const updates = r.updates(runId);
+      expect(updates[0].kind).toBe('started');
+      expect(updates.filter((u) => u.kind === 'end')).toHaveLength(1);
+      expect(updates.at(-1)!.kind).toBe('end');
+      const seqs = updates.flatMap((u) => (u.kind === 'events' ? u.events.map((e) => e.seq) : []));
+      expect(seqs).toEqual([...seqs.keys()]);
+      expect(result.metrics.events).toBe(seqs.length);
+      expect(result.metrics.ttftMs).toBeGreaterThan(0);
+      expect(result.metrics.totalMs).toBeGreaterThanOrEqual(result.metrics.ttftMs!);
+      expect(result.metrics.usage.output).toBeGreaterThan(0);
+      const text = result.transcript.blocks.filter((b) => b.kind === 'text').map((b) => (b.kind === 'text' ? b.text : '')).join('');
+      expect(text.split(' ').length).toBeGreaterThan(10);
+      const ledger = updates[0].kind === 'started' ? updates[0].ledger : undefined;
+      expect(ledger?.url).toMatch(/\/v1\/(messages|chat\/completions|responses)$/);
+      expect(JSON.stringify(ledger?.headers)).toContain('[redacted');
+      expect(r.raw.join('')).not.toContain('demo-key');
+    });
+  }
+
+  it('non-streaming: one JSON body read into the same transcript', async () => {
+    r = new Capture();
+    const runId = await start('chat', { model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('complete');
+    expect(result.rawBody).toContain('chat.completion');
+    expect(result.metrics.usage.inputTotal).toBeGreaterThan(0);
+  });
+
+  it('a cut stream is "truncated", names the missing terminal event and keeps the partial text', async () => {
+    r = new Capture();
+    const runId = await start('messages', bodies.messages('sim-fault-cut'));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('truncated');
+    expect(result.reason).toMatch(/message_stop/);
+    expect(result.transcript.blocks.some((b) => b.kind === 'text' && b.text.length > 0)).toBe(true);
+  });
+
+  it('an error event inside a 200 stream is "error-event" with its type', async () => {
+    r = new Capture();
+    const runId = await start('messages', bodies.messages('sim-fault-midstream-error'));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('error-event');
+    expect(result.error?.type).toBe('overloaded_error');
+    expect(result.transcript.blocks.length).toBeGreaterThan(0);
+  });
+
+  it('a 429 is "http-error" with the message and retry-after', async () => {
+    r = new Capture();
+    const runId = await start('chat', bodies.chat('sim-fault-429'));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('http-error');
+    expect(result.error).toMatchObject({ status: 429, retryAfter: 30 });
+    expect(result.error!.requestId).toBeTruthy();
+  });
+
+  it('an HTML 502 page is kept as text, not parsed', async () => {
+    r = new Capture();
+    const runId = await start('responses', bodies.responses('sim-fault-html-502'));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('http-error');
+    expect(result.error).toMatchObject({ status: 502, type: 'gateway_error' });
+    expect(result.rawBody).toMatch(/<html/i);
+  });
+
+  it('a stream that goes quiet ends "timeout" with what arrived', async () => {
+    r = new Capture();
+    const runId = await start('chat', bodies.chat('sim-fault-stall'));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('timeout');
+    expect(result.reason).toMatch(/went quiet/);
+    expect(result.metrics.events).toBeGreaterThan(0);
+  });
+
+  it('Stop mid-stream ends "cancelled" and keeps the partial text', async () => {
+    r = new Capture();
+    const runId = await start('responses', bodies.responses('sim-fault-slow'));
+    for (let i = 0; i < 100 && !r.updates(runId).some((u) => u.kind === 'events' && u.events.some((e) => e.type === 'response.output_text.delta')); i++) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(true);
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('cancelled');
+    expect(result.transcript.blocks.some((b) => b.kind === 'text' && b.text.length > 0)).toBe(true);
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(false);
+  });
+
+  it('split UTF-8 and events split across TCP writes fold to the same text as a clean stream', async () => {
+    r = new Capture();
+    const a = await start('messages', bodies.messages('sim-fault-fragmented'));
+    const result = await r.end(a);
+    expect(result.verdict).toBe('complete');
+    const text = result.transcript.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('');
+    expect(text).toMatch(/é/);
+    expect(text).not.toContain('\uFFFD');
+  });
+
+  it('a closed window aborts its runs', async () => {
+    const gone = new Capture();
+    const runId = await start('chat', bodies.chat('sim-fault-slow'), gone);
+    await new Promise((res) => setTimeout(res, 150));
+    core.receiverClosed(gone);
+    await new Promise((res) => setTimeout(res, 200));
+    expect(core.runs.activeCount()).toBe(0);
+    expect(gone.updates(runId).some((u) => u.kind === 'end')).toBe(false);
+  });
+
+  it('a refused connection is "network-error" and names it', async () => {
+    r = new Capture();
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Closed port', baseUrl: 'http://127.0.0.1:9' }, r));
+    const p = saved.profiles.find((x) => x.name === 'Closed port')!;
+    const runId = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: p.id, protocol: 'chat', body: bodies.chat('x') }, r)).runId;
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('network-error');
+    expect(result.error?.type).toBe('network:refused');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The browser host's gatekeeping over real loopback HTTP and WebSocket: token on every request, Host and
+ * Origin checks, malformed and oversized frames answered or dropped without taking the host down.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { createCore, type Core } from '../core/service';
+import { LayeredVault } from '../core/vault';
+import { parseArgs } from './cli';
+import { startWebHost, type RunningWebHost } from './server';
+
+let core: Core;
+let host: RunningWebHost;
+let dataDir: string;
+let staticDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-web-'));
+  staticDir = mkdtempSync(path.join(os.tmpdir(), 'gp-static-'));
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>GP</title>');
+  writeFileSync(path.join(staticDir, 'app.js'), 'console.log(1)');
+  core = await createCore({ dataDir, host: 'web', version: 'test', vault: new LayeredVault(undefined, undefined) });
+  host = await startWebHost({ core, port: 0, staticDir });
+});
+afterAll(async () => {
+  await host.close();
+  await core.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+function get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: host.port, path: pathAndQuery, headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function connect(query: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function call(ws: WebSocket, msg: unknown): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
+  return new Promise((resolve) => {
+    ws.once('message', (d) => resolve(JSON.parse(d.toString())));
+    ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+  });
+}
+
+describe('browser host', () => {
+  it('refuses requests without the token (401) and serves the app with it, setting a strict cookie and CSP', async () => {
+    expect((await get('/')).status).toBe(401);
+    expect((await get('/?token=wrong')).status).toBe(401);
+    const ok = await get(`/?token=${host.token}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('<title>GP</title>');
+    expect(ok.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(ok.headers['set-cookie']?.[0]).toMatch(/HttpOnly; SameSite=Strict/);
+    const cookie = ok.headers['set-cookie']![0].split(';')[0];
+    expect((await get('/app.js', { cookie })).status).toBe(200);
+  });
+
+  it('refuses a foreign Host (DNS rebinding) or Origin with 403, even with the token', async () => {
+    expect((await get(`/?token=${host.token}`, { host: 'evil.example:80' })).status).toBe(403);
+    expect((await get(`/?token=${host.token}`, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await get(`/?token=${host.token}`, { host: `localhost:${host.port}` })).status).toBe(200);
+  });
+
+  it('does not serve files outside the renderer folder', async () => {
+    const res = await get(`/..%2F..%2Fetc%2Fpasswd?token=${host.token}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('refuses WebSockets without the token or from another origin', async () => {
+    await expect(connect('')).rejects.toThrow('HTTP 401');
+    await expect(connect(`?token=${host.token}`, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+  });
+
+  it('answers calls over the WebSocket and turns malformed frames into Result errors', async () => {
+    const ws = await connect(`?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
+    try {
+      expect(await call(ws, { id: 1, name: 'app:info', input: {} })).toMatchObject({ id: 1, result: { ok: true } });
+      expect(await call(ws, 'not json')).toMatchObject({ id: null, result: { ok: false, error: { code: 'invalid_message' } } });
+      expect(await call(ws, { id: 'x', name: 7 })).toMatchObject({ result: { ok: false, error: { code: 'invalid_message' } } });
+      expect(await call(ws, { id: 2, name: 'profiles:save', input: { baseUrl: 'javascript:alert(1)' } })).toMatchObject({
+        id: 2,
+        result: { ok: false, error: { code: 'invalid_input' } },
+      });
+      expect(await call(ws, { id: 3, name: 'profiles:list', input: {} })).toMatchObject({ id: 3, result: { ok: true } });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('drops an oversized frame by closing that socket only; the host keeps serving', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send('x'.repeat(33 * 1024 * 1024 + 100 * 1024));
+    expect(await closed).toBe(1009);
+    const again = await connect(`?token=${host.token}`);
+    expect(await call(again, { id: 9, name: 'app:info', input: {} })).toMatchObject({ result: { ok: true } });
+    again.close();
+  });
+});
+
+describe('npm run web flags', () => {
+  it('reads --port, --data-dir, --no-open and refuses unknown or malformed flags', () => {
+    const a = parseArgs(['--port', '0', '--data-dir', '/tmp/x', '--no-open'], {});
+    expect(a).toMatchObject({ port: 0, dataDir: '/tmp/x', open: false });
+    expect(parseArgs([], { GATEWAY_PLAYGROUND_DATA: '/srv/gp' }).dataDir).toBe('/srv/gp');
+    expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/whole number/);
+    expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
+  });
+});
