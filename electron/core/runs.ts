@@ -60,12 +60,17 @@ const RAW_BODY_CAP = 2 * 1024 * 1024;
 
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
 
   constructor(
     private readonly profiles: ProfileStore,
     private readonly timeouts: Timeouts = DEFAULT_TIMEOUTS,
-    private readonly onFinished: (run: FinishedRun) => void | Promise<void> = () => {},
   ) {}
+
+  /** Called with every finished run before its promise settles (history, probes). */
+  onFinished(listener: (run: FinishedRun) => void | Promise<void>): void {
+    this.finishedListeners.push(listener);
+  }
 
   /** Starts the run and returns at once; everything after arrives as pushes to `sink`. */
   start(input: z.output<typeof RunStartInput>, sink: RunSink): { runId: string; done: Promise<FinishedRun> } {
@@ -97,10 +102,12 @@ export class RunManager {
       this.active.delete(runId);
       finished.origin = input.origin;
       sink.push({ kind: 'end', runId, result: finished.result });
-      try {
-        await this.onFinished(finished);
-      } catch {
-        // History is best effort: a full disk must not turn a finished run into a crash.
+      for (const listener of this.finishedListeners) {
+        try {
+          await listener(finished);
+        } catch {
+          // History is best effort: a full disk must not turn a finished run into a crash.
+        }
       }
       return finished;
     });

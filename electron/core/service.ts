@@ -43,7 +43,20 @@ export interface CoreOptions {
   onRunFinished?: (run: FinishedRun) => void | Promise<void>;
 }
 
-type Handlers = { [K in CallName]: (input: CallParsed<K>, receiver: Receiver) => Promise<CallOutput<K>> };
+export type Handlers = { [K in CallName]: (input: CallParsed<K>, receiver: Receiver) => Promise<CallOutput<K>> };
+
+/** What a feature module of the core gets to build its handlers from. */
+export interface CoreContext {
+  dataDir: string;
+  timeouts: Timeouts;
+  profiles: ProfileStore;
+  models: ModelsService;
+  runs: RunManager;
+  /** Problems found at start-up (corrupt files moved aside); modules append their own. */
+  problems: StartupProblem[];
+  /** The push sink of a receiver (a window or a tab): runs started for it report there. */
+  sinkFor(receiver: Receiver): RunSink;
+}
 
 export interface Core {
   dispatch(name: string, input: unknown, receiver: Receiver): Promise<Result<unknown>>;
@@ -69,7 +82,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const problems: StartupProblem[] = [...(await profiles.load()), ...(await models.load())];
-  const runs = new RunManager(profiles, timeouts, opts.onRunFinished);
+  const runs = new RunManager(profiles, timeouts);
+  if (opts.onRunFinished) runs.onFinished(opts.onRunFinished);
 
   const sinks = new WeakMap<Receiver, { batcher: PushBatcher; sink: RunSink }>();
   const sinkFor = (receiver: Receiver): RunSink => {
@@ -81,6 +95,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     }
     return entry.sink;
   };
+
+  const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
