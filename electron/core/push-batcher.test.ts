@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunUpdate } from '../../shared/contract';
 import { PushBatcher } from './push-batcher';
 
@@ -7,20 +7,27 @@ const ev = (runId: string, seq: number): RunUpdate => ({
   runId,
   events: [{ seq, t: seq, type: 'x', data: '{}', size: 2 }],
 });
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const seqs = (u: RunUpdate) => (u.kind === 'events' ? u.events.map((e) => e.seq) : []);
 
 describe('PushBatcher', () => {
-  it('sends many events of one run as one update per flush, in order', async () => {
-    vi.useFakeTimers();
+  it('sends the first update of a quiet spell at the end of the tick, then at most one batch per interval', async () => {
+    let clock = 1000;
     const sent: RunUpdate[][] = [];
-    const b = new PushBatcher((batch) => sent.push(batch), 16);
-    for (let i = 0; i < 100; i++) b.push(ev('r1', i));
+    const b = new PushBatcher((batch) => sent.push(batch), 16, () => clock);
+    for (let i = 0; i < 5; i++) b.push(ev('r1', i));
     expect(sent).toHaveLength(0);
-    vi.advanceTimersByTime(16);
+    await Promise.resolve();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toHaveLength(1);
-    const only = sent[0][0];
-    expect(only.kind === 'events' && only.events.map((e) => e.seq)).toEqual([...Array(100).keys()]);
-    vi.useRealTimers();
+    expect(seqs(sent[0][0])).toEqual([0, 1, 2, 3, 4]);
+    for (let i = 5; i < 100; i++) b.push(ev('r1', i));
+    await tick();
+    expect(sent).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 30));
+    clock += 30;
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toHaveLength(1);
+    expect(seqs(sent[1][0])).toEqual([...Array(95).keys()].map((i) => i + 5));
   });
 
   it('keeps runs apart and flushes at once on end', () => {
@@ -34,7 +41,7 @@ describe('PushBatcher', () => {
     expect(sent[0].map((u) => `${u.kind}:${u.runId}`)).toEqual(['events:a', 'events:b', 'events:a', 'end:a']);
   });
 
-  it('does not mutate the caller\'s event arrays', () => {
+  it("does not mutate the caller's event arrays and sends nothing after close", async () => {
     const sent: RunUpdate[][] = [];
     const b = new PushBatcher((batch) => sent.push(batch), 1000);
     const first = ev('a', 0);
@@ -42,5 +49,9 @@ describe('PushBatcher', () => {
     b.push(ev('a', 1));
     b.flush();
     expect(first.kind === 'events' && first.events).toHaveLength(1);
+    b.close();
+    b.push(ev('a', 2));
+    await tick();
+    expect(sent).toHaveLength(1);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * Coalesces run updates for one receiver (a window or a WebSocket) into about one push a frame. Events of the
- * same run that arrive between two flushes travel as one `events` update; `started`, `response` and `end`
- * keep their order relative to events, and an `end` flushes at once so the verdict is never held back.
+ * Coalesces run updates for one receiver (a window or a WebSocket) into at most about one push a frame.
+ * Leading edge: after a quiet spell the first update goes out at the end of the current tick (so the first
+ * token is not held back a frame); after that, updates wait for the interval. Events of the same run between
+ * two flushes travel as one `events` update; `started`, `response` and `end` keep their order relative to
+ * events, and an `end` flushes at once so the verdict is never held back.
  */
 import type { RunUpdate } from '../../shared/contract';
 
@@ -9,12 +11,15 @@ export const PUSH_INTERVAL_MS = 16;
 
 export class PushBatcher {
   private queue: RunUpdate[] = [];
+  private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
+  private lastFlush = -Infinity;
   private closed = false;
 
   constructor(
     private readonly send: (batch: RunUpdate[]) => void,
     private readonly intervalMs = PUSH_INTERVAL_MS,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   push(update: RunUpdate): void {
@@ -25,16 +30,25 @@ export class PushBatcher {
     } else {
       this.queue.push(update.kind === 'events' ? { ...update, events: update.events.slice() } : update);
     }
-    if (update.kind === 'end') this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    if (update.kind === 'end') {
+      this.flush();
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.lastFlush + this.intervalMs - this.now();
+    if (wait <= 0) queueMicrotask(() => this.flush());
+    else this.timer = setTimeout(() => this.flush(), wait);
   }
 
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.scheduled = false;
     if (!this.queue.length || this.closed) return;
     const batch = this.queue;
     this.queue = [];
+    this.lastFlush = this.now();
     this.send(batch);
   }
 
