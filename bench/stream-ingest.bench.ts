@@ -1,0 +1,166 @@
+/**
+ * npm run bench — stream ingest against the physical limit and against what a scripting user would use.
+ *
+ * The simulator's firehose (20,000 text deltas on loopback) is read three ways in one run, interleaved:
+ *   core  the app's pipeline: HTTP → SSE parse → fold → push batching (what a window receives)
+ *   raw   fetch + eventsource-parser, counting events (the floor any client pays)
+ *   sdk   the official SDK's stream iterator
+ * Budgets (design.md §9): core ≥ 0.8× raw and ≥ 1.0× sdk; added time to first token < 5 ms median.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createParser } from 'eventsource-parser';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { RunUpdate } from '../shared/contract';
+import type { ProtocolId } from '../shared/protocols/types';
+import { createCore, type Receiver } from '../electron/core/service';
+import { LayeredVault } from '../electron/core/vault';
+import { DEMO_KEY, startSimulator } from '../electron/core/simulator';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const TTFT_ROUNDS = Number(process.env.BENCH_TTFT_ROUNDS ?? 25);
+
+const sim = await startSimulator({ port: 0, delayMs: 0 });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-bench-'));
+const core = await createCore({
+  dataDir,
+  host: 'web',
+  version: 'bench',
+  vault: new LayeredVault(undefined, undefined),
+  demoGateway: { baseUrl: sim.url, key: DEMO_KEY },
+});
+
+const PATHS: Record<ProtocolId, string> = { messages: '/v1/messages', chat: '/v1/chat/completions', responses: '/v1/responses' };
+
+function body(protocol: ProtocolId, model: string, n: number): Record<string, unknown> {
+  const messages = [{ role: 'user', content: 'Stream as fast as you can.' }];
+  if (protocol === 'messages') return { model, max_tokens: n, stream: true, messages };
+  if (protocol === 'chat') return { model, max_completion_tokens: n, stream: true, stream_options: { include_usage: true }, messages };
+  return { model, max_output_tokens: n, stream: true, input: 'Stream as fast as you can.' };
+}
+
+const isContent = (data: string) =>
+  data.includes('"text_delta"') || data.includes('"content":"') || data.includes('response.output_text.delta');
+
+async function raw(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number; ttftMs?: number }> {
+  const t0 = performance.now();
+  let events = 0;
+  let ttftMs: number | undefined;
+  const res = await fetch(sim.url + PATHS[protocol], {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': DEMO_KEY, authorization: `Bearer ${DEMO_KEY}`, 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify(body(protocol, model, n)),
+  });
+  const parser = createParser({
+    onEvent: (e) => {
+      events++;
+      if (ttftMs === undefined && isContent(e.data)) ttftMs = performance.now() - t0;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  return { events, ms: performance.now() - t0, ttftMs };
+}
+
+async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number; ttftMs?: number }> {
+  const t0 = performance.now();
+  let events = 0;
+  let ttftMs: number | undefined;
+  let resolveEnd!: () => void;
+  const ended = new Promise<void>((r) => (resolveEnd = r));
+  const receiver: Receiver = {
+    send(_name, batch: RunUpdate[]) {
+      for (const u of batch) {
+        if (u.kind === 'events') {
+          events += u.events.length;
+          if (ttftMs === undefined && u.events.some((e) => isContent(e.data))) ttftMs = performance.now() - t0;
+        } else if (u.kind === 'end') resolveEnd();
+      }
+    },
+  };
+  const r = await core.dispatch('runs:start', { profileId: 'demo', protocol, body: body(protocol, model, n) }, receiver);
+  if (!r.ok) throw new Error(r.error.message);
+  await ended;
+  core.receiverClosed(receiver);
+  return { events, ms: performance.now() - t0, ttftMs };
+}
+
+const anthropic = new Anthropic({ apiKey: DEMO_KEY, baseURL: sim.url, maxRetries: 0 });
+const openai = new OpenAI({ apiKey: DEMO_KEY, baseURL: `${sim.url}/v1`, maxRetries: 0 });
+
+async function sdk(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number }> {
+  const t0 = performance.now();
+  let events = 0;
+  if (protocol === 'messages') {
+    const stream = await anthropic.messages.create({ model, max_tokens: n, stream: true, messages: [{ role: 'user', content: 'Stream as fast as you can.' }] });
+    for await (const _e of stream) events++;
+  } else if (protocol === 'chat') {
+    const stream = await openai.chat.completions.create({
+      model,
+      max_completion_tokens: n,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Stream as fast as you can.' }],
+    });
+    for await (const _e of stream) events++;
+  } else {
+    const stream = await openai.responses.create({ model, max_output_tokens: n, stream: true, input: 'Stream as fast as you can.' });
+    for await (const _e of stream) events++;
+  }
+  return { events, ms: performance.now() - t0 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+
+console.log(`Stream ingest, ${EVENTS.toLocaleString('en-US')}-delta firehose on loopback, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, Node ${process.version})\n`);
+const failures: string[] = [];
+for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
+  await raw(protocol, 'sim-firehose', 500);
+  await viaCore(protocol, 'sim-firehose', 500);
+  await sdk(protocol, 'sim-firehose', 500);
+  const rates: Record<'raw' | 'core' | 'sdk', number[]> = { raw: [], core: [], sdk: [] };
+  let coreEvents = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const a = await raw(protocol, 'sim-firehose', EVENTS);
+    rates.raw.push(a.events / (a.ms / 1000));
+    const b = await viaCore(protocol, 'sim-firehose', EVENTS);
+    rates.core.push(b.events / (b.ms / 1000));
+    coreEvents = b.events;
+    const c = await sdk(protocol, 'sim-firehose', EVENTS);
+    rates.sdk.push(c.events / (c.ms / 1000));
+  }
+  const [r, c, s] = [median(rates.raw), median(rates.core), median(rates.sdk)];
+  console.log(`${protocol.padEnd(10)} raw ${fmt(r).padStart(9)} ev/s   core ${fmt(c).padStart(9)} ev/s   sdk ${fmt(s).padStart(9)} ev/s   core/raw ${(c / r).toFixed(2)}×   core/sdk ${(c / s).toFixed(2)}×   (${coreEvents} events)`);
+  if (c / r < 0.8) failures.push(`${protocol}: core/raw ${(c / r).toFixed(2)} < 0.8`);
+  if (c / s < 1.0) failures.push(`${protocol}: core/sdk ${(c / s).toFixed(2)} < 1.0`);
+}
+
+const added: number[] = [];
+const rawT: number[] = [];
+const coreT: number[] = [];
+for (let i = 0; i < TTFT_ROUNDS; i++) {
+  const a = await raw('messages', 'sim-firehose', 50);
+  const b = await viaCore('messages', 'sim-firehose', 50);
+  if (a.ttftMs !== undefined && b.ttftMs !== undefined) {
+    rawT.push(a.ttftMs);
+    coreT.push(b.ttftMs);
+    added.push(b.ttftMs - a.ttftMs);
+  }
+}
+const addedMedian = median(added);
+console.log(`\nTime to first token (messages, ${TTFT_ROUNDS} rounds): raw ${median(rawT).toFixed(2)} ms, core ${median(coreT).toFixed(2)} ms, added ${addedMedian.toFixed(2)} ms median (budget < 5 ms)`);
+if (addedMedian >= 5) failures.push(`added TTFT ${addedMedian.toFixed(2)} ms ≥ 5 ms`);
+
+await core.close();
+await sim.close();
+rmSync(dataDir, { recursive: true, force: true });
+console.log(failures.length ? `\nOver budget: ${failures.join('; ')}` : '\nAll within budget.');
+process.exitCode = failures.length ? 1 : 0;
