@@ -17,7 +17,7 @@ import type {
 import type { z } from 'zod';
 import { PROTOCOL_INFO, type RawEvent, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
-import { createSseReader, eventTypeOf } from '../../shared/protocols/sse';
+import { createSseReader, parseEvent } from '../../shared/protocols/sse';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import {
   buildRequest,
@@ -272,8 +272,10 @@ export class RunManager {
     const reader = createSseReader({
       onMessage: (m) => {
         const data = key ? scrub(m.data, key) : m.data;
-        const e = record(eventTypeOf(m), data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
-        const step = fold.push(m);
+        // One JSON.parse per event, shared by the Events list's type and the fold.
+        const parsed = parseEvent(m);
+        const e = record(parsed.type, data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
+        const step = fold.push(m, parsed);
         if (step.content && ttftMs === undefined) ttftMs = e.t;
         if (step.terminal && terminalAt === undefined) terminalAt = e.seq;
       },
