@@ -31,7 +31,14 @@ export interface Usage {
 
 export type Block =
   | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string; signature?: string; redacted?: boolean }
+  | {
+      kind: 'thinking';
+      text: string;
+      signature?: string;
+      redacted?: boolean;
+      /** Anthropic redacted_thinking payload: opaque, echoed back unchanged on the next turn. */
+      data?: string;
+    }
   | {
       kind: 'tool_call';
       /** tool_use id / tool_calls[].id / function_call call_id */
@@ -65,6 +72,18 @@ export interface Transcript {
 export interface SseMessage {
   event?: string;
   data: string;
+}
+
+/** One SSE message after the single JSON.parse shared by the Events list and the fold. */
+export interface ParsedEvent {
+  /** What the Events list shows: see `eventTypeOf`. */
+  type: string;
+  /** The parsed payload; undefined for `[DONE]` and for data that is not JSON. */
+  json?: unknown;
+  /** The data was the `[DONE]` sentinel. */
+  done?: boolean;
+  /** The data was not valid JSON (and not `[DONE]`). */
+  malformed?: boolean;
 }
 
 /** One raw event as recorded by the core and shown in the Events list. */
@@ -120,6 +139,8 @@ export interface FoldOutcome {
 
 /** What folding one event told us. */
 export interface FoldStep {
+  /** The type shown in the Events list, from the same JSON parse the fold used (see `eventTypeOf`). */
+  type?: string;
   /** The event carried visible content (text, thinking, tool-call arguments, refusal): used for time to first token. */
   content: boolean;
   /** The protocol's terminal marker (or an error event) arrived with this event. */
@@ -131,7 +152,8 @@ export interface FoldStep {
  * protocol's terminal marker, error events, malformed or out-of-order events.
  */
 export interface StreamFold {
-  push(message: SseMessage): FoldStep;
+  /** `parsed` lets a caller that already ran `parseEvent(message)` avoid a second JSON.parse. */
+  push(message: SseMessage, parsed?: ParsedEvent): FoldStep;
   /** A fresh immutable copy of the transcript so far (safe to hand to React). */
   transcript(): Transcript;
   /** Called when the body ended (EOF). */

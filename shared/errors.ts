@@ -1,0 +1,334 @@
+/**
+ * Gateway and network failures in words (protocols.md §6, sources.md §3.5–3.6). Errors are classified by
+ * the body's shape, never by the route: relays answer `/v1/messages` with OpenAI envelopes, FastAPI
+ * `{detail}` bodies, Cloudflare HTML pages or `problem+json`.
+ */
+import type { GatewayErrorInfo } from './contract/errors';
+import type { StreamError } from './protocols/types';
+
+export const RAW_BODY_CAP = 64 * 1024;
+
+const REQUEST_ID_HEADERS = ['request-id', 'x-request-id', 'x-oneapi-request-id', 'x-litellm-call-id'];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  520: 'Web Server Returned an Unknown Error',
+  521: 'Web Server Is Down',
+  522: 'Connection Timed Out',
+  523: 'Origin Is Unreachable',
+  524: 'A Timeout Occurred',
+  529: 'Overloaded',
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * LiteLLM's wrong-family envelopes stringify Python's None (`"type":"None"`, `"param":"None"`): treat
+ * those, null and empty strings as absent.
+ */
+function text(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' || trimmed === 'None' || trimmed === 'null' ? undefined : value;
+}
+
+/** `code` arrives as a string, a number (`429`) or a numeric string (`"400"`). */
+function codeOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return text(value);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** FastAPI `detail`: a string, or pydantic's list of `{loc, msg}`. */
+function detailMessage(detail: unknown): string {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    const parts = detail.map((d) => {
+      if (!isObject(d)) return describeValue(d);
+      const msg = typeof d.msg === 'string' ? d.msg : describeValue(d);
+      return Array.isArray(d.loc) ? `${d.loc.join('.')}: ${msg}` : msg;
+    });
+    return parts.join('; ');
+  }
+  return describeValue(detail);
+}
+
+function lowerHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+/**
+ * The error inside a JSON value, if it is an error envelope: Anthropic `{"type":"error","error":{…}}`,
+ * OpenAI `{"error":{…}}` or `{"error":"text"}`. Used on 2xx bodies (new-api's model lookup answers 200
+ * with an error) and on stream frames. `"error": null` (every Responses object carries it) is not one.
+ */
+export function bodyErrorOf(json: unknown): StreamError | undefined {
+  if (!isObject(json)) return undefined;
+  const err = json.error;
+  if (json.type === 'error') {
+    if (isObject(err)) return envelopeError(err);
+    if (typeof err === 'string' && err.trim() !== '') return { message: err };
+    // The Responses stream's flat `error` event carries code and message at the top level; its `type` is
+    // the event name, not an error type.
+    return envelopeError({ ...json, type: undefined });
+  }
+  if (isObject(err)) return envelopeError(err);
+  if (typeof err === 'string' && err.trim() !== '') return envelopeError({ type: json.type, code: json.code, message: err });
+  return undefined;
+}
+
+function envelopeError(err: Record<string, unknown>): StreamError {
+  const type = text(err.type);
+  const code = codeOf(err.code);
+  const message = text(err.message) ?? (code !== undefined ? `Error ${code}` : describeValue(err));
+  const out: StreamError = { message };
+  if (type !== undefined) out.type = type;
+  if (code !== undefined) out.code = code;
+  return out;
+}
+
+/** Visible text of an HTML page: title and body text without tags, scripts or styles. */
+function htmlText(html: string): string {
+  return decodeEntities(
+    html
+      .replace(/<(script|style|head)[\s\S]*?<\/\1\s*>/gi, (m) => {
+        const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(m);
+        return title ? ` ${title[1]} ` : ' ';
+      })
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/<[^>]*>/g, ' '),
+  );
+}
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, '&');
+}
+
+function shortExtract(s: string, max = 200): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function statusLabel(status: number | undefined): string {
+  if (status === undefined) return 'The gateway';
+  const reason = STATUS_TEXT[status];
+  return reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`;
+}
+
+/** Seconds to wait: `retry-after-ms`, else `retry-after` as seconds or an HTTP date (rounded up). */
+function retryAfterOf(h: Record<string, string>, now: number): number | undefined {
+  const ms = h['retry-after-ms'];
+  if (ms !== undefined && ms.trim() !== '') {
+    const n = Number(ms);
+    if (Number.isFinite(n) && n >= 0) return n / 1000;
+  }
+  const ra = h['retry-after'];
+  if (ra === undefined || ra.trim() === '') return undefined;
+  const seconds = Number(ra);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const date = Date.parse(ra);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * A non-2xx (or error-bodied 2xx) response in words. Classification order (protocols.md §6): Anthropic
+ * envelope, OpenAI envelope, FastAPI `{detail}`, then anything else (HTML, text, problem+json) as
+ * `gateway_error` naming the status, a short extract and the proxy's `server` / `cf-ray` headers.
+ */
+export function parseGatewayError(
+  status: number | undefined,
+  headers: Record<string, string>,
+  bodyText: string,
+  now: number = Date.now(),
+): GatewayErrorInfo {
+  const h = lowerHeaders(headers);
+  const body = bodyText ?? '';
+  const info: GatewayErrorInfo = { type: 'gateway_error', message: '' };
+  if (status !== undefined) info.status = status;
+  const contentType = h['content-type'];
+  if (contentType) info.contentType = contentType;
+  if (body !== '') info.rawBody = body.length > RAW_BODY_CAP ? body.slice(0, RAW_BODY_CAP) : body;
+  const retryAfter = retryAfterOf(h, now);
+  if (retryAfter !== undefined) info.retryAfter = retryAfter;
+  for (const name of REQUEST_ID_HEADERS) {
+    if (h[name]) {
+      info.requestId = h[name];
+      break;
+    }
+  }
+
+  let json: unknown;
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      json = undefined;
+    }
+  }
+  if (isObject(json)) {
+    if (info.requestId === undefined && typeof json.request_id === 'string') info.requestId = json.request_id;
+    const isProblem = /problem\+json/i.test(contentType ?? '') || (typeof json.title === 'string' && 'status' in json);
+    const envelope = isProblem ? undefined : bodyErrorOf(json);
+    if (envelope) {
+      info.type = envelope.type ?? 'error';
+      info.message = envelope.message;
+      if (envelope.code !== undefined) info.code = envelope.code;
+      if (info.requestId === undefined && isObject(json.error) && typeof json.error.request_id === 'string') {
+        info.requestId = json.error.request_id;
+      }
+      return info;
+    }
+    if (!isProblem && json.detail !== undefined && json.detail !== null) {
+      info.message = detailMessage(json.detail);
+      return info;
+    }
+    if (isProblem) {
+      const title = typeof json.title === 'string' ? json.title : undefined;
+      const detail = json.detail != null ? detailMessage(json.detail) : undefined;
+      const summary = [title, detail].filter(Boolean).join(': ');
+      info.message = withProxy(`${statusLabel(status)}: ${shortExtract(summary || trimmed)}`, h);
+      return info;
+    }
+  }
+  info.message = withProxy(nonJsonMessage(status, body, contentType), h);
+  return info;
+}
+
+function nonJsonMessage(status: number | undefined, body: string, contentType: string | undefined): string {
+  if (body.trim() === '') return `${statusLabel(status)} with an empty body`;
+  const looksHtml = /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(body);
+  const extract = shortExtract(looksHtml ? htmlText(body) : body);
+  const what = looksHtml ? 'an HTML page' : 'a non-JSON body';
+  return `${statusLabel(status)} with ${what}: "${extract}"`;
+}
+
+function withProxy(message: string, h: Record<string, string>): string {
+  const extras: string[] = [];
+  if (h.server) extras.push(`server: ${h.server}`);
+  if (h['cf-ray']) extras.push(`cf-ray: ${h['cf-ray']}`);
+  return extras.length ? `${message} (${extras.join(', ')})` : message;
+}
+
+interface ErrorFacts {
+  codes: string[];
+  messages: string[];
+  names: string[];
+  address?: string;
+  port?: number | string;
+  hostname?: string;
+}
+
+/** undici wraps the system error: `TypeError: fetch failed` → cause (maybe an AggregateError) → code. */
+function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
+  if (depth > 6 || err === null || err === undefined) return;
+  if (typeof err !== 'object') {
+    facts.messages.push(String(err));
+    return;
+  }
+  const e = err as Record<string, unknown>;
+  if (typeof e.code === 'string') facts.codes.push(e.code);
+  if (typeof e.message === 'string' && e.message !== '') facts.messages.push(e.message);
+  if (typeof e.name === 'string') facts.names.push(e.name);
+  if (facts.address === undefined && typeof e.address === 'string') facts.address = e.address;
+  if (facts.port === undefined && (typeof e.port === 'number' || typeof e.port === 'string')) facts.port = e.port;
+  if (facts.hostname === undefined && typeof e.hostname === 'string') facts.hostname = e.hostname;
+  if (e.cause !== undefined) collectFacts(e.cause, facts, depth + 1);
+  if (Array.isArray(e.errors)) for (const inner of e.errors) collectFacts(inner, facts, depth + 1);
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL_|HOSTNAME_MISMATCH)/;
+
+/** A fetch failure (no HTTP status) in words the user can act on. */
+export function describeNetworkError(err: unknown): GatewayErrorInfo {
+  const facts: ErrorFacts = { codes: [], messages: [], names: [] };
+  collectFacts(err, facts);
+  const codes = facts.codes;
+  const allText = facts.messages.join(' | ');
+  const has = (...list: string[]) => list.find((c) => codes.includes(c));
+  const where = facts.address !== undefined ? `${facts.address}${facts.port !== undefined ? `:${facts.port}` : ''}` : undefined;
+  const detail = facts.messages.filter((m) => m !== 'fetch failed').at(-1) ?? facts.messages[0] ?? String(err);
+
+  let code = has('ECONNREFUSED');
+  if (code) {
+    return {
+      type: 'network:refused',
+      code,
+      message: `Connection refused by ${where ?? 'the gateway'} — is the gateway running?`,
+    };
+  }
+  code = has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL');
+  if (code) {
+    const host = facts.hostname ?? /(?:getaddrinfo \S+ )(\S+)/.exec(allText)?.[1];
+    return {
+      type: 'network:dns',
+      code,
+      message: `Could not resolve ${host ? `host ${host}` : 'the gateway host'} (${code}) — check the base URL and your DNS.`,
+    };
+  }
+  code = codes.find((c) => TLS_CODE.test(c));
+  if (code || /certificate|ssl routines|tls/i.test(allText)) {
+    return {
+      type: 'network:tls',
+      ...(code ? { code } : {}),
+      message: `TLS handshake with ${where ?? 'the gateway'} failed: ${detail}`,
+    };
+  }
+  code = has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_CLOSED');
+  if (code || /other side closed|socket hang up/i.test(allText)) {
+    return {
+      type: 'network:reset',
+      ...(code ? { code } : {}),
+      message: `The connection was reset by ${where ?? 'the gateway'} (${detail}).`,
+    };
+  }
+  code = has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT');
+  if (code || facts.names.includes('TimeoutError')) {
+    return {
+      type: 'network:timeout',
+      ...(code ? { code } : {}),
+      message: `The connection to ${where ?? 'the gateway'} timed out (${detail}).`,
+    };
+  }
+  return {
+    type: 'network:unknown',
+    ...(codes[0] ? { code: codes[0] } : {}),
+    message: allText && allText !== detail ? `${detail} (${allText})` : detail,
+  };
+}

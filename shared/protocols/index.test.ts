@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createFold, readResponse, parseEvent, PROTOCOL_IDS } from './index';
+import { fixtureProtocol, fixtures, runFold, type Chunking } from './fixtures/harness';
+
+describe('createFold / readResponse', () => {
+  it('dispatches per protocol', () => {
+    for (const protocol of PROTOCOL_IDS) {
+      const fold = createFold(protocol);
+      expect(fold.transcript()).toEqual({ blocks: [], usage: {} });
+      expect(fold.end().verdict).toBe('truncated');
+    }
+    expect(readResponse('messages', { content: [{ type: 'text', text: 'a' }] }).transcript.blocks).toEqual([{ kind: 'text', text: 'a' }]);
+    expect(readResponse('chat', { choices: [{ message: { content: 'b' } }] }).transcript.blocks).toEqual([{ kind: 'text', text: 'b' }]);
+    expect(readResponse('responses', { output: [{ type: 'message', content: [{ type: 'output_text', text: 'c' }] }] }).transcript.blocks).toEqual([
+      { kind: 'text', text: 'c' },
+    ]);
+  });
+
+  it('push accepts a pre-parsed event and reports the Events-list type', () => {
+    const fold = createFold('messages');
+    const message = { event: 'message_start', data: '{"type":"message_start","message":{"id":"m"}}' };
+    expect(fold.push(message, parseEvent(message))).toEqual({ type: 'message_start', content: false, terminal: false });
+    expect(fold.transcript().id).toBe('m');
+  });
+});
+
+describe('every fixture folds identically however the bytes are chunked', () => {
+  const chunkings: Chunking[] = ['bytes', { random: 7 }, { random: 99 }, { random: 12345 }];
+  for (const [name, text] of Object.entries(fixtures) as [keyof typeof fixtures, string][]) {
+    it(name, () => {
+      const protocol = fixtureProtocol[name];
+      const whole = runFold(protocol, text, 'whole');
+      expect(whole.transcript.blocks.length).toBeGreaterThan(0);
+      for (const chunking of chunkings) {
+        const other = runFold(protocol, text, chunking);
+        expect(other.transcript).toEqual(whole.transcript);
+        expect(other.outcome).toEqual(whole.outcome);
+        expect(other.steps).toEqual(whole.steps);
+      }
+      // CRLF and bare CR line endings frame the same events.
+      for (const eol of ['\r\n', '\r']) {
+        const converted = runFold(protocol, text.replace(/\n/g, eol), 'bytes');
+        expect(converted.transcript).toEqual(whole.transcript);
+        expect(converted.outcome).toEqual(whole.outcome);
+      }
+    });
+  }
+});

@@ -1,0 +1,49 @@
+/**
+ * The protocol modules behind one switch: the core and the renderer fold streams and read bodies through
+ * here so both see identical transcripts.
+ */
+import { createChatFold, readChatResponse } from './chat';
+import { createMessagesFold, readMessagesResponse } from './messages';
+import { createResponsesFold, readResponsesResponse } from './responses';
+import type { ProtocolId, ResponseReading, StreamFold } from './types';
+
+export * from './types';
+export { createSseReader, eventTypeOf, parseEvent, type SseReader, type SseReaderHandlers } from './sse';
+export { createMessagesFold, readMessagesResponse, messagesUsage } from './messages';
+export { createChatFold, readChatResponse } from './chat';
+export { createResponsesFold, readResponsesResponse } from './responses';
+export {
+  appendAssistantTurn,
+  appendToolResults,
+  appendUserTurn,
+  defaultBody,
+  DEFAULT_PROMPT,
+  getModel,
+  isStreaming,
+  maxTokensField,
+  pendingToolCalls,
+  type PendingToolCall,
+  type ToolResult,
+} from './compose';
+
+export function createFold(protocol: ProtocolId): StreamFold {
+  switch (protocol) {
+    case 'messages':
+      return createMessagesFold();
+    case 'chat':
+      return createChatFold();
+    case 'responses':
+      return createResponsesFold();
+  }
+}
+
+export function readResponse(protocol: ProtocolId, json: unknown): ResponseReading {
+  switch (protocol) {
+    case 'messages':
+      return readMessagesResponse(json);
+    case 'chat':
+      return readChatResponse(json);
+    case 'responses':
+      return readResponsesResponse(json);
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * Anthropic Messages (protocols.md §1): the stream fold and the non-streaming reader. Accumulation mirrors
+ * the SDK's MessageStream: cumulative usage, tool input parsed only at content_block_stop.
+ */
+import { bodyErrorOf } from '../errors';
+import {
+  cleanUsage,
+  completeToolCall,
+  createWarnings,
+  errorOutcome,
+  excerpt,
+  isObject,
+  num,
+  parseArgs,
+  snapshot,
+  str,
+  truncatedOutcome,
+} from './fold-kit';
+import { parseEvent } from './sse';
+import type {
+  Block,
+  FoldOutcome,
+  FoldStep,
+  ParsedEvent,
+  ResponseReading,
+  SseMessage,
+  StreamError,
+  StreamFold,
+  Usage,
+} from './types';
+
+type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
+type OtherBlock = Extract<Block, { kind: 'other' }>;
+
+/** protocols.md §8: input_tokens excludes cache reads and writes, so the prompt total adds them back. */
+export function messagesUsage(raw: Record<string, unknown>): Usage {
+  const input = num(raw.input_tokens);
+  const write = num(raw.cache_creation_input_tokens);
+  const read = num(raw.cache_read_input_tokens);
+  const details = isObject(raw.output_tokens_details) ? raw.output_tokens_details : undefined;
+  return cleanUsage({
+    inputTotal: input === undefined ? undefined : input + (write ?? 0) + (read ?? 0),
+    inputCached: read,
+    inputCacheWrite: write,
+    output: num(raw.output_tokens),
+    reasoning: num(details?.thinking_tokens),
+  });
+}
+
+/** A response content block (§1.7) or a content_block_start block as a transcript block. */
+function blockFromContent(cb: Record<string, unknown>, streaming: boolean): Block {
+  switch (cb.type) {
+    case 'text':
+      return { kind: 'text', text: str(cb.text) ?? '' };
+    case 'thinking': {
+      const b: Block = { kind: 'thinking', text: str(cb.thinking) ?? '' };
+      const sig = str(cb.signature);
+      if (sig) b.signature = sig;
+      return b;
+    }
+    case 'redacted_thinking': {
+      const b: Block = { kind: 'thinking', text: '', redacted: true };
+      const data = str(cb.data);
+      if (data !== undefined) b.data = data;
+      return b;
+    }
+    case 'tool_use': {
+      const input = cb.input;
+      const hasInput = isObject(input) && Object.keys(input).length > 0;
+      const b: ToolBlock = {
+        kind: 'tool_call',
+        id: str(cb.id) ?? '',
+        name: str(cb.name) ?? '',
+        // The stream's start block carries `input: {}` and the arguments follow as input_json_delta; a
+        // relay that sends the whole input up front (and no deltas) still gets its arguments kept.
+        argsText: !streaming || hasInput ? JSON.stringify(input ?? {}) : '',
+        complete: !streaming,
+      };
+      if (!streaming) b.args = isObject(input) ? input : (input ?? {});
+      return b;
+    }
+    default:
+      return { kind: 'other', type: str(cb.type) ?? 'unknown', raw: { ...cb } };
+  }
+}
+
+interface BlockSlot {
+  block: Block;
+  /** Set on content_block_stop. */
+  stopped: boolean;
+  /** input_json_delta for blocks we keep raw (server_tool_use): parsed into raw.input at stop. */
+  json?: string;
+  /** The tool_use start carried a full input and no delta has replaced it yet. */
+  seeded?: boolean;
+}
+
+export function createMessagesFold(): StreamFold {
+  const warnings = createWarnings();
+  const blocks: Block[] = [];
+  const slots = new Map<number, BlockSlot>();
+  const head: { id?: string; model?: string; stopReason?: string; rawUsage?: Record<string, unknown> } = {};
+  let usage: Usage = {};
+  let started = false;
+  let stopped = false;
+  let error: StreamError | undefined;
+  let count = 0;
+  let lastStopReasonSeen = false;
+
+  function setUsage(raw: Record<string, unknown>): void {
+    head.rawUsage = raw;
+    usage = messagesUsage(raw);
+  }
+
+  function slotFor(index: unknown, what: string): BlockSlot | undefined {
+    const slot = typeof index === 'number' ? slots.get(index) : undefined;
+    if (!slot) warnings.add(`unknown-index:${what}`, `${what} for a block that was never started (index ${String(index)}) ignored.`);
+    return slot;
+  }
+
+  function onDelta(json: Record<string, unknown>): boolean {
+    const slot = slotFor(json.index, 'content_block_delta');
+    const delta = json.delta;
+    if (!slot || !isObject(delta)) return false;
+    const b = slot.block;
+    switch (delta.type) {
+      case 'text_delta': {
+        const t = str(delta.text) ?? '';
+        if (b.kind === 'text') b.text += t;
+        else return mismatch('text_delta', b);
+        return t !== '';
+      }
+      case 'thinking_delta': {
+        const t = str(delta.thinking) ?? '';
+        if (b.kind === 'thinking') b.text += t;
+        else return mismatch('thinking_delta', b);
+        return t !== '';
+      }
+      case 'signature_delta': {
+        // The signature arrives whole, just before content_block_stop: last one wins.
+        if (b.kind === 'thinking') b.signature = str(delta.signature) ?? b.signature;
+        else mismatch('signature_delta', b);
+        return false;
+      }
+      case 'input_json_delta': {
+        const part = str(delta.partial_json) ?? '';
+        if (b.kind === 'tool_call') {
+          if (slot.seeded && part !== '') {
+            b.argsText = '';
+            slot.seeded = false;
+          }
+          b.argsText += part;
+        } else if (b.kind === 'other') {
+          slot.json = (slot.json ?? '') + part;
+        } else {
+          return mismatch('input_json_delta', b);
+        }
+        return part !== '';
+      }
+      default:
+        // citations_delta and delta types added later: tolerated, the raw event stays in the Events list.
+        return false;
+    }
+  }
+
+  function mismatch(deltaType: string, b: Block): false {
+    warnings.add(`mismatch:${deltaType}:${b.kind}`, `${deltaType} arrived for a ${b.kind} block; ignored.`);
+    return false;
+  }
+
+  function onStop(json: Record<string, unknown>): void {
+    const slot = slotFor(json.index, 'content_block_stop');
+    if (!slot) return;
+    slot.stopped = true;
+    const b = slot.block;
+    if (b.kind === 'tool_call') completeToolCall(b);
+    else if (b.kind === 'other' && slot.json !== undefined) {
+      const parsed = parseArgs(slot.json);
+      (b as OtherBlock).raw = { ...(b.raw as object), input: parsed.argsError === undefined ? parsed.args : slot.json };
+    }
+  }
+
+  function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
+    count++;
+    const step: FoldStep = { type: parsed.type, content: false, terminal: false };
+    if (stopped || error) {
+      // A gateway's `[DONE]` after message_stop is common relay noise (sources.md §3.1): not worth a warning.
+      if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error event' : 'message_stop'} and was ignored.`);
+      return step;
+    }
+    if (parsed.done) {
+      warnings.add('done', 'A [DONE] sentinel arrived before message_stop; Anthropic streams have none, so it was ignored.');
+      return step;
+    }
+    const json = parsed.json;
+    if (!isObject(json) && message.event === 'error') {
+      // `event: error` with a plain-text payload is still the gateway reporting a failure.
+      error = { message: excerpt(message.data, 200) || 'An error event arrived without details.' };
+      step.terminal = true;
+      return step;
+    }
+    if (!isObject(json)) {
+      warnings.add('malformed', `Event ${count} is not a JSON object and was skipped: ${excerpt(message.data)}`);
+      return step;
+    }
+    const type = json.type;
+    if (type === 'error' || (type === undefined && json.error != null)) {
+      error = bodyErrorOf(json) ?? { message: excerpt(message.data, 200) };
+      step.terminal = true;
+      return step;
+    }
+    if (type === 'ping') return step;
+    if (!started && type !== 'message_start') {
+      warnings.add('before-start', `${String(type)} arrived before message_start.`);
+    }
+    switch (type) {
+      case 'message_start': {
+        if (started) warnings.add('second-start', 'A second message_start arrived; its id and usage replace the first.');
+        started = true;
+        const m = isObject(json.message) ? json.message : {};
+        if (typeof m.id === 'string') head.id = m.id;
+        if (typeof m.model === 'string') head.model = m.model;
+        if (isObject(m.usage)) setUsage({ ...m.usage });
+        break;
+      }
+      case 'content_block_start': {
+        const index = json.index;
+        const cb = json.content_block;
+        if (typeof index !== 'number' || !isObject(cb)) {
+          warnings.add('bad-start', `content_block_start without an index or content_block (event ${count}) ignored.`);
+          break;
+        }
+        if (slots.has(index)) warnings.add('dup-index', `content_block_start reused index ${index}; a new block was started.`);
+        const block = blockFromContent(cb, true);
+        const slot: BlockSlot = { block, stopped: false };
+        if (block.kind === 'tool_call' && block.argsText !== '') slot.seeded = true;
+        slots.set(index, slot);
+        blocks.push(block);
+        step.content = (block.kind === 'text' || block.kind === 'thinking') && block.text !== '';
+        break;
+      }
+      case 'content_block_delta':
+        step.content = onDelta(json);
+        break;
+      case 'content_block_stop':
+        onStop(json);
+        break;
+      case 'message_delta': {
+        const d = isObject(json.delta) ? json.delta : {};
+        if (typeof d.stop_reason === 'string') {
+          head.stopReason = d.stop_reason;
+          lastStopReasonSeen = true;
+        }
+        // Counters here are cumulative totals: overwrite the ones present, keep message_start's others.
+        if (isObject(json.usage)) {
+          const merged: Record<string, unknown> = { ...(head.rawUsage ?? {}) };
+          for (const [k, v] of Object.entries(json.usage)) if (v !== null && v !== undefined) merged[k] = v;
+          setUsage(merged);
+        }
+        break;
+      }
+      case 'message_stop':
+        stopped = true;
+        step.terminal = true;
+        if (!lastStopReasonSeen) warnings.add('no-stop-reason', 'message_stop arrived without a message_delta carrying a stop_reason.');
+        break;
+      default:
+        // Event types added later are allowed by the protocol: ignore, the raw event is still recorded.
+        break;
+    }
+    return step;
+  }
+
+  function warningList(): string[] {
+    const list = warnings.list();
+    for (const slot of slots.values()) {
+      const b = slot.block;
+      if (b.kind === 'tool_call' && !slot.stopped && (stopped || error)) {
+        list.push(`Tool call ${b.name || b.id} never got its content_block_stop; its arguments are incomplete.`);
+      }
+    }
+    return list;
+  }
+
+  return {
+    push,
+    transcript: () => snapshot(head, blocks, usage),
+    warnings: warningList,
+    end(): FoldOutcome {
+      const list = warningList();
+      if (error) return errorOutcome(error, list);
+      if (!stopped) return truncatedOutcome('message_stop', count, list);
+      return {
+        verdict: 'complete',
+        reason: `The stream ended with message_stop${head.stopReason ? ` (stop_reason ${head.stopReason})` : ''}.`,
+        warnings: list,
+      };
+    },
+  };
+}
+
+/** A non-streaming /v1/messages body (§1.7). A 2xx body holding an error envelope sets `error`. */
+export function readMessagesResponse(json: unknown): ResponseReading {
+  const warnings: string[] = [];
+  const error = bodyErrorOf(json);
+  if (!isObject(json)) {
+    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+  }
+  const blocks: Block[] = [];
+  if (Array.isArray(json.content)) {
+    for (const cb of json.content) if (isObject(cb)) blocks.push(blockFromContent(cb, false));
+  } else if (!error) {
+    warnings.push('The body has no content array.');
+  }
+  const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
+  if (typeof json.id === 'string') head.id = json.id;
+  if (typeof json.model === 'string') head.model = json.model;
+  if (typeof json.stop_reason === 'string') head.stopReason = json.stop_reason;
+  let usage: Usage = {};
+  if (isObject(json.usage)) {
+    head.rawUsage = json.usage;
+    usage = messagesUsage(json.usage);
+  }
+  const transcript = snapshot(head, blocks, usage);
+  return error ? { transcript, error, warnings } : { transcript, warnings };
+}

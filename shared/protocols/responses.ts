@@ -1,0 +1,483 @@
+/**
+ * OpenAI Responses (protocols.md §4): the stream fold and the non-streaming reader. Output items from
+ * `response.output_item.done` are the truth (as in Codex); deltas are for display while streaming.
+ * Completion needs a terminal event: `[DONE]` is relay noise here, never success.
+ */
+import { bodyErrorOf } from '../errors';
+import {
+  completeToolCall,
+  createWarnings,
+  errorOutcome,
+  excerpt,
+  isObject,
+  openAiUsage,
+  snapshot,
+  str,
+  truncatedOutcome,
+} from './fold-kit';
+import { parseEvent } from './sse';
+import type {
+  Block,
+  FoldOutcome,
+  FoldStep,
+  ParsedEvent,
+  ResponseReading,
+  SseMessage,
+  StreamError,
+  StreamFold,
+  Usage,
+} from './types';
+
+type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
+type TextLike = Extract<Block, { kind: 'text' | 'thinking' | 'refusal' }>;
+
+/** One output item and the blocks it produced, in content order. */
+interface ItemSlot {
+  type: string;
+  id?: string;
+  /** message: content parts by content_index; reasoning: one thinking block at key 0; others: key 0. */
+  parts: Map<number, Block>;
+  /** Reasoning: the summary index the last delta belonged to, to separate summaries. */
+  lastSummary?: number;
+}
+
+const TERMINALS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
+
+function summaryText(item: Record<string, unknown>): string | undefined {
+  const pick = (list: unknown) =>
+    Array.isArray(list)
+      ? list.filter((p) => isObject(p) && typeof p.text === 'string').map((p) => (p as { text: string }).text)
+      : [];
+  const summary = pick(item.summary);
+  if (summary.length) return summary.join('\n\n');
+  // Raw reasoning (`reasoning_text` content) on models that expose it.
+  const content = pick(item.content);
+  return content.length ? content.join('\n\n') : undefined;
+}
+
+function toolFromItem(item: Record<string, unknown>, complete: boolean): ToolBlock {
+  const b: ToolBlock = {
+    kind: 'tool_call',
+    // The tool result must quote call_id, not the item id (fc_…).
+    id: str(item.call_id) ?? str(item.id) ?? '',
+    name: str(item.name) ?? '',
+    argsText: str(item.arguments) ?? '',
+    complete: false,
+  };
+  if (complete) completeToolCall(b);
+  return b;
+}
+
+function partBlock(part: Record<string, unknown>): Block | undefined {
+  if (part.type === 'output_text') return { kind: 'text', text: str(part.text) ?? '' };
+  if (part.type === 'refusal') return { kind: 'refusal', text: str(part.refusal) ?? '' };
+  return undefined;
+}
+
+/** The blocks of one complete output item (§4.2), in order. */
+export function blocksFromItem(item: Record<string, unknown>): Block[] {
+  const type = str(item.type) ?? 'unknown';
+  if (type === 'message') {
+    const out: Block[] = [];
+    if (Array.isArray(item.content)) {
+      for (const part of item.content) {
+        if (!isObject(part)) continue;
+        out.push(partBlock(part) ?? { kind: 'other', type: str(part.type) ?? 'unknown', raw: part });
+      }
+    }
+    return out;
+  }
+  if (type === 'reasoning') return [{ kind: 'thinking', text: summaryText(item) ?? '' }];
+  if (type === 'function_call') return [toolFromItem(item, true)];
+  return [{ kind: 'other', type, raw: item }];
+}
+
+export function createResponsesFold(): StreamFold {
+  const warnings = createWarnings();
+  const items = new Map<number, ItemSlot>();
+  const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
+  let usage: Usage = {};
+  let terminal: string | undefined;
+  let error: StreamError | undefined;
+  let incompleteReason: string | undefined;
+  let lastSeq: number | undefined;
+  let count = 0;
+  let created = false;
+  /** Output order (output_index, then content_index), rebuilt only after a block was added or replaced. */
+  let order: Block[] = [];
+  let dirty = false;
+
+  function ordered(): Block[] {
+    if (dirty) {
+      order = [];
+      for (const i of [...items.keys()].sort((x, y) => x - y)) {
+        const parts = items.get(i)!.parts;
+        for (const k of [...parts.keys()].sort((x, y) => x - y)) order.push(parts.get(k)!);
+      }
+      dirty = false;
+    }
+    return order;
+  }
+
+  function addPart(slot: ItemSlot, key: number, block: Block): void {
+    slot.parts.set(key, block);
+    dirty = true;
+  }
+
+  function itemAt(index: unknown, type = 'message'): ItemSlot | undefined {
+    if (typeof index !== 'number') return undefined;
+    let slot = items.get(index);
+    if (!slot) {
+      slot = { type, parts: new Map() };
+      items.set(index, slot);
+    }
+    return slot;
+  }
+
+  function textPart(json: Record<string, unknown>, kind: 'text' | 'refusal'): TextLike | undefined {
+    const slot = itemAt(json.output_index);
+    if (!slot) {
+      warnings.add(`no-index:${kind}`, `${String(json.type)} without an output_index ignored.`);
+      return undefined;
+    }
+    const key = typeof json.content_index === 'number' ? json.content_index : 0;
+    const existing = slot.parts.get(key);
+    if (existing && existing.kind === kind) return existing as TextLike;
+    const b = { kind, text: '' } as TextLike;
+    addPart(slot, key, b);
+    return b;
+  }
+
+  function thinkingPart(json: Record<string, unknown>): TextLike | undefined {
+    const slot = itemAt(json.output_index, 'reasoning');
+    if (!slot) return undefined;
+    const existing = slot.parts.get(0);
+    if (existing && existing.kind === 'thinking') return existing as TextLike;
+    const b: TextLike = { kind: 'thinking', text: '' };
+    addPart(slot, 0, b);
+    return b;
+  }
+
+  function toolPart(json: Record<string, unknown>): ToolBlock | undefined {
+    const slot = itemAt(json.output_index, 'function_call');
+    if (!slot) {
+      warnings.add('no-index:args', `${String(json.type)} without an output_index ignored.`);
+      return undefined;
+    }
+    const existing = slot.parts.get(0);
+    if (existing && existing.kind === 'tool_call') return existing;
+    const b = toolFromItem({ id: json.item_id, name: json.name }, false);
+    addPart(slot, 0, b);
+    return b;
+  }
+
+  function onItem(json: Record<string, unknown>, isDone: boolean): void {
+    const item = json.item;
+    if (!isObject(item)) return;
+    const type = str(item.type) ?? 'unknown';
+    const slot = itemAt(json.output_index, type) ?? slotById(item.id) ?? itemAt(nextIndex(), type)!;
+    slot.type = type;
+    if (typeof item.id === 'string') slot.id = item.id;
+    if (!isDone) {
+      // Added: create what the item already says; deltas fill it in.
+      if (type === 'reasoning') {
+        const b = thinkingPart({ output_index: json.output_index ?? indexOf(slot) });
+        const text = summaryText(item);
+        if (b && text) b.text = text;
+      } else if (type === 'function_call') {
+        const b = toolFromItem(item, false);
+        addPart(slot, 0, b);
+      } else if (type === 'message') {
+        if (Array.isArray(item.content)) {
+          item.content.forEach((part, i) => {
+            const b = isObject(part) ? partBlock(part) : undefined;
+            if (b) addPart(slot, i, b);
+          });
+        }
+      } else {
+        addPart(slot, 0, { kind: 'other', type, raw: item });
+      }
+      return;
+    }
+    // Done: the item is the truth for its blocks.
+    if (type === 'reasoning') {
+      const text = summaryText(item);
+      const b = thinkingPart({ output_index: json.output_index ?? indexOf(slot) });
+      if (b && text !== undefined) b.text = text;
+      return;
+    }
+    const fresh = blocksFromItem(item);
+    if (type === 'message') {
+      fresh.forEach((b, i) => {
+        const existing = slot.parts.get(i);
+        if (existing && existing.kind === b.kind && (b.kind === 'text' || b.kind === 'refusal')) {
+          (existing as TextLike).text = b.text;
+        } else {
+          addPart(slot, i, b);
+        }
+      });
+      return;
+    }
+    const existing = slot.parts.get(0);
+    const b = fresh[0];
+    if (existing && existing.kind === 'tool_call' && b.kind === 'tool_call') {
+      existing.id = b.id || existing.id;
+      existing.name = b.name || existing.name;
+      if (b.argsText !== '' || existing.argsText === '') existing.argsText = b.argsText;
+      completeToolCall(existing);
+    } else {
+      addPart(slot, 0, b);
+    }
+  }
+
+  /** Codex's own fixtures send output_item.done without output_index: match by item id, else append. */
+  function slotById(id: unknown): ItemSlot | undefined {
+    if (typeof id !== 'string') return undefined;
+    for (const slot of items.values()) if (slot.id === id) return slot;
+    return undefined;
+  }
+
+  function nextIndex(): number {
+    let max = -1;
+    for (const i of items.keys()) max = Math.max(max, i);
+    return max + 1;
+  }
+
+  function indexOf(slot: ItemSlot): number | undefined {
+    for (const [i, s] of items) if (s === slot) return i;
+    return undefined;
+  }
+
+  function onResponse(json: Record<string, unknown>): void {
+    const r = json.response;
+    if (!isObject(r)) return;
+    if (typeof r.id === 'string') head.id = r.id;
+    if (typeof r.model === 'string') head.model = r.model;
+    if (isObject(r.usage)) {
+      head.rawUsage = r.usage;
+      usage = openAiUsage(r.usage);
+    }
+  }
+
+  /** A relay that skips the item events still sends the final output: use it when nothing else arrived. */
+  function adoptFinalOutput(r: unknown): void {
+    if (!isObject(r) || !Array.isArray(r.output) || items.size > 0) return;
+    r.output.forEach((item, i) => {
+      if (isObject(item)) onItem({ output_index: i, item }, true);
+    });
+  }
+
+  function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
+    count++;
+    const step: FoldStep = { type: parsed.type, content: false, terminal: false };
+    if (parsed.done) {
+      // `[DONE]` is appended by some relays and the Open Responses spec: noise, never completion.
+      if (!terminal) warnings.add('done', 'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.');
+      return step;
+    }
+    if (terminal) {
+      warnings.add('after-terminal', `${parsed.type} arrived after ${terminal} and was ignored.`);
+      return step;
+    }
+    const json = parsed.json;
+    if (!isObject(json) && message.event === 'error') {
+      // `event: error` with a plain-text payload is still the gateway reporting a failure.
+      error = { message: excerpt(message.data, 200) || 'An error event arrived without details.' };
+      terminal = 'error';
+      step.terminal = true;
+      return step;
+    }
+    if (!isObject(json)) {
+      warnings.add('malformed', `Event ${count} is not a JSON object and was skipped: ${excerpt(message.data)}`);
+      return step;
+    }
+    const seq = json.sequence_number;
+    if (typeof seq === 'number') {
+      if (lastSeq !== undefined && seq !== lastSeq + 1) {
+        warnings.add('seq', `sequence gap: expected ${lastSeq + 1}, got ${seq}`);
+      }
+      lastSeq = seq;
+    }
+    const type = typeof json.type === 'string' ? json.type : message.event;
+    if (!created && type !== 'response.created' && type !== undefined && !TERMINALS.has(type)) {
+      warnings.add('before-created', `${type} arrived before response.created.`);
+    }
+    switch (type) {
+      case 'response.created':
+      case 'response.in_progress':
+      case 'response.queued':
+        created = true;
+        onResponse(json);
+        break;
+      case 'response.output_item.added':
+        onItem(json, false);
+        break;
+      case 'response.output_item.done':
+        onItem(json, true);
+        break;
+      case 'response.content_part.added': {
+        const part = json.part;
+        if (isObject(part) && (part.type === 'output_text' || part.type === 'refusal')) {
+          textPart(json, part.type === 'refusal' ? 'refusal' : 'text');
+        }
+        break;
+      }
+      case 'response.output_text.delta': {
+        const d = str(json.delta) ?? '';
+        const b = textPart(json, 'text');
+        if (b) b.text += d;
+        step.content = d !== '';
+        break;
+      }
+      case 'response.output_text.done': {
+        const b = textPart(json, 'text');
+        if (b && typeof json.text === 'string') b.text = json.text;
+        break;
+      }
+      case 'response.refusal.delta': {
+        const d = str(json.delta) ?? '';
+        const b = textPart(json, 'refusal');
+        if (b) b.text += d;
+        step.content = d !== '';
+        break;
+      }
+      case 'response.refusal.done': {
+        const b = textPart(json, 'refusal');
+        if (b && typeof json.refusal === 'string') b.text = json.refusal;
+        break;
+      }
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const d = str(json.delta) ?? '';
+        const b = thinkingPart(json);
+        if (!b) break;
+        const slot = items.get(json.output_index as number)!;
+        const index = typeof json.summary_index === 'number' ? json.summary_index : typeof json.content_index === 'number' ? json.content_index : 0;
+        // Summaries are separate paragraphs: keep them apart as the done item will.
+        if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
+        slot.lastSummary = index;
+        b.text += d;
+        step.content = d !== '';
+        break;
+      }
+      case 'response.function_call_arguments.delta': {
+        const d = str(json.delta) ?? '';
+        const b = toolPart(json);
+        if (b) b.argsText += d;
+        step.content = d !== '';
+        break;
+      }
+      case 'response.function_call_arguments.done': {
+        const b = toolPart(json);
+        if (!b) break;
+        if (typeof json.arguments === 'string') b.argsText = json.arguments;
+        if (typeof json.name === 'string' && !b.name) b.name = json.name;
+        completeToolCall(b);
+        break;
+      }
+      case 'response.completed':
+        onResponse(json);
+        adoptFinalOutput(json.response);
+        terminal = type;
+        head.stopReason = (isObject(json.response) && str(json.response.status)) || 'completed';
+        step.terminal = true;
+        break;
+      case 'response.incomplete': {
+        onResponse(json);
+        adoptFinalOutput(json.response);
+        terminal = type;
+        const r = isObject(json.response) ? json.response : {};
+        const details = isObject(r.incomplete_details) ? r.incomplete_details : {};
+        incompleteReason = str(details.reason) ?? 'unknown';
+        head.stopReason = `incomplete:${incompleteReason}`;
+        step.terminal = true;
+        break;
+      }
+      case 'response.failed': {
+        onResponse(json);
+        terminal = type;
+        const r = isObject(json.response) ? json.response : {};
+        const e = isObject(r.error) ? r.error : {};
+        error = {
+          type: str(e.type) ?? 'response.failed',
+          ...(str(e.code) ? { code: str(e.code) } : {}),
+          message: str(e.message) ?? 'The response failed without an error message.',
+        };
+        head.stopReason = 'failed';
+        step.terminal = true;
+        break;
+      }
+      case 'error':
+        terminal = type;
+        error = bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) };
+        step.terminal = true;
+        break;
+      default: {
+        // An OpenAI envelope with no type (wrong-family relay error) ends the stream too.
+        const err = json.type === undefined ? bodyErrorOf(json) : undefined;
+        if (err) {
+          terminal = 'error';
+          error = err;
+          step.terminal = true;
+        }
+        // Hosted-tool progress, annotations and types added later: ignored, kept in the Events list.
+        break;
+      }
+    }
+    return step;
+  }
+
+  return {
+    push,
+    transcript: () => snapshot(head, ordered(), usage),
+    warnings: () => warnings.list(),
+    end(): FoldOutcome {
+      const list = warnings.list();
+      if (error) return errorOutcome(error, list);
+      if (!terminal) return truncatedOutcome('response.completed', count, list);
+      if (terminal === 'response.incomplete') {
+        list.push(`The response is incomplete (${incompleteReason}): the output stops early.`);
+        return { verdict: 'complete', reason: `The stream ended with response.incomplete (${incompleteReason}).`, warnings: list };
+      }
+      return { verdict: 'complete', reason: 'The stream ended with response.completed.', warnings: list };
+    },
+  };
+}
+
+/** A non-streaming /v1/responses body (§4.2). A 2xx body holding an error envelope sets `error`. */
+export function readResponsesResponse(json: unknown): ResponseReading {
+  const warnings: string[] = [];
+  let error = bodyErrorOf(json);
+  if (!isObject(json)) {
+    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+  }
+  const blocks: Block[] = [];
+  if (Array.isArray(json.output)) {
+    for (const item of json.output) if (isObject(item)) blocks.push(...blocksFromItem(item));
+  } else if (!error) {
+    warnings.push('The body has no output array.');
+  }
+  const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
+  if (typeof json.id === 'string') head.id = json.id;
+  if (typeof json.model === 'string') head.model = json.model;
+  const status = str(json.status);
+  if (status === 'incomplete') {
+    const details = isObject(json.incomplete_details) ? json.incomplete_details : {};
+    const reason = str(details.reason) ?? 'unknown';
+    head.stopReason = `incomplete:${reason}`;
+    warnings.push(`The response is incomplete (${reason}): the output stops early.`);
+  } else if (status !== undefined) {
+    head.stopReason = status;
+    if (status === 'failed' && !error) error = { type: 'response.failed', message: 'The response failed without an error message.' };
+    if (status === 'queued' || status === 'in_progress') {
+      warnings.push(`The response is ${status} (background mode): its output cannot be fetched through the gateway's endpoints.`);
+    }
+  }
+  let usage: Usage = {};
+  if (isObject(json.usage)) {
+    head.rawUsage = json.usage;
+    usage = openAiUsage(json.usage);
+  }
+  const transcript = snapshot(head, blocks, usage);
+  return error ? { transcript, error, warnings } : { transcript, warnings };
+}

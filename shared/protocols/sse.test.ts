@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createSseReader, eventTypeOf, parseEvent } from './sse';
+import { chunksOf, fixtures } from './fixtures/harness';
+import type { SseMessage } from './types';
+
+function read(input: string | Uint8Array[], end = true) {
+  const messages: SseMessage[] = [];
+  const comments: string[] = [];
+  const reader = createSseReader({ onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) });
+  if (typeof input === 'string') reader.feed(input);
+  else for (const c of input) reader.feed(c);
+  if (end) reader.end();
+  return { messages, comments };
+}
+
+describe('createSseReader', () => {
+  it('reads named events and data-only frames', () => {
+    const { messages } = read('event: ping\ndata: {"type":"ping"}\n\ndata: {"a":1}\n\n');
+    expect(messages).toEqual([{ event: 'ping', data: '{"type":"ping"}' }, { data: '{"a":1}' }]);
+  });
+
+  it('joins multiple data lines with \\n and ignores id and retry', () => {
+    const { messages } = read('id: 7\nretry: 1000\ndata: first\ndata:second\n\n');
+    expect(messages).toEqual([{ data: 'first\nsecond' }]);
+  });
+
+  it('reports comments (gateway keep-alives) separately', () => {
+    const { messages, comments } = read(': keep-alive\n\n:ping\ndata: x\n\n');
+    expect(comments).toEqual(['keep-alive', 'ping']);
+    expect(messages).toEqual([{ data: 'x' }]);
+  });
+
+  it('accepts \\r\\n and \\r line endings, even when a \\r\\n pair is split across chunks', () => {
+    const body = 'event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r';
+    const expected = [
+      { event: 'a', data: '1' },
+      { event: 'b', data: '2' },
+    ];
+    expect(read(body).messages).toEqual(expected);
+    expect(read(chunksOf(body, 'bytes')).messages).toEqual(expected);
+  });
+
+  it('keeps multi-byte characters intact when split mid-character', () => {
+    const body = 'data: {"t":"日本語 🚀 café"}\n\n';
+    const bytes = chunksOf(body, 'bytes');
+    expect(bytes.length).toBeGreaterThan(body.length);
+    const { messages } = read(bytes);
+    expect(messages).toEqual([{ data: '{"t":"日本語 🚀 café"}' }]);
+    expect(messages[0].data).not.toContain('\uFFFD');
+  });
+
+  it('gives the same messages for every chunking of every fixture', () => {
+    for (const [name, text] of Object.entries(fixtures)) {
+      const whole = read(chunksOf(text, 'whole')).messages;
+      expect(whole.length, name).toBeGreaterThan(2);
+      expect(read(chunksOf(text, 'bytes')).messages, name).toEqual(whole);
+      for (const seed of [1, 2, 3]) expect(read(chunksOf(text, { random: seed })).messages, name).toEqual(whole);
+    }
+  });
+
+  it('dispatches a last event that lacks its blank line at end()', () => {
+    expect(read('data: {"type":"message_stop"}\n', false).messages).toEqual([]);
+    expect(read('data: {"type":"message_stop"}\n').messages).toEqual([{ data: '{"type":"message_stop"}' }]);
+    expect(read('data: [DONE]').messages).toEqual([{ data: '[DONE]' }]);
+  });
+
+  it('strips a UTF-8 byte-order mark and accepts plain strings', () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const rest = new TextEncoder().encode('data: x\n\n');
+    expect(read([bom, rest]).messages).toEqual([{ data: 'x' }]);
+  });
+
+  it('ignores input after end()', () => {
+    const messages: SseMessage[] = [];
+    const reader = createSseReader({ onMessage: (m) => messages.push(m) });
+    reader.feed('data: 1\n\n');
+    reader.end();
+    reader.feed('data: 2\n\n');
+    reader.end();
+    expect(messages).toEqual([{ data: '1' }]);
+  });
+});
+
+describe('eventTypeOf / parseEvent', () => {
+  it.each([
+    [{ event: 'message_start', data: '{"type":"message_start","message":{}}' }, 'message_start'],
+    [{ data: '{"type":"response.output_text.delta","delta":"x"}' }, 'response.output_text.delta'],
+    [{ data: '[DONE]' }, '[DONE]'],
+    [{ data: ' [DONE] ' }, '[DONE]'],
+    [{ event: 'custom', data: '{"a":1}' }, 'custom'],
+    [{ data: '{"id":"c","object":"chat.completion.chunk","choices":[]}' }, 'chunk'],
+    [{ data: '{"error":{"message":"boom"}}' }, 'error'],
+    [{ data: '{"id":"c","object":"chat.completion.chunk","choices":[],"error":{"message":"x"}}' }, 'error'],
+    [{ event: 'error', data: '{"error":{"message":"boom"}}' }, 'error'],
+    [{ data: '{"type":"message_start"' }, 'malformed'],
+    [{ event: 'content_block_delta', data: '{"type":' }, 'content_block_delta'],
+    [{ event: 'error', data: 'Internal Server Error' }, 'error'],
+    [{ data: '{"unrelated":true}' }, 'malformed'],
+    [{ data: '' }, 'malformed'],
+  ])('%j → %s', (message, type) => {
+    expect(eventTypeOf(message)).toBe(type);
+  });
+
+  it('returns the parsed JSON so the fold does not parse again', () => {
+    const parsed = parseEvent({ data: '{"type":"ping"}' });
+    expect(parsed).toEqual({ type: 'ping', json: { type: 'ping' } });
+    expect(parseEvent({ data: '[DONE]' })).toEqual({ type: '[DONE]', done: true });
+    expect(parseEvent({ data: 'nope' })).toEqual({ type: 'malformed', malformed: true });
+    expect(parseEvent({ event: 'x', data: 'nope' })).toEqual({ type: 'x', malformed: true });
+  });
+});

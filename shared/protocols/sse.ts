@@ -1,0 +1,86 @@
+/**
+ * Server-sent events off the wire: bytes → SSE messages (eventsource-parser does the framing), and the one
+ * JSON parse per message that both the Events list and the protocol folds use.
+ */
+import { createParser } from 'eventsource-parser';
+import type { ParsedEvent, SseMessage } from './types';
+
+export interface SseReaderHandlers {
+  onMessage(message: SseMessage): void;
+  /** `: keep-alive` lines: gateways send them to hold idle connections open. */
+  onComment?(text: string): void;
+}
+
+export interface SseReader {
+  feed(chunk: Uint8Array | string): void;
+  /** The body ended: flush the decoder and any event still waiting for its blank line. */
+  end(): void;
+}
+
+export function createSseReader(handlers: SseReaderHandlers): SseReader {
+  // One decoder in streaming mode for the whole body: a multi-byte character split across two network
+  // chunks is held back until its last byte arrives instead of becoming U+FFFD.
+  const decoder = new TextDecoder('utf-8');
+  const onComment = handlers.onComment;
+  const parser = createParser({
+    onEvent(event) {
+      handlers.onMessage(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
+    },
+    onComment: onComment ? (text) => onComment(text) : undefined,
+  });
+  let ended = false;
+  return {
+    feed(chunk) {
+      if (ended) return;
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      if (text !== '') parser.feed(text);
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      const rest = decoder.decode();
+      // The SSE spec drops an event that never got its blank line, but real bodies end without one (the
+      // Anthropic SDK's recorded fixtures end `data: {"type":"message_stop"}\n`): dispatch it instead of
+      // silently losing the terminal marker. A half-written line then shows up as a malformed event.
+      parser.feed(rest + '\n\n');
+    },
+  };
+}
+
+const DONE = '[DONE]';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses one message's data once. The type is, in order: the JSON `type` field (Anthropic, Responses);
+ * `[DONE]`; the `event:` line; `chunk` for a Chat chunk or `error` for a top-level error envelope (Chat
+ * frames are data-only); else `malformed`. Data that is not JSON keeps its `event:` line as the type
+ * (`event: error` + `data: Internal Server Error` is still an error) and is flagged `malformed`.
+ */
+export function parseEvent(message: SseMessage): ParsedEvent {
+  const data = message.data;
+  if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return { type: message.event || 'malformed', malformed: true };
+  }
+  if (isObject(json)) {
+    const type = json.type;
+    if (typeof type === 'string' && type !== '') return { type, json };
+    if (message.event) return { type: message.event, json };
+    if (json.object === 'chat.completion.chunk') return { type: json.error != null ? 'error' : 'chunk', json };
+    if (json.error != null) return { type: 'error', json };
+    if (Array.isArray(json.choices)) return { type: 'chunk', json };
+    return { type: 'malformed', json };
+  }
+  return { type: message.event || 'malformed', json };
+}
+
+/** The type shown in the Events list for one message (see `parseEvent`). */
+export function eventTypeOf(message: SseMessage): string {
+  return parseEvent(message).type;
+}
