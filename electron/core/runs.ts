@@ -250,12 +250,19 @@ export class RunManager {
       if (ledger.stream) warnings.push('Asked for a stream; the gateway answered with one JSON body.');
       const inBody = bodyErrorOf(json);
       if (inBody) {
-        return finish('error-event', `HTTP ${res.status} with an error body: ${inBody.message}`, empty, { error: inBody, rawBody });
+        return finish('error-event', `HTTP ${res.status} with an error body: ${inBody.message}`, empty, {
+          error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message },
+          rawBody,
+        });
       }
       const reading = readResponse(protocol, json);
       warnings.push(...reading.warnings);
       if (reading.error) {
-        return finish('error-event', `The response carried an error: ${reading.error.message}`, reading.transcript, { error: reading.error, rawBody });
+        const e = reading.error;
+        return finish('error-event', `The response carried an error: ${e.message}`, reading.transcript, {
+          error: { status: res.status, type: e.type ?? 'error', code: e.code, message: e.message },
+          rawBody,
+        });
       }
       return finish('complete', 'The gateway returned a complete response.', reading.transcript, { rawBody });
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 import type { GatewayErrorInfo } from './errors';
-import type { ProtocolId, RawEvent, StreamError, Transcript, Usage, Verdict } from '../protocols/types';
+import type { ProtocolId, RawEvent, Transcript, Usage, Verdict } from '../protocols/types';
 
 export const ProtocolSchema = z.enum(['messages', 'chat', 'responses']);
 
@@ -47,7 +47,7 @@ export interface RunResult {
   verdict: Verdict;
   /** The verdict in words: what ended the run. */
   reason: string;
-  error?: GatewayErrorInfo | (StreamError & { status?: undefined });
+  error?: GatewayErrorInfo;
   metrics: RunMetrics;
   transcript: Transcript;
   warnings: string[];
