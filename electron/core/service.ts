@@ -24,6 +24,8 @@ import { FieldError, ProfileStore } from './profiles';
 import { PushBatcher } from './push-batcher';
 import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
+import { CapabilityStore } from './capability-store';
+import { createCapabilityHandlers } from './capability-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
@@ -82,6 +84,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const problems: StartupProblem[] = [...(await profiles.load()), ...(await models.load())];
+  const capabilityStore = new CapabilityStore(opts.dataDir);
+  problems.push(...(await capabilityStore.load()));
   const runs = new RunManager(profiles, timeouts);
   if (opts.onRunFinished) runs.onFinished(opts.onRunFinished);
 
@@ -114,6 +118,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     'runs:start': async (input, receiver) => ({ runId: runs.start(input, sinkFor(receiver)).runId }),
     'runs:cancel': async ({ runId }) => ({ cancelled: runs.cancel(runId) }),
+    ...createCapabilityHandlers(ctx, capabilityStore),
   };
 
   return {

@@ -8,6 +8,7 @@ import { appCalls } from './app';
 import { profileCalls } from './profiles';
 import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
+import { capabilityCalls, type CapabilityProgress } from './capabilities';
 
 export * from './define';
 export * from './app';
@@ -15,12 +16,14 @@ export * from './profiles';
 export * from './models';
 export * from './runs';
 export * from './errors';
+export * from './capabilities';
 
 export const calls = {
   ...appCalls,
   ...profileCalls,
   ...modelCalls,
   ...runCalls,
+  ...capabilityCalls,
 };
 
 export type Calls = typeof calls;
@@ -34,9 +37,10 @@ export type CallOutput<K extends CallName> = Calls[K] extends CallSpec<z.ZodType
 /** Push events, main → renderer. */
 export interface Pushes {
   'runs:update': RunUpdate[];
+  'capabilities:progress': CapabilityProgress;
 }
 export type PushName = keyof Pushes;
-export const PUSH_NAMES: PushName[] = ['runs:update'];
+export const PUSH_NAMES: PushName[] = ['runs:update', 'capabilities:progress'];
 
 type Domain<K> = K extends `${infer D}:${string}` ? D : never;
 type Verb<K, D extends string> = K extends `${D}:${infer V}` ? V : never;

@@ -1,0 +1,121 @@
+/**
+ * Prompt caching (protocols.md §7.2): a prefix of at least 5,000 tokens that starts with the run's nonce (so
+ * no earlier request can have warmed it), sent twice a few seconds apart. Proof is the second call's
+ * cache-read counter above zero. Counters that are absent mean "not reported" (not supported), zero means
+ * "not this time" (caching is best effort): retry, then inconclusive.
+ */
+import { countTokens } from 'gpt-tokenizer';
+import type { ProtocolId, Usage } from '../../../shared/protocols/types';
+import type { FinishedRun } from '../runs';
+import { nonce, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+
+/** Clears every published minimum (Anthropic up to 4,096; OpenAI 1,024). */
+export const PREFIX_MIN_TOKENS = 5_000;
+/** §7.2: the two calls go 2–10 s apart. */
+export const CACHE_GAP_MS = 2_000;
+/** Retries after a zero cache read before calling it inconclusive. */
+const ZERO_RETRIES = 3;
+
+const WORDS = (
+  'amber basalt cedar delta ember fjord granite harbor indigo juniper kelp lagoon meadow nickel orchard ' +
+  'pewter quartz river saffron tundra umber valley willow xenon yarrow zephyr anchor beacon canyon dune ' +
+  'estuary falcon glacier heron island jetty kestrel lantern marble nectar obsidian prairie quill ridge ' +
+  'summit timber upland vessel walnut yonder zenith'
+).split(' ');
+
+/** A deterministic-looking but nonce-seeded reference text, long enough for every cache minimum. */
+export function cachePrefix(seed: string, minTokens = PREFIX_MIN_TOKENS): { text: string; tokens: number } {
+  let state = [...seed].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) >>> 0;
+    return state;
+  };
+  const lines = [`${seed} — reference catalogue for the cache probe. Read it, then follow the user's instruction.`];
+  // ~16 tokens per line; grow in batches and measure, so the count is real rather than a chars/4 guess.
+  let tokens = 0;
+  let n = 0;
+  while (tokens < minTokens) {
+    for (let i = 0; i < 40; i++) {
+      n++;
+      const words = Array.from({ length: 8 }, () => WORDS[next() % WORDS.length]);
+      lines.push(`Entry ${n} (${seed}-${n}): ${words.join(' ')}.`);
+    }
+    tokens = countTokens(lines.join('\n'));
+  }
+  return { text: lines.join('\n'), tokens };
+}
+
+function cachingBody(protocol: ProtocolId, model: string, prefix: string, key: string): Body {
+  const body = userBody(protocol, model, 'Reply with the single word OK.', 16);
+  if (protocol === 'messages') {
+    body.system = [{ type: 'text', text: prefix, cache_control: { type: 'ephemeral' } }];
+  } else if (protocol === 'chat') {
+    body.messages = [{ role: 'system', content: prefix }, ...(body.messages as unknown[])];
+    body.prompt_cache_key = key;
+  } else {
+    body.instructions = prefix;
+    body.prompt_cache_key = key;
+  }
+  return body;
+}
+
+function counters(run: FinishedRun): { usage: Usage; raw: unknown } {
+  return { usage: run.result.transcript.usage, raw: run.result.transcript.rawUsage };
+}
+
+export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
+  const seed = nonce();
+  const prefix = cachePrefix(seed);
+  const body = cachingBody(env.protocol, env.model, prefix.text, seed);
+  const readField =
+    env.protocol === 'messages'
+      ? 'usage.cache_read_input_tokens'
+      : env.protocol === 'chat'
+        ? 'usage.prompt_tokens_details.cached_tokens'
+        : 'usage.input_tokens_details.cached_tokens';
+
+  const first = await env.call(body);
+  const calls: { runId: string; usage: Usage; raw: unknown }[] = [{ runId: first.ledger.runId, ...counters(first) }];
+  let last = first;
+  for (let attempt = 0; attempt <= ZERO_RETRIES; attempt++) {
+    await env.sleep(CACHE_GAP_MS);
+    last = await env.call(body);
+    const c = counters(last);
+    calls.push({ runId: last.ledger.runId, ...c });
+    const fields = {
+      prefixTokens: prefix.tokens,
+      readField,
+      calls: calls.map((x) => ({ runId: x.runId, inputTotal: x.usage.inputTotal, cacheRead: x.usage.inputCached, cacheWrite: x.usage.inputCacheWrite, usage: x.raw })),
+    };
+    if (c.usage.inputCached === undefined) {
+      return {
+        outcome: 'not-supported',
+        status: statusOf(last),
+        message: `Cache counters not reported: the repeated ${prefix.tokens}-token prompt came back without ${readField}.`,
+        explanation: 'A gateway that caches reports cache-read tokens on the repeat; this one reports no cache fields at all.',
+        fields,
+      };
+    }
+    if (c.usage.inputCached > 0) {
+      const write = calls[0].usage.inputCacheWrite;
+      return {
+        outcome: 'proven',
+        status: statusOf(last),
+        message: `The repeat read ${c.usage.inputCached} tokens from the cache${write ? ` (first call wrote ${write})` : ''}.`,
+        explanation: `The prefix began with a fresh nonce, so only the first call of this probe could have cached it; ${readField} > 0 on the repeat shows the cache was hit.`,
+        fields,
+      };
+    }
+  }
+  return {
+    outcome: 'inconclusive',
+    status: statusOf(last),
+    message: `${readField} stayed 0 on ${ZERO_RETRIES + 1} repeats of a ${prefix.tokens}-token prompt.`,
+    explanation: 'The counters are reported but never showed a hit; caching is best effort (load balancing breaks cache affinity), so this proves neither way.',
+    fields: {
+      prefixTokens: prefix.tokens,
+      readField,
+      calls: calls.map((x) => ({ runId: x.runId, inputTotal: x.usage.inputTotal, cacheRead: x.usage.inputCached, cacheWrite: x.usage.inputCacheWrite })),
+    },
+  };
+}

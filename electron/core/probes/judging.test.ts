@@ -1,0 +1,299 @@
+/**
+ * The probes' judgement against a scripted gateway over loopback: the realistic ways a gateway fails each
+ * probe (a 200 without the capability) that a well-behaved simulator model may not show. Real RunManager,
+ * real HTTP; only the gateway is a script.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_TIMEOUTS } from '../gateway-client';
+import { ProfileStore } from '../profiles';
+import { RunManager } from '../runs';
+import { LayeredVault } from '../vault';
+import { runProbe, type ProbeTarget } from './index';
+import type { CapabilityId } from '../../../shared/capabilities';
+import type { ProtocolId } from '../../../shared/protocols/types';
+
+type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; sse?: (string | { event?: string; data: unknown })[] };
+type Route = (path: string, body: Record<string, unknown>) => Reply;
+
+let route: Route = () => ({ status: 500, json: { error: { message: 'no route' } } });
+const seen: { path: string; body: Record<string, unknown> }[] = [];
+let server: http.Server;
+let dir: string;
+let profiles: ProfileStore;
+let runs: RunManager;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      seen.push({ path: req.url ?? '', body });
+      const reply = route(req.url ?? '', body);
+      if (reply.sse) {
+        res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
+        for (const e of reply.sse) {
+          if (typeof e === 'string') res.write(`data: ${e}\n\n`);
+          else res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`);
+        }
+        res.end();
+        return;
+      }
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.json ?? {}));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'gp-judge-'));
+  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), { demo: { baseUrl: url, key: 'sk-test-0123456789' } });
+  await profiles.load();
+  runs = new RunManager(profiles, DEFAULT_TIMEOUTS);
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function probe(protocol: ProtocolId, capability: CapabilityId) {
+  const target: ProbeTarget = { profileId: 'demo', model: 'fake-model', protocol, capability };
+  return runProbe({ runs, profiles, timeouts: DEFAULT_TIMEOUTS }, target, new AbortController().signal);
+}
+
+const messagesText = (text: string, usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 5 }) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'fake-model',
+  content: [{ type: 'text', text }],
+  stop_reason: 'end_turn',
+  usage,
+});
+const chatMessage = (message: Record<string, unknown>, usage: Record<string, unknown> = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  model: 'fake-model',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, ...message } }],
+  usage,
+});
+const responsesBody = (output: unknown[], extra: Record<string, unknown> = {}) => ({
+  id: 'resp_1',
+  object: 'response',
+  status: 'completed',
+  model: 'fake-model',
+  output,
+  usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+  ...extra,
+});
+
+/** The nonce the probe put in its prompt: `nonce "X"` (structured output). */
+function promptOf(body: Record<string, unknown>): string {
+  const turns = (body.messages ?? body.input) as { content: unknown }[];
+  const last = turns[turns.length - 1];
+  return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+}
+
+describe('tools', () => {
+  it('a 200 with text that describes the call is not-supported, with the text as evidence', async () => {
+    route = () => ({ json: messagesText('I would call get_weather({"city": "Paris"}) now.') });
+    const { result } = await probe('messages', 'tools');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.status).toBe(200);
+    expect(result.message).toMatch(/flattened to text/);
+    expect(result.evidence.text).toContain('get_weather');
+    expect(result.evidence.runIds).toHaveLength(1);
+    expect(seen[0].body.tool_choice).toEqual({ type: 'any' });
+  });
+
+  it('arguments that fail the schema are not-supported', async () => {
+    route = () => ({
+      json: chatMessage({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"town":"Paris"}' } }] }),
+    });
+    const { result } = await probe('chat', 'tools');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/do not satisfy its schema/);
+    expect(seen[0].body.tool_choice).toBe('required');
+  });
+
+  it('a function_call item with valid arguments is proven; the round trip needs the fresh nonce back', async () => {
+    route = (_p, body) => {
+      const input = body.input as Record<string, unknown>[];
+      const result = input.find((i) => i.type === 'function_call_output');
+      if (result) return { json: responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `It returned: ${result.output}` }] }]) };
+      return { json: responsesBody([{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]) };
+    };
+    expect((await probe('responses', 'tools')).result.outcome).toBe('proven');
+    const rt = await probe('responses', 'tool-roundtrip');
+    expect(rt.result.outcome).toBe('proven');
+    expect(rt.result.evidence.runIds).toHaveLength(2);
+    const second = seen.at(-1)!.body;
+    expect(second.tool_choice).toBeUndefined();
+    expect(second.input).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function_call', call_id: 'call_1' })]));
+  });
+
+  it('a round trip whose reply ignores the result is not-supported', async () => {
+    route = (_p, body) => {
+      const msgs = body.messages as Record<string, unknown>[];
+      if (msgs.some((m) => m.role === 'tool')) return { json: chatMessage({ content: 'It is sunny in Paris.' }) };
+      return { json: chatMessage({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }) };
+    };
+    const { result } = await probe('chat', 'tool-roundtrip');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/does not contain its nonce/);
+  });
+});
+
+describe('structured output', () => {
+  it('fenced JSON is "format ignored"', async () => {
+    route = (_p, body) => {
+      const n = /nonce "([A-Z0-9]+)"/.exec(promptOf(body))![1];
+      return { json: chatMessage({ content: '```json\n' + JSON.stringify({ answer: 'beta', nonce: n }) + '\n```' }) };
+    };
+    const { result } = await probe('chat', 'structured-output');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/markdown fence/);
+  });
+
+  it('three bare, valid replies with the right nonce are proven', async () => {
+    route = (_p, body) => {
+      const n = /nonce \\?"([A-Z0-9]+)/.exec(promptOf(body))![1];
+      return { json: messagesText(JSON.stringify({ answer: 'beta', nonce: n })) };
+    };
+    const { result } = await probe('messages', 'structured-output');
+    expect(result.outcome).toBe('proven');
+    expect(result.evidence.runIds).toHaveLength(3);
+    expect(seen[0].body.output_config).toMatchObject({ format: { type: 'json_schema' } });
+  });
+
+  it('a stale nonce is not-supported', async () => {
+    route = () => ({ json: messagesText(JSON.stringify({ answer: 'beta', nonce: 'OLD123' })) });
+    expect((await probe('messages', 'structured-output')).result.message).toMatch(/instead of/);
+  });
+});
+
+describe('token counting', () => {
+  const billed = { input_tokens: 400, output_tokens: 1 };
+  it('a stub zero is not-supported', async () => {
+    route = (p) => (p.endsWith('/count_tokens') ? { json: { input_tokens: 0 } } : { json: messagesText('', billed) });
+    const { result } = await probe('messages', 'token-counting');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/stub/);
+    expect(result.evidence.fields.countTokens).toMatchObject({ status: 200, url: expect.stringMatching(/\/v1\/messages\/count_tokens$/) });
+    expect(JSON.stringify(result.evidence.fields.countTokens)).not.toContain('sk-test-0123456789');
+  });
+
+  it('404 on count_tokens while /v1/messages serves the model is not-supported', async () => {
+    route = (p) =>
+      p.endsWith('/count_tokens')
+        ? { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: 'Not Found' } } }
+        : { json: messagesText('', billed) };
+    const { result } = await probe('messages', 'token-counting');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.status).toBe(404);
+  });
+
+  it('within ±10 % of the billed prompt is proven; far off is an estimate', async () => {
+    route = (p) => (p.endsWith('/count_tokens') ? { json: { input_tokens: 420 } } : { json: messagesText('', { ...billed, input_tokens: 380, cache_read_input_tokens: 20 }) });
+    expect((await probe('messages', 'token-counting')).result.outcome).toBe('proven');
+    route = (p) => (p.endsWith('/count_tokens') ? { json: { input_tokens: 30 } } : { json: messagesText('', billed) });
+    const off = await probe('messages', 'token-counting');
+    expect(off.result.outcome).toBe('not-supported');
+    expect(off.result.message).toMatch(/estimate/);
+  });
+});
+
+describe('streaming', () => {
+  const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+  const end = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
+
+  it('one big delta is not a stream', async () => {
+    route = () => ({ sse: [{ data: chunk('1\n2\n3\n…\n60') }, { data: end }, '[DONE]'] });
+    const { result } = await probe('chat', 'streaming');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/Only 1 content delta/);
+  });
+
+  it('many deltas ending with [DONE] are proven', async () => {
+    route = () => ({ sse: [...Array.from({ length: 60 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, '[DONE]'] });
+    const { result } = await probe('chat', 'streaming');
+    expect(result.outcome).toBe('proven');
+    expect(result.evidence.fields).toMatchObject({ contentDeltas: 60, terminalEvent: '[DONE]' });
+  });
+
+  it('a JSON body for a stream request is not-supported', async () => {
+    route = () => ({ json: chatMessage({ content: '1\n2\n3' }) });
+    expect((await probe('chat', 'streaming')).result.message).toMatch(/instead of text\/event-stream/);
+  });
+});
+
+describe('failures', () => {
+  it('429 is inconclusive and carries the retry-after', async () => {
+    route = () => ({ status: 429, headers: { 'retry-after': '2' }, json: { error: { message: 'slow down', type: 'rate_limit_exceeded' } } });
+    const out = await probe('chat', 'tools');
+    expect(out.result.outcome).toBe('inconclusive');
+    expect(out.rateLimited).toBe(true);
+    expect(out.retryAfterMs).toBe(2000);
+    expect(out.result.retryAfter).toBeDefined();
+  });
+
+  it('a 400 is an error with its status and message', async () => {
+    route = () => ({ status: 400, json: { error: { message: 'Unknown parameter: reasoning', type: 'invalid_request_error' } } });
+    const { result } = await probe('responses', 'thinking');
+    expect(result).toMatchObject({ outcome: 'error', status: 400 });
+    expect(result.message).toContain('Unknown parameter: reasoning');
+  });
+});
+
+describe('thinking', () => {
+  it('zero reasoning tokens is "parameter ignored"', async () => {
+    route = () => ({ json: chatMessage({ content: '0.05' }, { prompt_tokens: 40, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 0 } }) });
+    const { result } = await probe('chat', 'thinking');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/0 reasoning tokens/);
+  });
+
+  it('Messages falls back to the budgeted form when adaptive is rejected', async () => {
+    route = (_p, body) => {
+      const t = body.thinking as { type: string };
+      if (t.type === 'adaptive') return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'thinking.type: adaptive is not supported' } } };
+      return { json: { ...messagesText('0.05'), content: [{ type: 'thinking', thinking: 'x', signature: 'sig' }, { type: 'text', text: '0.05' }] } };
+    };
+    const { result } = await probe('messages', 'thinking');
+    expect(result.outcome).toBe('proven');
+    expect(result.evidence.runIds).toHaveLength(2);
+    expect(result.evidence.fields.requested).toBe('thinking enabled, budget 2048');
+  });
+});
+
+describe('background', () => {
+  it('accepted (queued + id) says the result cannot be fetched', async () => {
+    route = () => ({ json: { id: 'resp_bg', object: 'response', status: 'queued', output: [], background: true } });
+    const { result } = await probe('responses', 'background');
+    expect(result.outcome).toBe('proven');
+    expect(result.message).toMatch(/five endpoints include no way to fetch the result/);
+    expect(result.evidence.fields).toMatchObject({ status: 'queued', id: 'resp_bg', retrieval: 'unsupported' });
+  });
+
+  it('answered in the foreground means the flag was ignored', async () => {
+    route = () => ({ json: responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'OK' }] }]) });
+    expect((await probe('responses', 'background')).result.outcome).toBe('not-supported');
+  });
+});
+
+describe('vision', () => {
+  it('naming every candidate colour is not proof', async () => {
+    route = () => ({ json: messagesText('It could be red, green, blue or yellow.') });
+    const { result } = await probe('messages', 'vision');
+    expect(result.outcome).toBe('not-supported');
+    const image = ((seen[0].body.messages as { content: { type: string }[] }[])[0].content)[0];
+    expect(image).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png' } });
+  });
+});
