@@ -35,7 +35,7 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
       return {
         profileId,
         results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })),
-        jobs: [...jobs.values()].filter((j) => j.profileId === profileId).map((j) => j.view()),
+        jobs: [...jobs.values()].filter((j) => j.profileId === profileId && j.state === 'running').map((j) => j.view()),
       };
     },
 

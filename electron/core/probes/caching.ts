@@ -31,10 +31,11 @@ export function cachePrefix(seed: string, minTokens = PREFIX_MIN_TOKENS): { text
     return state;
   };
   const lines = [`${seed} — reference catalogue for the cache probe. Read it, then follow the user's instruction.`];
-  // ~16 tokens per line; grow in batches and measure, so the count is real rather than a chars/4 guess.
+  // ~16 tokens per line; grow in batches and measure with a real tokenizer. Gateways and other tokenizers
+  // often estimate chars/4 instead, so the text must clear the minimum by that measure too.
   let tokens = 0;
   let n = 0;
-  while (tokens < minTokens) {
+  while (tokens < minTokens || lines.join('\n').length / 4 < minTokens) {
     for (let i = 0; i < 40; i++) {
       n++;
       const words = Array.from({ length: 8 }, () => WORDS[next() % WORDS.length]);

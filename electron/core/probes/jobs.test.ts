@@ -8,7 +8,7 @@ import { ProbeCancelled, abortableSleep } from './harness';
 import type { CellOutcome } from './index';
 import { Limiter, ProbeJob, type CellRunner, type ProbeCell } from './jobs';
 
-function cellResult(cell: ProbeCell, outcome: CapabilityResult['outcome'], message = outcome): CapabilityResult {
+function cellResult(cell: ProbeCell, outcome: CapabilityResult['outcome'], message: string = outcome): CapabilityResult {
   return { ...cell, outcome, message, evidence: { runIds: [], fields: {}, explanation: '' }, at: new Date().toISOString(), attempts: 1, durationMs: 1 };
 }
 
