@@ -9,6 +9,7 @@ import { profileCalls } from './profiles';
 import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
+import { tokenCalls } from './tokens';
 
 export * from './define';
 export * from './app';
@@ -17,6 +18,7 @@ export * from './models';
 export * from './runs';
 export * from './errors';
 export * from './capabilities';
+export * from './tokens';
 
 export const calls = {
   ...appCalls,
@@ -24,6 +26,7 @@ export const calls = {
   ...modelCalls,
   ...runCalls,
   ...capabilityCalls,
+  ...tokenCalls,
 };
 
 export type Calls = typeof calls;
