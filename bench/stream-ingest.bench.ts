@@ -73,8 +73,9 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
   let resolveEnd!: () => void;
   const ended = new Promise<void>((r) => (resolveEnd = r));
   const receiver: Receiver = {
-    send(_name, batch: RunUpdate[]) {
-      for (const u of batch) {
+    send(name, payload) {
+      if (name !== 'runs:update') return;
+      for (const u of payload as RunUpdate[]) {
         if (u.kind === 'events') {
           events += u.events.length;
           if (ttftMs === undefined && u.events.some((e) => isContent(e.data))) ttftMs = performance.now() - t0;

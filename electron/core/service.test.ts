@@ -18,9 +18,9 @@ const SECOND_KEY = 'sk-second-gateway-0123456789abcdef';
 class Capture implements Receiver {
   readonly batches: RunUpdate[][] = [];
   readonly raw: string[] = [];
-  send(_name: 'runs:update', payload: RunUpdate[]): void {
-    this.batches.push(payload);
+  send(name: string, payload: unknown): void {
     this.raw.push(JSON.stringify(payload));
+    if (name === 'runs:update') this.batches.push(payload as RunUpdate[]);
   }
   updates(runId: string): RunUpdate[] {
     return this.batches.flat().filter((u) => u.runId === runId);

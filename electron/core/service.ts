@@ -26,6 +26,7 @@ import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
 import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
+import { createTokenHandlers } from './token-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
@@ -119,6 +120,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'runs:start': async (input, receiver) => ({ runId: runs.start(input, sinkFor(receiver)).runId }),
     'runs:cancel': async ({ runId }) => ({ cancelled: runs.cancel(runId) }),
     ...createCapabilityHandlers(ctx, capabilityStore),
+    ...createTokenHandlers(ctx, capabilityStore),
   };
 
   return {

@@ -1,0 +1,94 @@
+/**
+ * `tokens:count`: the counter's source selection (token-count.ts) wired to the gateway's count_tokens and to
+ * what the app knows about the model — its family from the models list, or a proven token-counting probe —
+ * never a guess from its name. A newer count from the same window aborts the one still in flight.
+ */
+import type { ModelInfo } from '../../shared/contract';
+import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import type { CapabilityStore } from './capability-store';
+import { buildRequest, headersToRecord, readBodyText, RequestTimer } from './gateway-client';
+import type { CoreContext, Handlers, Receiver } from './service';
+import { RunError } from './runs';
+import { countTokens, type CountDeps } from './token-count';
+
+export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilityStore): Pick<Handlers, 'tokens:count'> {
+  const inFlight = new WeakMap<Receiver, AbortController>();
+
+  const familyOf = (profileId: string, model: string | undefined): ModelInfo['family'] => {
+    if (!model) return 'unknown';
+    const listed = ctx.models.familyOf(profileId, model);
+    if (listed !== 'unknown') return listed;
+    const proven = capabilities
+      .forTarget(profileId, model, 'messages')
+      .some((r) => r.capability === 'token-counting' && r.outcome === 'proven');
+    return proven ? 'anthropic' : 'unknown';
+  };
+
+  return {
+    'tokens:count': async (input, receiver) => {
+      const profile = ctx.profiles.get(input.profileId);
+      if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
+      const key = ctx.profiles.keyFor(profile.id);
+      inFlight.get(receiver)?.abort();
+      const controller = new AbortController();
+      inFlight.set(receiver, controller);
+
+      const deps: CountDeps = {
+        async countViaGateway(messagesBody, signal) {
+          const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', messagesBody);
+          const timer = new RequestTimer({ headersMs: 30_000, idleMs: 30_000 });
+          const abort = () => timer.cancel();
+          signal?.addEventListener('abort', abort, { once: true });
+          try {
+            const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: timer.signal });
+            timer.activity();
+            const { text } = await readBodyText(res, timer);
+            if (!res.ok) {
+              const e = parseGatewayError(res.status, headersToRecord(res.headers), text);
+              return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
+            }
+            let json: unknown;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              return { ok: false, status: res.status, message: 'count_tokens answered with a body that is not JSON' };
+            }
+            const inBody = bodyErrorOf(json);
+            if (inBody) return { ok: false, status: res.status, message: inBody.message };
+            const n = (json as { input_tokens?: unknown }).input_tokens;
+            if (typeof n !== 'number' || !Number.isFinite(n)) {
+              return { ok: false, status: res.status, message: 'count_tokens answered without an input_tokens number' };
+            }
+            return { ok: true, inputTokens: n };
+          } catch (err) {
+            if (timer.cause() === 'cancelled') throw new RunError('aborted', 'A newer count replaced this one.');
+            if (timer.cause()) return { ok: false, message: 'count_tokens did not answer in time' };
+            return { ok: false, message: describeNetworkError(err).message };
+          } finally {
+            timer.done();
+            signal?.removeEventListener('abort', abort);
+          }
+        },
+      };
+
+      try {
+        return await countTokens(
+          {
+            protocol: input.protocol,
+            body: input.body,
+            modelFamily: familyOf(profile.id, typeof input.body.model === 'string' ? input.body.model : undefined),
+            useGateway: input.useGateway,
+            breakdown: input.breakdown,
+          },
+          deps,
+          controller.signal,
+        );
+      } catch (err) {
+        if (controller.signal.aborted) throw new RunError('aborted', 'A newer count replaced this one.');
+        throw err;
+      } finally {
+        if (inFlight.get(receiver) === controller) inFlight.delete(receiver);
+      }
+    },
+  };
+}
