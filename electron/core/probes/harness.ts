@@ -35,7 +35,7 @@ export class ProbeStop extends Error {
   }
 }
 
-/** The job was cancelled: nothing is recorded for this cell. */
+/** The probe was stopped (job cancelled, its run cancelled elsewhere): nothing is recorded for this cell. */
 export class ProbeCancelled extends Error {
   constructor() {
     super('cancelled');
@@ -114,14 +114,16 @@ export class ProbeEnv {
       this.signal.removeEventListener('abort', onAbort);
     }
     if (run.result.verdict === 'cancelled') {
-      if (this.signal.aborted) throw new ProbeCancelled();
-      if (timedOut) {
+      if (timedOut && !this.signal.aborted) {
         throw new ProbeStop({
           outcome: 'inconclusive',
           message: `No complete answer within ${Math.round(this.runTimeoutMs / 1000)} s.`,
           explanation: 'The probe request was stopped before it finished, so it shows nothing either way.',
         });
       }
+      // Cancelled by the job, by someone stopping this run in the viewer, or by the core shutting down: a
+      // stopped request is no evidence, and recording it would overwrite the cell's last real result.
+      throw new ProbeCancelled();
     }
     return run;
   }

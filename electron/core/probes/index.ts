@@ -36,8 +36,8 @@ export interface CellOutcome {
 }
 
 /**
- * Runs one cell once. Throws ProbeCancelled when the job is cancelled (nothing is recorded); every other
- * ending, including an unexpected exception, becomes a result.
+ * Runs one cell once. Throws ProbeCancelled when the job is cancelled or a probe run was stopped from
+ * outside (nothing is recorded); every other ending, including an unexpected exception, becomes a result.
  */
 export async function runProbe(
   deps: ProbeDeps,
@@ -58,7 +58,8 @@ export async function runProbe(
     try {
       verdict = await PROBES[target.capability](env);
     } catch (err) {
-      if (err instanceof ProbeCancelled || signal.aborted) throw new ProbeCancelled();
+      if (err instanceof ProbeCancelled) throw err;
+      if (signal.aborted) throw new ProbeCancelled();
       if (err instanceof ProbeStop) verdict = err.verdict;
       else {
         verdict = {

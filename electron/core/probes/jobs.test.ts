@@ -116,6 +116,20 @@ describe('ProbeJob', () => {
     expect(progress.at(-1)).toMatchObject({ state: 'cancelled', done: 0, total: 3 });
     expect(job.cancel()).toBe(false);
   });
+
+  it('a probe stopped from outside (its run cancelled in the viewer, core shutdown) stops the whole job', async () => {
+    let n = 0;
+    const runCell: CellRunner = async () => {
+      n++;
+      throw new ProbeCancelled();
+    };
+    const { job, recorded, progress } = makeJob(cells(['a', 'b', 'c', 'd']), runCell);
+    job.start();
+    await job.finished;
+    expect(n).toBeLessThanOrEqual(2);
+    expect(recorded).toEqual([]);
+    expect(progress.at(-1)).toMatchObject({ state: 'cancelled' });
+  });
 });
 
 describe('Limiter', () => {

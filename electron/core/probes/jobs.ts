@@ -199,6 +199,9 @@ export class ProbeJob {
       }
     } catch (err) {
       if (!(err instanceof ProbeCancelled)) throw err;
+      // A probe run stopped from outside the job (the viewer's Stop, the core shutting down) stops the job:
+      // carrying on would send more requests nobody wants and record them over earlier results.
+      if (!signal.aborted) this.cancel();
     }
   }
 

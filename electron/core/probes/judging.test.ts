@@ -13,11 +13,11 @@ import { DEFAULT_TIMEOUTS } from '../gateway-client';
 import { ProfileStore } from '../profiles';
 import { RunManager } from '../runs';
 import { LayeredVault } from '../vault';
-import { runProbe, type ProbeTarget } from './index';
+import { ProbeCancelled, runProbe, type ProbeTarget } from './index';
 import type { CapabilityId } from '../../../shared/capabilities';
 import type { ProtocolId } from '../../../shared/protocols/types';
 
-type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; sse?: (string | { event?: string; data: unknown })[] };
+type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; sse?: (string | { event?: string; data: unknown })[]; delayMs?: number };
 type Route = (path: string, body: Record<string, unknown>) => Reply;
 
 let route: Route = () => ({ status: 500, json: { error: { message: 'no route' } } });
@@ -35,6 +35,10 @@ beforeAll(async () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       seen.push({ path: req.url ?? '', body });
       const reply = route(req.url ?? '', body);
+      setTimeout(() => answer(reply), reply.delayMs ?? 0);
+    });
+    const answer = (reply: Reply) => {
+      if (res.destroyed) return;
       if (reply.sse) {
         res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
         for (const e of reply.sse) {
@@ -46,7 +50,7 @@ beforeAll(async () => {
       }
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.json ?? {}));
-    });
+    };
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,9 +67,9 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-function probe(protocol: ProtocolId, capability: CapabilityId) {
+function probe(protocol: ProtocolId, capability: CapabilityId, opts: { signal?: AbortSignal; runTimeoutMs?: number } = {}) {
   const target: ProbeTarget = { profileId: 'demo', model: 'fake-model', protocol, capability };
-  return runProbe({ runs, profiles, timeouts: DEFAULT_TIMEOUTS }, target, new AbortController().signal);
+  return runProbe({ runs, profiles, timeouts: DEFAULT_TIMEOUTS }, target, opts.signal ?? new AbortController().signal, opts);
 }
 
 const messagesText = (text: string, usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 5 }) => ({
@@ -249,6 +253,31 @@ describe('failures', () => {
     const { result } = await probe('responses', 'thinking');
     expect(result).toMatchObject({ outcome: 'error', status: 400 });
     expect(result.message).toContain('Unknown parameter: reasoning');
+  });
+});
+
+describe('stopping', () => {
+  const slow = () => ({ delayMs: 5_000, json: chatMessage({ content: 'late' }) });
+
+  it('a probe request that takes too long is inconclusive', async () => {
+    route = slow;
+    const { result } = await probe('chat', 'tools', { runTimeoutMs: 100 });
+    expect(result.outcome).toBe('inconclusive');
+    expect(result.message).toMatch(/No complete answer within/);
+  });
+
+  it('a cancelled job, or a probe run stopped from outside, records nothing', async () => {
+    route = slow;
+    const ctrl = new AbortController();
+    const pending = probe('chat', 'tools', { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(ProbeCancelled);
+
+    const outside = probe('chat', 'tools');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs.activeCount()).toBe(1);
+    runs.cancelAll();
+    await expect(outside).rejects.toBeInstanceOf(ProbeCancelled);
   });
 });
 
