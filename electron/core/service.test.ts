@@ -364,7 +364,11 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
 
   it('a refused connection is "network-error" and names it', async () => {
     r = new Capture();
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Closed port', baseUrl: 'http://127.0.0.1:9' }, r));
+    const server = http.createServer();
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((res) => server.close(() => res()));
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Closed port', baseUrl: `http://127.0.0.1:${port}` }, r));
     const p = saved.profiles.find((x) => x.name === 'Closed port')!;
     const runId = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: p.id, protocol: 'chat', body: bodies.chat('x') }, r)).runId;
     const result = await r.end(runId);
