@@ -327,7 +327,7 @@ export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (type === 'integer') return typeof schema.minimum === 'number' ? schema.minimum : 1;
   if (type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1.5;
   if (type === 'boolean') return true;
-  if (/nonce/i.test(name)) return /nonce[:\s"]+([A-Za-z0-9]{3,})/i.exec(prompt)?.[1] ?? 'none';
+  if (/nonce/i.test(name)) return /nonce(?:\s+(?:is|was))?[\s:"'=]+([A-Za-z0-9_-]{3,})/i.exec(prompt)?.[1] ?? 'none';
   if (/city|location|place/i.test(name)) return 'Paris';
   return typeof schema.minLength === 'number' && schema.minLength > 7 ? 'example'.padEnd(schema.minLength, 'x') : 'example';
 }

@@ -151,6 +151,8 @@ async function writeFrames(res: ServerResponse, frames: Frame[], model: SimModel
       seen++;
       if (fault === 'cut' && seen > cutAt) {
         await flush();
+        // Let the partial stream reach the client before the socket dies, as a dropped relay would.
+        await sleep(30);
         res.socket?.destroy();
         return;
       }
