@@ -197,7 +197,7 @@ export function failureOf(run: FinishedRun): ProbeVerdict {
           outcome: 'inconclusive',
           status,
           rateLimited: true,
-          message: `The response carried a ${errType} error: ${errMessage}`,
+          message: `The response carried an error (${errType}): ${errMessage}`,
           explanation: 'The gateway reported a transient failure inside the response, which says nothing about the capability.',
         };
       }

@@ -16,14 +16,20 @@ function cells(models: string[]): ProbeCell[] {
   return models.map((model) => ({ model, protocol: 'messages', capability: 'tools' }));
 }
 
-function makeJob(list: ProbeCell[], runCell: CellRunner, policy = { maxAttempts: 3, maxWaitMs: 1000 }, limiter = new Limiter(2)) {
+function makeJob(
+  list: ProbeCell[],
+  runCell: CellRunner,
+  policy = { maxAttempts: 3, maxWaitMs: 1000 },
+  limiter = new Limiter(2),
+  pauses = new Map<string, number>(),
+) {
   const recorded: CapabilityResult[] = [];
   const progress: CapabilityProgress[] = [];
   const job = new ProbeJob('p', list, {
     limiter,
     policy,
     runCell,
-    pauses: new Map(),
+    pauses,
     workers: 2,
     record: async (_pid, r) => {
       recorded.push(r);
@@ -100,6 +106,24 @@ describe('ProbeJob', () => {
     await job.finished;
     expect(n).toBe(1);
     expect(recorded[0].message).toContain('the gateway asked to wait 30 s, longer than the 1 s allowed');
+  });
+
+  it('a later job keeps off a model until the retry-after a give-up recorded', async () => {
+    const pauses = new Map<string, number>();
+    const limited: CellRunner = async (_p, cell) => ({ result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 200 });
+    const first = makeJob(cells(['x']), limited, { maxAttempts: 3, maxWaitMs: 0 }, new Limiter(2), pauses);
+    first.job.start();
+    await first.job.finished;
+    const t0 = Date.now();
+    let ranAt = 0;
+    const second = makeJob(cells(['x']), async (_p, cell) => {
+      ranAt = Date.now();
+      return { result: cellResult(cell, 'proven') };
+    }, undefined, new Limiter(2), pauses);
+    second.job.start();
+    await second.job.finished;
+    expect(ranAt - t0).toBeGreaterThanOrEqual(150);
+    expect(second.progress.find((p) => p.pausedUntil)).toBeDefined();
   });
 
   it('cancels: stops in-flight cells, records nothing more, ends with state cancelled', async () => {

@@ -133,6 +133,16 @@ export class ProbeJob {
     return true;
   }
 
+  private announced: string | undefined;
+
+  /** Tells the window once per pause that the job is waiting for the gateway's retry-after. */
+  private announcePause(): void {
+    const view = this.view();
+    if (!view.pausedUntil || view.pausedUntil === this.announced) return;
+    this.announced = view.pausedUntil;
+    this.deps.progress(view);
+  }
+
   private pauseKey(model: string): string {
     return `${this.profileId}\u0000${model}`;
   }
@@ -168,6 +178,7 @@ export class ProbeJob {
         const next = this.take();
         if (!next) return;
         if ('waitMs' in next) {
+          this.announcePause();
           await abortableSleep(next.waitMs, signal);
           continue;
         }
@@ -183,12 +194,13 @@ export class ProbeJob {
         if (signal.aborted) return;
         if (out.rateLimited) {
           const waitMs = out.retryAfterMs ?? backoffMs(item.attempts);
+          // Every job (this one's other cells, later jobs) keeps off this model until the gateway allows.
+          const key = this.pauseKey(item.cell.model);
+          this.deps.pauses.set(key, Math.max(this.deps.pauses.get(key) ?? 0, Date.now() + waitMs));
           if (item.attempts < this.deps.policy.maxAttempts && waitMs <= this.deps.policy.maxWaitMs) {
-            const key = this.pauseKey(item.cell.model);
-            this.deps.pauses.set(key, Math.max(this.deps.pauses.get(key) ?? 0, Date.now() + waitMs));
             // Back at the front: it runs as soon as the gateway allows, before cells that never started.
             this.queue.unshift(item);
-            this.deps.progress(this.view());
+            this.announcePause();
             continue;
           }
           out.result.message = this.givingUp(out, item.attempts, waitMs);
