@@ -1,3 +1,86 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { RunUpdate } from '../../shared/contract';
+import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
+import { onHostConnection } from './bridge';
+import { Composer } from './features/composer/Composer';
+import { ProfilePicker } from './features/connection/ProfilePicker';
+import { StreamViewer } from './features/stream-viewer/StreamViewer';
+import { BringAlong } from './features/translate/BringAlong';
+import { useAppStore } from './store';
+import { useRunUpdates } from './store/runs-slice';
+
+function ProtocolTab({ protocol, bringFrom, onBrought }: { protocol: ProtocolId; bringFrom?: ProtocolId; onBrought: () => void }) {
+  const runId = useAppStore((s) => s.composers[protocol].activeRunId);
+  return (
+    <div className="workspace" role="tabpanel" aria-label={PROTOCOL_INFO[protocol].label}>
+      <div className="left">
+        {bringFrom && <BringAlong from={bringFrom} to={protocol} onDone={onBrought} />}
+        <Composer protocol={protocol} />
+      </div>
+      <div className="right">
+        <StreamViewer runId={runId} />
+      </div>
+    </div>
+  );
+}
+
 export function App() {
-  return <main>Gateway Playground</main>;
+  const appStarted = useAppStore((s) => s.appStarted);
+  const hostUp = useAppStore((s) => s.hostUp);
+  const problems = useAppStore((s) => s.appInfo?.problems);
+  const activeTab = useAppStore((s) => s.activeTab);
+  const tabSelected = useAppStore((s) => s.tabSelected);
+  const hostConnectionChanged = useAppStore((s) => s.hostConnectionChanged);
+  const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
+  const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
+  const [problemsDismissed, setProblemsDismissed] = useState(false);
+
+  useEffect(() => {
+    void appStarted();
+    return onHostConnection(hostConnectionChanged);
+  }, [appStarted, hostConnectionChanged]);
+  useRunUpdates(useCallback((u: RunUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
+
+  const select = (tab: ProtocolId) => {
+    if (tab !== activeTab) setBring({ from: activeTab, to: tab });
+    tabSelected(tab);
+  };
+
+  return (
+    <div className="app" data-app-state="ready">
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden>
+            ◆
+          </span>{' '}
+          Gateway Playground
+        </div>
+        <ProfilePicker />
+      </header>
+      {!hostUp && (
+        <div className="banner warn" role="alert">
+          The connection to the app host dropped — reconnecting…
+        </div>
+      )}
+      {problems && problems.length > 0 && !problemsDismissed && (
+        <div className="banner warn" role="alert" aria-label="Start-up problems">
+          {problems.map((p) => (
+            <div key={p.file}>{p.message}</div>
+          ))}
+          <button type="button" className="ghost small" onClick={() => setProblemsDismissed(true)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <nav className="tabs" role="tablist" aria-label="Protocols">
+        {PROTOCOL_IDS.map((p) => (
+          <button key={p} type="button" role="tab" aria-label={PROTOCOL_INFO[p].label} aria-selected={activeTab === p} className={activeTab === p ? 'selected' : ''} onClick={() => select(p)}>
+            {PROTOCOL_INFO[p].label}
+            <span className="path mono">{PROTOCOL_INFO[p].path}</span>
+          </button>
+        ))}
+      </nav>
+      <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
+    </div>
+  );
 }

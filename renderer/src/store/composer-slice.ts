@@ -1,7 +1,64 @@
 import type { StateCreator } from 'zustand';
+import type { ProtocolId } from '../../../shared/protocols/types';
+import { defaultBody } from '../../../shared/protocols/compose';
 import type { AppState } from './index';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ComposerSlice {}
+export type Body = Record<string, unknown>;
+export type TabId = ProtocolId;
 
-export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = () => ({});
+export interface ComposerState {
+  /** The request body: the single source of truth the form and the JSON editor both show. */
+  body: Body;
+  /** The JSON editor's text; differs from `body` only while it does not parse. */
+  jsonText: string;
+  jsonError?: string;
+  /** The user turn being written ("Message"). */
+  draft: string;
+  activeRunId?: string;
+  /** Runs of this tab, newest last. */
+  runIds: string[];
+  /** Capability warnings the user accepted when bringing this request here (kept in the next run's ledger). */
+  warnings: string[];
+}
+
+export interface ComposerSlice {
+  activeTab: TabId;
+  composers: Record<ProtocolId, ComposerState>;
+  tabSelected(tab: TabId): void;
+  composerBodyEdited(protocol: ProtocolId, body: Body): void;
+  composerJsonTyped(protocol: ProtocolId, text: string): void;
+  composerDraftTyped(protocol: ProtocolId, text: string): void;
+  composerRunStarted(protocol: ProtocolId, runId: string): void;
+  composerWarningsAccepted(protocol: ProtocolId, warnings: string[]): void;
+}
+
+const pretty = (b: Body) => JSON.stringify(b, null, 2);
+
+function initial(protocol: ProtocolId): ComposerState {
+  const body = defaultBody(protocol);
+  return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
+}
+
+export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set) => {
+  const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
+    set((s) => ({ composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } } }));
+  return {
+    activeTab: 'messages',
+    composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
+    tabSelected: (tab) => set({ activeTab: tab }),
+    composerBodyEdited: (protocol, body) => patch(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
+    composerJsonTyped: (protocol, text) =>
+      patch(protocol, () => {
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { jsonText: text, jsonError: 'The request body must be a JSON object.' };
+          return { jsonText: text, body: parsed as Body, jsonError: undefined };
+        } catch (err) {
+          return { jsonText: text, jsonError: (err as Error).message };
+        }
+      }),
+    composerDraftTyped: (protocol, text) => patch(protocol, () => ({ draft: text })),
+    composerRunStarted: (protocol, runId) => patch(protocol, (c) => ({ activeRunId: runId, runIds: [...c.runIds, runId], warnings: [] })),
+    composerWarningsAccepted: (protocol, warnings) => patch(protocol, () => ({ warnings })),
+  };
+};

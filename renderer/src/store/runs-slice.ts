@@ -1,7 +1,104 @@
+import { useEffect } from 'react';
 import type { StateCreator } from 'zustand';
+import type { AppError, Ledger, ResponseInfo, RunResult, RunStartInput, RunUpdate } from '../../../shared/contract';
+import { createFold } from '../../../shared/protocols';
+import type { ProtocolId, RawEvent, StreamFold, Transcript } from '../../../shared/protocols/types';
+import { gateway } from '../bridge';
 import type { AppState } from './index';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RunsSlice {}
+export interface RunView {
+  runId: string;
+  protocol?: ProtocolId;
+  status: 'starting' | 'streaming' | 'done';
+  ledger?: Ledger;
+  response?: ResponseInfo;
+  events: RawEvent[];
+  transcript: Transcript;
+  result?: RunResult;
+  live: { events: number; bytes: number; ttftMs?: number; lastT?: number };
+}
 
-export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = () => ({});
+export interface RunsSlice {
+  runs: Record<string, RunView>;
+  runStartRequested(input: RunStartInput): Promise<{ runId?: string; error?: AppError }>;
+  runCancelRequested(runId: string): Promise<void>;
+  runUpdatesReceived(updates: RunUpdate[]): void;
+}
+
+/** Live folds, one per streaming run: mutable, so they live outside the store and are dropped at `end`. */
+const folds = new Map<string, StreamFold>();
+
+const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0 } });
+
+/** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
+export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]): Record<string, RunView> {
+  const next = { ...runs };
+  const touched = new Map<string, { run: RunView; newEvents: RawEvent[] }>();
+  const get = (runId: string) => {
+    let t = touched.get(runId);
+    if (!t) {
+      const base = next[runId] ?? emptyRun(runId);
+      t = { run: { ...base, live: { ...base.live } }, newEvents: [] };
+      touched.set(runId, t);
+    }
+    return t;
+  };
+  for (const u of updates) {
+    const t = get(u.runId);
+    if (u.kind === 'started') {
+      t.run.ledger = u.ledger;
+      t.run.protocol = u.ledger.protocol;
+      folds.set(u.runId, createFold(u.ledger.protocol));
+    } else if (u.kind === 'response') {
+      t.run.response = u.response;
+      if (t.run.status === 'starting') t.run.status = 'streaming';
+    } else if (u.kind === 'events') {
+      const fold = folds.get(u.runId);
+      for (const e of u.events) {
+        t.newEvents.push(e);
+        t.run.live.bytes += e.size;
+        t.run.live.lastT = e.t;
+        if (fold && e.type !== 'comment') {
+          const step = fold.push({ event: e.event, data: e.data });
+          if (step.content && t.run.live.ttftMs === undefined) t.run.live.ttftMs = e.t;
+        }
+      }
+      t.run.status = 'streaming';
+    } else {
+      t.run.result = u.result;
+      t.run.status = 'done';
+    }
+  }
+  for (const [runId, t] of touched) {
+    if (t.newEvents.length) t.run.events = t.run.events.concat(t.newEvents);
+    t.run.live.events = t.run.events.length;
+    const fold = folds.get(runId);
+    if (t.run.result) {
+      t.run.transcript = t.run.result.transcript;
+      folds.delete(runId);
+    } else if (fold && t.newEvents.length) t.run.transcript = fold.transcript();
+    next[runId] = t.run;
+  }
+  return next;
+}
+
+export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) => ({
+  runs: {},
+  async runStartRequested(input) {
+    const r = await gateway.runs.start(input);
+    if (!r.ok) return { error: r.error };
+    set((s) => (s.runs[r.value.runId] ? {} : { runs: { ...s.runs, [r.value.runId]: emptyRun(r.value.runId) } }));
+    return { runId: r.value.runId };
+  },
+  async runCancelRequested(runId) {
+    await gateway.runs.cancel({ runId });
+  },
+  runUpdatesReceived(updates) {
+    set((s) => ({ runs: applyUpdates(s.runs, updates) }));
+  },
+});
+
+/** Subscribes the store to run pushes; the app shell calls it once. */
+export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
+  useEffect(() => gateway.on.runsUpdate(onUpdates), [onUpdates]);
+}

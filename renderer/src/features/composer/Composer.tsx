@@ -1,0 +1,385 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
+import { appendAssistantTurn, appendToolResults, appendUserTurn, maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
+import { useAppStore } from '../../store';
+import { ModelPicker } from '../model-picker/ModelPicker';
+import { InputTokens } from '../token-counter/InputTokens';
+import { JsonEditor } from './JsonEditor';
+import {
+  addImage,
+  getStops,
+  getSystem,
+  getTurns,
+  removeTurn,
+  setField,
+  setNested,
+  setStops,
+  setSystem,
+  setSystemCached,
+  setTurnCached,
+  setTurnRole,
+  setTurnText,
+  systemCached,
+  type Body,
+} from './body-fields';
+
+const num = (v: string) => (v.trim() === '' || Number.isNaN(Number(v)) ? undefined : Number(v));
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export function Composer({ protocol }: { protocol: ProtocolId }) {
+  const body = useAppStore((s) => s.composers[protocol].body);
+  const jsonText = useAppStore((s) => s.composers[protocol].jsonText);
+  const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
+  const draft = useAppStore((s) => s.composers[protocol].draft);
+  const warnings = useAppStore((s) => s.composers[protocol].warnings);
+  const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const runStatus = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
+  const lastTranscript = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.transcript : undefined));
+  const lastVerdict = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.verdict : undefined));
+  const profileId = useAppStore((s) => s.profiles?.activeId);
+  const edit = useAppStore((s) => s.composerBodyEdited);
+  const typeJson = useAppStore((s) => s.composerJsonTyped);
+  const typeDraft = useAppStore((s) => s.composerDraftTyped);
+  const runStarted = useAppStore((s) => s.composerRunStarted);
+  const runStartRequested = useAppStore((s) => s.runStartRequested);
+  const runCancelRequested = useAppStore((s) => s.runCancelRequested);
+  const [sendError, setSendError] = useState<string>();
+  const [toolResults, setToolResults] = useState<Record<string, string>>({});
+  const [continued, setContinued] = useState<string>();
+  const [toolsText, setToolsText] = useState<string>();
+
+  const set = useCallback((next: Body) => edit(protocol, next), [edit, protocol]);
+  const running = runStatus === 'starting' || runStatus === 'streaming';
+  const model = typeof body.model === 'string' ? body.model : '';
+  const maxField = maxTokensField(protocol);
+  const system = getSystem(protocol, body);
+  const turns = getTurns(protocol, body);
+  const pending = useMemo(() => (lastTranscript ? pendingToolCalls(lastTranscript) : []), [lastTranscript]);
+  const canContinue = !!lastTranscript && lastVerdict !== undefined && continued !== activeRunId && lastTranscript.blocks.length > 0;
+  const blockedReason = jsonError ? 'Fix the JSON before sending.' : !profileId ? 'No profile.' : !model ? 'Pick a model first.' : undefined;
+
+  const send = async (override?: Body) => {
+    if (blockedReason || running) return;
+    let toSend = override ?? body;
+    if (!override && draft.trim()) {
+      toSend = appendUserTurn(protocol, toSend, draft.trim());
+      set(toSend);
+      typeDraft(protocol, '');
+    }
+    setSendError(undefined);
+    const r = await runStartRequested({ profileId: profileId!, protocol, body: toSend, warnings, origin: 'composer' });
+    if (r.error) setSendError(r.error.message);
+    else if (r.runId) runStarted(protocol, r.runId);
+  };
+
+  const continueTurn = (t: Transcript) => {
+    set(appendAssistantTurn(protocol, body, t));
+    setContinued(activeRunId);
+    setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
+  };
+
+  const sendToolResults = () => {
+    if (!lastTranscript) return;
+    const withAssistant = continued === activeRunId ? body : appendAssistantTurn(protocol, body, lastTranscript);
+    const next = appendToolResults(
+      protocol,
+      withAssistant,
+      pending.map((c) => ({ id: c.id, name: c.name, output: toolResults[c.id] ?? '' })),
+    );
+    set(next);
+    setContinued(activeRunId);
+    setToolResults({});
+    void send(next);
+  };
+
+  const thinking = isObj(body.thinking) ? body.thinking : undefined;
+  const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
+  const tools = Array.isArray(body.tools) ? body.tools : undefined;
+  const toolsShown = toolsText ?? (tools ? JSON.stringify(tools, null, 2) : '');
+  let toolsError: string | undefined;
+  if (toolsText !== undefined && toolsText.trim()) {
+    try {
+      if (!Array.isArray(JSON.parse(toolsText))) toolsError = 'tools must be a JSON array';
+    } catch (e) {
+      toolsError = (e as Error).message;
+    }
+  }
+  const toolChoiceValue = protocol === 'messages' ? (isObj(body.tool_choice) ? String(body.tool_choice.type) : '') : typeof body.tool_choice === 'string' ? body.tool_choice : isObj(body.tool_choice) ? 'function' : '';
+
+  return (
+    <div
+      className="composer"
+      data-composer={protocol}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          void send();
+        }
+      }}
+    >
+      <div className="composer-top">
+        <ModelPicker value={model} onChange={(m) => set(setField(body, 'model', m))} />
+      </div>
+      <div className="composer-scroll">
+        <section className="card">
+          <label>
+            <span className="label">{protocol === 'responses' ? 'Instructions' : 'System prompt'}</span>
+            <textarea aria-label={protocol === 'responses' ? 'Instructions' : 'System prompt'} rows={2} value={system.text} disabled={!system.editable} onChange={(e) => set(setSystem(protocol, body, e.target.value))} />
+          </label>
+          {protocol === 'messages' && (
+            <label className="inline">
+              <input type="checkbox" checked={systemCached(body)} onChange={(e) => set(setSystemCached(body, e.target.checked))} /> cache_control on the system prompt
+            </label>
+          )}
+        </section>
+
+        <section className="card turns" aria-label="Conversation">
+          <div className="card-head">
+            <span className="label">Conversation</span>
+            <span className="muted small">{turns.length} turn{turns.length === 1 ? '' : 's'}</span>
+          </div>
+          {turns.map((t, i) => (
+            <div className={`turn role-${t.role}`} key={i}>
+              <div className="turn-head">
+                {t.role === 'user' || t.role === 'assistant' ? (
+                  <select aria-label={`Turn ${i + 1} role`} value={t.role} onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}>
+                    <option value="user">user</option>
+                    <option value="assistant">assistant</option>
+                  </select>
+                ) : (
+                  <span className="role-tag">{t.role}</span>
+                )}
+                {protocol === 'messages' && (t.role === 'user' || t.role === 'assistant') && (
+                  <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
+                    <input type="checkbox" checked={!!t.cached} onChange={(e) => set(setTurnCached(body, i, e.target.checked))} /> cache
+                  </label>
+                )}
+                <button type="button" className="ghost small" aria-label={`Remove turn ${i + 1}`} onClick={() => set(removeTurn(protocol, body, i))}>
+                  ✕
+                </button>
+              </div>
+              {t.text !== undefined ? (
+                <textarea aria-label={`Turn ${i + 1} text`} rows={Math.min(6, Math.max(1, Math.ceil(t.text.length / 70)))} value={t.text} onChange={(e) => set(setTurnText(protocol, body, i, e.target.value))} />
+              ) : (
+                <div className="turn-summary mono small">{t.summary}</div>
+              )}
+            </div>
+          ))}
+          <textarea
+            aria-label="Message"
+            className="draft"
+            rows={3}
+            placeholder="Next user turn… (Ctrl+Enter sends)"
+            value={draft}
+            onChange={(e) => typeDraft(protocol, e.target.value)}
+          />
+          <div className="row">
+            <label className="ghost file-button">
+              Attach image
+              <input
+                type="file"
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                hidden
+                onChange={async (e) => {
+                  const file = e.target.files?.[0];
+                  if (!file) return;
+                  const buf = new Uint8Array(await file.arrayBuffer());
+                  let bin = '';
+                  for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+                  const withDraft = draft.trim() ? appendUserTurn(protocol, body, draft.trim()) : body;
+                  typeDraft(protocol, '');
+                  set(addImage(protocol, withDraft, file.type || 'image/png', btoa(bin)));
+                  e.target.value = '';
+                }}
+              />
+            </label>
+          </div>
+        </section>
+
+        {pending.length > 0 && lastVerdict && (
+          <section className="card tool-results" aria-label="Tool calls">
+            <span className="label">The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result</span>
+            {pending.map((c) => (
+              <label key={c.id}>
+                <span className="mono small">
+                  {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
+                </span>
+                <textarea aria-label={`Result for ${c.name}`} rows={2} value={toolResults[c.id] ?? ''} onChange={(e) => setToolResults({ ...toolResults, [c.id]: e.target.value })} />
+              </label>
+            ))}
+            <button type="button" className="primary" disabled={running || !!blockedReason} onClick={sendToolResults}>
+              Send tool results
+            </button>
+          </section>
+        )}
+
+        <section className="card params" aria-label="Parameters">
+          <div className="grid">
+            <label>
+              <span className="label">{maxField}</span>
+              <input aria-label={maxField} inputMode="numeric" value={typeof body[maxField] === 'number' ? String(body[maxField]) : ''} onChange={(e) => set(setField(body, maxField, num(e.target.value)))} />
+            </label>
+            <label>
+              <span className="label">temperature</span>
+              <input aria-label="temperature" inputMode="decimal" value={typeof body.temperature === 'number' ? String(body.temperature) : ''} onChange={(e) => set(setField(body, 'temperature', num(e.target.value)))} />
+            </label>
+            <label>
+              <span className="label">top_p</span>
+              <input aria-label="top_p" inputMode="decimal" value={typeof body.top_p === 'number' ? String(body.top_p) : ''} onChange={(e) => set(setField(body, 'top_p', num(e.target.value)))} />
+            </label>
+            {protocol !== 'responses' && (
+              <label>
+                <span className="label">{protocol === 'messages' ? 'stop_sequences' : 'stop'} (one per line)</span>
+                <textarea aria-label="Stop sequences" rows={1} value={getStops(protocol, body)} onChange={(e) => set(setStops(protocol, body, e.target.value))} />
+              </label>
+            )}
+          </div>
+          <div className="row wrap">
+            <label className="inline">
+              <input type="checkbox" aria-label="Stream" checked={body.stream === true} onChange={(e) => set(setField(body, 'stream', e.target.checked ? true : false))} /> stream
+            </label>
+            {protocol === 'chat' && (
+              <label className="inline">
+                <input
+                  type="checkbox"
+                  checked={isObj(body.stream_options) && body.stream_options.include_usage === true}
+                  onChange={(e) => set(setNested(body, 'stream_options', 'include_usage', e.target.checked ? true : undefined))}
+                />{' '}
+                include_usage
+              </label>
+            )}
+            {protocol === 'messages' && (
+              <label className="inline">
+                thinking{' '}
+                <select
+                  aria-label="Thinking"
+                  value={thinking ? String(thinking.type) : ''}
+                  onChange={(e) => {
+                    const v = e.target.value;
+                    set(setField(body, 'thinking', v === '' ? undefined : v === 'enabled' ? { type: 'enabled', budget_tokens: 2048 } : { type: v }));
+                  }}
+                >
+                  <option value="">off</option>
+                  <option value="adaptive">adaptive</option>
+                  <option value="enabled">enabled (budget)</option>
+                  <option value="disabled">disabled</option>
+                </select>
+                {thinking?.type === 'enabled' && (
+                  <input aria-label="Thinking budget" className="narrow" value={String(thinking.budget_tokens ?? '')} onChange={(e) => set(setField(body, 'thinking', { ...thinking, budget_tokens: num(e.target.value) }))} />
+                )}
+              </label>
+            )}
+            {protocol === 'chat' && (
+              <label className="inline">
+                reasoning_effort{' '}
+                <select aria-label="Reasoning effort" value={typeof body.reasoning_effort === 'string' ? body.reasoning_effort : ''} onChange={(e) => set(setField(body, 'reasoning_effort', e.target.value || undefined))}>
+                  <option value="">unset</option>
+                  {['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].map((x) => (
+                    <option key={x}>{x}</option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {protocol === 'responses' && (
+              <>
+                <label className="inline">
+                  reasoning.effort{' '}
+                  <select aria-label="Reasoning effort" value={typeof reasoning?.effort === 'string' ? reasoning.effort : ''} onChange={(e) => set(setNested(body, 'reasoning', 'effort', e.target.value || undefined))}>
+                    <option value="">unset</option>
+                    {['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].map((x) => (
+                      <option key={x}>{x}</option>
+                    ))}
+                  </select>
+                </label>
+                <label className="inline">
+                  summary{' '}
+                  <select aria-label="Reasoning summary" value={typeof reasoning?.summary === 'string' ? reasoning.summary : ''} onChange={(e) => set(setNested(body, 'reasoning', 'summary', e.target.value || undefined))}>
+                    <option value="">unset</option>
+                    {['auto', 'concise', 'detailed'].map((x) => (
+                      <option key={x}>{x}</option>
+                    ))}
+                  </select>
+                </label>
+                <label className="inline">
+                  <input type="checkbox" checked={body.store !== false} onChange={(e) => set(setField(body, 'store', e.target.checked ? undefined : false))} /> store
+                </label>
+                <label className="inline">
+                  previous_response_id{' '}
+                  <input aria-label="previous_response_id" className="mono" value={typeof body.previous_response_id === 'string' ? body.previous_response_id : ''} onChange={(e) => set(setField(body, 'previous_response_id', e.target.value || undefined))} />
+                </label>
+              </>
+            )}
+          </div>
+          <label>
+            <span className="label">tools (JSON array, {protocol === 'messages' ? '{name, description, input_schema}' : protocol === 'chat' ? '{type:"function", function:{name, parameters}}' : '{type:"function", name, parameters}'})</span>
+            <textarea
+              aria-label="Tools"
+              className="mono"
+              rows={tools ? 6 : 2}
+              value={toolsShown}
+              onChange={(e) => {
+                setToolsText(e.target.value);
+                if (!e.target.value.trim()) return set(setField(body, 'tools', undefined));
+                try {
+                  const v = JSON.parse(e.target.value);
+                  if (Array.isArray(v)) set(setField(body, 'tools', v));
+                } catch {
+                  // Keep typing: the body keeps the last valid tools until this parses.
+                }
+              }}
+              onBlur={() => !toolsError && setToolsText(undefined)}
+            />
+            {toolsError && <span className="field-error">{toolsError}</span>}
+          </label>
+          <label className="inline">
+            tool_choice{' '}
+            <select
+              aria-label="Tool choice"
+              value={toolChoiceValue}
+              onChange={(e) => {
+                const v = e.target.value;
+                if (protocol === 'messages') set(setField(body, 'tool_choice', v ? { type: v } : undefined));
+                else set(setField(body, 'tool_choice', v || undefined));
+              }}
+            >
+              <option value="">unset</option>
+              {(protocol === 'messages' ? ['auto', 'any', 'none'] : ['auto', 'required', 'none']).map((x) => (
+                <option key={x}>{x}</option>
+              ))}
+              {toolChoiceValue && !['auto', 'any', 'none', 'required'].includes(toolChoiceValue) && <option value={toolChoiceValue}>{toolChoiceValue} (named: edit in JSON)</option>}
+            </select>
+          </label>
+        </section>
+
+        <section className="card">
+          <div className="card-head">
+            <span className="label">Request body (JSON) — unknown fields are sent as typed</span>
+          </div>
+          <JsonEditor label="Request JSON" value={jsonText} onChange={(t) => typeJson(protocol, t)} />
+          {jsonError && (
+            <p className="field-error" role="alert">
+              Invalid JSON: {jsonError}. The last valid body is kept; sending is off until this parses.
+            </p>
+          )}
+        </section>
+      </div>
+      <div className="composer-actions">
+        <InputTokens protocol={protocol} />
+        <div className="spacer" />
+        {canContinue && lastTranscript && pending.length === 0 && (
+          <button type="button" onClick={() => continueTurn(lastTranscript)} title="Append the assistant turn, then write the next user turn">
+            Continue
+          </button>
+        )}
+        {sendError && <span className="field-error">{sendError}</span>}
+        {blockedReason && <span className="muted small">{blockedReason}</span>}
+        <button type="button" disabled={!running || !activeRunId} onClick={() => activeRunId && void runCancelRequested(activeRunId)}>
+          Stop
+        </button>
+        <button type="button" className="primary" disabled={!!blockedReason || running} onClick={() => void send()} title="Ctrl/Cmd+Enter">
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}

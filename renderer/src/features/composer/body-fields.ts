@@ -1,0 +1,214 @@
+/**
+ * The form's view of a request body: reads and writes the known fields of each protocol, in that protocol's
+ * own terms, and leaves every other field exactly as it was (the gateway's parameters are unpublished, so
+ * nothing the user typed may be dropped). Pure: each writer returns a new body.
+ */
+import type { ProtocolId } from '../../../../shared/protocols/types';
+
+export type Body = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Sets a top-level field; undefined or '' removes it. */
+export function setField(body: Body, key: string, value: unknown): Body {
+  const next = { ...body };
+  if (value === undefined || value === '') delete next[key];
+  else next[key] = value;
+  return next;
+}
+
+export function setNested(body: Body, key: string, sub: string, value: unknown): Body {
+  const obj = isObj(body[key]) ? { ...(body[key] as Json) } : {};
+  if (value === undefined || value === '') delete obj[sub];
+  else obj[sub] = value;
+  return setField(body, key, Object.keys(obj).length ? obj : undefined);
+}
+
+function textOf(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const texts = content.filter((p) => isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text'));
+    if (texts.length === content.length && texts.length === 1) return (texts[0] as Json).text as string;
+  }
+  return undefined;
+}
+
+// ---- system prompt ----
+
+export function getSystem(protocol: ProtocolId, body: Body): { text: string; editable: boolean } {
+  if (protocol === 'messages') {
+    if (body.system === undefined) return { text: '', editable: true };
+    if (typeof body.system === 'string') return { text: body.system, editable: true };
+    const t = textOf(body.system);
+    return t !== undefined ? { text: t, editable: true } : { text: '(system blocks: edit them in the JSON)', editable: false };
+  }
+  if (protocol === 'chat') {
+    const msgs = Array.isArray(body.messages) ? body.messages : [];
+    const first = msgs[0];
+    if (isObj(first) && (first.role === 'system' || first.role === 'developer')) {
+      const t = textOf(first.content);
+      return t !== undefined ? { text: t, editable: true } : { text: '(structured system message: edit it in the JSON)', editable: false };
+    }
+    return { text: '', editable: true };
+  }
+  return { text: typeof body.instructions === 'string' ? body.instructions : '', editable: body.instructions === undefined || typeof body.instructions === 'string' };
+}
+
+export function setSystem(protocol: ProtocolId, body: Body, text: string): Body {
+  if (protocol === 'messages') {
+    if (Array.isArray(body.system) && body.system.length === 1 && isObj(body.system[0])) {
+      return text ? { ...body, system: [{ ...(body.system[0] as Json), text }] } : setField(body, 'system', undefined);
+    }
+    return setField(body, 'system', text);
+  }
+  if (protocol === 'chat') {
+    const msgs = Array.isArray(body.messages) ? [...body.messages] : [];
+    const hasSystem = isObj(msgs[0]) && (msgs[0].role === 'system' || msgs[0].role === 'developer');
+    if (!text) return hasSystem ? { ...body, messages: msgs.slice(1) } : body;
+    if (hasSystem) msgs[0] = { ...(msgs[0] as Json), content: text };
+    else msgs.unshift({ role: 'system', content: text });
+    return { ...body, messages: msgs };
+  }
+  return setField(body, 'instructions', text);
+}
+
+/** Messages: whether the system prompt carries a cache_control breakpoint. */
+export function systemCached(body: Body): boolean {
+  return Array.isArray(body.system) && body.system.some((b) => isObj(b) && isObj(b.cache_control));
+}
+
+export function setSystemCached(body: Body, on: boolean): Body {
+  const text = getSystem('messages', body).text;
+  if (on) return { ...body, system: [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] };
+  if (Array.isArray(body.system)) return setField(body, 'system', text || undefined);
+  return body;
+}
+
+// ---- turns ----
+
+export interface TurnView {
+  role: string;
+  /** Plain text when the turn is one text part; undefined for structured content (images, tool calls…). */
+  text?: string;
+  summary: string;
+  cached?: boolean;
+}
+
+function turnsKey(protocol: ProtocolId): 'messages' | 'input' {
+  return protocol === 'responses' ? 'input' : 'messages';
+}
+
+function turnsOf(protocol: ProtocolId, body: Body): unknown[] {
+  const v = body[turnsKey(protocol)];
+  if (protocol === 'responses' && typeof v === 'string') return [{ role: 'user', content: v }];
+  return Array.isArray(v) ? v : [];
+}
+
+function summarize(turn: Json): string {
+  if (turn.type === 'function_call') return `calls ${String(turn.name)}(${String(turn.arguments ?? '')})`;
+  if (turn.type === 'function_call_output') return `tool result for ${String(turn.call_id)}: ${String(turn.output).slice(0, 120)}`;
+  if (turn.role === 'tool') return `tool result for ${String(turn.tool_call_id)}: ${String(textOf(turn.content) ?? '').slice(0, 120)}`;
+  const parts: string[] = [];
+  if (Array.isArray(turn.tool_calls)) for (const c of turn.tool_calls) if (isObj(c) && isObj(c.function)) parts.push(`calls ${String(c.function.name)}(${String(c.function.arguments)})`);
+  if (typeof turn.content === 'string') parts.unshift(turn.content);
+  else if (Array.isArray(turn.content)) {
+    for (const p of turn.content) {
+      if (!isObj(p)) continue;
+      if (typeof p.text === 'string') parts.push(p.text);
+      else if (p.type === 'image' || p.type === 'image_url' || p.type === 'input_image') parts.push('[image]');
+      else if (p.type === 'tool_use') parts.push(`calls ${String(p.name)}(${JSON.stringify(p.input)})`);
+      else if (p.type === 'tool_result') parts.push(`tool result: ${typeof p.content === 'string' ? p.content : JSON.stringify(p.content)}`);
+      else if (p.type === 'thinking') parts.push('[thinking]');
+      else parts.push(`[${String(p.type)}]`);
+    }
+  }
+  return parts.join(' · ');
+}
+
+export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
+  const turns = turnsOf(protocol, body);
+  const start = protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
+  return turns.slice(start).map((t) => {
+    if (!isObj(t)) return { role: '?', summary: JSON.stringify(t) };
+    const role = typeof t.role === 'string' ? t.role : String(t.type ?? 'item');
+    const cached = Array.isArray(t.content) && t.content.some((p) => isObj(p) && isObj(p.cache_control));
+    return { role, text: t.type === undefined || t.type === 'message' ? textOf(t.content) : undefined, summary: summarize(t), cached };
+  });
+}
+
+function withTurns(protocol: ProtocolId, body: Body, fn: (turns: unknown[], offset: number) => unknown[]): Body {
+  const turns = [...turnsOf(protocol, body)];
+  const offset = protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
+  return { ...body, [turnsKey(protocol)]: fn(turns, offset) };
+}
+
+export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: string): Body {
+  return withTurns(protocol, body, (turns, off) => {
+    const t = turns[i + off];
+    if (!isObj(t)) return turns;
+    if (Array.isArray(t.content) && t.content.length === 1 && isObj(t.content[0])) turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
+    else turns[i + off] = { ...t, content: text };
+    return turns;
+  });
+}
+
+export function setTurnRole(protocol: ProtocolId, body: Body, i: number, role: string): Body {
+  return withTurns(protocol, body, (turns, off) => {
+    const t = turns[i + off];
+    if (isObj(t)) turns[i + off] = { ...t, role };
+    return turns;
+  });
+}
+
+export function removeTurn(protocol: ProtocolId, body: Body, i: number): Body {
+  return withTurns(protocol, body, (turns, off) => turns.filter((_, j) => j !== i + off));
+}
+
+/** Messages: put (or take off) a cache_control breakpoint on the turn's last block. */
+export function setTurnCached(body: Body, i: number, on: boolean): Body {
+  return withTurns('messages', body, (turns) => {
+    const t = turns[i];
+    if (!isObj(t)) return turns;
+    const blocks = typeof t.content === 'string' ? [{ type: 'text', text: t.content }] : Array.isArray(t.content) ? [...t.content] : [];
+    if (!blocks.length) return turns;
+    const last = { ...(blocks[blocks.length - 1] as Json) };
+    if (on) last.cache_control = { type: 'ephemeral' };
+    else delete last.cache_control;
+    blocks[blocks.length - 1] = last;
+    turns[i] = { ...t, content: blocks };
+    return turns;
+  });
+}
+
+/** Adds an image (base64) to the last user turn, in the protocol's own part shape. */
+export function addImage(protocol: ProtocolId, body: Body, mediaType: string, base64: string): Body {
+  const part =
+    protocol === 'messages'
+      ? { type: 'image', source: { type: 'base64', media_type: mediaType, data: base64 } }
+      : protocol === 'chat'
+        ? { type: 'image_url', image_url: { url: `data:${mediaType};base64,${base64}`, detail: 'auto' } }
+        : { type: 'input_image', image_url: `data:${mediaType};base64,${base64}`, detail: 'auto' };
+  const textType = protocol === 'responses' ? 'input_text' : 'text';
+  return withTurns(protocol, body, (turns) => {
+    let idx = -1;
+    for (let j = turns.length - 1; j >= 0; j--) if (isObj(turns[j]) && (turns[j] as Json).role === 'user') { idx = j; break; }
+    if (idx < 0) return [...turns, { role: 'user', content: [part] }];
+    const t = turns[idx] as Json;
+    const content = typeof t.content === 'string' ? [{ type: textType, text: t.content }] : Array.isArray(t.content) ? [...t.content] : [];
+    turns[idx] = { ...t, content: [...content, part] };
+    return turns;
+  });
+}
+
+// ---- stop sequences ----
+
+export function getStops(protocol: ProtocolId, body: Body): string {
+  const v = protocol === 'messages' ? body.stop_sequences : body.stop;
+  return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : '';
+}
+
+export function setStops(protocol: ProtocolId, body: Body, text: string): Body {
+  const list = text.split('\n').filter((s) => s.length > 0);
+  return setField(body, protocol === 'messages' ? 'stop_sequences' : 'stop', list.length ? list : undefined);
+}

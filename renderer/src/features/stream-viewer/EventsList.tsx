@@ -1,0 +1,107 @@
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { RawEvent } from '../../../../shared/protocols/types';
+import { bytes, copyText, eventsToSse, prettyJson, toSse, typeCounts } from './format';
+
+const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; prevT: number; expanded: boolean; onToggle: () => void }) {
+  return (
+    <div className={`event-row ${expanded ? 'expanded' : ''} t-${e.type.replace(/[^a-z]/gi, '')}`}>
+      <button type="button" className="event-line" aria-expanded={expanded} onClick={onToggle}>
+        <span className="seq mono">{e.seq}</span>
+        <span className="etype mono">{e.type}</span>
+        <span className="mono num">{e.t.toFixed(1)} ms</span>
+        <span className="mono num muted">+{(e.t - prevT).toFixed(1)}</span>
+        <span className="mono num muted">{bytes(e.size)}</span>
+      </button>
+      {expanded && (
+        <div className="event-payload">
+          <button type="button" className="ghost small" onClick={() => void copyText(toSse(e))}>
+            Copy
+          </button>
+          <pre className="mono">{prettyJson(e.data)}</pre>
+        </div>
+      )}
+    </div>
+  );
+});
+
+export function EventsList({ events, live }: { events: RawEvent[]; live: boolean }) {
+  const [filter, setFilter] = useState('');
+  const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
+  const scroller = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const counts = useMemo(() => (live ? [] : typeCounts(events)), [events, live]);
+  const liveTypes = useMemo(() => (live ? typeCounts(events.slice(-2000)) : []), [events, live]);
+  const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
+  const virtual = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 26,
+    overscan: 12,
+    getItemKey: (i) => shown[i].seq,
+  });
+
+  useEffect(() => {
+    if (follow.current && shown.length) virtual.scrollToIndex(shown.length - 1, { align: 'end' });
+  }, [shown.length, virtual]);
+
+  return (
+    <div className="events" role="region" aria-label="Events">
+      <div className="events-toolbar">
+        <select aria-label="Filter events by type" value={filter} onChange={(e) => setFilter(e.target.value)}>
+          <option value="">all types ({events.length.toLocaleString('en-US')})</option>
+          {(live ? liveTypes : counts).map(([t, n]) => (
+            <option key={t} value={t}>
+              {t} ({live ? '…' : n.toLocaleString('en-US')})
+            </option>
+          ))}
+        </select>
+        <span className="muted small">{shown.length.toLocaleString('en-US')} shown</span>
+        <div className="spacer" />
+        <button type="button" className="ghost small" disabled={!shown.length} onClick={() => void copyText(eventsToSse(shown))}>
+          Copy all as SSE
+        </button>
+      </div>
+      <div className="events-head mono small muted">
+        <span>#</span>
+        <span>type</span>
+        <span>t</span>
+        <span>gap</span>
+        <span>size</span>
+      </div>
+      <div
+        className="events-scroll"
+        ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((v) => {
+            const e = shown[v.index];
+            const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
+            return (
+              <div key={v.key} data-index={v.index} ref={virtual.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+                <Row
+                  e={e}
+                  prevT={prevT}
+                  expanded={expanded.has(e.seq)}
+                  onToggle={() =>
+                    setExpanded((s) => {
+                      const n = new Set(s);
+                      if (n.has(e.seq)) n.delete(e.seq);
+                      else n.add(e.seq);
+                      return n;
+                    })
+                  }
+                />
+              </div>
+            );
+          })}
+        </div>
+        {events.length === 0 && <p className="muted empty">No events yet.</p>}
+      </div>
+    </div>
+  );
+}

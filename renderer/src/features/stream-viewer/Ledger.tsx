@@ -1,0 +1,57 @@
+import type { Ledger as LedgerData, ResponseInfo } from '../../../../shared/contract';
+import { bytes, prettyJson } from './format';
+
+const IMPORTANT = /^(request-id|x-request-id|x-oneapi-request-id|x-litellm-call-id|retry-after|.*ratelimit.*|cf-ray|server|content-type)$/i;
+
+function Headers({ headers, label }: { headers: Record<string, string>; label: string }) {
+  return (
+    <table className="headers" aria-label={label}>
+      <tbody>
+        {Object.entries(headers).map(([k, v]) => (
+          <tr key={k} className={IMPORTANT.test(k) ? 'important' : ''}>
+            <td className="mono">{k}</td>
+            <td className="mono">{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Ledger({ ledger, response }: { ledger?: LedgerData; response?: ResponseInfo }) {
+  if (!ledger) return <p className="muted empty">Nothing sent yet.</p>;
+  return (
+    <div className="ledger" role="region" aria-label="Ledger">
+      <h4>Request as sent</h4>
+      <p className="mono">
+        <span className="badge">{ledger.method}</span> {ledger.url}
+      </p>
+      <p className="muted small">
+        {ledger.profileName} · {ledger.startedAt} · body {bytes(ledger.bodyBytes)}
+      </p>
+      <Headers headers={ledger.headers} label="Request headers" />
+      {ledger.warnings.length > 0 && (
+        <div className="warnings">
+          <h4>Sent despite these capability warnings</h4>
+          <ul>
+            {ledger.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <pre className="mono body">{prettyJson(ledger.body)}</pre>
+      <h4>Response</h4>
+      {response ? (
+        <>
+          <p className="mono">
+            {response.status} {response.statusText} · headers after {Math.round(response.ttfbMs)} ms
+          </p>
+          <Headers headers={response.headers} label="Response headers" />
+        </>
+      ) : (
+        <p className="muted">No response.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { memo } from 'react';
+import Markdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import type { Block, Transcript } from '../../../../shared/protocols/types';
+
+const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: boolean }) {
+  // While streaming, plain text: re-parsing markdown on every batch of a long reply would stall the UI.
+  if (live || text.length > 200_000) return <div className="text plain">{text}</div>;
+  return (
+    <div className="text markdown">
+      <Markdown remarkPlugins={[remarkGfm]} skipHtml>
+        {text}
+      </Markdown>
+    </div>
+  );
+});
+
+function ToolCall({ b }: { b: Extract<Block, { kind: 'tool_call' }> }) {
+  return (
+    <div className="tool-call">
+      <div className="tool-head">
+        <span className="badge">tool call</span> <span className="mono">{b.name}</span> <span className="muted small mono">{b.id}</span>
+        {!b.complete && <span className="muted small"> arguments arriving…</span>}
+      </div>
+      <pre className="mono">{b.complete && b.args !== undefined ? JSON.stringify(b.args, null, 2) : b.argsText}</pre>
+      {b.argsError && <p className="field-error">Arguments are not valid JSON: {b.argsError}</p>}
+    </div>
+  );
+}
+
+export function Output({ transcript, live }: { transcript: Transcript; live: boolean }) {
+  return (
+    <div className="output" role="region" aria-label="Output">
+      {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : 'No output.'}</p>}
+      {transcript.blocks.map((b, i) => {
+        const last = i === transcript.blocks.length - 1;
+        if (b.kind === 'text') return <TextBlock key={i} text={b.text} live={live && last} />;
+        if (b.kind === 'thinking')
+          return (
+            <details key={i} className="thinking" open={live && last}>
+              <summary>{b.redacted ? 'Redacted thinking' : 'Thinking'}{b.signature ? ' · signed' : ''}</summary>
+              <div className="text plain">{b.redacted ? '(encrypted by the provider)' : b.text}</div>
+            </details>
+          );
+        if (b.kind === 'tool_call') return <ToolCall key={i} b={b} />;
+        if (b.kind === 'refusal')
+          return (
+            <div key={i} className="refusal">
+              <span className="badge err">refusal</span> {b.text}
+            </div>
+          );
+        return (
+          <details key={i} className="other-block">
+            <summary>
+              <span className="badge">{b.type}</span> (kept as sent)
+            </summary>
+            <pre className="mono">{JSON.stringify(b.raw, null, 2)}</pre>
+          </details>
+        );
+      })}
+      {transcript.stopReason && <p className="stop-reason muted small">stop: {transcript.stopReason}</p>}
+    </div>
+  );
+}

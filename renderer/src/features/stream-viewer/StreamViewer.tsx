@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { useAppStore } from '../../store';
+import { ErrorPanel } from './ErrorPanel';
+import { EventsList } from './EventsList';
+import { bytes, ms, usageRows, VERDICT_TONE } from './format';
+import { Ledger } from './Ledger';
+import { Output } from './Output';
+import { Timeline } from './Timeline';
+
+type Pane = 'events' | 'timeline' | 'ledger';
+
+export function StreamViewer({ runId }: { runId?: string }) {
+  const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
+  const [pane, setPane] = useState<Pane>('events');
+  if (!run) {
+    return (
+      <div className="viewer empty-viewer">
+        <div role="status" aria-label="Stream status" className="stream-status idle">
+          idle
+        </div>
+        <p className="muted">Press Send (Ctrl+Enter) to run this request. Every event, its timing and how the run ended will show here.</p>
+      </div>
+    );
+  }
+  const result = run.result;
+  const live = run.status !== 'done';
+  const word = result?.verdict ?? (run.status === 'done' ? 'streaming' : run.status);
+  const m = result?.metrics;
+  const usage = m?.usage ?? run.transcript.usage;
+  const totalMs = m?.totalMs ?? run.live.lastT;
+  return (
+    <div className="viewer">
+      <div className="viewer-head">
+        <div role="status" aria-label="Stream status" className={`stream-status ${VERDICT_TONE[word]}`}>
+          <strong>{word}</strong>
+          {result ? <span className="reason"> — {result.reason}</span> : <span className="reason"> — {run.live.events.toLocaleString('en-US')} events</span>}
+        </div>
+        <dl className="metrics" aria-label="Metrics">
+          <div>
+            <dt>status</dt>
+            <dd>{run.response?.status ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>TTFB</dt>
+            <dd>{ms(run.response?.ttfbMs)}</dd>
+          </div>
+          <div>
+            <dt>TTFT</dt>
+            <dd>{ms(m?.ttftMs ?? run.live.ttftMs)}</dd>
+          </div>
+          <div>
+            <dt>total</dt>
+            <dd>{ms(totalMs)}</dd>
+          </div>
+          <div>
+            <dt>tok/s</dt>
+            <dd>{m?.outputTokensPerSec ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>events</dt>
+            <dd>{(m?.events ?? run.live.events).toLocaleString('en-US')}</dd>
+          </div>
+          <div>
+            <dt>bytes</dt>
+            <dd>{bytes(m?.bytes ?? run.live.bytes)}</dd>
+          </div>
+        </dl>
+        <dl className="metrics usage" aria-label="Usage">
+          {usageRows(usage).map(([k, v]) => (
+            <div key={k} className={v === 'not reported' ? 'not-reported' : ''}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        </dl>
+        {result && result.warnings.length > 0 && (
+          <ul className="run-warnings small" aria-label="Warnings">
+            {result.warnings.map((w) => (
+              <li key={w}>⚠ {w}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {result?.error && <ErrorPanel error={result.error} rawBody={result.rawBody} endedAt={result.endedAt} />}
+      <Output transcript={run.transcript} live={live} />
+      <div className="pane-tabs" role="tablist" aria-label="Run details">
+        {(['events', 'timeline', 'ledger'] as Pane[]).map((p) => (
+          <button key={p} type="button" role="tab" aria-selected={pane === p} className={pane === p ? 'selected' : ''} onClick={() => setPane(p)}>
+            {p === 'events' ? `Events (${run.live.events.toLocaleString('en-US')})` : p === 'timeline' ? 'Timeline' : 'Ledger'}
+          </button>
+        ))}
+      </div>
+      <div className="pane">
+        {pane === 'events' && <EventsList events={run.events} live={live} />}
+        {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} />}
+        {pane === 'ledger' && <Ledger ledger={run.ledger} response={run.response} />}
+      </div>
+    </div>
+  );
+}

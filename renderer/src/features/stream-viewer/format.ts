@@ -1,0 +1,69 @@
+import type { RawEvent, Usage, Verdict } from '../../../../shared/protocols/types';
+
+/** One event back as SSE text, exactly as it could be replayed. */
+export function toSse(e: RawEvent): string {
+  if (e.type === 'comment') return `: ${e.data}\n\n`;
+  const data = e.data
+    .split('\n')
+    .map((l) => `data: ${l}`)
+    .join('\n');
+  return `${e.event !== undefined ? `event: ${e.event}\n` : ''}${data}\n\n`;
+}
+
+export function eventsToSse(events: RawEvent[]): string {
+  return events.map(toSse).join('');
+}
+
+export const ms = (v: number | undefined) => (v === undefined ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`);
+export const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`);
+
+/** Usage fields the gateway did not send read "not reported", never 0. */
+export function usageRows(u: Usage): [string, string][] {
+  const f = (v: number | undefined) => (v === undefined ? 'not reported' : v.toLocaleString('en-US'));
+  return [
+    ['input', f(u.inputTotal)],
+    ['output', f(u.output)],
+    ['cache read', f(u.inputCached)],
+    ['cache write', f(u.inputCacheWrite)],
+    ['reasoning', f(u.reasoning)],
+  ];
+}
+
+export const VERDICT_TONE: Record<Verdict | 'streaming' | 'starting', 'ok' | 'warn' | 'err' | 'live'> = {
+  complete: 'ok',
+  truncated: 'err',
+  'error-event': 'err',
+  'http-error': 'err',
+  'network-error': 'err',
+  timeout: 'warn',
+  cancelled: 'warn',
+  streaming: 'live',
+  starting: 'live',
+};
+
+export function typeCounts(events: RawEvent[]): [string, number][] {
+  const m = new Map<string, number>();
+  for (const e of events) m.set(e.type, (m.get(e.type) ?? 0) + 1);
+  return [...m.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+export function prettyJson(data: string): string {
+  try {
+    return JSON.stringify(JSON.parse(data), null, 2);
+  } catch {
+    return data;
+  }
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    document.execCommand('copy');
+    ta.remove();
+  }
+}

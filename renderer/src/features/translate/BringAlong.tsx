@@ -1,0 +1,97 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { GuardReport } from '../../../../shared/contract';
+import { PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
+import { translateRequest } from '../../../../shared/translate';
+import { gateway } from '../../bridge';
+import { useAppStore } from '../../store';
+
+/**
+ * Offered when the user switches tabs: bring the other tab's request here, translated, with everything the
+ * translation loses and every capability the request uses checked against this model × protocol — all shown
+ * before anything is sent.
+ */
+export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: ProtocolId; onDone: () => void }) {
+  const source = useAppStore((s) => s.composers[from].body);
+  const profileId = useAppStore((s) => s.profiles?.activeId);
+  const edit = useAppStore((s) => s.composerBodyEdited);
+  const acceptWarnings = useAppStore((s) => s.composerWarningsAccepted);
+  const [open, setOpen] = useState(false);
+  const [guard, setGuard] = useState<GuardReport>();
+  const [guardError, setGuardError] = useState<string>();
+  const result = useMemo(() => (open ? translateRequest(from, to, source) : undefined), [open, from, to, source]);
+  const model = typeof source.model === 'string' ? source.model : '';
+
+  useEffect(() => {
+    if (!open || !result?.ok || !profileId || !model) return;
+    void gateway.capabilities.guard({ profileId, model, protocol: to, body: result.body }).then((r) => (r.ok ? setGuard(r.value) : setGuardError(r.error.message)));
+  }, [open, result, profileId, model, to]);
+
+  if (!open) {
+    return (
+      <div className="bring-along" role="note">
+        <span>
+          Bring the {PROTOCOL_INFO[from].label} request here, translated to {PROTOCOL_INFO[to].label}?
+        </span>
+        <button type="button" onClick={() => setOpen(true)}>
+          Bring this request along
+        </button>
+        <button type="button" className="ghost" onClick={onDone}>
+          Dismiss
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="bring-along open" role="region" aria-label="Translation">
+      <h3>
+        {PROTOCOL_INFO[from].label} → {PROTOCOL_INFO[to].label}
+      </h3>
+      {result && !result.ok && <p className="field-error">The request cannot be translated: {result.reason}</p>}
+      {result?.ok && (
+        <>
+          <h4>What the translation loses or changes ({result.losses.length})</h4>
+          {result.losses.length === 0 ? (
+            <p className="muted">Nothing: every field has an equivalent.</p>
+          ) : (
+            <ul className="losses" aria-label="Loss list">
+              {result.losses.map((l, i) => (
+                <li key={i} className={`loss ${l.kind}`}>
+                  <span className="badge">{l.kind}</span> <span className="mono">{l.path}</span> — {l.reason}
+                  {l.to ? <span className="mono muted"> → {l.to}</span> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          <h4>Capabilities this request uses, on {model || 'this model'} × {PROTOCOL_INFO[to].label}</h4>
+          {guardError && <p className="field-error">{guardError}</p>}
+          {guard && guard.items.length === 0 && <p className="muted">None that need proof.</p>}
+          {guard && guard.items.length > 0 && (
+            <ul className="guard" aria-label="Capability check">
+              {guard.items.map((g) => (
+                <li key={g.capability} className={`guard-item ${g.state}`}>
+                  <span className="badge">{g.state}</span> <strong>{g.capability}</strong> <span className="muted">({g.because})</span> — {g.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                edit(to, result.body);
+                acceptWarnings(to, guard?.warnings ?? []);
+                onDone();
+              }}
+            >
+              Use this request{guard?.warnings.length ? ' anyway' : ''}
+            </button>
+            <button type="button" className="ghost" onClick={onDone}>
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
