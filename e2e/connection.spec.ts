@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+
+const KEY = 'sk-e2e-secret-key-0123456789-zyxw';
+
+test('first launch opens on the Demo gateway with its models', async ({ app }) => {
+  await expect(app.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
+  await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Demo gateway');
+  await app.getByRole('combobox', { name: 'Model' }).click();
+  await expect(app.getByRole('option', { name: /claude-sim-sonnet/ })).toBeVisible();
+  await expect(app.getByLabel('Models fetched')).toContainText(/\d+ models · fetched/);
+});
+
+test('a second gateway: add a profile with a key, see its own models, and what changed after a refresh', async ({ app, startGateway, host, received }) => {
+  const second = await startGateway({ keys: { [KEY]: ['gpt-sim-mini', 'sim-chat-only'] } });
+  const third = await startGateway({ keys: { [KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Second gateway');
+  await dialog.getByLabel('Base URL').fill(`${second.url}/v1`);
+  await expect(dialog.getByLabel('Endpoint URLs')).toContainText(`${second.url}/v1/messages/count_tokens`);
+  await expect(dialog.getByLabel('Endpoint URLs')).toContainText('trailing /v1');
+  await dialog.getByLabel('API key').fill(KEY);
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await expect(dialog.getByLabel('API key')).toHaveValue('');
+  await expect(dialog.getByText('…zyxw').first()).toBeVisible();
+
+  await dialog.getByLabel('Base URL').fill(third.url);
+  await dialog.getByRole('button', { name: 'Save profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Second gateway');
+  await expect(app.getByLabel('Model changes')).toContainText('+1 new: claude-sim-haiku');
+  await expect(app.getByLabel('Model changes')).toContainText('−1 gone: sim-chat-only');
+  await app.getByRole('combobox', { name: 'Model' }).click();
+  await expect(app.getByRole('listbox', { name: 'Models' }).getByRole('option')).toHaveCount(2);
+
+  // The key test: nowhere in the renderer, its storage, what it received, or the profile file.
+  expect(await app.content()).not.toContain(KEY);
+  const storage = await app.evaluate(async () => {
+    const dbs = (await indexedDB.databases?.()) ?? [];
+    return JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, dbs });
+  });
+  expect(storage).not.toContain(KEY);
+  expect(received.length).toBeGreaterThan(3);
+  expect(received.join('\n')).not.toContain(KEY);
+  for (const f of readdirSync(host.dataDir)) {
+    if (f.endsWith('.json')) expect(readFileSync(path.join(host.dataDir, f), 'utf8')).not.toContain(KEY);
+  }
+  expect(readFileSync(path.join(host.dataDir, 'profiles.json'), 'utf8')).toContain('Second gateway');
+});
+
+test('a profile with a wrong key shows the status code and the gateway message, not "failed"', async ({ app, startGateway }) => {
+  const gw = await startGateway({ keys: { 'right-key-123456': ['gpt-sim-mini'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Wrong key');
+  await dialog.getByLabel('Base URL').fill(gw.url);
+  await dialog.getByLabel('API key').fill('wrong-key-999999');
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const err = app.getByLabel('Models error');
+  await expect(err).toContainText('HTTP 401');
+  await expect(err).toContainText('invalid x-api-key');
+  await expect(err).toContainText('request id');
+});
+
+test('a base URL that is not http(s) is a field error and nothing is saved', async ({ app }) => {
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('FTP');
+  await dialog.getByLabel('Base URL').fill('ftp://files.example.com');
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByText('must be an http:// or https:// URL').first()).toBeVisible();
+  await expect(dialog.getByRole('list', { name: 'Profiles' })).not.toContainText('FTP');
+});
