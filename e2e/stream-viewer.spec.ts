@@ -1,0 +1,112 @@
+import { expect, test } from './fixtures';
+import { openTab, output, pickModel, status } from './helpers';
+
+const TABS = ['Messages', 'Chat Completions', 'Responses'] as const;
+
+for (const tab of TABS) {
+  test(`${tab}: a streamed reply appears word by word and ends "complete" with metrics`, async ({ app }) => {
+    await openTab(app, tab);
+    await pickModel(app, 'claude-sim-sonnet');
+    await app.getByRole('button', { name: 'Send' }).click();
+    await expect(status(app)).toContainText('streaming');
+    const early = (await output(app).innerText()).length;
+    await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+    const final = await output(app).innerText();
+    expect(final.length).toBeGreaterThan(early);
+    expect(final).toContain('Claude Sim Sonnet');
+    const metrics = app.getByLabel('Metrics');
+    await expect(metrics).toContainText('200');
+    await expect(metrics).toContainText(/TTFT\s*\d+/);
+    await expect(app.getByLabel('Usage', { exact: true })).toContainText(/output\s*\d+/);
+    await expect(app.getByRole('region', { name: 'Events' })).toContainText(tab === 'Messages' ? 'message_stop' : tab === 'Chat Completions' ? '[DONE]' : 'response.completed');
+  });
+}
+
+test('Stop mid-stream ends "cancelled" and keeps the partial text', async ({ app }) => {
+  await pickModel(app, 'sim-fault-slow');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(output(app)).toContainText('this is', { timeout: 10_000 });
+  await app.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(app)).toContainText('cancelled');
+  await expect(output(app)).toContainText('this is');
+  const words = (await output(app).innerText()).split(/\s+/).length;
+  expect(words).toBeGreaterThan(3);
+  expect(words).toBeLessThan(40);
+});
+
+test('a cut stream is "truncated", says which terminal event is missing, and keeps the partial text', async ({ app }) => {
+  await pickModel(app, 'sim-fault-cut');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('truncated', { timeout: 15_000 });
+  await expect(status(app)).toContainText('message_stop');
+  await expect(output(app)).toContainText('this is Fault');
+});
+
+test('an error event inside the stream is "error-event" with its type', async ({ app }) => {
+  await openTab(app, 'Chat Completions');
+  await pickModel(app, 'sim-fault-midstream-error');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('error-event', { timeout: 15_000 });
+  await expect(app.getByRole('alert', { name: 'Error' })).toContainText('server_error');
+});
+
+test('a 429 shows status, message and a retry-after countdown', async ({ app }) => {
+  await openTab(app, 'Responses');
+  await pickModel(app, 'sim-fault-429');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('http-error');
+  const panel = app.getByRole('alert', { name: 'Error' });
+  await expect(panel).toContainText('HTTP 429');
+  await expect(panel).toContainText('Rate limit reached');
+  await expect(panel.getByLabel('Retry after')).toContainText(/retry in (2\d|30) s/);
+});
+
+test('an HTML 502 page is shown as text, never rendered', async ({ app }) => {
+  await pickModel(app, 'sim-fault-html-502');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('http-error');
+  const panel = app.getByRole('alert', { name: 'Error' });
+  await expect(panel).toContainText('<center><h1>502 Bad Gateway</h1></center>');
+  await expect(app.locator('.error-panel h1')).toHaveCount(0);
+});
+
+const TOOLS = {
+  Messages: [{ name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+  'Chat Completions': [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+  Responses: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+};
+
+for (const tab of TABS) {
+  test(`${tab}: a tool call round trip by hand`, async ({ app }) => {
+    await openTab(app, tab);
+    await pickModel(app, 'gpt-sim-4o');
+    await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(TOOLS[tab]));
+    await app.getByLabel('Tool choice').selectOption(tab === 'Messages' ? 'any' : 'required');
+    await app.getByRole('button', { name: 'Send' }).click();
+    await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+    await expect(output(app)).toContainText('get_weather');
+    await expect(output(app)).toContainText('"city": "Paris"');
+    await app.getByLabel('Result for get_weather').fill('18°C and sunny, nonce K7Q2');
+    await app.getByLabel('Tool choice').selectOption('auto');
+    await app.getByRole('button', { name: 'Send tool results' }).click();
+    await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+    await expect(output(app)).toContainText('K7Q2');
+    const conversation = app.getByRole('region', { name: 'Conversation' });
+    await expect(conversation).toContainText('calls get_weather');
+    await expect(conversation.locator('.turn')).toHaveCount(3);
+  });
+}
+
+test('a 20,000-event firehose completes and the Events list stays virtualized', async ({ app }) => {
+  await pickModel(app, 'sim-firehose');
+  await app.getByLabel('max_tokens').fill('20000');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 45_000 });
+  await expect(app.getByLabel('Metrics')).toContainText(/events\s*20,00\d/);
+  const events = app.getByRole('region', { name: 'Events' });
+  const rows = await events.locator('.event-row').count();
+  expect(rows).toBeGreaterThan(5);
+  expect(rows).toBeLessThan(200);
+  await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
+  await expect(events.locator('.event-row').first()).toContainText('message_start');
+});
