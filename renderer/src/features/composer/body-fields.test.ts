@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { addImage, getSystem, getTurns, setField, setStops, setSystem, setSystemCached, setTurnCached, setTurnText, systemCached } from './body-fields';
+
+describe('form ↔ body: the form edits known fields and keeps every other field as typed', () => {
+  const messages = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], x_gateway_route: 'blue', metadata: { user_id: 'u1' } };
+
+  it('keeps unknown fields through every form edit', () => {
+    let b: Record<string, unknown> = messages;
+    b = setSystem('messages', b, 'be brief');
+    b = setTurnText('messages', b, 0, 'hello');
+    b = setField(b, 'temperature', 0.5);
+    b = setStops('messages', b, 'END\nSTOP');
+    expect(b).toMatchObject({ x_gateway_route: 'blue', metadata: { user_id: 'u1' }, system: 'be brief', temperature: 0.5, stop_sequences: ['END', 'STOP'] });
+    expect(b.messages).toEqual([{ role: 'user', content: 'hello' }]);
+    expect(messages.messages[0].content).toBe('hi');
+  });
+
+  it('removes a field cleared in the form instead of sending an empty value', () => {
+    expect(setField({ a: 1, temperature: 1 }, 'temperature', undefined)).toEqual({ a: 1 });
+    expect(setStops('chat', { stop: ['x'] }, '')).toEqual({});
+  });
+
+  it('reads and writes the system prompt in each protocol\'s own place', () => {
+    expect(setSystem('chat', { messages: [{ role: 'user', content: 'q' }] }, 'sys').messages).toEqual([{ role: 'system', content: 'sys' }, { role: 'user', content: 'q' }]);
+    expect(getSystem('chat', { messages: [{ role: 'developer', content: 'dev' }] })).toEqual({ text: 'dev', editable: true });
+    expect(setSystem('responses', { input: 'x' }, 'inst')).toEqual({ input: 'x', instructions: 'inst' });
+    const chatTurns = getTurns('chat', { messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] });
+    expect(chatTurns).toEqual([{ role: 'user', text: 'u', summary: 'u', cached: false }]);
+  });
+
+  it('puts cache_control marks on the system prompt and on a turn, and takes them off', () => {
+    const cached = setSystemCached({ system: 'long', messages: [] }, true);
+    expect(cached.system).toEqual([{ type: 'text', text: 'long', cache_control: { type: 'ephemeral' } }]);
+    expect(systemCached(cached)).toBe(true);
+    expect(setSystemCached(cached, false).system).toBe('long');
+    const turn = setTurnCached({ messages: [{ role: 'user', content: 'q' }] }, 0, true);
+    expect(turn.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'q', cache_control: { type: 'ephemeral' } }] }]);
+    expect(getTurns('messages', turn)[0].cached).toBe(true);
+  });
+
+  it('adds an image in the protocol\'s part shape to the last user turn', () => {
+    expect(addImage('messages', { messages: [{ role: 'user', content: 'see' }] }, 'image/png', 'AAA').messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA' } }] },
+    ]);
+    expect(addImage('chat', { messages: [] }, 'image/png', 'AAA').messages).toEqual([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAA', detail: 'auto' } }] }]);
+    expect(addImage('responses', { input: 'look' }, 'image/png', 'AAA').input).toEqual([
+      { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: 'data:image/png;base64,AAA', detail: 'auto' }] },
+    ]);
+  });
+});
