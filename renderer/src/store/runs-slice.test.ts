@@ -5,7 +5,9 @@ vi.mock('../bridge', () => ({ gateway: {} }));
 import type { RunUpdate } from '../../../shared/contract';
 import { applyUpdates } from './runs-slice';
 
-const ledger = (runId: string) => ({ runId, protocol: 'chat', profileId: 'demo', profileName: 'Demo', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] }) as const;
+import type { Ledger } from '../../../shared/contract';
+
+const ledger = (runId: string): Ledger => ({ runId, protocol: 'chat', profileId: 'demo', profileName: 'Demo', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] });
 const chunk = (seq: number, content: string) => ({
   seq,
   t: seq * 10,
