@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type {
   GatewayErrorInfo,
   Ledger,
+  RecordedRun,
   ResponseInfo,
   RunMetrics,
   RunResult,
@@ -34,13 +35,7 @@ export interface RunSink {
   push(update: RunUpdate): void;
 }
 
-export interface FinishedRun {
-  ledger: Ledger;
-  response?: ResponseInfo;
-  events: RawEvent[];
-  result: RunResult;
-  origin: string;
-}
+export type FinishedRun = RecordedRun;
 
 export class RunError extends Error {
   constructor(
@@ -61,6 +56,9 @@ const RAW_BODY_CAP = 2 * 1024 * 1024;
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
+  /** Recently finished runs, oldest first, so evidence and columns can be reopened without history. */
+  private readonly recent = new Map<string, FinishedRun>();
+  private static readonly RECENT_CAP = 200;
 
   constructor(
     private readonly profiles: ProfileStore,
@@ -101,6 +99,8 @@ export class RunManager {
     const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
       this.active.delete(runId);
       finished.origin = input.origin;
+      this.recent.set(runId, finished);
+      if (this.recent.size > RunManager.RECENT_CAP) this.recent.delete(this.recent.keys().next().value!);
       sink.push({ kind: 'end', runId, result: finished.result });
       for (const listener of this.finishedListeners) {
         try {
@@ -112,6 +112,10 @@ export class RunManager {
       return finished;
     });
     return { runId, done };
+  }
+
+  get(runId: string): FinishedRun | undefined {
+    return this.recent.get(runId);
   }
 
   cancel(runId: string): boolean {

@@ -282,6 +282,10 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     expect(result.verdict).toBe('complete');
     expect(result.rawBody).toContain('chat.completion');
     expect(result.metrics.usage.inputTotal).toBeGreaterThan(0);
+    const recorded = value<{ ledger: { runId: string }; result: RunResult }>(await core.dispatch('runs:get', { runId }, r));
+    expect(recorded.ledger.runId).toBe(runId);
+    expect(recorded.result.verdict).toBe('complete');
+    expect(await core.dispatch('runs:get', { runId: 'run_gone' }, r)).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('a cut stream is "truncated", names the missing terminal event and keeps the partial text', async () => {

@@ -119,6 +119,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     'runs:start': async (input, receiver) => ({ runId: runs.start(input, sinkFor(receiver)).runId }),
     'runs:cancel': async ({ runId }) => ({ cancelled: runs.cancel(runId) }),
+    'runs:get': async ({ runId }) => {
+      const run = runs.get(runId);
+      if (!run) throw new RunError('not_found', `Run ${runId} is no longer in memory.`);
+      return run;
+    },
     ...createCapabilityHandlers(ctx, capabilityStore),
     ...createTokenHandlers(ctx, capabilityStore),
   };

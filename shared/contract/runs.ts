@@ -78,7 +78,18 @@ export const RunStartInput = z
   .strict();
 export type RunStartInput = z.input<typeof RunStartInput>;
 
+/** A finished run as recorded: enough to show it in the stream viewer exactly as it happened. */
+export interface RecordedRun {
+  ledger: Ledger;
+  response?: ResponseInfo;
+  events: RawEvent[];
+  result: RunResult;
+  origin: string;
+}
+
 export const runCalls = {
   'runs:start': defineCall<{ runId: string }>()(RunStartInput),
+  /** A recently finished run (probe evidence, compare columns), kept in memory by the core. */
+  'runs:get': defineCall<RecordedRun>()(z.object({ runId: z.string().min(1).max(100) }).strict()),
   'runs:cancel': defineCall<{ cancelled: boolean }>()(z.object({ runId: z.string().min(1).max(100) }).strict()),
 };
