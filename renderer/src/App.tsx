@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RunUpdate } from '../../shared/contract';
 import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
-import { onHostConnection } from './bridge';
+import { gateway, onHostConnection } from './bridge';
+import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
 import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { BringAlong } from './features/translate/BringAlong';
+import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { useAppStore } from './store';
 import { useRunUpdates } from './store/runs-slice';
 
@@ -32,6 +34,7 @@ export function App() {
   const tabSelected = useAppStore((s) => s.tabSelected);
   const hostConnectionChanged = useAppStore((s) => s.hostConnectionChanged);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
+  const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   const [problemsDismissed, setProblemsDismissed] = useState(false);
 
@@ -40,9 +43,10 @@ export function App() {
     return onHostConnection(hostConnectionChanged);
   }, [appStarted, hostConnectionChanged]);
   useRunUpdates(useCallback((u: RunUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
+  useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
 
-  const select = (tab: ProtocolId) => {
-    if (tab !== activeTab) setBring({ from: activeTab, to: tab });
+  const select = (tab: TabId) => {
+    if (tab !== activeTab && tab !== 'capabilities' && activeTab !== 'capabilities') setBring({ from: activeTab, to: tab });
     tabSelected(tab);
   };
 
@@ -79,8 +83,16 @@ export function App() {
             <span className="path mono">{PROTOCOL_INFO[p].path}</span>
           </button>
         ))}
+        <button type="button" role="tab" aria-label="Capabilities" aria-selected={activeTab === 'capabilities'} className={activeTab === 'capabilities' ? 'selected' : ''} onClick={() => select('capabilities')}>
+          Capabilities
+          <span className="path">proof matrix</span>
+        </button>
       </nav>
-      <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
+      {activeTab === 'capabilities' ? (
+        <CapabilitiesTab />
+      ) : (
+        <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
+      )}
     </div>
   );
 }

@@ -6,11 +6,13 @@ import { create } from 'zustand';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createComposerSlice, type ComposerSlice } from './composer-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
+import { createCapabilitiesSlice, type CapabilitiesSlice } from './capabilities-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice;
+export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
   ...createComposerSlice(...a),
   ...createRunsSlice(...a),
+  ...createCapabilitiesSlice(...a),
 }));
