@@ -49,3 +49,20 @@ test('bringing a Messages request with a cache_control mark to Chat shows the lo
   await expect(app.getByRole('combobox', { name: 'Model' })).toHaveValue('claude-sim-sonnet');
   await expect(app.getByRole('status', { name: 'Input tokens' })).toContainText('gateway count, via translation');
 });
+
+test('the protocol-switch guard: probe an unknown capability on the target, then send anyway with the warning kept in the ledger', async ({ app }) => {
+  await pickModel(app, 'sim-no-tools');
+  await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify([{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }]));
+  await openTab(app, 'Responses');
+  await app.getByRole('button', { name: 'Bring this request along' }).click();
+  const check = app.getByRole('list', { name: 'Capability check' });
+  await expect(check).toContainText(/unknown\s*tools/);
+  await app.getByRole('button', { name: /^Probe .*tools.* now$/ }).click();
+  await expect(check).toContainText(/not-supported\s*tools/, { timeout: 30_000 });
+  await app.getByRole('button', { name: 'Use this request anyway' }).click();
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  await expect(app.getByRole('region', { name: 'Ledger' })).toContainText(/tools/i);
+  await expect(app.getByRole('region', { name: 'Ledger' }).locator('.warnings')).toContainText(/not supported|not-supported/i);
+});

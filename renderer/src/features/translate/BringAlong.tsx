@@ -15,6 +15,8 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const edit = useAppStore((s) => s.composerBodyEdited);
   const acceptWarnings = useAppStore((s) => s.composerWarningsAccepted);
+  const probeRequested = useAppStore((s) => s.probeRequested);
+  const probing = useAppStore((s) => Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'));
   const [open, setOpen] = useState(false);
   const [guard, setGuard] = useState<GuardReport>();
   const [guardError, setGuardError] = useState<string>();
@@ -22,9 +24,9 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
   const model = typeof source.model === 'string' ? source.model : '';
 
   useEffect(() => {
-    if (!open || !result?.ok || !profileId || !model) return;
+    if (!open || !result?.ok || !profileId || !model || probing) return;
     void gateway.capabilities.guard({ profileId, model, protocol: to, body: result.body }).then((r) => (r.ok ? setGuard(r.value) : setGuardError(r.error.message)));
-  }, [open, result, profileId, model, to]);
+  }, [open, result, profileId, model, to, probing]);
 
   if (!open) {
     return (
@@ -73,6 +75,13 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
                 </li>
               ))}
             </ul>
+          )}
+          {guard && guard.unknown.length > 0 && profileId && (
+            <p>
+              <button type="button" disabled={probing} onClick={() => void probeRequested({ profileId, models: [model], protocols: [to], capabilities: guard.unknown })}>
+                {probing ? 'Probing…' : `Probe ${guard.unknown.join(', ')} now`}
+              </button>
+            </p>
           )}
           <div className="actions">
             <button
