@@ -4,6 +4,7 @@
  * The simulator's firehose (20,000 text deltas on loopback) is read three ways in one run, interleaved:
  *   core  the app's pipeline: HTTP → SSE parse → fold → push batching (what a window receives)
  *   raw   fetch + eventsource-parser, counting events (the floor any client pays)
+ *   raw+JSON  the same plus one JSON.parse per event (the least any client that reads the events pays)
  *   sdk   the official SDK's stream iterator
  * Budgets (design.md §9): core ≥ 0.8× raw and ≥ 1.0× sdk; added time to first token < 5 ms median.
  */
@@ -46,7 +47,7 @@ function body(protocol: ProtocolId, model: string, n: number): Record<string, un
 const isContent = (data: string) =>
   data.includes('"text_delta"') || data.includes('"content":"') || data.includes('response.output_text.delta');
 
-async function raw(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number; ttftMs?: number }> {
+async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = false): Promise<{ events: number; ms: number; ttftMs?: number }> {
   const t0 = performance.now();
   let events = 0;
   let ttftMs: number | undefined;
@@ -58,6 +59,7 @@ async function raw(protocol: ProtocolId, model: string, n: number): Promise<{ ev
   const parser = createParser({
     onEvent: (e) => {
       events++;
+      if (decodeJson && e.data !== '[DONE]') JSON.parse(e.data);
       if (ttftMs === undefined && isContent(e.data)) ttftMs = performance.now() - t0;
     },
   });
@@ -127,19 +129,23 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
   await raw(protocol, 'sim-firehose', 500);
   await viaCore(protocol, 'sim-firehose', 500);
   await sdk(protocol, 'sim-firehose', 500);
-  const rates: Record<'raw' | 'core' | 'sdk', number[]> = { raw: [], core: [], sdk: [] };
+  const rates: Record<'raw' | 'json' | 'core' | 'sdk', number[]> = { raw: [], json: [], core: [], sdk: [] };
   let coreEvents = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const a = await raw(protocol, 'sim-firehose', EVENTS);
     rates.raw.push(a.events / (a.ms / 1000));
+    const j = await raw(protocol, 'sim-firehose', EVENTS, true);
+    rates.json.push(j.events / (j.ms / 1000));
     const b = await viaCore(protocol, 'sim-firehose', EVENTS);
     rates.core.push(b.events / (b.ms / 1000));
     coreEvents = b.events;
     const c = await sdk(protocol, 'sim-firehose', EVENTS);
     rates.sdk.push(c.events / (c.ms / 1000));
   }
-  const [r, c, s] = [median(rates.raw), median(rates.core), median(rates.sdk)];
-  console.log(`${protocol.padEnd(10)} raw ${fmt(r).padStart(9)} ev/s   core ${fmt(c).padStart(9)} ev/s   sdk ${fmt(s).padStart(9)} ev/s   core/raw ${(c / r).toFixed(2)}×   core/sdk ${(c / s).toFixed(2)}×   (${coreEvents} events)`);
+  const [r, j, c, s] = [median(rates.raw), median(rates.json), median(rates.core), median(rates.sdk)];
+  console.log(
+    `${protocol.padEnd(10)} raw ${fmt(r).padStart(9)}  raw+JSON ${fmt(j).padStart(9)}  core ${fmt(c).padStart(9)}  sdk ${fmt(s).padStart(9)} ev/s   core/raw ${(c / r).toFixed(2)}×  core/(raw+JSON) ${(c / j).toFixed(2)}×  core/sdk ${(c / s).toFixed(2)}×   (${coreEvents} events)`,
+  );
   if (c / r < 0.8) failures.push(`${protocol}: core/raw ${(c / r).toFixed(2)} < 0.8`);
   if (c / s < 1.0) failures.push(`${protocol}: core/sdk ${(c / s).toFixed(2)} < 1.0`);
 }

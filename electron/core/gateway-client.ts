@@ -92,9 +92,12 @@ export class RequestTimer {
   readonly controller = new AbortController();
   private why: EndCause | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private phase: 'headers' | 'idle' = 'headers';
+  private deadline: number;
 
   constructor(private readonly timeouts: Timeouts) {
-    this.arm('timeout-headers', timeouts.headersMs);
+    this.deadline = Date.now() + timeouts.headersMs;
+    this.schedule(timeouts.headersMs);
   }
 
   get signal(): AbortSignal {
@@ -105,9 +108,17 @@ export class RequestTimer {
     return this.why;
   }
 
-  /** Headers arrived, or a body chunk did: the idle clock restarts. */
+  /**
+   * Headers arrived, or a body chunk did: the idle clock restarts. Only a deadline moves here; the one timer
+   * re-checks it when it fires, so a stream of thousands of chunks does not churn timers.
+   */
   activity(): void {
-    this.arm('timeout-idle', this.timeouts.idleMs);
+    if (this.why) return;
+    this.deadline = Date.now() + this.timeouts.idleMs;
+    if (this.phase === 'headers') {
+      this.phase = 'idle';
+      this.schedule(this.timeouts.idleMs);
+    }
   }
 
   cancel(): void {
@@ -119,11 +130,17 @@ export class RequestTimer {
     this.timer = undefined;
   }
 
-  private arm(cause: EndCause, ms: number): void {
+  private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
-    if (this.why) return;
-    this.timer = setTimeout(() => this.fire(cause), ms);
+    this.timer = setTimeout(() => this.check(), ms);
     this.timer.unref?.();
+  }
+
+  private check(): void {
+    if (this.why) return;
+    const left = this.deadline - Date.now();
+    if (left > 0) this.schedule(left);
+    else this.fire(this.phase === 'headers' ? 'timeout-headers' : 'timeout-idle');
   }
 
   private fire(cause: EndCause): void {

@@ -26,7 +26,7 @@ export class PushBatcher {
     if (this.closed) return;
     const last = this.queue[this.queue.length - 1];
     if (update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId) {
-      for (const e of update.events) last.events.push(e);
+      for (let i = 0; i < update.events.length; i++) last.events.push(update.events[i]);
     } else {
       this.queue.push(update.kind === 'events' ? { ...update, events: update.events.slice() } : update);
     }

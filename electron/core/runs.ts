@@ -273,12 +273,20 @@ export class RunManager {
 
     const fold = createFold(protocol);
     let terminalAt: number | undefined;
+    // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
+    let chunkT = 0;
+    let pending: RawEvent[] = [];
     const record = (type: string, data: string, event: string | undefined, size: number): RawEvent => {
-      const e: RawEvent = { seq: events.length, t: since(), type, data, size };
+      const e: RawEvent = { seq: events.length, t: chunkT, type, data, size };
       if (event !== undefined) e.event = event;
       events.push(e);
-      sink.push({ kind: 'events', runId, events: [e] });
+      pending.push(e);
       return e;
+    };
+    const flushPending = () => {
+      if (!pending.length) return;
+      sink.push({ kind: 'events', runId, events: pending });
+      pending = [];
     };
     const reader = createSseReader({
       onMessage: (m) => {
@@ -299,13 +307,17 @@ export class RunManager {
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         timer.activity();
+        chunkT = since();
         bytes += chunk.byteLength;
         reader.feed(chunk);
+        flushPending();
       }
+      chunkT = since();
       reader.end();
     } catch (err) {
       transportError = err;
     }
+    flushPending();
     const cause = timer.cause();
     if (cause === 'cancelled') {
       warnings.push(...fold.warnings());
