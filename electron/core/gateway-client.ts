@@ -5,9 +5,10 @@
  */
 import type { Profile } from './profiles';
 import { joinUrl } from '../../shared/url';
+import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
 import { keyHint } from './vault';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+export { ANTHROPIC_VERSION } from '../../shared/request-headers';
 
 export interface BuiltRequest {
   url: string;
@@ -18,7 +19,6 @@ export interface BuiltRequest {
   body?: string;
 }
 
-const SECRET_HEADER = /(authorization|api[-_]?key|token|secret|cookie|password)/i;
 
 export function buildRequest(
   profile: Profile,
@@ -30,23 +30,10 @@ export function buildRequest(
 ): BuiltRequest {
   let url = joinUrl(profile.baseUrl, path);
   if (opts.query && Object.keys(opts.query).length) url += `?${new URLSearchParams(opts.query).toString()}`;
-  const anthropicRoute = path.startsWith('/v1/messages');
   const headers: Record<string, string> = {
-    accept: opts.stream ? 'text/event-stream' : 'application/json',
+    ...requestHeaders({ path, authScheme: profile.authScheme, extraHeaders: profile.extraHeaders, key, stream: opts.stream, hasBody: body !== undefined }),
     'user-agent': 'GatewayPlayground/0.1',
   };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  // On /v1/models the version header is what makes relays (new-api, LiteLLM) answer in the first family's
-  // paginated shape when the key is also sent as x-api-key; both shapes are read either way.
-  if (anthropicRoute || path === '/v1/models') headers['anthropic-version'] = ANTHROPIC_VERSION;
-  if (key) {
-    const scheme = profile.authScheme;
-    const useXApiKey = scheme === 'x-api-key' || scheme === 'both' || (scheme === 'native' && anthropicRoute);
-    const useBearer = scheme === 'bearer' || scheme === 'both' || (scheme === 'native' && !anthropicRoute);
-    if (useXApiKey) headers['x-api-key'] = key;
-    if (useBearer) headers.authorization = `Bearer ${key}`;
-  }
-  for (const [name, value] of Object.entries(profile.extraHeaders)) headers[name.toLowerCase()] = value;
   const redactedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key) : scrub(value, key);

@@ -97,6 +97,11 @@ export class ProfileStore {
     return this.profiles.find((p) => p.id === id);
   }
 
+  /** Every key known to this store (to keep them out of anything written elsewhere). */
+  allKeys(): string[] {
+    return this.profiles.map((p) => this.keyFor(p.id)).filter((k): k is string => !!k);
+  }
+
   keyFor(id: string): string | undefined {
     return this.builtinKeys.get(id) ?? this.vault.get(id);
   }

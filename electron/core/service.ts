@@ -27,6 +27,9 @@ import type { KeyVault } from './vault';
 import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
+import { HistoryStore } from './history-store';
+import { PresetStore } from './preset-store';
+import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
@@ -87,7 +90,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const problems: StartupProblem[] = [...(await profiles.load()), ...(await models.load())];
   const capabilityStore = new CapabilityStore(opts.dataDir);
   problems.push(...(await capabilityStore.load()));
+  const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
+  problems.push(...(await presets.load()));
+  const history = new HistoryStore(opts.dataDir);
+  problems.push(...(await history.load()));
   const runs = new RunManager(profiles, timeouts);
+  runs.onFinished((run) => history.add(run));
   if (opts.onRunFinished) runs.onFinished(opts.onRunFinished);
 
   const sinks = new WeakMap<Receiver, { batcher: PushBatcher; sink: RunSink }>();
@@ -126,6 +134,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...createCapabilityHandlers(ctx, capabilityStore),
     ...createTokenHandlers(ctx, capabilityStore),
+    ...createLibraryHandlers(ctx, presets, history),
   };
 
   return {

@@ -9,6 +9,7 @@ import { profileCalls } from './profiles';
 import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
+import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
 
 export * from './define';
@@ -18,6 +19,7 @@ export * from './models';
 export * from './runs';
 export * from './errors';
 export * from './capabilities';
+export * from './library';
 export * from './tokens';
 
 export const calls = {
@@ -26,6 +28,7 @@ export const calls = {
   ...modelCalls,
   ...runCalls,
   ...capabilityCalls,
+  ...libraryCalls,
   ...tokenCalls,
 };
 

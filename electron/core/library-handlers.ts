@@ -1,0 +1,69 @@
+/**
+ * The library calls: presets, history, export as code and import from curl, over their stores.
+ */
+import { exportCode } from '../../shared/code-export';
+import { parseCurl } from '../../shared/curl-parse';
+import type { HistoryStore } from './history-store';
+import type { PresetStore } from './preset-store';
+import { RunError } from './runs';
+import type { CoreContext, Handlers } from './service';
+
+type LibraryCall =
+  | 'presets:list'
+  | 'presets:save'
+  | 'presets:rename'
+  | 'presets:duplicate'
+  | 'presets:delete'
+  | 'presets:restore'
+  | 'presets:export'
+  | 'presets:import'
+  | 'history:list'
+  | 'history:get'
+  | 'history:delete'
+  | 'history:clear'
+  | 'history:settings'
+  | 'export:code'
+  | 'import:curl';
+
+const invalid = (err: unknown) => new RunError('invalid_input', err instanceof Error ? err.message : String(err));
+
+export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, history: HistoryStore): Pick<Handlers, LibraryCall> {
+  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw invalid(err);
+    }
+  };
+  return {
+    'presets:list': async () => ({ presets: presets.list() }),
+    'presets:save': (input) => presets.save(input),
+    'presets:rename': ({ id, name }) => guard(() => presets.rename(id, name)),
+    'presets:duplicate': ({ id }) => guard(() => presets.duplicate(id)),
+    'presets:delete': async ({ id }) => ({ deleted: await guard(() => presets.delete(id)) }),
+    'presets:restore': ({ preset }) => presets.restore(preset),
+    'presets:export': async ({ ids }) => presets.exportText(ids),
+    'presets:import': ({ text, onConflict }) => guard(() => presets.importText(text, onConflict)),
+    'history:list': async (filter) => history.list(filter),
+    'history:get': async ({ runId }) => {
+      const run = await history.get(runId).catch((err: unknown) => {
+        throw new RunError('unreadable', `The recorded run could not be read: ${(err as Error).message}`);
+      });
+      if (!run) throw new RunError('not_found', `Run ${runId} is not in history.`);
+      return run;
+    },
+    'history:delete': async ({ runId }) => ({ deleted: await history.delete(runId) }),
+    'history:clear': async () => ({ deleted: await history.clear() }),
+    'history:settings': async (input) => (input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings()),
+    'export:code': async ({ profileId, protocol, body, language }) => {
+      const profile = ctx.profiles.get(profileId);
+      if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);
+      return { language, code: exportCode(language, { baseUrl: profile.baseUrl, authScheme: profile.authScheme, extraHeaders: profile.extraHeaders, protocol, body }) };
+    },
+    'import:curl': async ({ text }) => {
+      const r = parseCurl(text);
+      if ('error' in r) throw new RunError('invalid_input', r.error);
+      return r;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Presets and history through the real core with a temp data dir: migrations, import conflicts, pruning,
+ * corrupt files, and every finished run recorded by the core.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { HistorySummary, Preset, RecordedRun, Result, RunUpdate } from '../../shared/contract';
+import { createCore, type Receiver } from './service';
+import { HistoryStore } from './history-store';
+import { migrate } from './preset-store';
+import { LayeredVault } from './vault';
+
+const dirs: string[] = [];
+const temp = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-lib-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const value = <T>(r: Result<unknown>): T => {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+};
+const rx: Receiver = { send() {} };
+const KEY = 'sk-preset-test-key-987654321';
+
+async function core(dataDir = temp()) {
+  return createCore({ dataDir, host: 'web', version: 't', vault: new LayeredVault('file', path.join(dataDir, 'keys.json')) });
+}
+
+describe('presets', () => {
+  it('migrates a version 1 document', () => {
+    const m = migrate({ format: 'gateway-playground-presets', version: 1, presets: [{ id: 'a', name: 'Old', protocol: 'chat', request: { model: 'm', stream: true, extra: 1 }, created: '2025-01-01T00:00:00Z' }] });
+    expect(m).toEqual({ presets: [{ id: 'a', name: 'Old', notes: undefined, tags: [], protocol: 'chat', model: 'm', body: { model: 'm', stream: true, extra: 1 }, stream: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' }] });
+    expect(migrate({ format: 'other' })).toMatchObject({ error: expect.stringMatching(/not a Gateway Playground presets file/) });
+    expect(migrate({ format: 'gateway-playground-presets', version: 9 })).toMatchObject({ error: expect.stringMatching(/Unknown presets file version 9/) });
+  });
+
+  it('saves, duplicates, renames, deletes with undo, and never keeps a key — the export proves it', async () => {
+    const c = await core();
+    try {
+      const saved = value<{ profiles: { id: string; name: string }[] }>(await c.dispatch('profiles:save', { name: 'P', baseUrl: 'http://127.0.0.1:1', key: KEY }, rx));
+      expect(saved.profiles.some((p) => p.name === 'P')).toBe(true);
+      const p = value<Preset>(await c.dispatch('presets:save', { name: 'Weather', protocol: 'messages', body: { model: 'claude-sim-sonnet', max_tokens: 10, messages: [], vendor_flag: true, note: `pasted ${KEY} by mistake` }, stream: true, tags: ['demo'] }, rx));
+      expect(p.body.vendor_flag).toBe(true);
+      const dup = value<Preset>(await c.dispatch('presets:duplicate', { id: p.id }, rx));
+      expect(dup.name).toBe('Weather (copy)');
+      value(await c.dispatch('presets:rename', { id: dup.id, name: 'Weather 2' }, rx));
+      const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: p.id }, rx));
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((x) => x.name)).toEqual(['Weather 2']);
+      value(await c.dispatch('presets:restore', { preset: deleted }, rx));
+      const exported = value<{ text: string; count: number }>(await c.dispatch('presets:export', {}, rx));
+      expect(exported.count).toBe(2);
+      expect(exported.text).not.toContain(KEY);
+      expect(exported.text).toContain('<API_KEY>');
+      expect(readFileSync(path.join(dirs.at(-1)!, 'presets.json'), 'utf8')).not.toContain(KEY);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('import: a name clash asks; keep both or replace as chosen; a malformed file changes nothing', async () => {
+    const c = await core();
+    try {
+      value(await c.dispatch('presets:save', { name: 'Same', protocol: 'chat', body: { model: 'a' } }, rx));
+      const doc = JSON.stringify({ format: 'gateway-playground-presets', version: 2, presets: [{ id: 'x', name: 'Same', tags: [], protocol: 'chat', body: { model: 'b' }, stream: false, createdAt: 't', updatedAt: 't' }] });
+      expect(value(await c.dispatch('presets:import', { text: doc }, rx))).toEqual({ imported: 0, replaced: 0, conflicts: ['Same'] });
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets).toHaveLength(1);
+      value(await c.dispatch('presets:import', { text: doc, onConflict: 'keep-both' }, rx));
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name)).toEqual(['Same', 'Same (2)']);
+      value(await c.dispatch('presets:import', { text: doc, onConflict: 'replace' }, rx));
+      const list = value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets;
+      expect(list.find((p) => p.name === 'Same')?.body).toEqual({ model: 'b' });
+      const bad = await c.dispatch('presets:import', { text: '{"format":"gateway-playground-presets","version":2,"presets":[{"name":1}]}', onConflict: 'replace' }, rx);
+      expect(bad).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Nothing was imported/) } });
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets).toHaveLength(2);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('history', () => {
+  it('records every finished run in the core; the list, the events in order, and a restart keep it', async () => {
+    const dataDir = temp();
+    let c = await core(dataDir);
+    const updates: RunUpdate[] = [];
+    const r: Receiver = { send: (_n, p) => updates.push(...(p as RunUpdate[])) };
+    const { runId } = value<{ runId: string }>(await c.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body: { model: 'claude-sim-sonnet', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] } }, r));
+    for (let i = 0; i < 200 && !updates.some((u) => u.kind === 'end'); i++) await new Promise((res) => setTimeout(res, 25));
+    await new Promise((res) => setTimeout(res, 100));
+    await c.close();
+    c = await core(dataDir);
+    try {
+      const list = value<{ runs: HistorySummary[] }>(await c.dispatch('history:list', { text: 'sonnet' }, rx));
+      expect(list.runs.map((x) => x.runId)).toEqual([runId]);
+      expect(list.runs[0]).toMatchObject({ verdict: 'complete', protocol: 'messages', model: 'claude-sim-sonnet' });
+      const rec = value<RecordedRun>(await c.dispatch('history:get', { runId }, rx));
+      expect(rec.events.map((e) => e.seq)).toEqual([...rec.events.keys()]);
+      expect(rec.events[0].type).toBe('message_start');
+      expect(rec.events.at(-1)?.type).toBe('message_stop');
+      expect(JSON.stringify(rec)).not.toContain('demo-key');
+      expect(value<{ runs: HistorySummary[] }>(await c.dispatch('history:list', { verdict: 'truncated' }, rx)).runs).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('prunes oldest first by count and by bytes', async () => {
+    const h = new HistoryStore(temp());
+    await h.load();
+    const run = (i: number, size: number): RecordedRun => ({
+      ledger: { runId: `run_${i}`, protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: new Date(2026, 0, 1, 0, 0, i).toISOString(), warnings: [] },
+      events: [{ seq: 0, t: 1, type: 'chunk', data: 'x'.repeat(size), size }],
+      result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 1, bytes: size, usage: {} }, warnings: [], endedAt: '' },
+      origin: 'composer',
+    });
+    await h.updateSettings({ maxRuns: 3 });
+    for (let i = 0; i < 5; i++) await h.add(run(i, 100));
+    expect(h.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_4', 'run_3', 'run_2']);
+    await h.updateSettings({ maxRuns: 100, maxBytes: 5000 });
+    await h.add(run(5, 3000));
+    await h.add(run(6, 3000));
+    expect(h.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_6']);
+  });
+
+  it('moves a corrupt index aside, reports it, and rebuilds the list from the run files', async () => {
+    const dataDir = temp();
+    const h = new HistoryStore(dataDir);
+    await h.load();
+    await h.add({
+      ledger: { runId: 'run_keep', protocol: 'responses', profileId: 'p', profileName: 'P', stream: false, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '2026-01-01T00:00:00Z', warnings: [] },
+      events: [],
+      result: { verdict: 'http-error', reason: 'HTTP 500', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' },
+      origin: 'composer',
+    });
+    writeFileSync(path.join(dataDir, 'history', 'index.json'), '{"version":1,"runs":[{"runId":');
+    writeFileSync(path.join(dataDir, 'history', 'run_broken.jsonl'), 'not json\n');
+    const again = new HistoryStore(dataDir);
+    const problems = await again.load();
+    expect(problems.map((p) => p.message).join('\n')).toMatch(/index\.json is not valid JSON.*moved aside/);
+    expect(problems.map((p) => p.message).join('\n')).toMatch(/run_broken\.jsonl could not be read/);
+    expect(again.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_keep']);
+    expect((await fs.readdir(path.join(dataDir, 'history'))).some((f) => f.startsWith('index.json.corrupt-'))).toBe(true);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * Presets: a request (protocol, model, the whole body with unknown fields, stream) under a name. Stored and
+ * exported as one versioned document; older documents are migrated on read and on import. Importing never
+ * overwrites silently: a name clash is reported, and the user chooses to keep both or replace.
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PRESET_FORMAT, PRESET_VERSION, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
+import { readJsonFile, writeJsonAtomic } from './atomic-file';
+
+const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
+
+/** Version 1 kept the body under `request`, had no tags, and a single `created` time. */
+const V1 = z.object({
+  format: z.literal(PRESET_FORMAT),
+  version: z.literal(1),
+  presets: z.array(
+    z.object({
+      id: z.string().min(1),
+      name: z.string().min(1),
+      protocol: z.enum(['messages', 'chat', 'responses']),
+      model: z.string().optional(),
+      request: z.record(z.string(), z.unknown()),
+      stream: z.boolean().optional(),
+      notes: z.string().optional(),
+      created: z.string(),
+    }),
+  ),
+});
+
+export function migrate(doc: unknown): { presets: Preset[] } | { error: string } {
+  if (!doc || typeof doc !== 'object') return { error: 'The file is not a JSON object.' };
+  const d = doc as { format?: unknown; version?: unknown };
+  if (d.format !== PRESET_FORMAT) return { error: `This is not a Gateway Playground presets file (format is ${JSON.stringify(d.format ?? null)}).` };
+  if (d.version === 2) {
+    const v2 = V2.safeParse(doc);
+    return v2.success ? { presets: v2.data.presets } : { error: `Version 2 presets file, but ${describe(v2.error)}.` };
+  }
+  if (d.version === 1) {
+    const v1 = V1.safeParse(doc);
+    if (!v1.success) return { error: `Version 1 presets file, but ${describe(v1.error)}.` };
+    return {
+      presets: v1.data.presets.map((p) => ({
+        id: p.id,
+        name: p.name,
+        notes: p.notes,
+        tags: [],
+        protocol: p.protocol,
+        model: p.model ?? (typeof p.request.model === 'string' ? p.request.model : undefined),
+        body: p.request,
+        stream: p.stream ?? p.request.stream === true,
+        createdAt: p.created,
+        updatedAt: p.created,
+      })),
+    };
+  }
+  return { error: `Unknown presets file version ${JSON.stringify(d.version ?? null)} (this app reads 1 and ${PRESET_VERSION}).` };
+}
+
+function describe(error: z.ZodError): string {
+  const i = error.issues[0];
+  return `${i.path.join('.') || 'the document'}: ${i.message}`;
+}
+
+export class PresetStore {
+  private presets: Preset[] = [];
+  private readonly file: string;
+
+  constructor(
+    dataDir: string,
+    /** Keys the vault holds: a preset must never carry one, even pasted into a body by mistake. */
+    private readonly secrets: () => string[],
+  ) {
+    this.file = path.join(dataDir, 'presets.json');
+  }
+
+  async load(): Promise<StartupProblem[]> {
+    const read = await readJsonFile(this.file, z.unknown());
+    if (read.problem) return [read.problem];
+    if (read.value === undefined) return [];
+    const m = migrate(read.value);
+    if ('error' in m) return [{ file: this.file, message: `presets.json could not be used: ${m.error}` }];
+    this.presets = m.presets;
+    return [];
+  }
+
+  list(): Preset[] {
+    return [...this.presets].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private scrub<T>(value: T): T {
+    let text = JSON.stringify(value);
+    for (const s of this.secrets()) if (s.length >= 8) text = text.split(s).join('<API_KEY>');
+    return JSON.parse(text) as T;
+  }
+
+  async save(input: z.output<typeof PresetSaveInput>): Promise<Preset> {
+    const now = new Date().toISOString();
+    const existing = input.id ? this.presets.find((p) => p.id === input.id) : undefined;
+    const preset: Preset = this.scrub({
+      id: existing?.id ?? randomUUID(),
+      name: input.name,
+      notes: input.notes,
+      tags: input.tags,
+      protocol: input.protocol,
+      model: input.model ?? (typeof input.body.model === 'string' ? input.body.model : undefined),
+      body: input.body,
+      stream: input.stream,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    this.presets = existing ? this.presets.map((p) => (p.id === existing.id ? preset : p)) : [...this.presets, preset];
+    await this.persist();
+    return preset;
+  }
+
+  private find(id: string): Preset {
+    const p = this.presets.find((x) => x.id === id);
+    if (!p) throw new Error(`No preset with id ${id}.`);
+    return p;
+  }
+
+  async rename(id: string, name: string): Promise<Preset> {
+    const p = { ...this.find(id), name, updatedAt: new Date().toISOString() };
+    this.presets = this.presets.map((x) => (x.id === id ? p : x));
+    await this.persist();
+    return p;
+  }
+
+  async duplicate(id: string): Promise<Preset> {
+    const src = this.find(id);
+    const now = new Date().toISOString();
+    const copy: Preset = { ...structuredClone(src), id: randomUUID(), name: this.freeName(`${src.name} (copy)`), createdAt: now, updatedAt: now };
+    this.presets.push(copy);
+    await this.persist();
+    return copy;
+  }
+
+  async delete(id: string): Promise<Preset> {
+    const p = this.find(id);
+    this.presets = this.presets.filter((x) => x.id !== id);
+    await this.persist();
+    return p;
+  }
+
+  async restore(preset: Preset): Promise<Preset> {
+    this.presets = [...this.presets.filter((x) => x.id !== preset.id), this.scrub(preset)];
+    await this.persist();
+    return preset;
+  }
+
+  exportText(ids?: string[]): { text: string; count: number } {
+    const chosen = ids ? this.presets.filter((p) => ids.includes(p.id)) : this.presets;
+    return { text: JSON.stringify({ format: PRESET_FORMAT, version: PRESET_VERSION, exportedAt: new Date().toISOString(), presets: chosen.map((p) => this.scrub(p)) }, null, 2) + '\n', count: chosen.length };
+  }
+
+  async importText(text: string, onConflict: 'ask' | 'keep-both' | 'replace'): Promise<{ imported: number; replaced: number; conflicts: string[] }> {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`The file is not valid JSON (${(err as Error).message}); nothing was imported.`);
+    }
+    const m = migrate(doc);
+    if ('error' in m) throw new Error(`${m.error} Nothing was imported.`);
+    const names = new Map(this.presets.map((p) => [p.name.toLowerCase(), p]));
+    const conflicts = m.presets.filter((p) => names.has(p.name.toLowerCase())).map((p) => p.name);
+    if (conflicts.length && onConflict === 'ask') return { imported: 0, replaced: 0, conflicts };
+    let replaced = 0;
+    for (const incoming of m.presets) {
+      const clash = names.get(incoming.name.toLowerCase());
+      const p = this.scrub({ ...incoming, id: randomUUID() });
+      if (clash && onConflict === 'replace') {
+        this.presets = this.presets.map((x) => (x.id === clash.id ? { ...p, id: clash.id } : x));
+        replaced++;
+      } else {
+        if (clash) p.name = this.freeName(p.name);
+        this.presets.push(p);
+        names.set(p.name.toLowerCase(), p);
+      }
+    }
+    await this.persist();
+    return { imported: m.presets.length - replaced, replaced, conflicts };
+  }
+
+  private freeName(name: string): string {
+    const taken = new Set(this.presets.map((p) => p.name.toLowerCase()));
+    if (!taken.has(name.toLowerCase())) return name;
+    for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`.toLowerCase())) return `${name} (${i})`;
+  }
+
+  private persist(): Promise<void> {
+    return writeJsonAtomic(this.file, { format: PRESET_FORMAT, version: PRESET_VERSION, presets: this.presets });
+  }
+}

@@ -1,0 +1,10 @@
+// Test helper: rewrites one file with writeJsonAtomic as fast as it can until it is killed.
+import { writeJsonAtomic } from '../atomic-file';
+
+const file = process.argv[2];
+let v = Number(process.argv[3] ?? 0);
+for (;;) {
+  const size = 1000 + ((v * 7919) % 200_000);
+  await writeJsonAtomic(file, { v, size, payload: 'x'.repeat(size) });
+  v++;
+}

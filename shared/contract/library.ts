@@ -1,0 +1,113 @@
+/**
+ * Saving and reusing work: presets, the history of every finished run, export as code and import from curl.
+ */
+import { z } from 'zod';
+import { defineCall } from './define';
+import { ProtocolSchema, type RecordedRun } from './runs';
+import type { ProtocolId, Verdict } from '../protocols/types';
+
+export const PRESET_FORMAT = 'gateway-playground-presets';
+export const PRESET_VERSION = 2;
+
+export interface Preset {
+  id: string;
+  name: string;
+  notes?: string;
+  tags: string[];
+  protocol: ProtocolId;
+  model?: string;
+  /** The whole body as composed, unknown fields included. Never a key: keys live only in the vault. */
+  body: Record<string, unknown>;
+  stream: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const PresetFields = {
+  name: z.string().trim().min(1, 'a name is required').max(200),
+  notes: z.string().max(5000).optional(),
+  tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
+  protocol: ProtocolSchema,
+  model: z.string().max(200).optional(),
+  body: z.record(z.string(), z.unknown()),
+  stream: z.boolean().default(false),
+};
+
+export const PresetSchema = z.object({ id: z.string().min(1).max(100), ...PresetFields, createdAt: z.string(), updatedAt: z.string() });
+
+export const PresetSaveInput = z.object({ id: z.string().min(1).max(100).optional(), ...PresetFields }).strict();
+
+export interface HistorySummary {
+  runId: string;
+  startedAt: string;
+  protocol: ProtocolId;
+  model?: string;
+  profileName: string;
+  origin: string;
+  verdict: Verdict;
+  status?: number;
+  ttftMs?: number;
+  totalMs: number;
+  outputTokens?: number;
+  events: number;
+  /** Bytes this run takes on disk. */
+  bytes: number;
+  /** The first characters of the output, for the list and the text filter. */
+  preview: string;
+}
+
+export interface HistorySettings {
+  maxRuns: number;
+  maxBytes: number;
+}
+
+export const HistoryFilter = z
+  .object({
+    protocol: ProtocolSchema.optional(),
+    model: z.string().max(200).optional(),
+    verdict: z.enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled']).optional(),
+    text: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(1000).default(200),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export type ExportLanguage = 'curl' | 'python' | 'typescript' | 'http';
+
+export interface CurlImport {
+  protocol?: ProtocolId;
+  path: string;
+  method: string;
+  body?: Record<string, unknown>;
+  /** Things the user should know: the key was not stored, an option was ignored… */
+  notes: string[];
+}
+
+const Id = z.object({ id: z.string().min(1).max(100) }).strict();
+const RunId = z.object({ runId: z.string().min(1).max(100) }).strict();
+
+export const libraryCalls = {
+  'presets:list': defineCall<{ presets: Preset[] }>()(z.object({}).strict()),
+  'presets:save': defineCall<Preset>()(PresetSaveInput),
+  'presets:rename': defineCall<Preset>()(z.object({ id: z.string().min(1).max(100), name: PresetFields.name }).strict()),
+  'presets:duplicate': defineCall<Preset>()(Id),
+  /** Returns the deleted preset so the UI can undo with presets:restore. */
+  'presets:delete': defineCall<{ deleted: Preset }>()(Id),
+  'presets:restore': defineCall<Preset>()(z.object({ preset: PresetSchema }).strict()),
+  'presets:export': defineCall<{ text: string; count: number }>()(z.object({ ids: z.array(z.string().max(100)).max(10_000).optional() }).strict()),
+  /** With onConflict "ask", a name clash imports nothing and lists the clashing names for the user to decide. */
+  'presets:import': defineCall<{ imported: number; replaced: number; conflicts: string[] }>()(
+    z.object({ text: z.string().max(20 * 1024 * 1024), onConflict: z.enum(['ask', 'keep-both', 'replace']).default('ask') }).strict(),
+  ),
+  'history:list': defineCall<{ runs: HistorySummary[]; total: number; bytes: number }>()(HistoryFilter),
+  'history:get': defineCall<RecordedRun>()(RunId),
+  'history:delete': defineCall<{ deleted: boolean }>()(RunId),
+  'history:clear': defineCall<{ deleted: number }>()(z.object({}).strict()),
+  'history:settings': defineCall<HistorySettings>()(
+    z.object({ maxRuns: z.number().int().min(1).max(100_000).optional(), maxBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).optional() }).strict(),
+  ),
+  'export:code': defineCall<{ code: string; language: ExportLanguage }>()(
+    z.object({ profileId: z.string().min(1).max(100), protocol: ProtocolSchema, body: z.record(z.string(), z.unknown()), language: z.enum(['curl', 'python', 'typescript', 'http']) }).strict(),
+  ),
+  'import:curl': defineCall<CurlImport>()(z.object({ text: z.string().max(20 * 1024 * 1024) }).strict()),
+};
