@@ -8,6 +8,8 @@ import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
+import { HistoryTab } from './features/library/HistoryTab';
+import { PresetsTab } from './features/library/PresetsTab';
 import { useAppStore } from './store';
 import { useRunUpdates } from './store/runs-slice';
 
@@ -46,7 +48,8 @@ export function App() {
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
 
   const select = (tab: TabId) => {
-    if (tab !== activeTab && tab !== 'capabilities' && activeTab !== 'capabilities') setBring({ from: activeTab, to: tab });
+    const isProtocol = (t: TabId): t is ProtocolId => (PROTOCOL_IDS as readonly string[]).includes(t);
+    if (tab !== activeTab && isProtocol(tab) && isProtocol(activeTab)) setBring({ from: activeTab, to: tab });
     tabSelected(tab);
   };
 
@@ -83,6 +86,12 @@ export function App() {
             <span className="path mono">{PROTOCOL_INFO[p].path}</span>
           </button>
         ))}
+        {(['history', 'presets'] as const).map((t) => (
+          <button key={t} type="button" role="tab" aria-label={t === 'history' ? 'History' : 'Presets'} aria-selected={activeTab === t} className={activeTab === t ? 'selected' : ''} onClick={() => select(t)}>
+            {t === 'history' ? 'History' : 'Presets'}
+            <span className="path">{t === 'history' ? 'every run, replay' : 'saved requests'}</span>
+          </button>
+        ))}
         <button type="button" role="tab" aria-label="Capabilities" aria-selected={activeTab === 'capabilities'} className={activeTab === 'capabilities' ? 'selected' : ''} onClick={() => select('capabilities')}>
           Capabilities
           <span className="path">proof matrix</span>
@@ -90,6 +99,10 @@ export function App() {
       </nav>
       {activeTab === 'capabilities' ? (
         <CapabilitiesTab />
+      ) : activeTab === 'history' ? (
+        <HistoryTab />
+      ) : activeTab === 'presets' ? (
+        <PresetsTab />
       ) : (
         <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
       )}

@@ -7,12 +7,14 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createComposerSlice, type ComposerSlice } from './composer-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createCapabilitiesSlice, type CapabilitiesSlice } from './capabilities-slice';
+import { createLibrarySlice, type LibrarySlice } from './library-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice;
+export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
   ...createComposerSlice(...a),
   ...createRunsSlice(...a),
   ...createCapabilitiesSlice(...a),
+  ...createLibrarySlice(...a),
 }));

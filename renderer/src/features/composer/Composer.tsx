@@ -4,6 +4,8 @@ import { appendAssistantTurn, appendToolResults, appendUserTurn, maxTokensField,
 import { useAppStore } from '../../store';
 import { ModelPicker } from '../model-picker/ModelPicker';
 import { InputTokens } from '../token-counter/InputTokens';
+import { SavePreset } from '../library/SavePreset';
+import { CodeDialog } from '../export/CodeDialog';
 import { JsonEditor } from './JsonEditor';
 import {
   addImage,
@@ -47,6 +49,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const [toolResults, setToolResults] = useState<Record<string, string>>({});
   const [continued, setContinued] = useState<string>();
   const [toolsText, setToolsText] = useState<string>();
+  const [codeOpen, setCodeOpen] = useState(false);
 
   const set = useCallback((next: Body) => edit(protocol, next), [edit, protocol]);
   const running = runStatus === 'starting' || runStatus === 'streaming';
@@ -366,6 +369,11 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
       <div className="composer-actions">
         <InputTokens protocol={protocol} />
         <div className="spacer" />
+        <SavePreset protocol={protocol} />
+        <button type="button" onClick={() => setCodeOpen(true)}>
+          Code…
+        </button>
+        {codeOpen && <CodeDialog protocol={protocol} onClose={() => setCodeOpen(false)} />}
         {canContinue && lastTranscript && pending.length === 0 && (
           <button type="button" onClick={() => continueTurn(lastTranscript)} title="Append the assistant turn, then write the next user turn">
             Continue

@@ -1,0 +1,120 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { launchHost } from './fixtures';
+import { openTab, output, pickModel, status } from './helpers';
+
+test('save a preset, restart the host on the same data dir, load it and send', async ({ page }) => {
+  let host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await openTab(page, 'Chat Completions');
+    await pickModel(page, 'gpt-sim-mini');
+    await page.getByLabel('System prompt', { exact: true }).fill('Answer like a pirate.');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await page.getByLabel('Preset name').fill('Pirate chat');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await page.getByRole('button', { name: 'Load Pirate chat' }).click();
+    await expect(page.getByRole('tab', { name: 'Chat Completions' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a pirate.');
+    await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-mini');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('complete', { timeout: 15_000 });
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a run appears in history, opens as it was, and replays its events in order', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'sim-fault-cut');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('truncated', { timeout: 15_000 });
+    await page.getByRole('tab', { name: 'History' }).click();
+    const runs = page.getByRole('list', { name: 'Runs' });
+    await expect(runs.getByRole('button')).toHaveCount(1);
+    await runs.getByRole('button').first().click();
+    await expect(status(page)).toContainText('truncated');
+    await expect(status(page)).toContainText('message_stop');
+    await page.getByRole('button', { name: 'Step through' }).click();
+    await expect(status(page)).toContainText('streaming');
+    await page.getByRole('button', { name: 'Next event' }).click();
+    await page.getByRole('button', { name: 'Next event' }).click();
+    const events = page.getByRole('region', { name: 'Events' });
+    await expect(events.locator('.event-row')).toHaveCount(2);
+    await expect(events.locator('.event-row').first()).toContainText('message_start');
+    await page.getByRole('button', { name: 'Replay fast' }).click();
+    await expect(status(page)).toContainText('truncated', { timeout: 10_000 });
+    const seqs = await events.locator('.event-row .seq').allInnerTexts();
+    expect(seqs.map(Number)).toEqual([...seqs.keys()].map((i) => i + Number(seqs[0])));
+    await expect(output(page)).toContainText('this is Fault');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('export a preset and import it into a fresh data dir; a name clash asks first', async ({ page }) => {
+  const a = await launchHost();
+  let file = '';
+  try {
+    await page.goto(a.url);
+    await pickModel(page, 'claude-sim-haiku');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await page.getByLabel('Preset name').fill('Shared one');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    file = await (await download).path();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'gateway-playground-presets', version: 2, presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }] });
+  } finally {
+    await a.stop();
+    rmSync(a.dataDir, { recursive: true, force: true });
+  }
+  const b = await launchHost();
+  try {
+    await page.goto(b.url);
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await page.getByLabel('Import presets file').setInputFiles(file);
+    await expect(page.getByRole('list', { name: 'Preset list' })).toContainText('Shared one');
+    await page.getByLabel('Import presets file').setInputFiles(file);
+    await expect(page.getByRole('alertdialog', { name: 'Import conflicts' })).toContainText('Shared one');
+    await page.getByRole('button', { name: 'Keep both' }).click();
+    await expect(page.getByRole('list', { name: 'Preset list' })).toContainText('Shared one (2)');
+  } finally {
+    await b.stop();
+    rmSync(b.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('export as code writes <API_KEY>; a pasted curl opens the right tab and says the key was not stored', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'claude-sim-sonnet');
+    await page.getByRole('button', { name: 'Code…' }).click();
+    const code = page.getByLabel('Exported code');
+    await expect(code).toContainText("-H 'x-api-key: <API_KEY>'");
+    await expect(code).toContainText('/v1/messages');
+    await page.getByLabel('Language').selectOption('python');
+    await expect(code).toContainText('import anthropic');
+    await page.getByRole('tab', { name: 'Import from curl' }).click();
+    await page.getByLabel('curl command').fill(`curl https://gw.example.com/v1/responses -H 'Authorization: Bearer sk-pasted-secret-1' -d '{"model":"gpt-sim-4o","input":"from curl"}'`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(page.getByRole('dialog', { name: 'Code' }).getByRole('status')).toContainText('The key in the command was not stored');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('tab', { name: 'Responses' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-4o');
+    expect(await page.content()).not.toContain('sk-pasted-secret-1');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});

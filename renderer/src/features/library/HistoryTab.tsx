@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'react';
+import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
+import { gateway } from '../../bridge';
+import { useAppStore } from '../../store';
+import { StreamViewer } from '../stream-viewer/StreamViewer';
+import { bytes, ms } from '../stream-viewer/format';
+import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
+
+let replayCounter = 0;
+
+/** Every finished run, newest first; open one as it was, replay it, or bring its request back to the composer. */
+export function HistoryTab() {
+  const history = useAppStore((s) => s.history);
+  const filter = useAppStore((s) => s.historyFilter);
+  const historyRequested = useAppStore((s) => s.historyRequested);
+  const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
+  const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
+  const edit = useAppStore((s) => s.composerBodyEdited);
+  const tabSelected = useAppStore((s) => s.tabSelected);
+  const [selected, setSelected] = useState<string>();
+  const [shown, setShown] = useState<string>();
+  const [error, setError] = useState<string>();
+  const replay = useRef<ReplayHandle | undefined>(undefined);
+  const [stepping, setStepping] = useState(false);
+
+  useEffect(() => {
+    void historyRequested();
+  }, [historyRequested]);
+  useEffect(() => () => replay.current?.stop(), []);
+
+  const open = async (runId: string) => {
+    replay.current?.stop();
+    setStepping(false);
+    setSelected(runId);
+    const err = await recordedRunRequested(runId);
+    setError(err?.message);
+    setShown(err ? undefined : runId);
+  };
+
+  const play = async (mode: ReplayMode) => {
+    if (!selected) return;
+    const r = await gateway.history.get({ runId: selected });
+    if (!r.ok) return setError(r.error.message);
+    replay.current?.stop();
+    const h = startReplay(r.value, mode, runUpdatesReceived, `replay_${++replayCounter}_${selected}`);
+    replay.current = h;
+    setShown(h.runId);
+    setStepping(mode === 'step');
+  };
+
+  const toComposer = async () => {
+    if (!selected) return;
+    const r = await gateway.history.get({ runId: selected });
+    if (!r.ok) return setError(r.error.message);
+    try {
+      edit(r.value.ledger.protocol, JSON.parse(r.value.ledger.body));
+      tabSelected(r.value.ledger.protocol);
+    } catch {
+      setError('The recorded body is not JSON.');
+    }
+  };
+
+  const update = (patch: Partial<typeof filter>) => void historyRequested({ ...filter, ...patch });
+
+  return (
+    <div className="library" role="tabpanel" aria-label="History">
+      <div className="library-list">
+        <div className="filters">
+          <input aria-label="Search history" placeholder="search output, model, profile" value={filter.text ?? ''} onChange={(e) => update({ text: e.target.value || undefined })} />
+          <select aria-label="Filter by protocol" value={filter.protocol ?? ''} onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}>
+            <option value="">all protocols</option>
+            {(['messages', 'chat', 'responses'] as const).map((p) => (
+              <option key={p} value={p}>
+                {PROTOCOL_INFO[p].label}
+              </option>
+            ))}
+          </select>
+          <select aria-label="Filter by verdict" value={filter.verdict ?? ''} onChange={(e) => update({ verdict: (e.target.value || undefined) as typeof filter.verdict })}>
+            <option value="">all verdicts</option>
+            {VERDICTS.map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </select>
+          <input aria-label="Filter by model" placeholder="model" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
+        </div>
+        <p className="muted small">
+          {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
+        </p>
+        <ul className="history-list" aria-label="Runs">
+          {history.runs.map((r) => (
+            <li key={r.runId}>
+              <button type="button" className={selected === r.runId ? 'selected' : ''} onClick={() => void open(r.runId)}>
+                <span className={`verdict-dot ${r.verdict}`} aria-hidden />
+                <span className="h-main">
+                  <span className="mono small">
+                    {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{r.verdict}</strong>
+                    {r.status ? ` · ${r.status}` : ''}
+                  </span>
+                  <span className="h-preview">{r.preview}</span>
+                </span>
+                <span className="muted small h-meta">
+                  {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev{r.origin !== 'composer' ? ` · ${r.origin}` : ''}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {history.runs.length === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
+      </div>
+      <div className="library-detail">
+        {selected && (
+          <div className="row wrap detail-actions">
+            <button type="button" onClick={() => void play('realtime')}>
+              Replay 1×
+            </button>
+            <button type="button" onClick={() => void play('fast')}>
+              Replay fast
+            </button>
+            <button type="button" onClick={() => void play('step')}>
+              Step through
+            </button>
+            {stepping && (
+              <button type="button" className="primary" onClick={() => setStepping(!!replay.current?.next())}>
+                Next event
+              </button>
+            )}
+            <button type="button" onClick={() => void toComposer()}>
+              Open in composer
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={async () => {
+                await gateway.history.delete({ runId: selected });
+                setSelected(undefined);
+                setShown(undefined);
+                void historyRequested();
+              }}
+            >
+              Delete
+            </button>
+          </div>
+        )}
+        {error && <p className="field-error">{error}</p>}
+        {shown ? <StreamViewer runId={shown} /> : <p className="muted empty">Pick a run to see it exactly as it happened.</p>}
+      </div>
+    </div>
+  );
+}

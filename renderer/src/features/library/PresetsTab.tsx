@@ -1,0 +1,236 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Preset } from '../../../../shared/contract';
+import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
+import { translateRequest, type Loss } from '../../../../shared/translate';
+import { gateway } from '../../bridge';
+import { useAppStore } from '../../store';
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Saved requests: search, load in one click (or into another protocol through the translation), rename, duplicate, delete with undo, import and export. */
+export function PresetsTab() {
+  const presets = useAppStore((s) => s.presets);
+  const presetsRequested = useAppStore((s) => s.presetsRequested);
+  const edit = useAppStore((s) => s.composerBodyEdited);
+  const tabSelected = useAppStore((s) => s.tabSelected);
+  const [query, setQuery] = useState('');
+  const [undo, setUndo] = useState<Preset>();
+  const [message, setMessage] = useState<string>();
+  const [pendingImport, setPendingImport] = useState<{ text: string; conflicts: string[] }>();
+  const [translated, setTranslated] = useState<{ preset: Preset; to: ProtocolId; body: Record<string, unknown>; losses: Loss[] }>();
+  const [renaming, setRenaming] = useState<{ id: string; name: string }>();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void presetsRequested();
+  }, [presetsRequested]);
+
+  const shown = useMemo(() => {
+    const q = query.toLowerCase();
+    return presets.filter((p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q));
+  }, [presets, query]);
+
+  const load = (p: Preset, to: ProtocolId = p.protocol) => {
+    if (to === p.protocol) {
+      edit(p.protocol, { ...p.body, stream: p.stream });
+      tabSelected(p.protocol);
+      return;
+    }
+    const t = translateRequest(p.protocol, to, { ...p.body, stream: p.stream });
+    if (!t.ok) return setMessage(`Cannot translate ${p.name}: ${t.reason}`);
+    setTranslated({ preset: p, to, body: t.body, losses: t.losses });
+  };
+
+  const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
+    const r = await gateway.presets.import({ text, onConflict });
+    if (!r.ok) return setMessage(r.error.message);
+    if (r.value.conflicts.length && onConflict === 'ask') return setPendingImport({ text, conflicts: r.value.conflicts });
+    setPendingImport(undefined);
+    setMessage(`Imported ${r.value.imported} preset(s)${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`);
+    void presetsRequested();
+  };
+
+  return (
+    <div className="presets" role="tabpanel" aria-label="Presets">
+      <div className="cap-toolbar">
+        <input aria-label="Search presets" placeholder="search presets" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button
+          type="button"
+          onClick={async () => {
+            const r = await gateway.presets.export({});
+            if (r.ok) download('gateway-playground-presets.json', r.value.text);
+          }}
+        >
+          Export all
+        </button>
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          aria-label="Import presets file"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            if (f) await importText(await f.text(), 'ask');
+            e.target.value = '';
+          }}
+        />
+        {message && (
+          <span className="note" role="status">
+            {message}
+          </span>
+        )}
+        {undo && (
+          <span className="note">
+            Deleted “{undo.name}”.{' '}
+            <button
+              type="button"
+              className="small"
+              onClick={async () => {
+                await gateway.presets.restore({ preset: undo });
+                setUndo(undefined);
+                void presetsRequested();
+              }}
+            >
+              Undo
+            </button>
+          </span>
+        )}
+      </div>
+      {pendingImport && (
+        <div className="bring-along" role="alertdialog" aria-label="Import conflicts">
+          <span>
+            {pendingImport.conflicts.length} preset name(s) already exist: {pendingImport.conflicts.join(', ')}.
+          </span>
+          <button type="button" onClick={() => void importText(pendingImport.text, 'keep-both')}>
+            Keep both
+          </button>
+          <button type="button" onClick={() => void importText(pendingImport.text, 'replace')}>
+            Replace
+          </button>
+          <button type="button" className="ghost" onClick={() => setPendingImport(undefined)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {translated && (
+        <div className="bring-along open" role="region" aria-label="Translation">
+          <h3>
+            {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} → {PROTOCOL_INFO[translated.to].label}
+          </h3>
+          <ul className="losses" aria-label="Loss list">
+            {translated.losses.map((l, i) => (
+              <li key={i} className={`loss ${l.kind}`}>
+                <span className="badge">{l.kind}</span> <span className="mono">{l.path}</span> — {l.reason}
+              </li>
+            ))}
+            {translated.losses.length === 0 && <li className="muted">Nothing is lost.</li>}
+          </ul>
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                edit(translated.to, translated.body);
+                tabSelected(translated.to);
+                setTranslated(undefined);
+              }}
+            >
+              Load translated
+            </button>
+            <button type="button" className="ghost" onClick={() => setTranslated(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      <ul className="preset-list" aria-label="Preset list">
+        {shown.map((p) => (
+          <li key={p.id} className="preset">
+            <div className="preset-main">
+              {renaming?.id === p.id ? (
+                <form
+                  onSubmit={async (e) => {
+                    e.preventDefault();
+                    const r = await gateway.presets.rename({ id: p.id, name: renaming.name });
+                    if (!r.ok) setMessage(r.error.message);
+                    setRenaming(undefined);
+                    void presetsRequested();
+                  }}
+                >
+                  <input aria-label="New name" autoFocus value={renaming.name} onChange={(e) => setRenaming({ id: p.id, name: e.target.value })} />
+                </form>
+              ) : (
+                <strong>{p.name}</strong>
+              )}
+              <span className="muted small">
+                {PROTOCOL_INFO[p.protocol].label} · {p.model ?? 'no model'} · {p.stream ? 'stream' : 'no stream'}
+                {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
+              </span>
+              {p.notes && <span className="small">{p.notes}</span>}
+            </div>
+            <div className="row">
+              <button type="button" className="primary" aria-label={`Load ${p.name}`} onClick={() => load(p)}>
+                Load
+              </button>
+              <select aria-label={`Load ${p.name} into`} value="" onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}>
+                <option value="">into…</option>
+                {PROTOCOL_IDS.filter((x) => x !== p.protocol).map((x) => (
+                  <option key={x} value={x}>
+                    {PROTOCOL_INFO[x].label} (translated)
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="ghost" onClick={() => setRenaming({ id: p.id, name: p.name })}>
+                Rename
+              </button>
+              <button
+                type="button"
+                className="ghost"
+                onClick={async () => {
+                  await gateway.presets.duplicate({ id: p.id });
+                  void presetsRequested();
+                }}
+              >
+                Duplicate
+              </button>
+              <button
+                type="button"
+                className="ghost"
+                onClick={async () => {
+                  const r = await gateway.presets.export({ ids: [p.id] });
+                  if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
+                }}
+              >
+                Export
+              </button>
+              <button
+                type="button"
+                className="ghost danger"
+                aria-label={`Delete ${p.name}`}
+                onClick={async () => {
+                  const r = await gateway.presets.delete({ id: p.id });
+                  if (r.ok) setUndo(r.value.deleted);
+                  void presetsRequested();
+                }}
+              >
+                Delete
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {presets.length === 0 && <p className="muted empty">No presets yet: use “Save preset” in a protocol tab.</p>}
+    </div>
+  );
+}

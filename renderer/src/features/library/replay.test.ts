@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RecordedRun, RunUpdate } from '../../../../shared/contract';
+import { startReplay } from './replay';
+
+const run: RecordedRun = {
+  ledger: { runId: 'r', protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] },
+  events: [0, 100, 100, 400].map((t, seq) => ({ seq, t, type: 'chunk', data: '{}', size: 2 })),
+  result: { verdict: 'truncated', reason: 'cut', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 400, events: 4, bytes: 8, usage: {} }, warnings: [], endedAt: '' },
+  origin: 'composer',
+};
+
+describe('replay', () => {
+  it('plays events at their recorded times, then the recorded verdict', () => {
+    vi.useFakeTimers();
+    const got: RunUpdate[] = [];
+    startReplay(run, 'realtime', (u) => got.push(...u), 'rp');
+    const seqs = () => got.flatMap((u) => (u.kind === 'events' ? u.events.map((e) => e.seq) : []));
+    vi.advanceTimersByTime(1);
+    expect(seqs()).toEqual([0]);
+    vi.advanceTimersByTime(100);
+    expect(seqs()).toEqual([0, 1, 2]);
+    vi.advanceTimersByTime(250);
+    expect(seqs()).toEqual([0, 1, 2]);
+    vi.advanceTimersByTime(100);
+    expect(seqs()).toEqual([0, 1, 2, 3]);
+    expect(got.at(-1)).toMatchObject({ kind: 'end', runId: 'rp', result: { verdict: 'truncated' } });
+    vi.useRealTimers();
+  });
+
+  it('steps one event at a time', () => {
+    const got: RunUpdate[] = [];
+    const h = startReplay(run, 'step', (u) => got.push(...u), 'rs');
+    expect(got.map((u) => u.kind)).toEqual(['started']);
+    expect(h.next()).toBe(true);
+    expect(h.next()).toBe(true);
+    expect(h.next()).toBe(true);
+    expect(h.next()).toBe(false);
+    expect(got.filter((u) => u.kind === 'events')).toHaveLength(4);
+    expect(got.at(-1)?.kind).toBe('end');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Replays a recorded run into the stream viewer as a new view: at 1× with its recorded gaps, fast, or one
+ * event at a time — so a user can show a colleague exactly how a stream broke. Pure scheduling over the
+ * runs slice's own update path; nothing is sent to the gateway.
+ */
+import type { RecordedRun, RunUpdate } from '../../../../shared/contract';
+
+export type ReplayMode = 'realtime' | 'fast' | 'step';
+
+export interface ReplayHandle {
+  runId: string;
+  /** Step mode: deliver the next event; returns false once the run has ended. */
+  next(): boolean;
+  stop(): void;
+}
+
+export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: RunUpdate[]) => void, replayId: string): ReplayHandle {
+  const runId = replayId;
+  const ledger = { ...run.ledger, runId };
+  apply([{ kind: 'started', runId, ledger }, ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : [])]);
+  let i = 0;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const end = () => {
+    if (stopped) return;
+    stopped = true;
+    apply([{ kind: 'end', runId, result: run.result }]);
+  };
+  const deliver = (count: number) => {
+    const batch = run.events.slice(i, i + count);
+    i += batch.length;
+    if (batch.length) apply([{ kind: 'events', runId, events: batch }]);
+    if (i >= run.events.length) end();
+  };
+  const tick = () => {
+    if (stopped) return;
+    if (mode === 'fast') {
+      deliver(Math.max(50, Math.ceil(run.events.length / 60)));
+      if (!stopped) timer = setTimeout(tick, 16);
+      return;
+    }
+    const due = run.events[i]?.t ?? 0;
+    let n = 0;
+    while (i + n < run.events.length && run.events[i + n].t <= due) n++;
+    deliver(Math.max(1, n));
+    if (!stopped) timer = setTimeout(tick, Math.max(0, (run.events[i]?.t ?? due) - due));
+  };
+  if (mode !== 'step') timer = setTimeout(tick, mode === 'realtime' ? (run.events[0]?.t ?? 0) : 0);
+  if (!run.events.length && mode !== 'step') end();
+  return {
+    runId,
+    next() {
+      if (stopped) return false;
+      deliver(1);
+      return !stopped;
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      end();
+    },
+  };
+}

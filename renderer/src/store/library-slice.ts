@@ -1,0 +1,50 @@
+import type { StateCreator } from 'zustand';
+import type { AppError, HistorySummary, Preset, RunUpdate } from '../../../shared/contract';
+import { gateway } from '../bridge';
+import type { AppState } from './index';
+
+export interface HistoryFilterState {
+  protocol?: 'messages' | 'chat' | 'responses';
+  verdict?: HistorySummary['verdict'];
+  model?: string;
+  text?: string;
+}
+
+/** Presets and the history list, as the core keeps them (cached here, persisted there). */
+export interface LibrarySlice {
+  presets: Preset[];
+  history: { runs: HistorySummary[]; total: number; bytes: number };
+  historyFilter: HistoryFilterState;
+  presetsRequested(): Promise<void>;
+  historyRequested(filter?: HistoryFilterState): Promise<void>;
+  /** Loads a recorded run into the runs cache, as it was, for the stream viewer. */
+  recordedRunRequested(runId: string): Promise<AppError | undefined>;
+}
+
+export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set, get) => ({
+  presets: [],
+  history: { runs: [], total: 0, bytes: 0 },
+  historyFilter: {},
+  async presetsRequested() {
+    const r = await gateway.presets.list({});
+    if (r.ok) set({ presets: r.value.presets });
+  },
+  async historyRequested(filter) {
+    const f = filter ?? get().historyFilter;
+    set({ historyFilter: f });
+    const r = await gateway.history.list({ ...f, limit: 500 });
+    if (r.ok) set({ history: r.value });
+  },
+  async recordedRunRequested(runId) {
+    if (get().runs[runId]?.result) return undefined;
+    const r = await gateway.history.get({ runId });
+    if (!r.ok) return r.error;
+    const { ledger, response, events, result } = r.value;
+    const updates: RunUpdate[] = [{ kind: 'started', runId, ledger }];
+    if (response) updates.push({ kind: 'response', runId, response });
+    if (events.length) updates.push({ kind: 'events', runId, events });
+    updates.push({ kind: 'end', runId, result });
+    get().runUpdatesReceived(updates);
+    return undefined;
+  },
+});
