@@ -107,6 +107,7 @@ export class PresetStore {
       model: input.model ?? (typeof input.body.model === 'string' ? input.body.model : undefined),
       body: input.body,
       stream: input.stream,
+      compare: input.compare,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     });

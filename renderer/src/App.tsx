@@ -8,6 +8,7 @@ import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
+import { CompareTab } from './features/compare/CompareTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
 import { useAppStore } from './store';
@@ -86,6 +87,10 @@ export function App() {
             <span className="path mono">{PROTOCOL_INFO[p].path}</span>
           </button>
         ))}
+        <button type="button" role="tab" aria-label="Compare" aria-selected={activeTab === 'compare'} className={activeTab === 'compare' ? 'selected' : ''} onClick={() => select('compare')}>
+          Compare
+          <span className="path">side by side</span>
+        </button>
         {(['history', 'presets'] as const).map((t) => (
           <button key={t} type="button" role="tab" aria-label={t === 'history' ? 'History' : 'Presets'} aria-selected={activeTab === t} className={activeTab === t ? 'selected' : ''} onClick={() => select(t)}>
             {t === 'history' ? 'History' : 'Presets'}
@@ -97,7 +102,9 @@ export function App() {
           <span className="path">proof matrix</span>
         </button>
       </nav>
-      {activeTab === 'capabilities' ? (
+      {activeTab === 'compare' ? (
+        <CompareTab />
+      ) : activeTab === 'capabilities' ? (
         <CapabilitiesTab />
       ) : activeTab === 'history' ? (
         <HistoryTab />

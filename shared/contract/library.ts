@@ -9,6 +9,15 @@ import type { ProtocolId, Verdict } from '../protocols/types';
 export const PRESET_FORMAT = 'gateway-playground-presets';
 export const PRESET_VERSION = 2;
 
+/** A comparison column: where the shared prompt goes, and what it overrides there. */
+export interface CompareColumn {
+  profileId: string;
+  protocol: ProtocolId;
+  model: string;
+  /** Fields merged into this column's translated body (e.g. a different temperature). */
+  overrides?: Record<string, unknown>;
+}
+
 export interface Preset {
   id: string;
   name: string;
@@ -19,6 +28,8 @@ export interface Preset {
   /** The whole body as composed, unknown fields included. Never a key: keys live only in the vault. */
   body: Record<string, unknown>;
   stream: boolean;
+  /** Set when the preset is a saved comparison: `body` is then the shared prompt (Messages shape). */
+  compare?: { columns: CompareColumn[] };
   createdAt: string;
   updatedAt: string;
 }
@@ -31,6 +42,21 @@ const PresetFields = {
   model: z.string().max(200).optional(),
   body: z.record(z.string(), z.unknown()),
   stream: z.boolean().default(false),
+  compare: z
+    .object({
+      columns: z
+        .array(
+          z.object({
+            profileId: z.string().min(1).max(100),
+            protocol: ProtocolSchema,
+            model: z.string().max(200),
+            overrides: z.record(z.string(), z.unknown()).optional(),
+          }),
+        )
+        .min(1)
+        .max(6),
+    })
+    .optional(),
 };
 
 export const PresetSchema = z.object({ id: z.string().min(1).max(100), ...PresetFields, createdAt: z.string(), updatedAt: z.string() });

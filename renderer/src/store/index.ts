@@ -8,8 +8,9 @@ import { createComposerSlice, type ComposerSlice } from './composer-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createCapabilitiesSlice, type CapabilitiesSlice } from './capabilities-slice';
 import { createLibrarySlice, type LibrarySlice } from './library-slice';
+import { createCompareSlice, type CompareSlice } from './compare-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice;
+export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice & CompareSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -17,4 +18,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createRunsSlice(...a),
   ...createCapabilitiesSlice(...a),
   ...createLibrarySlice(...a),
+  ...createCompareSlice(...a),
 }));

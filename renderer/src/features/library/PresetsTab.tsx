@@ -20,6 +20,8 @@ export function PresetsTab() {
   const presetsRequested = useAppStore((s) => s.presetsRequested);
   const edit = useAppStore((s) => s.composerBodyEdited);
   const tabSelected = useAppStore((s) => s.tabSelected);
+  const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
+  const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
   const [query, setQuery] = useState('');
   const [undo, setUndo] = useState<Preset>();
   const [message, setMessage] = useState<string>();
@@ -38,6 +40,12 @@ export function PresetsTab() {
   }, [presets, query]);
 
   const load = (p: Preset, to: ProtocolId = p.protocol) => {
+    if (p.compare) {
+      compareBodyEdited(p.body);
+      compareColumnsChanged(p.compare.columns);
+      tabSelected('compare');
+      return;
+    }
     if (to === p.protocol) {
       edit(p.protocol, { ...p.body, stream: p.stream });
       tabSelected(p.protocol);
@@ -174,7 +182,7 @@ export function PresetsTab() {
                 <strong>{p.name}</strong>
               )}
               <span className="muted small">
-                {PROTOCOL_INFO[p.protocol].label} · {p.model ?? 'no model'} · {p.stream ? 'stream' : 'no stream'}
+                {p.compare ? `Comparison · ${p.compare.columns.length} columns` : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`} · {p.stream ? 'stream' : 'no stream'}
                 {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
               </span>
               {p.notes && <span className="small">{p.notes}</span>}

@@ -1,0 +1,87 @@
+import { rmSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { launchHost } from './fixtures';
+
+async function openCompare(page: import('@playwright/test').Page) {
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Compare' })).toBeVisible();
+}
+
+test('same model, three protocols: every column completes and the summary table marks the best values', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await openCompare(page);
+    await page.getByRole('button', { name: 'Same model, three protocols' }).click();
+    for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('claude-sim-sonnet');
+    await expect(page.getByRole('region', { name: 'Column 1' })).toContainText('Request for this column');
+    await page.getByRole('button', { name: 'Run all' }).click();
+    for (let i = 1; i <= 3; i++) {
+      await expect(page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' })).toContainText('complete', { timeout: 20_000 });
+    }
+    const table = page.getByRole('table', { name: 'Comparison summary' });
+    await expect(table.getByRole('row', { name: /^verdict/ })).toContainText('complete complete complete'.replace(/ /g, ''));
+    await expect(table.getByRole('row', { name: /time to first token/ }).locator('td.best')).toHaveCount(1);
+    await expect(table.getByRole('row', { name: /output tokens\b/ }).first()).not.toContainText('—');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a fault column shows its verdict while the others complete; the diff shows two models differ', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await openCompare(page);
+    await page.getByLabel('Column 2 protocol').selectOption('messages');
+    await page.getByLabel('Column 2 model').fill('gpt-sim-4o');
+    await page.getByRole('button', { name: '+ Column' }).click();
+    await page.getByLabel('Column 3 protocol').selectOption('messages');
+    await page.getByLabel('Column 3 model').fill('sim-fault-cut');
+    await page.getByRole('button', { name: 'Run all' }).click();
+    const col = (i: number) => page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
+    await expect(col(3)).toContainText('truncated', { timeout: 20_000 });
+    await expect(col(1)).toContainText('complete', { timeout: 20_000 });
+    await expect(col(2)).toContainText('complete', { timeout: 20_000 });
+    const diff = page.getByLabel('Output diff');
+    await expect(diff.locator('.removed').first()).toBeVisible();
+    await expect(diff.locator('.added').first()).toBeVisible();
+    await expect(diff).toContainText('Claude Sim Sonnet');
+    await expect(diff).toContainText('GPT Sim 4o');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a saved comparison re-runs after a restart, and its runs are in history', async ({ page }) => {
+  let host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await openCompare(page);
+    await page.getByLabel('Shared user turn').fill('Compare me across protocols');
+    await page.getByLabel('Column 2 model').fill('gpt-sim-mini');
+    await page.getByLabel('Comparison name').fill('Two columns');
+    await page.getByRole('button', { name: 'Save comparison' }).click();
+    await expect(page.getByText('Saved “Two columns”.')).toBeVisible();
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await page.getByRole('button', { name: 'Load Two columns' }).click();
+    await expect(page.getByRole('tab', { name: 'Compare' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel('Shared user turn')).toHaveValue('Compare me across protocols');
+    await expect(page.getByLabel('Column 2 model')).toHaveValue('gpt-sim-mini');
+    await page.getByRole('button', { name: 'Run all' }).click();
+    for (let i = 1; i <= 2; i++) {
+      await expect(page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' })).toContainText('complete', { timeout: 20_000 });
+    }
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(page.getByRole('list', { name: 'Runs' }).getByRole('button')).toHaveCount(2);
+    await expect(page.getByRole('list', { name: 'Runs' })).toContainText('compare');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});

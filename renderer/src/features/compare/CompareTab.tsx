@@ -1,0 +1,340 @@
+import { memo, useEffect, useMemo, useState } from 'react';
+import { diffWords } from 'diff';
+import { useShallow } from 'zustand/react/shallow';
+import type { CompareColumn, GuardReport } from '../../../../shared/contract';
+import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId, type Transcript } from '../../../../shared/protocols/types';
+import { translateRequest } from '../../../../shared/translate';
+import { gateway } from '../../bridge';
+import { useAppStore } from '../../store';
+import { JsonEditor } from '../composer/JsonEditor';
+import { getSystem, getTurns, setField, setSystem, setTurnText } from '../composer/body-fields';
+import { Output } from '../stream-viewer/Output';
+import { StreamViewer } from '../stream-viewer/StreamViewer';
+import { VERDICT_TONE, ms } from '../stream-viewer/format';
+import { summaryRows } from './summary';
+
+const MAX_COLUMNS = 6;
+
+function columnBody(shared: Record<string, unknown>, column: CompareColumn) {
+  const t = translateRequest('messages', column.protocol, shared);
+  if (!t.ok) return t;
+  return { ...t, body: { ...t.body, model: column.model, ...column.overrides } };
+}
+
+const textOf = (t?: Transcript) => (t ? t.blocks.map((b) => (b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `[${b.name}(${b.argsText})]` : '')).join('') : '');
+
+/** One column's live run, compact. Subscribes to its own run only, so six streams never re-render each other. */
+const ColumnRun = memo(function ColumnRun({ runId, onOpen }: { runId?: string; onOpen: () => void }) {
+  const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
+  if (!run) return <p className="muted small">Not run yet.</p>;
+  const word = run.result?.verdict ?? run.status;
+  const tone = VERDICT_TONE[word === 'done' ? 'streaming' : word];
+  return (
+    <div className="column-run">
+      <div role="status" aria-label="Stream status" className={`stream-status ${tone}`}>
+        <strong>{word}</strong>
+        {run.result && <span className="reason small"> — {run.result.reason}</span>}
+      </div>
+      <p className="muted small mono">
+        TTFT {ms(run.result?.metrics.ttftMs ?? run.live.ttftMs)} · total {ms(run.result?.metrics.totalMs ?? run.live.lastT)} · {run.live.events} events
+      </p>
+      <Output transcript={run.transcript} live={run.status !== 'done'} />
+      <button type="button" className="ghost small" onClick={onOpen}>
+        Open in the full viewer
+      </button>
+    </div>
+  );
+});
+
+export function CompareTab() {
+  const body = useAppStore((s) => s.compareBody);
+  const columns = useAppStore((s) => s.compareColumns);
+  const runIds = useAppStore((s) => s.compareRunIds);
+  const profiles = useAppStore((s) => s.profiles);
+  const activeProfile = profiles?.activeId ?? 'demo';
+  const models = useAppStore((s) => s.models[activeProfile]?.models);
+  const editBody = useAppStore((s) => s.compareBodyEdited);
+  const setColumns = useAppStore((s) => s.compareColumnsChanged);
+  const runsStarted = useAppStore((s) => s.compareRunsStarted);
+  const runStartRequested = useAppStore((s) => s.runStartRequested);
+  const presetsRequested = useAppStore((s) => s.presetsRequested);
+  const results = useAppStore(useShallow((s) => runIds.map((id) => (id ? s.runs[id]?.result : undefined))));
+  const [jsonText, setJsonText] = useState(() => JSON.stringify(body, null, 2));
+  const [jsonError, setJsonError] = useState<string>();
+  const [fullView, setFullView] = useState<string>();
+  const [diffPair, setDiffPair] = useState<[number, number]>([0, 1]);
+  const [guards, setGuards] = useState<(GuardReport | undefined)[]>([]);
+  const [presetName, setPresetName] = useState('');
+  const [message, setMessage] = useState<string>();
+
+  useEffect(() => setJsonText(JSON.stringify(body, null, 2)), [body]);
+  const translated = useMemo(() => columns.map((c) => columnBody(body, c)), [body, columns]);
+
+  useEffect(() => {
+    let live = true;
+    void Promise.all(
+      columns.map((c, i) => {
+        const t = translated[i];
+        return t.ok && c.model ? gateway.capabilities.guard({ profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body }).then((r) => (r.ok ? r.value : undefined)) : undefined;
+      }),
+    ).then((g) => live && setGuards(g));
+    return () => {
+      live = false;
+    };
+  }, [columns, translated]);
+
+  const update = (i: number, patch: Partial<CompareColumn>) => setColumns(columns.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const firstModel = (models ?? [])[0]?.id ?? 'claude-sim-sonnet';
+
+  const runAll = async () => {
+    const ids = await Promise.all(
+      columns.map(async (c, i) => {
+        const t = translated[i];
+        if (!t.ok) return undefined;
+        const r = await runStartRequested({ profileId: c.profileId, protocol: c.protocol, body: t.body, origin: 'compare', warnings: guards[i]?.warnings ?? [] });
+        return r.runId;
+      }),
+    );
+    runsStarted(ids);
+  };
+
+  const system = getSystem('messages', body);
+  const turns = getTurns('messages', body);
+  const rows = summaryRows(results);
+  const [a, b] = diffPair;
+  const diff = useMemo(() => (results[a] && results[b] ? diffWords(textOf(results[a]?.transcript), textOf(results[b]?.transcript)) : undefined), [results, a, b]);
+
+  return (
+    <div className="compare" role="tabpanel" aria-label="Compare">
+      <section className="compare-prompt card">
+        <div className="card-head">
+          <span className="label">Shared prompt — written once, translated into each column's protocol</span>
+          <span className="row">
+            <button type="button" onClick={() => setColumns(PROTOCOL_IDS.map((p) => ({ profileId: activeProfile, protocol: p, model: columns[0]?.model || firstModel })))}>
+              Same model, three protocols
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                const protocol = columns[0]?.protocol ?? 'messages';
+                const ids = (models ?? []).map((m) => m.id).filter((id) => !id.startsWith('sim-fault') && id !== 'sim-firehose').slice(0, 3);
+                setColumns(ids.map((model) => ({ profileId: activeProfile, protocol, model })));
+              }}
+            >
+              Same protocol, N models
+            </button>
+          </span>
+        </div>
+        <div className="compare-prompt-grid">
+          <label>
+            <span className="label">System prompt</span>
+            <textarea aria-label="Shared system prompt" rows={2} value={system.text} disabled={!system.editable} onChange={(e) => editBody(setSystem('messages', body, e.target.value))} />
+          </label>
+          <label>
+            <span className="label">User turn</span>
+            <textarea aria-label="Shared user turn" rows={2} value={turns[turns.length - 1]?.text ?? ''} onChange={(e) => editBody(setTurnText('messages', body, turns.length - 1, e.target.value))} />
+          </label>
+          <label>
+            <span className="label">max_tokens</span>
+            <input aria-label="Shared max_tokens" value={typeof body.max_tokens === 'number' ? String(body.max_tokens) : ''} onChange={(e) => editBody(setField(body, 'max_tokens', Number(e.target.value) || undefined))} />
+          </label>
+          <label className="inline">
+            <input type="checkbox" checked={body.stream === true} onChange={(e) => editBody(setField(body, 'stream', e.target.checked))} /> stream
+          </label>
+        </div>
+        <details>
+          <summary className="small">Whole shared prompt as JSON (Messages shape: tools, thinking, more turns…)</summary>
+          <JsonEditor
+            label="Shared prompt JSON"
+            minHeight="100px"
+            value={jsonText}
+            onChange={(t) => {
+              setJsonText(t);
+              try {
+                const v = JSON.parse(t);
+                if (v && typeof v === 'object' && !Array.isArray(v)) {
+                  editBody(v);
+                  setJsonError(undefined);
+                } else setJsonError('must be a JSON object');
+              } catch (err) {
+                setJsonError((err as Error).message);
+              }
+            }}
+          />
+          {jsonError && <p className="field-error">{jsonError}</p>}
+        </details>
+        <div className="row">
+          <button type="button" className="primary" disabled={!!jsonError || columns.length < 2} onClick={() => void runAll()}>
+            Run all
+          </button>
+          <button type="button" disabled={columns.length >= MAX_COLUMNS} onClick={() => setColumns([...columns, { profileId: activeProfile, protocol: 'chat', model: firstModel }])}>
+            + Column
+          </button>
+          <div className="spacer" />
+          <input aria-label="Comparison name" placeholder="comparison name" value={presetName} onChange={(e) => setPresetName(e.target.value)} />
+          <button
+            type="button"
+            disabled={!presetName.trim()}
+            onClick={async () => {
+              const r = await gateway.presets.save({ name: presetName, protocol: 'messages', body, stream: body.stream === true, compare: { columns }, tags: ['comparison'] });
+              setMessage(r.ok ? `Saved “${r.value.name}”.` : r.error.message);
+              void presetsRequested();
+            }}
+          >
+            Save comparison
+          </button>
+          {message && <span className="note">{message}</span>}
+        </div>
+      </section>
+
+      <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(260px, 1fr))` }}>
+        {columns.map((c, i) => {
+          const t = translated[i];
+          const g = guards[i];
+          const flagged = g?.items.filter((x) => x.state !== 'proven') ?? [];
+          return (
+            <section key={i} className="compare-column card" aria-label={`Column ${i + 1}`}>
+              <div className="row wrap">
+                <select aria-label={`Column ${i + 1} profile`} value={c.profileId} onChange={(e) => update(i, { profileId: e.target.value })}>
+                  {profiles?.profiles.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+                <select aria-label={`Column ${i + 1} protocol`} value={c.protocol} onChange={(e) => update(i, { protocol: e.target.value as ProtocolId })}>
+                  {PROTOCOL_IDS.map((p) => (
+                    <option key={p} value={p}>
+                      {PROTOCOL_INFO[p].label}
+                    </option>
+                  ))}
+                </select>
+                <input aria-label={`Column ${i + 1} model`} className="mono" list="compare-models" value={c.model} onChange={(e) => update(i, { model: e.target.value })} />
+                <button type="button" className="ghost small" aria-label={`Remove column ${i + 1}`} disabled={columns.length <= 2} onClick={() => setColumns(columns.filter((_, j) => j !== i))}>
+                  ✕
+                </button>
+              </div>
+              <details>
+                <summary className="small">
+                  Request for this column{t.ok ? ` · ${t.losses.length} loss${t.losses.length === 1 ? '' : 'es'}` : ' · cannot translate'}
+                  {flagged.length ? ` · ${flagged.length} capability warning${flagged.length === 1 ? '' : 's'}` : ''}
+                </summary>
+                {t.ok ? (
+                  <>
+                    <ul className="losses" aria-label={`Column ${i + 1} loss list`}>
+                      {t.losses.map((l, k) => (
+                        <li key={k} className={`loss ${l.kind}`}>
+                          <span className="badge">{l.kind}</span> <span className="mono">{l.path}</span> — {l.reason}
+                        </li>
+                      ))}
+                    </ul>
+                    {flagged.length > 0 && (
+                      <ul className="guard">
+                        {flagged.map((x) => (
+                          <li key={x.capability} className={`guard-item ${x.state}`}>
+                            <span className="badge">{x.state}</span> {x.capability}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    <pre className="mono small column-body">{JSON.stringify(t.body, null, 2)}</pre>
+                  </>
+                ) : (
+                  <p className="field-error">{t.reason}</p>
+                )}
+              </details>
+              <label className="small">
+                overrides (JSON merged into this column's body)
+                <input
+                  aria-label={`Column ${i + 1} overrides`}
+                  className="mono"
+                  placeholder='{"temperature": 0.2}'
+                  defaultValue={c.overrides ? JSON.stringify(c.overrides) : ''}
+                  onBlur={(e) => {
+                    try {
+                      const v = e.target.value.trim() ? JSON.parse(e.target.value) : undefined;
+                      update(i, { overrides: v && typeof v === 'object' && !Array.isArray(v) ? v : undefined });
+                    } catch {
+                      e.target.setCustomValidity('not JSON');
+                    }
+                  }}
+                />
+              </label>
+              <ColumnRun runId={runIds[i]} onOpen={() => setFullView(runIds[i])} />
+            </section>
+          );
+        })}
+      </div>
+      <datalist id="compare-models">
+        {(models ?? []).map((m) => (
+          <option key={m.id} value={m.id} />
+        ))}
+      </datalist>
+
+      <section className="card compare-summary">
+        <table className="summary" aria-label="Comparison summary">
+          <thead>
+            <tr>
+              <th />
+              {columns.map((c, i) => (
+                <th key={i}>
+                  {i + 1}. {PROTOCOL_INFO[c.protocol].label} · <span className="mono">{c.model}</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.label}>
+                <th>{r.label}</th>
+                {columns.map((_, i) => (
+                  <td key={i} className={r.best === i ? 'best' : ''}>
+                    {r.values[i] === undefined ? (results[i] ? 'not reported' : '—') : String(r.values[i])}
+                    {r.best === i ? ' ★' : ''}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="row">
+          <span className="label">Diff</span>
+          <select aria-label="Diff left" value={a} onChange={(e) => setDiffPair([Number(e.target.value), b])}>
+            {columns.map((_, i) => (
+              <option key={i} value={i}>
+                column {i + 1}
+              </option>
+            ))}
+          </select>
+          <select aria-label="Diff right" value={b} onChange={(e) => setDiffPair([a, Number(e.target.value)])}>
+            {columns.map((_, i) => (
+              <option key={i} value={i}>
+                column {i + 1}
+              </option>
+            ))}
+          </select>
+        </div>
+        {diff ? (
+          <div className="diff" aria-label="Output diff">
+            <div className="diff-side">
+              {diff.map((p, k) => (p.added ? null : <span key={k} className={p.removed ? 'removed' : ''}>{p.value}</span>))}
+            </div>
+            <div className="diff-side">
+              {diff.map((p, k) => (p.removed ? null : <span key={k} className={p.added ? 'added' : ''}>{p.value}</span>))}
+            </div>
+          </div>
+        ) : (
+          <p className="muted small">Run two columns to compare their outputs word by word.</p>
+        )}
+      </section>
+      {fullView && (
+        <div className="full-view" role="dialog" aria-label="Full viewer">
+          <button type="button" className="ghost" aria-label="Close full viewer" onClick={() => setFullView(undefined)}>
+            ✕ Close
+          </button>
+          <StreamViewer runId={fullView} />
+        </div>
+      )}
+    </div>
+  );
+}
