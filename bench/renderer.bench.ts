@@ -1,0 +1,101 @@
+/**
+ * npm run bench (second half) — the renderer under load, in real Chromium against the browser host
+ * (design.md §9): during a 20k-event firehose no long task > 100 ms and p95 frame gap < 50 ms; 100k events held
+ * in < 150 MB of JS heap; the model filter over 5,000 models < 16 ms p95.
+ */
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { filterModels, indexModels } from '../renderer/src/features/model-picker/filter';
+import { buildAll, isStale } from '../scripts/build.mjs';
+
+if (isStale()) await buildAll({ quiet: true });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-rbench-'));
+const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise<string>((resolve) => {
+  let buf = '';
+  host.stdout!.on('data', (d) => {
+    buf += d;
+    const m = /(http:\/\/\S+)/.exec(buf);
+    if (m) resolve(m[1]);
+  });
+});
+const browser = await chromium.launch({
+  executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+});
+const failures: string[] = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(url);
+  const picker = page.getByRole('combobox', { name: 'Model' });
+  await picker.click();
+  await picker.fill('sim-firehose');
+  await picker.press('Enter');
+
+  async function firehose(n: number) {
+    await page.getByLabel('max_tokens').fill(String(n));
+    await page.evaluate(() => {
+      const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean };
+      w.__long = [];
+      w.__gaps = [];
+      w.__stop = false;
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: false });
+      let last = performance.now();
+      const frame = (t: number) => {
+        w.__gaps.push(t - last);
+        last = t;
+        if (!w.__stop) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+    const t0 = performance.now();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('status', { name: 'Stream status' }).filter({ hasText: 'complete' }).waitFor({ timeout: 120_000 });
+    const wall = performance.now() - t0;
+    await page.waitForTimeout(300);
+    return { wall, ...(await page.evaluate(() => {
+      const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean };
+      w.__stop = true;
+      const gaps = [...w.__gaps].sort((a, b) => a - b);
+      return { maxLong: Math.max(0, ...w.__long), longCount: w.__long.length, p95Gap: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
+    })) };
+  }
+
+  const r20 = await firehose(20_000);
+  console.log(`Renderer, 20k-event firehose: wall ${Math.round(r20.wall)} ms, longest task ${Math.round(r20.maxLong)} ms (budget ≤ 100), ${r20.longCount} long tasks, p95 frame gap ${r20.p95Gap.toFixed(1)} ms (budget < 50)`);
+  if (r20.maxLong > 100) failures.push(`longest task ${Math.round(r20.maxLong)} ms > 100 ms`);
+  if (r20.p95Gap >= 50) failures.push(`p95 frame gap ${r20.p95Gap.toFixed(1)} ms ≥ 50 ms`);
+
+  await firehose(100_000);
+  const heapMb = await page.evaluate(() => {
+    (window as unknown as { gc?: () => void }).gc?.();
+    return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+  });
+  console.log(`Renderer holding 20k + 100k events: JS heap ${(heapMb / 1048576).toFixed(1)} MB (budget < 150 MB for 100k)`);
+  if (heapMb / 1048576 >= 150) failures.push(`heap ${(heapMb / 1048576).toFixed(1)} MB ≥ 150 MB`);
+} finally {
+  await browser.close();
+  host.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const models = Array.from({ length: 5000 }, (_, i) => ({ id: `vendor-${i % 37}/model-${i}-${i % 7 ? 'chat' : 'reasoning'}`, family: (i % 2 ? 'openai' : 'anthropic') as 'openai' | 'anthropic', ownedBy: `owner-${i % 11}` }));
+const index = indexModels(models);
+const times: number[] = [];
+for (const q of ['v', 've', 'ven', 'vendor-1', 'vendor-1/', 'vendor-1/model-1', 'chat', 'reason', 'model-49', 'owner-3 chat', 'zzz', '']) {
+  for (let k = 0; k < 20; k++) {
+    const t = performance.now();
+    filterModels(index, q);
+    times.push(performance.now() - t);
+  }
+}
+times.sort((a, b) => a - b);
+const p95 = times[Math.floor(times.length * 0.95)];
+console.log(`Model filter over 5,000 models: p95 ${p95.toFixed(2)} ms per keystroke (budget < 16 ms)`);
+if (p95 >= 16) failures.push(`model filter p95 ${p95.toFixed(2)} ms ≥ 16 ms`);
+console.log(failures.length ? `\nOver budget: ${failures.join('; ')}` : '\nRenderer within budget.');
+process.exitCode = failures.length ? 1 : 0;
