@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, CapabilityList, CapabilityProgress, ProbeInput, RunUpdate } from '../../../shared/contract';
+import type { AppError, CapabilityList, CapabilityProgress, ProbeInput } from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
+import { recordedRunUpdates } from './runs-slice';
 
 /** Probe results as the core stores them (cached here, persisted there), and live job progress. */
 export interface CapabilitiesSlice {
@@ -41,12 +42,7 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
     if (get().runs[runId]?.result) return undefined;
     const r = await gateway.runs.get({ runId });
     if (!r.ok) return r.error;
-    const { ledger, response, events, result } = r.value;
-    const updates: RunUpdate[] = [{ kind: 'started', runId, ledger }];
-    if (response) updates.push({ kind: 'response', runId, response });
-    if (events.length) updates.push({ kind: 'events', runId, events });
-    updates.push({ kind: 'end', runId, result });
-    get().runUpdatesReceived(updates);
+    get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
     return undefined;
   },
 });

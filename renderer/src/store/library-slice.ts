@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, HistorySummary, Preset, RunUpdate } from '../../../shared/contract';
+import type { AppError, HistorySummary, Preset } from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
+import { recordedRunUpdates } from './runs-slice';
 
 export interface HistoryFilterState {
   protocol?: 'messages' | 'chat' | 'responses';
@@ -39,12 +40,7 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     if (get().runs[runId]?.result) return undefined;
     const r = await gateway.history.get({ runId });
     if (!r.ok) return r.error;
-    const { ledger, response, events, result } = r.value;
-    const updates: RunUpdate[] = [{ kind: 'started', runId, ledger }];
-    if (response) updates.push({ kind: 'response', runId, response });
-    if (events.length) updates.push({ kind: 'events', runId, events });
-    updates.push({ kind: 'end', runId, result });
-    get().runUpdatesReceived(updates);
+    get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
     return undefined;
   },
 });

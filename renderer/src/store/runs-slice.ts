@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { StateCreator } from 'zustand';
-import type { AppError, Ledger, ResponseInfo, RunResult, RunStartInput, RunUpdate } from '../../../shared/contract';
+import type { AppError, Ledger, RecordedRun, ResponseInfo, RunResult, RunStartInput, RunUpdate } from '../../../shared/contract';
 import { createFold } from '../../../shared/protocols';
 import type { ProtocolId, RawEvent, StreamFold, Transcript } from '../../../shared/protocols/types';
 import { gateway } from '../bridge';
@@ -80,6 +80,15 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
     next[runId] = t.run;
   }
   return next;
+}
+
+/** A recorded run (history, probe evidence) as the pushes that would have shown it live. */
+export function recordedRunUpdates(runId: string, run: RecordedRun): RunUpdate[] {
+  const updates: RunUpdate[] = [{ kind: 'started', runId, ledger: run.ledger }];
+  if (run.response) updates.push({ kind: 'response', runId, response: run.response });
+  if (run.events.length) updates.push({ kind: 'events', runId, events: run.events });
+  updates.push({ kind: 'end', runId, result: run.result });
+  return updates;
 }
 
 export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) => ({
