@@ -13,6 +13,7 @@ test('save a preset, restart the host on the same data dir, load it and send', a
     await page.getByRole('button', { name: 'Save preset' }).click();
     await page.getByLabel('Preset name').fill('Pirate chat');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Saved “Pirate chat”.')).toBeVisible();
     await host.stop();
     host = await launchHost({ dataDir: host.dataDir });
     await page.goto(host.url);
@@ -69,6 +70,7 @@ test('export a preset and import it into a fresh data dir; a name clash asks fir
     await page.getByRole('button', { name: 'Save preset' }).click();
     await page.getByLabel('Preset name').fill('Shared one');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Saved “Shared one”.')).toBeVisible();
     await page.getByRole('tab', { name: 'Presets' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export', exact: true }).click();

@@ -21,8 +21,9 @@ describe('atomic files', () => {
       let lastV = -1;
       let advanced = 0;
       for (let round = 0; round < 30; round++) {
-        const p = spawn(process.execPath, ['--import', 'tsx', child, file, String(lastV + 1)], { stdio: 'ignore' });
-        await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
+        const p = spawn(process.execPath, ['--import', 'tsx', child, file, String(lastV + 1)], { stdio: ['ignore', 'pipe', 'ignore'] });
+        await new Promise<void>((resolve) => p.stdout!.once('data', () => resolve()));
+        await new Promise((r) => setTimeout(r, Math.random() * 40));
         p.kill('SIGKILL');
         await new Promise((r) => p.once('exit', r));
         const doc = JSON.parse(readFileSync(file, 'utf8')) as { v: number; size: number; payload: string };
@@ -31,7 +32,7 @@ describe('atomic files', () => {
         if (doc.v > lastV) advanced++;
         lastV = doc.v;
       }
-      expect(advanced).toBeGreaterThan(10);
+      expect(advanced).toBe(30);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

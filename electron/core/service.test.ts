@@ -227,7 +227,10 @@ describe('core: start-up with damaged files', () => {
       const list = value<ModelList>(await core.dispatch('models:list', { profileId: 'env', refresh: true }, r));
       expect(list.models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
       value(await core.dispatch('profiles:select', { id: 'demo' }, r));
-      for (const f of await fs.readdir(dataDir)) expect(readFileSync(path.join(dataDir, f), 'utf8')).not.toContain(SECOND_KEY);
+      for (const f of await fs.readdir(dataDir, { recursive: true })) {
+        const file = path.join(dataDir, f);
+        if (statSync(file).isFile()) expect(readFileSync(file, 'utf8')).not.toContain(SECOND_KEY);
+      }
     } finally {
       await core.close();
     }

@@ -15,9 +15,23 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
 
   if (!open) {
     return (
-      <button type="button" disabled={!!jsonError} onClick={() => setOpen(true)}>
-        Save preset
-      </button>
+      <>
+        {message && (
+          <span className="muted small" role="status">
+            {message}
+          </span>
+        )}
+        <button
+          type="button"
+          disabled={!!jsonError}
+          onClick={() => {
+            setMessage(undefined);
+            setOpen(true);
+          }}
+        >
+          Save preset
+        </button>
+      </>
     );
   }
   return (
