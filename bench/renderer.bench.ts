@@ -38,31 +38,29 @@ try {
 
   async function firehose(n: number) {
     await page.getByLabel('max_tokens').fill(String(n));
-    await page.evaluate(() => {
-      const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean };
-      w.__long = [];
-      w.__gaps = [];
-      w.__stop = false;
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: false });
+    // A string, not a function: the TS loader's helpers (__name) do not exist in the page.
+    await page.evaluate(`(() => {
+      window.__long = [];
+      window.__gaps = [];
+      window.__stop = false;
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => { window.__long.push(e.duration); (window.__longAt = window.__longAt || []).push(Math.round(e.startTime - window.__t0) + ':' + Math.round(e.duration)); })).observe({ type: 'longtask', buffered: false });
+      window.__t0 = performance.now();
       let last = performance.now();
-      const frame = (t: number) => {
-        w.__gaps.push(t - last);
-        last = t;
-        if (!w.__stop) requestAnimationFrame(frame);
-      };
+      const frame = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(frame); };
       requestAnimationFrame(frame);
-    });
+    })()`);
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('status', { name: 'Stream status' }).filter({ hasText: 'complete' }).waitFor({ timeout: 120_000 });
     const wall = performance.now() - t0;
     await page.waitForTimeout(300);
-    return { wall, ...(await page.evaluate(() => {
-      const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean };
-      w.__stop = true;
-      const gaps = [...w.__gaps].sort((a, b) => a - b);
-      return { maxLong: Math.max(0, ...w.__long), longCount: w.__long.length, p95Gap: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
-    })) };
+    const stats = (await page.evaluate(`(() => {
+      window.__stop = true;
+      const gaps = [...window.__gaps].sort((a, b) => a - b);
+      return { at: (window.__longAt || []).join(' '), maxLong: Math.max(0, ...window.__long), longCount: window.__long.length, p95Gap: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
+    })()`)) as { at: string; maxLong: number; longCount: number; p95Gap: number };
+    if (process.env.BENCH_DEBUG) console.log('long tasks at (ms since start:duration):', stats.at);
+    return { wall, ...stats };
   }
 
   const r20 = await firehose(20_000);
@@ -71,10 +69,10 @@ try {
   if (r20.p95Gap >= 50) failures.push(`p95 frame gap ${r20.p95Gap.toFixed(1)} ms ≥ 50 ms`);
 
   await firehose(100_000);
-  const heapMb = await page.evaluate(() => {
-    (window as unknown as { gc?: () => void }).gc?.();
-    return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
-  });
+  const heapMb = (await page.evaluate(`(() => {
+    if (window.gc) window.gc();
+    return performance.memory ? performance.memory.usedJSHeapSize : 0;
+  })()`)) as number;
   console.log(`Renderer holding 20k + 100k events: JS heap ${(heapMb / 1048576).toFixed(1)} MB (budget < 150 MB for 100k)`);
   if (heapMb / 1048576 >= 150) failures.push(`heap ${(heapMb / 1048576).toFixed(1)} MB ≥ 150 MB`);
 } finally {

@@ -19,13 +19,20 @@ import type { RunUpdate } from '../shared/contract';
 import type { ProtocolId } from '../shared/protocols/types';
 import { createCore, type Receiver } from '../electron/core/service';
 import { LayeredVault } from '../electron/core/vault';
-import { DEMO_KEY, startSimulator } from '../electron/core/simulator';
+import { spawn } from 'node:child_process';
+import { DEMO_KEY } from '../electron/core/simulator';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TTFT_ROUNDS = Number(process.env.BENCH_TTFT_ROUNDS ?? 25);
 
-const sim = await startSimulator({ port: 0, delayMs: 0 });
+const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const sim = {
+  url: await new Promise<string>((resolve) => simProcess.stdout!.once('data', (d) => resolve(String(d).trim()))),
+  close: async () => {
+    simProcess.kill('SIGTERM');
+  },
+};
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-bench-'));
 const core = await createCore({
   dataDir,

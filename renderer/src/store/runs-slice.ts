@@ -107,7 +107,31 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   },
 });
 
-/** Subscribes the store to run pushes; the app shell calls it once. */
+/**
+ * Subscribes the store to run pushes; the app shell calls it once. Pushes that arrive within one animation
+ * frame are applied together, so a firehose costs at most one store update (and one render) per frame.
+ */
 export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
-  useEffect(() => gateway.on.runsUpdate(onUpdates), [onUpdates]);
+  useEffect(() => {
+    let queued: RunUpdate[] = [];
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const batch = queued;
+      queued = [];
+      onUpdates(batch);
+    };
+    const off = gateway.on.runsUpdate((updates) => {
+      for (const u of updates) queued.push(u);
+      // A hidden window gets no animation frames: fall back to a timer so runs still finish.
+      if (!frame) frame = document.hidden ? window.setTimeout(flush, 50) : requestAnimationFrame(flush);
+    });
+    return () => {
+      off();
+      if (frame) {
+        cancelAnimationFrame(frame);
+        clearTimeout(frame);
+      }
+    };
+  }, [onUpdates]);
 }

@@ -1,11 +1,25 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
 
+/** Above this, markdown parsing alone would block the UI for a frame or more: shown as text unless asked. */
+const MARKDOWN_LIMIT = 20_000;
+
 const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: boolean }) {
+  const [forceMarkdown, setForceMarkdown] = useState(false);
   // While streaming, plain text: re-parsing markdown on every batch of a long reply would stall the UI.
-  if (live || text.length > 200_000) return <div className="text plain">{text}</div>;
+  if (live) return <div className="text plain">{text}</div>;
+  if (text.length > MARKDOWN_LIMIT && !forceMarkdown) {
+    return (
+      <div className="text plain">
+        <button type="button" className="ghost small" onClick={() => setForceMarkdown(true)}>
+          Render as markdown ({Math.round(text.length / 1000)}k characters)
+        </button>
+        {text}
+      </div>
+    );
+  }
   return (
     <div className="text markdown">
       <Markdown remarkPlugins={[remarkGfm]} skipHtml>
