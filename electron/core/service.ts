@@ -118,6 +118,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'profiles:delete': async ({ id }) => {
       const state = await profiles.delete(id);
       await models.forget(id);
+      await capabilityStore.forget(id);
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
