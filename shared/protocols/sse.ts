@@ -4,6 +4,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { ParsedEvent, SseMessage } from './types';
+import { fastParse } from './fast-json';
 
 export interface SseReaderHandlers {
   onMessage(message: SseMessage): void;
@@ -62,9 +63,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function parseEvent(message: SseMessage): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
-  let json: unknown;
+  let json: unknown = fastParse(data);
   try {
-    json = JSON.parse(data);
+    if (json === undefined) json = JSON.parse(data);
   } catch {
     return { type: message.event || 'malformed', malformed: true };
   }

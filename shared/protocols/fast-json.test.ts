@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { fastParse } from './fast-json';
+
+const same = (data: string) => {
+  const fast = fastParse(data);
+  expect(fast).not.toBeUndefined();
+  expect(fast).toEqual(JSON.parse(data));
+  expect(Object.keys(fast as object)).toEqual(Object.keys(JSON.parse(data)));
+};
+
+describe('fast path for hot delta events', () => {
+  it('gives exactly what JSON.parse gives for each protocol’s delta shape, escapes and all', () => {
+    for (const text of ['Hello', '', 'a "quoted" \\ back\\slash', 'tab\tnew\nline', 'é — 日本 🚀', '\u0001']) {
+      same(JSON.stringify({ type: 'content_block_delta', index: 3, delta: { type: 'text_delta', text } }));
+      same(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: text } }));
+      same(JSON.stringify({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 1, content_index: 0, delta: text, logprobs: [], sequence_number: 42 }));
+      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7 }));
+      same(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }] }));
+      same(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], usage: null }));
+    }
+    expect(fastParse('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9"}}')).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'é' } });
+  });
+
+  it('leaves everything else to JSON.parse: other layouts, padding, extra keys, and anything JSON.parse would reject', () => {
+    for (const data of [
+      '{"type":"content_block_delta", "index":0,"delta":{"type":"text_delta","text":"x"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}       ',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","partial_json":"x"}}',
+      '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"bad \\x escape"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"raw \u0001 control"}}',
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":"stop"}]}',
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","service_tier":"default","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":null}]}',
+      '{"type":"message_stop"}',
+      '[DONE]',
+    ]) {
+      expect(fastParse(data)).toBeUndefined();
+    }
+  });
+});
