@@ -17,6 +17,10 @@ describe('fast path for hot delta events', () => {
       same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7 }));
       same(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }] }));
       same(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], usage: null }));
+      same(JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'thinking_delta', thinking: text } }));
+      same(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', service_tier: 'default', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], obfuscation: 'a1b2' }));
+      same(JSON.stringify({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: text, logprobs: [], sequence_number: 4, obfuscation: 'zz' }));
+      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7, obfuscation: 'q' }));
     }
     expect(fastParse('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9"}}')).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'é' } });
   });
@@ -30,11 +34,27 @@ describe('fast path for hot delta events', () => {
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"bad \\x escape"}}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"raw \u0001 control"}}',
       '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":"stop"}]}',
-      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","service_tier":"default","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":null}]}',
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"fp","service_tier":"default","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":null}]}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","text":"x"}}',
+      '{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x","logprobs":[],"sequence_number":1,"obfuscation":1}',
       '{"type":"message_stop"}',
       '[DONE]',
     ]) {
       expect(fastParse(data)).toBeUndefined();
     }
+  });
+
+  it('rejects a near-miss with long strings at once, so a relay’s odd chunk cannot stall the stream', () => {
+    // 26 characters: the ambiguous pattern this replaced needed about 1 s per string here, 4× more per 2 more characters.
+    const long = 'x'.repeat(26);
+    const started = Date.now();
+    for (const data of [
+      JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: long }, logprobs: null, finish_reason: 'stop' }] }),
+      JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: long }, extra: 1 }),
+      JSON.stringify({ type: 'response.output_text.delta', item_id: 'm', output_index: 0, content_index: 0, delta: long, logprobs: [], sequence_number: 1, extra: true }),
+    ]) {
+      expect(fastParse(data)).toBeUndefined();
+    }
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });
