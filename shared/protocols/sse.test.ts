@@ -1,19 +1,29 @@
-import { describe, expect, it } from 'vitest';
-import { createSseReader, eventTypeOf, parseEvent } from './sse';
+import { StringDecoder } from 'node:string_decoder';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createSseReader, eventTypeOf, parseEvent, type StreamTextDecoder } from './sse';
 import { chunksOf, fixtures } from './fixtures/harness';
 import type { SseMessage } from './types';
+
+let makeDecoder: (() => StreamTextDecoder) | undefined;
 
 function read(input: string | Uint8Array[], end = true) {
   const messages: SseMessage[] = [];
   const comments: string[] = [];
-  const reader = createSseReader({ onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) });
+  const reader = createSseReader({ onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) }, makeDecoder?.());
   if (typeof input === 'string') reader.feed(input);
   else for (const c of input) reader.feed(c);
   if (end) reader.end();
   return { messages, comments };
 }
 
-describe('createSseReader', () => {
+// The default (TextDecoder, which the browser has) and the core's faster Node StringDecoder must read alike.
+describe.each([
+  ['TextDecoder', undefined],
+  ['StringDecoder', () => new StringDecoder('utf8')],
+] as const)('createSseReader with %s', (_name, decoder) => {
+  beforeEach(() => {
+    makeDecoder = decoder;
+  });
   it('reads named events and data-only frames', () => {
     const { messages } = read('event: ping\ndata: {"type":"ping"}\n\ndata: {"a":1}\n\n');
     expect(messages).toEqual([{ event: 'ping', data: '{"type":"ping"}' }, { data: '{"a":1}' }]);
@@ -64,15 +74,22 @@ describe('createSseReader', () => {
     expect(read('data: [DONE]').messages).toEqual([{ data: '[DONE]' }]);
   });
 
-  it('strips a UTF-8 byte-order mark and accepts plain strings', () => {
+  it('strips a UTF-8 byte-order mark, even split across chunks, and accepts plain strings', () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
-    const rest = new TextEncoder().encode('data: x\n\n');
-    expect(read([bom, rest]).messages).toEqual([{ data: 'x' }]);
+    const rest = new TextEncoder().encode('event: a\ndata: x\n\n');
+    expect(read([bom, rest]).messages).toEqual([{ event: 'a', data: 'x' }]);
+    expect(read([bom.subarray(0, 1), bom.subarray(1), rest]).messages).toEqual([{ event: 'a', data: 'x' }]);
+    expect(read('data: y\n\n').messages).toEqual([{ data: 'y' }]);
+  });
+
+  it('turns invalid UTF-8 into U+FFFD instead of failing, and flushes a dangling partial character at end()', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('data: a'), 0xff, ...new TextEncoder().encode('b\n\ndata: c'), 0xe6, 0x97]);
+    expect(read([bytes]).messages).toEqual([{ data: 'a\uFFFDb' }, { data: 'c\uFFFD' }]);
   });
 
   it('ignores input after end()', () => {
     const messages: SseMessage[] = [];
-    const reader = createSseReader({ onMessage: (m) => messages.push(m) });
+    const reader = createSseReader({ onMessage: (m) => messages.push(m) }, makeDecoder?.());
     reader.feed('data: 1\n\n');
     reader.end();
     reader.feed('data: 2\n\n');
