@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
 import type {
   GatewayErrorInfo,
   Ledger,
@@ -58,11 +59,13 @@ export class RunManager {
   private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
   /** Recently finished runs, oldest first, so evidence and columns can be reopened without history. */
   private readonly recent = new Map<string, FinishedRun>();
-  private static readonly RECENT_CAP = 200;
+  private recentEvents = 0;
 
   constructor(
     private readonly profiles: ProfileStore,
     private readonly timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    /** Bounded by events as well as runs: a few 20k-event firehoses would otherwise pin hundreds of MB. */
+    private readonly keep: { runs: number; events: number } = { runs: 200, events: 200_000 },
   ) {}
 
   /** Called with every finished run before its promise settles (history, probes). */
@@ -99,8 +102,7 @@ export class RunManager {
     const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
       this.active.delete(runId);
       finished.origin = input.origin;
-      this.recent.set(runId, finished);
-      if (this.recent.size > RunManager.RECENT_CAP) this.recent.delete(this.recent.keys().next().value!);
+      this.remember(runId, finished);
       sink.push({ kind: 'end', runId, result: finished.result });
       for (const listener of this.finishedListeners) {
         try {
@@ -116,6 +118,17 @@ export class RunManager {
 
   get(runId: string): FinishedRun | undefined {
     return this.recent.get(runId);
+  }
+
+  private remember(runId: string, run: FinishedRun): void {
+    this.recent.set(runId, run);
+    this.recentEvents += run.events.length;
+    for (const [id, old] of this.recent) {
+      if (id === runId) break;
+      if (this.recent.size <= this.keep.runs && this.recentEvents <= this.keep.events) break;
+      this.recent.delete(id);
+      this.recentEvents -= old.events.length;
+    }
   }
 
   cancel(runId: string): boolean {
@@ -278,7 +291,8 @@ export class RunManager {
     let pending: RawEvent[] = [];
     const record = (type: string, data: string, event: string | undefined, size: number): RawEvent => {
       const e: RawEvent = { seq: events.length, t: chunkT, type, data, size };
-      if (event !== undefined) e.event = event;
+      // Usually the event line repeats the JSON type: keep the one string, not a slice pinning the chunk.
+      if (event !== undefined) e.event = event === type ? type : event;
       events.push(e);
       pending.push(e);
       return e;
@@ -301,7 +315,7 @@ export class RunManager {
       onComment: (text) => {
         record('comment', text, undefined, text.length + 3);
       },
-    });
+    }, new StringDecoder('utf8'));
 
     let transportError: unknown;
     try {

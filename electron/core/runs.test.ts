@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunUpdate } from '../../shared/contract';
+import { DEMO_PROFILE_ID, ProfileStore } from './profiles';
+import { RunManager } from './runs';
+import { LayeredVault } from './vault';
+import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
+import { DEFAULT_TIMEOUTS } from './gateway-client';
+
+let sim: RunningSimulator;
+let dir: string;
+let profiles: ProfileStore;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, delayMs: 0 });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'gp-runs-'));
+  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), { demo: { baseUrl: sim.url, key: DEMO_KEY } });
+  await profiles.load();
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sink = { push: (_u: RunUpdate) => {} };
+const start = (runs: RunManager, maxTokens: number) =>
+  runs.start(
+    { profileId: DEMO_PROFILE_ID, protocol: 'messages', warnings: [], origin: 'composer', body: { model: 'sim-firehose', max_tokens: maxTokens, stream: true, messages: [{ role: 'user', content: 'go' }] } },
+    sink,
+  );
+
+describe('RunManager keeps recent runs in memory within bounds', () => {
+  it('drops the oldest runs once either the run count or the retained event count is over its bound', async () => {
+    const runs = new RunManager(profiles, DEFAULT_TIMEOUTS, { runs: 3, events: 220 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { runId, done } = start(runs, 10);
+      ids.push(runId);
+      const finished = await done;
+      expect(finished.result.verdict).toBe('complete');
+    }
+    // Four small runs: the count bound (3) evicts the first.
+    expect(ids.map((id) => runs.get(id) !== undefined)).toEqual([false, true, true, true]);
+
+    const small = runs.get(ids[3])!.events.length;
+    const big = start(runs, 200);
+    const finished = await big.done;
+    expect(finished.events.length + small).toBeGreaterThan(220);
+    // The big run plus any small one is over the event bound, though the count bound (3) is not reached.
+    expect(runs.get(big.runId)?.events.length).toBe(finished.events.length);
+    expect(ids.filter((id) => runs.get(id) !== undefined)).toEqual([]);
+
+    // A run over the bound on its own is still kept: the newest run can always be reopened.
+    const huge = start(runs, 500);
+    await huge.done;
+    expect(runs.get(huge.runId)!.events.length).toBeGreaterThan(220);
+    expect(runs.get(big.runId)).toBeUndefined();
+  });
+});
