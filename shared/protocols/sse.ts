@@ -34,11 +34,10 @@ function textDecoderStream(): StreamTextDecoder {
 }
 
 export function createSseReader(handlers: SseReaderHandlers, decoder: StreamTextDecoder = textDecoderStream()): SseReader {
-  const onMessage = handlers.onMessage;
   const onComment = handlers.onComment;
   const parser = createParser({
     onEvent(event) {
-      onMessage(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
+      handlers.onMessage(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
     },
     onComment: onComment ? (text) => onComment(text) : undefined,
   });
