@@ -44,7 +44,11 @@ export async function launchHost(opts: { dataDir?: string; env?: Record<string, 
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const hung = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(hung);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

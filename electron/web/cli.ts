@@ -91,6 +91,8 @@ async function main(): Promise<void> {
   console.log(`Gateway Playground: ${host.url}`);
   if (args.open) openBrowser(host.url);
   const stop = async () => {
+    // A stuck socket must not keep a stopped host alive: exit anyway after a grace period.
+    setTimeout(() => process.exit(0), 3000).unref();
     await host.close();
     await core.close();
     process.exit(0);

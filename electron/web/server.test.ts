@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -114,6 +115,34 @@ describe('browser host', () => {
     const again = await connect(`?token=${host.token}`);
     expect(await call(again, { id: 9, name: 'app:info', input: {} })).toMatchObject({ result: { ok: true } });
     again.close();
+  });
+});
+
+describe('browser host shutdown', () => {
+  it('closes at once with a WebSocket open, a page reconnecting and a request half sent', async () => {
+    const other = await startWebHost({ core, port: 0, staticDir });
+    const url = `ws://127.0.0.1:${other.port}/ws?token=${other.token}`;
+    let stopped = false;
+    const open = (): Promise<void> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(url);
+        ws.on('error', () => {});
+        ws.once('open', () => resolve());
+        ws.on('close', () => void (stopped || open()));
+      });
+    await open();
+    const half = net.connect(other.port, '127.0.0.1');
+    half.on('error', () => {});
+    await new Promise((resolve) => half.once('connect', resolve));
+    half.write(`POST /?token=${other.token} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 100\r\n\r\npartial`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = await Promise.race([
+      other.close().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000)),
+    ]);
+    stopped = true;
+    half.destroy();
+    expect(closed).toBe(true);
   });
 });
 

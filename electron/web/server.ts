@@ -7,7 +7,7 @@ import http from 'node:http';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { fail, MAX_PAYLOAD_BYTES, type Result } from '../../shared/contract';
 import type { Core, Receiver } from '../core/service';
@@ -123,8 +123,18 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
   });
 
+  // Upgraded sockets leave the HTTP server's connection list, so closeAllConnections() cannot reach them, yet
+  // server.close() still waits for them; and the page reconnects as soon as its socket drops. Track every socket
+  // and refuse upgrades once closing, or shutdown can hang on a reconnect that lands mid-close.
+  const sockets = new Set<Socket>();
+  let closing = false;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES + 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
+    if (closing) return socket.destroy();
     const url = new URL(req.url ?? '/', 'http://placeholder');
     const refused = url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
     if (refused) {
@@ -170,10 +180,12 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     port,
     token,
     async close() {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const client of wss.clients) client.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
   };
 }
