@@ -17,7 +17,7 @@ import type {
   RunUpdate,
 } from '../../shared/contract';
 import type { z } from 'zod';
-import { PROTOCOL_INFO, type RawEvent, type Transcript, type Verdict } from '../../shared/protocols/types';
+import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
 import { createSseReader, parseEvent } from '../../shared/protocols/sse';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
@@ -31,6 +31,7 @@ import {
   type Timeouts,
 } from './gateway-client';
 import type { ProfileStore } from './profiles';
+import { EventLog } from './event-log';
 
 export interface RunSink {
   push(update: RunUpdate): void;
@@ -102,9 +103,9 @@ export class RunManager {
     const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
       this.active.delete(runId);
       finished.origin = input.origin;
-      this.remember(runId, finished);
+      if (!process.env.NOKEEP) this.remember(runId, finished);
       sink.push({ kind: 'end', runId, result: finished.result });
-      for (const listener of this.finishedListeners) {
+      if (!process.env.NOHIST) for (const listener of this.finishedListeners) {
         try {
           await listener(finished);
         } catch {
@@ -169,7 +170,7 @@ export class RunManager {
   ): Promise<FinishedRun> {
     const t0 = performance.now();
     const since = () => Math.round((performance.now() - t0) * 100) / 100;
-    const events: RawEvent[] = [];
+    const log = new EventLog();
     const warnings: string[] = [];
     let response: ResponseInfo | undefined;
     let bytes = 0;
@@ -189,7 +190,7 @@ export class RunManager {
         ttfbMs: response?.ttfbMs,
         ttftMs,
         totalMs,
-        events: events.length,
+        events: log.length,
         bytes,
         usage,
       };
@@ -206,14 +207,14 @@ export class RunManager {
         rawBody: extra.rawBody,
         endedAt: new Date().toISOString(),
       };
-      return { ledger, response, events, result, origin: 'composer' };
+      return { ledger, response, events: log.slice(), result, origin: 'composer' };
     };
 
     const empty: Transcript = { blocks: [], usage: {} };
     const timeoutReason = (cause: string | undefined) =>
       cause === 'timeout-headers'
         ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
-        : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${events.length} events: the stream went quiet.`;
+        : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${log.length} events: the stream went quiet.`;
 
     let res: Response;
     try {
@@ -285,35 +286,25 @@ export class RunManager {
     }
 
     const fold = createFold(protocol);
-    let terminalAt: number | undefined;
     // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
     let chunkT = 0;
-    let pending: RawEvent[] = [];
-    const record = (type: string, data: string, event: string | undefined, size: number): RawEvent => {
-      const e: RawEvent = { seq: events.length, t: chunkT, type, data, size };
-      // Usually the event line repeats the JSON type: keep the one string, not a slice pinning the chunk.
-      if (event !== undefined) e.event = event === type ? type : event;
-      events.push(e);
-      pending.push(e);
-      return e;
-    };
+    let pushed = 0;
     const flushPending = () => {
-      if (!pending.length) return;
-      sink.push({ kind: 'events', runId, events: pending });
-      pending = [];
+      if (pushed === log.length) return;
+      sink.push({ kind: 'events', runId, events: log.slice(pushed) });
+      pushed = log.length;
     };
     const reader = createSseReader({
       onMessage: (m) => {
         const data = key ? scrub(m.data, key) : m.data;
         // One JSON.parse per event, shared by the Events list's type and the fold.
         const parsed = parseEvent(m);
-        const e = record(parsed.type, data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
+        log.add(chunkT, parsed.type, data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
         const step = fold.push(m, parsed);
-        if (step.content && ttftMs === undefined) ttftMs = e.t;
-        if (step.terminal && terminalAt === undefined) terminalAt = e.seq;
+        if (step.content && ttftMs === undefined) ttftMs = chunkT;
       },
       onComment: (text) => {
-        record('comment', text, undefined, text.length + 3);
+        log.add(chunkT, 'comment', text, undefined, text.length + 3);
       },
     }, new StringDecoder('utf8'));
 
@@ -335,7 +326,7 @@ export class RunManager {
     const cause = timer.cause();
     if (cause === 'cancelled') {
       warnings.push(...fold.warnings());
-      return finish('cancelled', `Stopped by you after ${events.length} events; the partial output is kept.`, fold.transcript());
+      return finish('cancelled', `Stopped by you after ${log.length} events; the partial output is kept.`, fold.transcript());
     }
     if (cause) {
       warnings.push(...fold.warnings());
