@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../bridge', () => ({ gateway: {} }));
 
 import type { RunUpdate } from '../../../shared/contract';
-import { applyUpdates } from './runs-slice';
+import { applyUpdates, takeFrame } from './runs-slice';
 
 import type { Ledger } from '../../../shared/contract';
 
@@ -43,5 +43,46 @@ describe('runs slice: applying pushes', () => {
     expect(runs.z.status).toBe('done');
     expect(runs.z.result?.verdict).toBe('truncated');
     expect(runs.z.transcript.blocks[0]).toEqual({ kind: 'text', text: 'early' });
+  });
+});
+
+describe('runs slice: one frame at a time', () => {
+  const events = (runId: string, from: number, n: number): RunUpdate => ({ kind: 'events', runId, events: Array.from({ length: n }, (_, i) => chunk(from + i, 'w')) });
+  const end = (runId: string) => ({ kind: 'end', runId, result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' } }) as RunUpdate;
+
+  it('splits a burst across frames at the event budget and never lets the end overtake its events', () => {
+    let queue: RunUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 2500), events('a', 2500, 2500), end('a')];
+    const frames: RunUpdate[][] = [];
+    while (queue.length) {
+      const { batch, rest } = takeFrame(queue, 2000);
+      frames.push(batch);
+      queue = rest;
+    }
+    expect(frames).toHaveLength(3);
+    const seqs = frames.map((f) => f.flatMap((u) => (u.kind === 'events' ? u.events.map((e) => e.seq) : [])));
+    expect(seqs.map((s) => s.length)).toEqual([2000, 2000, 1000]);
+    expect(seqs.flat()).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(frames[0][0].kind).toBe('started');
+    expect(frames[2].at(-1)?.kind).toBe('end');
+    expect(frames[0].some((u) => u.kind === 'end') || frames[1].some((u) => u.kind === 'end')).toBe(false);
+  });
+
+  it('applies a small batch whole, in one frame', () => {
+    const queue = [events('a', 0, 10), events('b', 0, 10), end('a')];
+    expect(takeFrame(queue, 2000)).toEqual({ batch: queue, rest: [] });
+  });
+
+  it('the same run folded frame by frame ends with the same transcript as in one go', () => {
+    const all: RunUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 700)];
+    const whole = applyUpdates({}, all);
+    let runs = {};
+    let queue = all.map((u) => ({ ...u, runId: 'b', ...(u.kind === 'started' ? { ledger: ledger('b') } : {}) })) as RunUpdate[];
+    while (queue.length) {
+      const { batch, rest } = takeFrame(queue, 64);
+      runs = applyUpdates(runs, batch);
+      queue = rest;
+    }
+    expect((runs as Record<string, { transcript: unknown; events: unknown[] }>).b.transcript).toEqual(whole.a.transcript);
+    expect((runs as Record<string, { events: unknown[] }>).b.events).toHaveLength(700);
   });
 });

@@ -15,7 +15,8 @@ export interface RunView {
   events: RawEvent[];
   transcript: Transcript;
   result?: RunResult;
-  live: { events: number; bytes: number; ttftMs?: number; lastT?: number };
+  /** Types seen so far, first-seen order: the Events filter lists them without counting a growing list each frame. */
+  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[] };
 }
 
 export interface RunsSlice {
@@ -28,7 +29,7 @@ export interface RunsSlice {
 /** Live folds, one per streaming run: mutable, so they live outside the store and are dropped at `end`. */
 const folds = new Map<string, StreamFold>();
 
-const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0 } });
+const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0, types: [] } });
 
 /** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
 export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]): Record<string, RunView> {
@@ -58,6 +59,7 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
         t.newEvents.push(e);
         t.run.live.bytes += e.size;
         t.run.live.lastT = e.t;
+        if (!t.run.live.types.includes(e.type)) t.run.live.types = [...t.run.live.types, e.type];
         if (fold && e.type !== 'comment') {
           const step = fold.push({ event: e.event, data: e.data });
           if (step.content && t.run.live.ttftMs === undefined) t.run.live.ttftMs = e.t;
@@ -107,24 +109,58 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   },
 });
 
+/** Events applied per animation frame: about 10 ms of folding and rendering on a slow machine. */
+export const EVENTS_PER_FRAME = 3000;
+
 /**
- * Subscribes the store to run pushes; the app shell calls it once. Pushes that arrive within one animation
- * frame are applied together, so a firehose costs at most one store update (and one render) per frame.
+ * Takes what one frame applies from the queue of pushes, in order: everything up to `budget` events, an
+ * `events` update split where the budget runs out. A burst of 20k events then lands over several smooth
+ * frames instead of one long task; the rest waits for the next frame.
+ */
+export function takeFrame(queue: RunUpdate[], budget: number = EVENTS_PER_FRAME): { batch: RunUpdate[]; rest: RunUpdate[] } {
+  const batch: RunUpdate[] = [];
+  let left = budget;
+  for (let i = 0; i < queue.length; i++) {
+    const u = queue[i];
+    if (u.kind !== 'events') {
+      batch.push(u);
+      continue;
+    }
+    if (left <= 0) return { batch, rest: queue.slice(i) };
+    if (u.events.length <= left) {
+      batch.push(u);
+      left -= u.events.length;
+      continue;
+    }
+    batch.push({ ...u, events: u.events.slice(0, left) });
+    return { batch, rest: [{ ...u, events: u.events.slice(left) }, ...queue.slice(i + 1)] };
+  }
+  return { batch, rest: [] };
+}
+
+/**
+ * Subscribes the store to run pushes; the app shell calls it once. Pushes are applied once per animation
+ * frame, at most EVENTS_PER_FRAME events at a time, so a firehose costs one bounded store update (and one
+ * render) per frame.
  */
 export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
   useEffect(() => {
     let queued: RunUpdate[] = [];
     let frame = 0;
+    // A hidden window gets no animation frames: fall back to a timer so runs still finish.
+    const schedule = () => {
+      if (!frame) frame = document.hidden ? window.setTimeout(flush, 50) : requestAnimationFrame(flush);
+    };
     const flush = () => {
       frame = 0;
-      const batch = queued;
-      queued = [];
+      const { batch, rest } = takeFrame(queued);
+      queued = rest;
+      if (rest.length) schedule();
       onUpdates(batch);
     };
     const off = gateway.on.runsUpdate((updates) => {
       for (const u of updates) queued.push(u);
-      // A hidden window gets no animation frames: fall back to a timer so runs still finish.
-      if (!frame) frame = document.hidden ? window.setTimeout(flush, 50) : requestAnimationFrame(flush);
+      schedule();
     });
     return () => {
       off();
