@@ -1,7 +1,11 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
-import { bytes, copyText, eventsToSse, prettyJson, toSse, typeCounts } from './format';
+import { bytes, copyText, count, eventsToSse, prettyJson, toSse, typeCounts } from './format';
+
+/** A collapsed row's height (styles.css `.event-line`). Only expanded rows are measured: measuring every row
+ * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
+const ROW_HEIGHT = 26;
 
 const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; prevT: number; expanded: boolean; onToggle: () => void }) {
   return (
@@ -25,38 +29,44 @@ const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; p
   );
 });
 
-export function EventsList({ events, live }: { events: RawEvent[]; live: boolean }) {
+export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; live: boolean; liveTypes: string[] }) {
   const [filter, setFilter] = useState('');
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const counts = useMemo(() => (live ? [] : typeCounts(events)), [events, live]);
-  const liveTypes = useMemo(() => (live ? typeCounts(events.slice(-2000)) : []), [events, live]);
   const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
   const virtual = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 26,
+    estimateSize: (i) => (expanded.has(shown[i].seq) ? 8 * ROW_HEIGHT : ROW_HEIGHT),
     overscan: 12,
     getItemKey: (i) => shown[i].seq,
   });
 
   useEffect(() => {
-    if (follow.current && shown.length) virtual.scrollToIndex(shown.length - 1, { align: 'end' });
-  }, [shown.length, virtual]);
+    virtual.measure();
+  }, [expanded, virtual]);
+
+  // Following the tail by setting scrollTop once per commit: scrollToIndex re-measured the list and read
+  // layout several times per batch, the largest cost of a busy frame during a firehose.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (follow.current && el && shown.length) el.scrollTop = el.scrollHeight;
+  }, [shown.length]);
 
   return (
     <div className="events" role="region" aria-label="Events">
       <div className="events-toolbar">
         <select aria-label="Filter events by type" value={filter} onChange={(e) => setFilter(e.target.value)}>
-          <option value="">all types ({events.length.toLocaleString('en-US')})</option>
-          {(live ? liveTypes : counts).map(([t, n]) => (
+          <option value="">all types ({count(events.length)})</option>
+          {(live ? liveTypes.map((t): [string, number] => [t, 0]) : counts).map(([t, n]) => (
             <option key={t} value={t}>
-              {t} ({live ? '…' : n.toLocaleString('en-US')})
+              {t} ({live ? '…' : count(n)})
             </option>
           ))}
         </select>
-        <span className="muted small">{shown.length.toLocaleString('en-US')} shown</span>
+        <span className="muted small">{count(shown.length)} shown</span>
         <div className="spacer" />
         <button type="button" className="ghost small" disabled={!shown.length} onClick={() => void copyText(eventsToSse(shown))}>
           Copy all as SSE
@@ -81,12 +91,13 @@ export function EventsList({ events, live }: { events: RawEvent[]; live: boolean
           {virtual.getVirtualItems().map((v) => {
             const e = shown[v.index];
             const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
+            const open = expanded.has(e.seq);
             return (
-              <div key={v.key} data-index={v.index} ref={virtual.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <div key={v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
                 <Row
                   e={e}
                   prevT={prevT}
-                  expanded={expanded.has(e.seq)}
+                  expanded={open}
                   onToggle={() =>
                     setExpanded((s) => {
                       const n = new Set(s);

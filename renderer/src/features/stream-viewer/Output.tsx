@@ -2,14 +2,29 @@ import { memo, useState } from 'react';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
+import { livePieces } from './format';
 
 /** Above this, markdown parsing alone would block the UI for a frame or more: shown as text unless asked. */
 const MARKDOWN_LIMIT = 20_000;
 
+const Piece = memo(function Piece({ text }: { text: string }) {
+  return <div className="piece">{text}</div>;
+});
+
+function LiveText({ text }: { text: string }) {
+  return (
+    <div className="text plain live">
+      {livePieces(text).map((piece, i) => (
+        <Piece key={i} text={piece} />
+      ))}
+    </div>
+  );
+}
+
 const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: boolean }) {
   const [forceMarkdown, setForceMarkdown] = useState(false);
   // While streaming, plain text: re-parsing markdown on every batch of a long reply would stall the UI.
-  if (live) return <div className="text plain">{text}</div>;
+  if (live) return <LiveText text={text} />;
   if (text.length > MARKDOWN_LIMIT && !forceMarkdown) {
     return (
       <div className="text plain">

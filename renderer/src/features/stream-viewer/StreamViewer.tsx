@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useAppStore } from '../../store';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
-import { bytes, ms, usageRows, VERDICT_TONE } from './format';
+import { bytes, count, ms, usageRows, VERDICT_TONE } from './format';
 import { Ledger } from './Ledger';
 import { Output } from './Output';
 import { Timeline } from './Timeline';
@@ -33,7 +33,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
       <div className="viewer-head">
         <div role="status" aria-label="Stream status" className={`stream-status ${VERDICT_TONE[word]}`}>
           <strong>{word}</strong>
-          {result ? <span className="reason"> — {result.reason}</span> : <span className="reason"> — {run.live.events.toLocaleString('en-US')} events</span>}
+          {result ? <span className="reason"> — {result.reason}</span> : <span className="reason"> — {count(run.live.events)} events</span>}
         </div>
         <dl className="metrics" aria-label="Metrics">
           <div>
@@ -58,7 +58,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </div>
           <div>
             <dt>events</dt>
-            <dd>{(m?.events ?? run.live.events).toLocaleString('en-US')}</dd>
+            <dd>{count(m?.events ?? run.live.events)}</dd>
           </div>
           <div>
             <dt>bytes</dt>
@@ -86,12 +86,12 @@ export function StreamViewer({ runId }: { runId?: string }) {
       <div className="pane-tabs" role="tablist" aria-label="Run details">
         {(['events', 'timeline', 'ledger'] as Pane[]).map((p) => (
           <button key={p} type="button" role="tab" aria-selected={pane === p} className={pane === p ? 'selected' : ''} onClick={() => setPane(p)}>
-            {p === 'events' ? `Events (${run.live.events.toLocaleString('en-US')})` : p === 'timeline' ? 'Timeline' : 'Ledger'}
+            {p === 'events' ? `Events (${count(run.live.events)})` : p === 'timeline' ? 'Timeline' : 'Ledger'}
           </button>
         ))}
       </div>
       <div className="pane">
-        {pane === 'events' && <EventsList events={run.events} live={live} />}
+        {pane === 'events' && <EventsList events={run.events} live={live} liveTypes={run.live.types} />}
         {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} />}
         {pane === 'ledger' && <Ledger ledger={run.ledger} response={run.response} />}
       </div>

@@ -14,12 +14,18 @@ export function eventsToSse(events: RawEvent[]): string {
   return events.map(toSse).join('');
 }
 
+// One formatter, made once: Number#toLocaleString with a locale builds an ICU formatter on every call, which
+// cost milliseconds per render while a firehose updated the event counts each frame.
+const COUNT = new Intl.NumberFormat('en-US');
+/** A count with thousands separators: 20,000. */
+export const count = (n: number): string => COUNT.format(n);
+
 export const ms = (v: number | undefined) => (v === undefined ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`);
 export const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`);
 
 /** Usage fields the gateway did not send read "not reported", never 0. */
 export function usageRows(u: Usage): [string, string][] {
-  const f = (v: number | undefined) => (v === undefined ? 'not reported' : v.toLocaleString('en-US'));
+  const f = (v: number | undefined) => (v === undefined ? 'not reported' : count(v));
   return [
     ['input', f(u.inputTotal)],
     ['output', f(u.output)],
@@ -66,4 +72,28 @@ export async function copyText(text: string): Promise<void> {
     document.execCommand('copy');
     ta.remove();
   }
+}
+
+/** About how many characters one block of live text holds (see `livePieces`). */
+export const PIECE = 2048;
+
+/**
+ * Streaming text as blocks of about PIECE characters, cut after a newline (else after a space). A closed block
+ * never changes as the text grows, so a batch touches only the last block and the others keep their layout,
+ * instead of one text node holding the whole reply being re-flowed on every frame; off-screen blocks skip
+ * layout altogether (content-visibility in styles.css).
+ */
+export function livePieces(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (text.length - start > PIECE) {
+    const end = start + PIECE;
+    let cut = text.lastIndexOf('\n', end);
+    if (cut <= start) cut = text.lastIndexOf(' ', end);
+    if (cut <= start) cut = end - 1;
+    out.push(text.slice(start, cut + 1));
+    start = cut + 1;
+  }
+  out.push(text.slice(start));
+  return out;
 }

@@ -3,6 +3,7 @@ import type { TokenCount } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
+import { count as formatCount } from '../stream-viewer/format';
 
 const DEBOUNCE_MS = 400;
 
@@ -48,7 +49,7 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
     if (r.ok) setBreakdown(r.value.breakdown);
   };
 
-  const text = jsonError ? 'fix the JSON' : error ? `count failed: ${error}` : count ? `${count.inputTokens.toLocaleString('en-US')} · ${count.label}` : 'counting…';
+  const text = jsonError ? 'fix the JSON' : error ? `count failed: ${error}` : count ? `${formatCount(count.inputTokens)} · ${count.label}` : 'counting…';
   return (
     <div className="input-tokens">
       <span role="status" aria-label="Input tokens" className={`token-count ${count?.source ?? ''}`} title={count?.fallbackReason ?? count?.label}>
@@ -59,7 +60,7 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
       {preSend && preSend.runId === activeRunId && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
-          · sent {preSend.tokens.toLocaleString('en-US')}, gateway reported {reported.toLocaleString('en-US')} ({reported - preSend.tokens >= 0 ? '+' : ''}
+          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} ({reported - preSend.tokens >= 0 ? '+' : ''}
           {reported - preSend.tokens})
         </span>
       )}
