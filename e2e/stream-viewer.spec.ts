@@ -110,3 +110,34 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
   await expect(events.locator('.event-row').first()).toContainText('message_start');
 });
+
+test('the Events list filters by type, and a row opens to its payload JSON and closes again', async ({ app }) => {
+  await pickModel(app, 'claude-sim-sonnet');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const events = app.getByRole('region', { name: 'Events' });
+  const filter = events.getByLabel('Filter events by type');
+  await filter.selectOption({ label: (await filter.locator('option', { hasText: 'message_delta' }).textContent()) ?? '' });
+  await expect(events.locator('.event-row')).toHaveCount(1);
+  await expect(events).toContainText('1 shown');
+  await filter.selectOption('');
+  const rows = events.locator('.event-row');
+  expect(await rows.count()).toBeGreaterThan(5);
+  await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
+
+  const start = events.getByRole('button', { name: /message_start/ });
+  await expect(start).toBeVisible();
+  const next = events.getByRole('button', { name: /^1 content_block_start/ });
+  const before = (await next.boundingBox())!.y;
+  await start.click();
+  await expect(start).toHaveAttribute('aria-expanded', 'true');
+  const payload = events.locator('.event-payload pre');
+  await expect(payload).toContainText('"type": "message_start"');
+  await expect(payload).toContainText('"usage": {');
+  // The rows below make room for the payload instead of being drawn over it.
+  await expect.poll(async () => (await next.boundingBox())!.y).toBeGreaterThan(before + 40);
+  await start.click();
+  await expect(start).toHaveAttribute('aria-expanded', 'false');
+  await expect(payload).toHaveCount(0);
+  await expect.poll(async () => (await next.boundingBox())!.y).toBeLessThan(before + 2);
+});
