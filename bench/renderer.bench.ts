@@ -51,7 +51,19 @@ try {
     })()`);
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('status', { name: 'Stream status' }).filter({ hasText: 'complete' }).waitFor({ timeout: 120_000 });
+    // Polled cheaply every 100 ms: a role locator polls every frame and computes accessible names across the
+    // page on the page's own main thread, which showed up as the benchmark's own long frames.
+    // Done when this run (not the previous one, whose verdict is still shown right after the click) has
+    // completed: the verdict reads complete and the Events tab counts at least n events.
+    const done = `(() => {
+      const status = document.querySelector('[aria-label="Stream status"]')?.textContent ?? '';
+      const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent.startsWith('Events ('));
+      return status.includes('complete') && Number((tab?.textContent ?? '').replace(/[^0-9]/g, '')) >= ${n};
+    })()`;
+    for (let waited = 0; !(await page.evaluate(done)); waited += 100) {
+      if (waited > 120_000) throw new Error('The firehose did not complete in 2 minutes.');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const wall = performance.now() - t0;
     await page.waitForTimeout(300);
     const stats = (await page.evaluate(`(() => {
