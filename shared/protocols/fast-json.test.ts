@@ -10,7 +10,7 @@ const same = (data: string) => {
 
 describe('fast path for hot delta events', () => {
   it('gives exactly what JSON.parse gives for each protocol’s delta shape, escapes and all', () => {
-    for (const text of ['Hello', '', 'a "quoted" \\ back\\slash', 'tab\tnew\nline', 'é — 日本 🚀', '\u0001']) {
+    for (const text of ['Hello', '', 'a "quoted" \\ back\\slash', 'tab\tnew\nline', 'é — 日本 🚀', '\u0001', 'ends in \\', '\\"', '"', '\\\\']) {
       same(JSON.stringify({ type: 'content_block_delta', index: 3, delta: { type: 'text_delta', text } }));
       same(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: text } }));
       same(JSON.stringify({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 1, content_index: 0, delta: text, logprobs: [], sequence_number: 42 }));
