@@ -109,8 +109,8 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   },
 });
 
-/** Events applied per animation frame: about 10 ms of folding and rendering on a slow machine. */
-export const EVENTS_PER_FRAME = 3000;
+/** Events applied per animation frame: with rendering, about half a frame on the 2-core benchmark machine (design.md §9). */
+export const EVENTS_PER_FRAME = 1500;
 
 /**
  * Takes what one frame applies from the queue of pushes, in order: everything up to `budget` events, an

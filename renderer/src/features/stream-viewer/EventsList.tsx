@@ -1,5 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import { bytes, copyText, count, eventsToSse, prettyJson, toSse, typeCounts } from './format';
 
@@ -42,18 +42,26 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
     estimateSize: (i) => (expanded.has(shown[i].seq) ? 8 * ROW_HEIGHT : ROW_HEIGHT),
     overscan: 12,
     getItemKey: (i) => shown[i].seq,
+    rangeExtractor: (range) => {
+      if (!follow.current) return defaultRangeExtractor(range);
+      const rows = range.endIndex - range.startIndex + 1 + 2 * range.overscan;
+      const tail: number[] = [];
+      for (let i = Math.max(0, range.count - rows); i < range.count; i++) tail.push(i);
+      return tail;
+    },
   });
 
   useEffect(() => {
     virtual.measure();
   }, [expanded, virtual]);
 
-  // Following the tail by setting scrollTop once per commit: scrollToIndex re-measured the list and read
-  // layout several times per batch, the largest cost of a busy frame during a firehose.
+  // Following the tail is one scrollTop write per commit, and the rows drawn are the last ones: the
+  // virtualizer's own scroll-to-end re-measured and re-checked the list over several frames (the largest
+  // cost of a busy frame during a firehose), while its scroll offset lags one scroll event behind the write.
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (follow.current && el && shown.length) el.scrollTop = el.scrollHeight;
-  }, [shown.length]);
+    if (follow.current && el && shown.length) el.scrollTop = virtual.getTotalSize();
+  }, [shown.length, virtual]);
 
   return (
     <div className="events" role="region" aria-label="Events">

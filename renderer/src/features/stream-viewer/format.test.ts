@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, livePieces, PIECE, typeCounts, usageRows } from './format';
+import { count, eventsToSse, livePieces, PIECE, PIECE_MAX, typeCounts, usageRows } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -34,26 +34,32 @@ describe('stream viewer formatting', () => {
 describe('live text blocks', () => {
   const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}${i % 40 === 39 ? '\n' : ' '}`).join('');
 
-  it('loses and adds nothing, cuts after a newline or space, and keeps blocks near the block size', () => {
+  it('loses and adds nothing, ends blocks after a newline past the minimum, and caps newline-free text at a space', () => {
     const text = words(3000);
     const pieces = livePieces(text);
     expect(pieces.join('')).toBe(text);
     expect(pieces.length).toBeGreaterThan(5);
     for (const p of pieces.slice(0, -1)) {
-      expect(p.length).toBeLessThanOrEqual(PIECE + 1);
-      expect(p.length).toBeGreaterThan(PIECE / 2);
+      expect(p.length).toBeGreaterThan(PIECE);
+      expect(p.length).toBeLessThan(PIECE + 400);
       expect(p.endsWith('\n')).toBe(true);
     }
-    const spaced = livePieces('x '.repeat(3000));
-    expect(spaced.slice(0, -1).every((p) => p.endsWith(' '))).toBe(true);
-    expect(livePieces('y'.repeat(5000)).join('')).toBe('y'.repeat(5000));
+    const spaced = livePieces('x '.repeat(40_000));
+    expect(spaced.join('')).toBe('x '.repeat(40_000));
+    expect(spaced.slice(0, -1).every((p) => p.endsWith(' ') && p.length <= PIECE_MAX)).toBe(true);
+    expect(livePieces('y'.repeat(50_000)).join('')).toBe('y'.repeat(50_000));
+    expect(livePieces('short')).toEqual(['short']);
   });
 
   it('a closed block stays the same as the text grows, so only the last one re-renders', () => {
     const text = words(3000);
-    const early = livePieces(text.slice(0, 9000));
-    const later = livePieces(text);
-    expect(later.slice(0, early.length - 1)).toEqual(early.slice(0, -1));
+    for (const source of [text, 'x '.repeat(40_000)]) {
+      const later = livePieces(source);
+      for (const cut of [9000, 17_000, 33_333]) {
+        const early = livePieces(source.slice(0, cut));
+        expect(later.slice(0, early.length - 1)).toEqual(early.slice(0, -1));
+      }
+    }
   });
 
   it('formats counts with thousands separators', () => {

@@ -74,23 +74,28 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
-/** About how many characters one block of live text holds (see `livePieces`). */
+/** Live text blocks hold at least this many characters (see `livePieces`)… */
 export const PIECE = 2048;
+/** …and at most this many when no newline comes to end them. */
+export const PIECE_MAX = 8 * PIECE;
 
 /**
- * Streaming text as blocks of about PIECE characters, cut after a newline (else after a space). A closed block
- * never changes as the text grows, so a batch touches only the last block and the others keep their layout,
- * instead of one text node holding the whole reply being re-flowed on every frame; off-screen blocks skip
- * layout altogether (content-visibility in styles.css).
+ * Streaming text as blocks that end at the first newline after PIECE characters (or, in text without
+ * newlines, at the last space before PIECE_MAX). A closed block never changes as the text grows, so a batch
+ * touches only the last block and the others keep their layout, instead of one text node holding the whole
+ * reply being re-flowed every frame; off-screen blocks skip layout altogether (content-visibility in
+ * styles.css). Ending at newlines keeps the blocks invisible: only newline-free text shows a seam.
  */
 export function livePieces(text: string): string[] {
   const out: string[] = [];
   let start = 0;
-  while (text.length - start > PIECE) {
-    const end = start + PIECE;
-    let cut = text.lastIndexOf('\n', end);
-    if (cut <= start) cut = text.lastIndexOf(' ', end);
-    if (cut <= start) cut = end - 1;
+  for (;;) {
+    let cut = text.indexOf('\n', start + PIECE);
+    if (cut === -1 || cut >= start + PIECE_MAX) {
+      if (text.length - start <= PIECE_MAX) break;
+      cut = text.lastIndexOf(' ', start + PIECE_MAX);
+      if (cut <= start) cut = start + PIECE_MAX - 1;
+    }
     out.push(text.slice(start, cut + 1));
     start = cut + 1;
   }
