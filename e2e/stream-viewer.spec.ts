@@ -141,3 +141,39 @@ test('the Events list filters by type, and a row opens to its payload JSON and c
   await expect(payload).toHaveCount(0);
   await expect.poll(async () => (await next.boundingBox())!.y).toBeLessThan(before + 2);
 });
+
+test('while a firehose streams, the Events list shows the newest events, frame after frame', async ({ app }) => {
+  await pickModel(app, 'sim-firehose');
+  await app.getByLabel('max_tokens').fill('100000');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('streaming');
+  // Sampled in the page after each frame is painted while the run is live: the rows a person can see, and how
+  // far the newest of them is behind the count.
+  const samples = await app.getByRole('region', { name: 'Events' }).evaluate(
+    (el) =>
+      new Promise<{ shown: number; lastRow: number; rows: number }[]>((resolve) => {
+        const out: { shown: number; lastRow: number; rows: number }[] = [];
+        const scroller = el.querySelector('.events-scroll')!.getBoundingClientRect();
+        const sample = () => {
+          const live = document.querySelector('[aria-label="Stream status"]')?.textContent?.includes('streaming');
+          if (!live) return resolve(out);
+          const seqs = [...el.querySelectorAll('.event-row')]
+            .filter((row) => {
+              const r = row.getBoundingClientRect();
+              return r.bottom > scroller.top && r.top < scroller.bottom;
+            })
+            .map((row) => Number(row.querySelector('.seq')?.textContent));
+          const shown = Number(el.querySelector('.events-toolbar .muted')?.textContent?.replace(/[^0-9]/g, '') ?? 0);
+          if (shown > 2000) out.push({ shown, lastRow: Math.max(-1, ...seqs), rows: seqs.length });
+          requestAnimationFrame(() => setTimeout(sample, 0));
+        };
+        requestAnimationFrame(() => setTimeout(sample, 0));
+      }),
+  );
+  expect(samples.length).toBeGreaterThan(5);
+  for (const s of samples) {
+    expect(s.rows).toBeGreaterThan(5);
+    expect(s.lastRow).toBe(s.shown - 1);
+  }
+  await expect(status(app)).toContainText('complete', { timeout: 60_000 });
+});
