@@ -59,3 +59,16 @@ describe('RunManager keeps recent runs in memory within bounds', () => {
     expect(runs.get(big.runId)).toBeUndefined();
   });
 });
+
+describe('RunManager gives back a finished run as it ended', () => {
+  it('a recent run reopens with the same ledger, result and every event, in order, built from the columns', async () => {
+    const runs = new RunManager(profiles);
+    const { runId, done } = start(runs, 300);
+    const finished = await done;
+    const again = runs.get(runId)!;
+    expect(again).toEqual(finished);
+    expect(again.events.map((e) => e.seq)).toEqual(finished.events.map((_, i) => i));
+    expect(again.events[0].event).toBe('message_start');
+    expect(again.result.transcript.blocks[0]).toMatchObject({ kind: 'text' });
+  });
+});

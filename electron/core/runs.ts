@@ -103,9 +103,9 @@ export class RunManager {
     const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
       this.active.delete(runId);
       finished.origin = input.origin;
-      if (!process.env.NOKEEP) this.remember(runId, finished);
+      this.remember(runId, finished);
       sink.push({ kind: 'end', runId, result: finished.result });
-      if (!process.env.NOHIST) for (const listener of this.finishedListeners) {
+      for (const listener of this.finishedListeners) {
         try {
           await listener(finished);
         } catch {
