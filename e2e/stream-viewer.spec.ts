@@ -177,3 +177,23 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   }
   await expect(status(app)).toContainText('complete', { timeout: 60_000 });
 });
+
+test('the timeline reads a relay that buffers as buffered, and a stream spread over time as streamed', async ({ app }) => {
+  await pickModel(app, 'sim-fault-buffered');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Timeline' }).click();
+  await expect(app.getByRole('img', { name: /Event arrival timeline/ })).toBeVisible();
+  const reading = app.getByLabel('Arrival reading');
+  await expect(reading).toContainText('Buffered: all');
+  await expect(reading).toContainText(/after 1,\d{3} ms of silence/);
+
+  await pickModel(app, 'sim-fault-slow');
+  await app.getByLabel('max_tokens').fill('12');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('streaming');
+  await expect(status(app)).toContainText('complete', { timeout: 30_000 });
+  await app.getByRole('tab', { name: 'Timeline' }).click();
+  await expect(reading).toContainText('Streamed:');
+  await expect(reading).toContainText(/median gap [34]\d\d ms/);
+});

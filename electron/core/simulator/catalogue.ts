@@ -15,6 +15,7 @@ export type Fault =
   | 'stall'
   | 'fragmented'
   | 'done-noise'
+  | 'buffered'
   | '200-error'
   | 'firehose';
 
@@ -59,6 +60,7 @@ export const SIM_MODELS: readonly SimModel[] = [
       ['fragmented', 'Fault: tiny TCP fragments'],
       ['done-noise', 'Fault: [DONE] after the terminal event'],
       ['200-error', 'Fault: error inside a 200'],
+      ['buffered', 'Fault: relay buffers, then flushes'],
     ] as const
   ).map(([fault, name], i) => ({ ...base, id: `sim-fault-${fault}`, displayName: name, ownedBy: 'simulator' as const, created: 1730000000 - i, fault })),
   { ...base, id: 'sim-firehose', displayName: 'Firehose (one delta per max token)', ownedBy: 'simulator', created: 1720000000, fault: 'firehose' },

@@ -132,6 +132,9 @@ async function writeFrames(res: ServerResponse, frames: Frame[], model: SimModel
   const delay = fault === 'firehose' ? 0 : fault === 'slow' ? 400 : state.delayMs;
   let seen = 0;
   let pending = '';
+  // A buffering relay (nginx proxy_buffering, a CDN): headers at once, then silence while the whole answer
+  // is held back, then every event in one burst.
+  if (fault === 'buffered') await sleep(1_200);
   const encode = (f: Frame) => `${f.event ? `event: ${f.event}\n` : ''}data: ${typeof f.data === 'string' ? f.data : JSON.stringify(f.data)}\n\n`;
   const flush = async () => {
     if (!pending) return;
@@ -173,7 +176,7 @@ async function writeFrames(res: ServerResponse, frames: Frame[], model: SimModel
       if (fault === 'malformed' && seen === cutAt) pending += `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":\n\n`;
     }
     pending += encode(frame);
-    if (frame.delta && delay > 0) {
+    if (frame.delta && delay > 0 && fault !== 'buffered') {
       await flush();
       await sleep(delay);
     } else if (pending.length > 32_768) await flush();

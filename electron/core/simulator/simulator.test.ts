@@ -9,7 +9,7 @@ import { DEMO_KEY, startSimulator, type RunningSimulator } from './index';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, delayMs: 0, keys: { [DEMO_KEY]: ['claude-sim-sonnet', 'gpt-sim-4o', 'sim-chat-only', 'sim-no-cache', 'sim-fault-cut', 'sim-fault-html-502', 'sim-fault-done-noise'], small: ['gpt-sim-4o'] } });
+  sim = await startSimulator({ port: 0, delayMs: 0, keys: { [DEMO_KEY]: ['claude-sim-sonnet', 'gpt-sim-4o', 'sim-chat-only', 'sim-no-cache', 'sim-fault-cut', 'sim-fault-html-502', 'sim-fault-done-noise', 'sim-fault-buffered'], small: ['gpt-sim-4o'] } });
 });
 afterAll(() => sim.close());
 
@@ -169,5 +169,26 @@ describe('routing, keys and errors', () => {
     const bg = await (await post('/v1/responses', { model: 'gpt-sim-4o', background: true, input: 'long task' })).json();
     expect(bg.status).toBe('queued');
     expect((await fetch(`${sim.url}/v1/responses/${bg.id}`, { headers: H })).status).toBe(404);
+  });
+});
+
+describe('a relay that buffers', () => {
+  it('sends headers at once, then nothing for over a second, then the whole stream in one burst', async () => {
+    const t0 = performance.now();
+    const res = await post('/v1/chat/completions', { model: 'sim-fault-buffered', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const headersAt = performance.now() - t0;
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const arrivals: number[] = [];
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      arrivals.push(performance.now() - t0);
+      text += decoder.decode(chunk, { stream: true });
+    }
+    expect(headersAt).toBeLessThan(500);
+    expect(arrivals[0]).toBeGreaterThan(1_100);
+    expect(arrivals.at(-1)! - arrivals[0]).toBeLessThan(200);
+    expect(text.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(text.split('\n\n').filter((b) => b.includes('"content"')).length).toBeGreaterThan(10);
   });
 });

@@ -1,12 +1,14 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { RawEvent } from '../../../../shared/protocols/types';
+import { readArrival } from './arrival';
 
 /**
  * Event arrival: x = time since the request started, y = gap since the previous event. A slow model shows an
  * even band; a relay that buffers shows one tall gap and then a burst at the bottom.
  */
-export function Timeline({ events, ttfbMs, ttftMs, totalMs }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number }) {
+export function Timeline({ events, ttfbMs, ttftMs, totalMs, live }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; live: boolean }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const reading = useMemo(() => (live ? undefined : readArrival(events, totalMs, ttfbMs)), [events, totalMs, ttfbMs, live]);
   useEffect(() => {
     const raf = requestAnimationFrame(() => {
       const c = canvas.current;
@@ -21,7 +23,8 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs }: { events: RawEvent
       g.scale(dpr, dpr);
       g.clearRect(0, 0, w, h);
       const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
-      let maxGap = 1;
+      // The wait before the first event counts: a relay that buffers shows as that one tall gap.
+      let maxGap = Math.max(1, events[0]?.t ?? 0);
       for (let i = 1; i < events.length; i++) maxGap = Math.max(maxGap, events[i].t - events[i - 1].t);
       const pad = 4;
       const x = (t: number) => pad + (t / end) * (w - 2 * pad);
@@ -49,15 +52,24 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs }: { events: RawEvent
         g.stroke();
         g.fillStyle = colour;
         g.font = '10px system-ui';
-        g.fillText(label, x(t) + 3, 12);
+        const right = x(t) + 3 + g.measureText(label).width > w - pad;
+        g.fillText(label, right ? x(t) - 3 - g.measureText(label).width : x(t) + 3, 12);
       };
       mark(ttfbMs, '#e0a53a', 'TTFB');
       mark(ttftMs, '#3fb97f', 'TTFT');
       g.fillStyle = '#8d96a7';
       g.font = '10px system-ui';
-      g.fillText(`max gap ${maxGap.toFixed(0)} ms`, w - 90, h - 8);
+      const caption = `max gap ${maxGap.toFixed(0)} ms`;
+      g.fillText(caption, w - pad - 2 - g.measureText(caption).width, h - 8);
     });
     return () => cancelAnimationFrame(raf);
   }, [events, ttfbMs, ttftMs, totalMs]);
-  return <canvas ref={canvas} className="timeline" role="img" aria-label="Event arrival timeline: time since start against gap since the previous event" />;
+  return (
+    <div className="timeline-pane">
+      <canvas ref={canvas} className="timeline" role="img" aria-label="Event arrival timeline: time since start against gap since the previous event" />
+      <p className={`arrival small ${reading?.kind === 'buffered' ? 'warn' : 'muted'}`} aria-label="Arrival reading">
+        {reading ? reading.text : 'Reading the arrival pattern when the run ends…'}
+      </p>
+    </div>
+  );
 }
