@@ -197,3 +197,25 @@ test('the timeline reads a relay that buffers as buffered, and a stream spread o
   await expect(reading).toContainText('Streamed:');
   await expect(reading).toContainText(/median gap [34]\d\d ms/);
 });
+
+test('the ledger shows the request as sent with the key redacted, and the response status and its request id and rate limits', async ({ app, received }) => {
+  await openTab(app, 'Chat Completions');
+  await pickModel(app, 'gpt-sim-4o');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('streaming');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  const ledger = app.getByRole('region', { name: 'Ledger' });
+  await expect(ledger).toContainText(/POST\s+http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
+  await expect(ledger).toContainText(/body \d+ B/);
+  const sent = ledger.getByRole('table', { name: 'Request headers' });
+  await expect(sent.getByRole('row', { name: /^authorization/ })).toContainText('[redacted');
+  await expect(sent).not.toContainText('demo-key');
+  await expect(ledger.locator('pre.body')).toContainText('"model": "gpt-sim-4o"');
+  await expect(ledger.locator('pre.body')).toContainText('"stream": true');
+  await expect(ledger).toContainText('200 OK');
+  const got = ledger.getByRole('table', { name: 'Response headers' });
+  await expect(got.getByRole('row', { name: /^x-request-id/ })).toContainText(/\S{6,}/);
+  await expect(got.getByRole('row', { name: /^x-ratelimit-remaining-requests/ })).toContainText('999');
+  expect(received.join('\n')).not.toContain('demo-key');
+});
