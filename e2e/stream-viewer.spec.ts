@@ -219,3 +219,24 @@ test('the ledger shows the request as sent with the key redacted, and the respon
   await expect(got.getByRole('row', { name: /^x-ratelimit-remaining-requests/ })).toContainText('999');
   expect(received.join('\n')).not.toContain('demo-key');
 });
+
+test('copy one event, or all of them, as SSE text that replays as sent', async ({ app, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await pickModel(app, 'claude-sim-haiku');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('streaming');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const events = app.getByRole('region', { name: 'Events' });
+  await events.getByRole('button', { name: 'Copy all as SSE' }).click();
+  const all = await app.evaluate(() => navigator.clipboard.readText());
+  expect(all.startsWith('event: message_start\ndata: {"type":"message_start"')).toBe(true);
+  expect(all.trimEnd().endsWith('event: message_stop\ndata: {"type":"message_stop"}')).toBe(true);
+  const total = Number((await app.getByRole('tab', { name: /^Events \(/ }).textContent())!.replace(/[^0-9]/g, ''));
+  expect(all.split('\n\n').filter(Boolean)).toHaveLength(total);
+
+  await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
+  await events.getByRole('button', { name: /^1 content_block_start/ }).click();
+  await events.locator('.event-payload').getByRole('button', { name: 'Copy' }).click();
+  const one = await app.evaluate(() => navigator.clipboard.readText());
+  expect(one).toMatch(/^event: content_block_start\ndata: \{"type":"content_block_start","index":0,.*\}\n\n$/);
+});
