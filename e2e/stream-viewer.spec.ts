@@ -187,6 +187,8 @@ test('the timeline reads a relay that buffers as buffered, and a stream spread o
   const reading = app.getByLabel('Arrival reading');
   await expect(reading).toContainText('Buffered: all');
   await expect(reading).toContainText(/after 1,\d{3} ms of silence/);
+  // A rate over a burst of a few milliseconds would read thousands of tokens a second: it is not shown as one.
+  await expect(app.getByLabel('Metrics')).toContainText('tok/s— (one burst)');
 
   await pickModel(app, 'sim-fault-slow');
   await app.getByLabel('max_tokens').fill('12');
@@ -196,6 +198,7 @@ test('the timeline reads a relay that buffers as buffered, and a stream spread o
   await app.getByRole('tab', { name: 'Timeline' }).click();
   await expect(reading).toContainText('Streamed:');
   await expect(reading).toContainText(/median gap [34]\d\d ms/);
+  await expect(app.getByLabel('Metrics')).toContainText(/tok\/s\s*\d/);
 });
 
 test('the ledger shows the request as sent with the key redacted, and the response status and its request id and rate limits', async ({ app, received }) => {

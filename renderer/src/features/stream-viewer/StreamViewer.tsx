@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAppStore } from '../../store';
+import type { RunView } from '../../store/runs-slice';
+import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
 import { bytes, count, ms, usageRows, VERDICT_TONE } from './format';
@@ -8,6 +10,17 @@ import { Output } from './Output';
 import { Timeline } from './Timeline';
 
 type Pane = 'events' | 'timeline' | 'ledger';
+
+/** Output tokens over the time after the first token; meaningless for a stream a relay flushed at once, so not shown as a rate. */
+function TokensPerSecond({ run }: { run: RunView }) {
+  const rate = run.result?.metrics.outputTokensPerSec;
+  const buffered = useMemo(
+    () => rate !== undefined && run.result?.metrics.totalMs !== undefined && readArrival(run.events, run.result.metrics.totalMs, run.response?.ttfbMs).kind === 'buffered',
+    [rate, run.events, run.result, run.response],
+  );
+  if (rate === undefined) return <dd>—</dd>;
+  return buffered ? <dd title={`${rate} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd> : <dd>{rate}</dd>;
+}
 
 export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
@@ -54,7 +67,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </div>
           <div>
             <dt>tok/s</dt>
-            <dd>{m?.outputTokensPerSec ?? '—'}</dd>
+            <TokensPerSecond run={run} />
           </div>
           <div>
             <dt>events</dt>
