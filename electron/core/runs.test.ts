@@ -60,15 +60,24 @@ describe('RunManager keeps recent runs in memory within bounds', () => {
   });
 });
 
-describe('RunManager gives back a finished run as it ended', () => {
-  it('a recent run reopens with the same ledger, result and every event, in order, built from the columns', async () => {
+describe('RunManager sends every event once, in order, and keeps them all', () => {
+  it('the pushed batches add up to the finished run, event for event, and a recent run reopens with them', async () => {
     const runs = new RunManager(profiles);
-    const { runId, done } = start(runs, 300);
+    const pushed: RunUpdate[] = [];
+    const { runId, done } = runs.start(
+      { profileId: DEMO_PROFILE_ID, protocol: 'messages', warnings: [], origin: 'composer', body: { model: 'sim-firehose', max_tokens: 3000, stream: true, messages: [{ role: 'user', content: 'go' }] } },
+      { push: (u) => pushed.push(u) },
+    );
     const finished = await done;
-    const again = runs.get(runId)!;
-    expect(again).toEqual(finished);
-    expect(again.events.map((e) => e.seq)).toEqual(finished.events.map((_, i) => i));
-    expect(again.events[0].event).toBe('message_start');
-    expect(again.result.transcript.blocks[0]).toMatchObject({ kind: 'text' });
+    const events = pushed.flatMap((u) => (u.kind === 'events' ? u.events : []));
+    expect(pushed.filter((u) => u.kind === 'events').length).toBeGreaterThan(1);
+    expect(events.map((e) => e.seq)).toEqual(finished.events.map((_, i) => i));
+    expect(events).toEqual(finished.events);
+    expect(finished.events.length).toBeGreaterThan(3000);
+    expect(finished.events[0]).toMatchObject({ seq: 0, type: 'message_start', event: 'message_start' });
+    expect(finished.events.at(-1)).toMatchObject({ type: 'message_stop', event: 'message_stop' });
+    expect(finished.events[5].data).toMatch(/^\{"type":"content_block_delta"/);
+    expect(pushed.at(-1)?.kind).toBe('end');
+    expect(runs.get(runId)?.events).toHaveLength(finished.events.length);
   });
 });

@@ -119,7 +119,7 @@ describe('browser host', () => {
 });
 
 describe('browser host shutdown', () => {
-  it('closes at once with a WebSocket open, a page reconnecting and a request half sent', async () => {
+  it('closes at once with a WebSocket open and a request half sent, and a second close is the same close', async () => {
     const other = await startWebHost({ core, port: 0, staticDir });
     const url = `ws://127.0.0.1:${other.port}/ws?token=${other.token}`;
     let stopped = false;
@@ -143,6 +143,8 @@ describe('browser host shutdown', () => {
     stopped = true;
     half.destroy();
     expect(closed).toBe(true);
+    const again = await Promise.race([other.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
+    expect(again).toBe(true);
   });
 });
 

@@ -124,17 +124,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
   });
 
   // Upgraded sockets leave the HTTP server's connection list, so closeAllConnections() cannot reach them, yet
-  // server.close() still waits for them; and the page reconnects as soon as its socket drops. Track every socket
-  // and refuse upgrades once closing, or shutdown can hang on a reconnect that lands mid-close.
+  // server.close() still waits for them: every socket is tracked and destroyed on close, or shutdown hangs on
+  // a WebSocket (or a half-sent request) that never ends.
   const sockets = new Set<Socket>();
-  let closing = false;
+  let closed: Promise<void> | undefined;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES + 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    if (closing) return socket.destroy();
     const url = new URL(req.url ?? '/', 'http://placeholder');
     const refused = url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
     if (refused) {
@@ -179,13 +178,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
-    async close() {
-      closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const client of wss.clients) client.terminate();
-      wss.close();
-      for (const socket of sockets) socket.destroy();
-      await closed;
+    close() {
+      // Twice is once: a second server.close() would wait for a 'close' event that has already fired.
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
     },
   };
 }
