@@ -136,6 +136,13 @@ test('the Events list filters by type, and a row opens to its payload JSON and c
   await expect(payload).toContainText('"usage": {');
   // The rows below make room for the payload instead of being drawn over it.
   await expect.poll(async () => (await next.boundingBox())!.y).toBeGreaterThan(before + 40);
+  // A second open row leaves the first one's size alone: nothing is drawn over its payload.
+  await next.click();
+  await expect(events.locator('.event-payload')).toHaveCount(2);
+  const firstPayload = (await payload.first().boundingBox())!;
+  await expect.poll(async () => (await next.boundingBox())!.y).toBeGreaterThanOrEqual(firstPayload.y + firstPayload.height - 1);
+  await next.click();
+  await expect(events.locator('.event-payload')).toHaveCount(1);
   await start.click();
   await expect(start).toHaveAttribute('aria-expanded', 'false');
   await expect(payload).toHaveCount(0);
@@ -242,4 +249,54 @@ test('copy one event, or all of them, as SSE text that replays as sent', async (
   await events.locator('.event-payload').getByRole('button', { name: 'Copy' }).click();
   const one = await app.evaluate(() => navigator.clipboard.readText());
   expect(one).toMatch(/^event: content_block_start\ndata: \{"type":"content_block_start","index":0,.*\}\n\n$/);
+});
+
+test('a small scroll up during a firehose stops following, and scrolling back to the bottom resumes it', async ({ app }) => {
+  await pickModel(app, 'sim-firehose');
+  await app.getByLabel('max_tokens').fill('200000');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('streaming');
+  const events = app.getByRole('region', { name: 'Events' });
+  const scroller = events.locator('.events-scroll');
+  const shown = async () => Number((await events.locator('.events-toolbar .muted').textContent())!.replace(/[^0-9]/g, ''));
+  await expect.poll(shown).toBeGreaterThan(3000);
+  await scroller.hover();
+  await app.mouse.wheel(0, -30);
+  const topRow = () =>
+    scroller.evaluate((el) => {
+      const top = el.getBoundingClientRect().top;
+      const rows = [...el.querySelectorAll('.event-row')].filter((r) => r.getBoundingClientRect().bottom > top);
+      return Math.min(...rows.map((r) => Number(r.querySelector('.seq')?.textContent)));
+    });
+  await app.waitForTimeout(100);
+  const held = await topRow();
+  const countThen = await shown();
+  await app.waitForTimeout(300);
+  expect(await shown()).toBeGreaterThan(countThen);
+  expect(await topRow()).toBe(held);
+
+  // Back at the bottom while the run is still live: every painted frame shows the newest event again.
+  await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  const lagging = await events.evaluate(
+    (el) =>
+      new Promise<{ frames: number; behind: number }>((resolve) => {
+        let frames = 0;
+        let behind = 0;
+        const sample = () => {
+          if (!document.querySelector('[aria-label="Stream status"]')?.textContent?.includes('streaming')) return resolve({ frames, behind });
+          const scrollerBox = el.querySelector('.events-scroll')!.getBoundingClientRect();
+          const seqs = [...el.querySelectorAll('.event-row')]
+            .filter((r) => r.getBoundingClientRect().top < scrollerBox.bottom)
+            .map((r) => Number(r.querySelector('.seq')?.textContent));
+          const count = Number(el.querySelector('.events-toolbar .muted')?.textContent?.replace(/[^0-9]/g, '') ?? 0);
+          frames++;
+          if (Math.max(...seqs) !== count - 1) behind++;
+          requestAnimationFrame(() => setTimeout(sample, 0));
+        };
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(sample, 0)));
+      }),
+  );
+  expect(lagging.frames).toBeGreaterThan(3);
+  expect(lagging.behind).toBe(0);
+  await expect(status(app)).toContainText('complete', { timeout: 60_000 });
 });

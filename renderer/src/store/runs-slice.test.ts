@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../bridge', () => ({ gateway: {} }));
 
 import type { RunUpdate } from '../../../shared/contract';
-import { applyUpdates, takeFrame } from './runs-slice';
+import { applyUpdates, EVENTS_PER_FRAME, nextBudget, takeFrame } from './runs-slice';
 
 import type { Ledger } from '../../../shared/contract';
 
@@ -84,5 +84,18 @@ describe('runs slice: one frame at a time', () => {
     }
     expect((runs as Record<string, { transcript: unknown; events: unknown[] }>).b.transcript).toEqual(whole.a.transcript);
     expect((runs as Record<string, { events: unknown[] }>).b.events).toHaveLength(700);
+  });
+});
+
+describe('runs slice: the per-frame budget', () => {
+  it('halves after a frame that overran, grows after one with room, and stays within its bounds', () => {
+    expect(nextBudget(EVENTS_PER_FRAME, 50)).toBe(EVENTS_PER_FRAME / 2);
+    expect(nextBudget(EVENTS_PER_FRAME, 16.7)).toBeGreaterThan(EVENTS_PER_FRAME);
+    expect(nextBudget(EVENTS_PER_FRAME, 33.3)).toBe(EVENTS_PER_FRAME);
+    let b = EVENTS_PER_FRAME;
+    for (let i = 0; i < 50; i++) b = nextBudget(b, 100);
+    expect(b).toBe(250);
+    for (let i = 0; i < 50; i++) b = nextBudget(b, 16);
+    expect(b).toBe(12_000);
   });
 });

@@ -109,8 +109,21 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   },
 });
 
-/** Events applied per animation frame: with rendering, about half a frame on the 2-core benchmark machine (design.md §9). */
+/** Events applied in the first busy frame: with rendering, about half a frame on the 2-core benchmark machine. */
 export const EVENTS_PER_FRAME = 1500;
+const MIN_PER_FRAME = 250;
+const MAX_PER_FRAME = 12_000;
+
+/**
+ * The next frame's event budget from how long the last busy frame took (rAF to rAF): halved after one that
+ * ran past two display frames, grown by a quarter after one that fit in a single frame, kept otherwise. A fast machine
+ * keeps up with a firehose; a slow one stays smooth (design.md §9: p95 frame gap under 50 ms).
+ */
+export function nextBudget(budget: number, frameMs: number): number {
+  if (frameMs > 40) return Math.max(MIN_PER_FRAME, Math.floor(budget / 2));
+  if (frameMs < 20) return Math.min(MAX_PER_FRAME, Math.ceil(budget * 1.25));
+  return budget;
+}
 
 /**
  * Takes what one frame applies from the queue of pushes, in order: everything up to `budget` events, an
@@ -140,34 +153,51 @@ export function takeFrame(queue: RunUpdate[], budget: number = EVENTS_PER_FRAME)
 
 /**
  * Subscribes the store to run pushes; the app shell calls it once. Pushes are applied once per animation
- * frame, at most EVENTS_PER_FRAME events at a time, so a firehose costs one bounded store update (and one
- * render) per frame.
+ * frame, a bounded number of events at a time (see `nextBudget`), so a firehose costs one bounded store
+ * update (and one render) per frame.
  */
 export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
   useEffect(() => {
     let queued: RunUpdate[] = [];
-    let frame = 0;
-    // A hidden window gets no animation frames: fall back to a timer so runs still finish.
+    let pending: { kind: 'frame' | 'timer'; id: number } | undefined;
     const schedule = () => {
-      if (!frame) frame = document.hidden ? window.setTimeout(flush, 50) : requestAnimationFrame(flush);
+      if (pending) return;
+      // A hidden window gets no animation frames (and slow timers): a timer then applies everything at once.
+      pending = document.hidden ? { kind: 'timer', id: window.setTimeout(flush, 50) } : { kind: 'frame', id: requestAnimationFrame(flush) };
     };
+    const cancel = () => {
+      if (pending?.kind === 'frame') cancelAnimationFrame(pending.id);
+      else if (pending) clearTimeout(pending.id);
+      pending = undefined;
+    };
+    let budget = EVENTS_PER_FRAME;
+    let busySince: number | undefined;
     const flush = () => {
-      frame = 0;
-      const { batch, rest } = takeFrame(queued);
+      pending = undefined;
+      const now = performance.now();
+      // Only frames that follow a busy one say how long applying a batch and rendering it took.
+      if (busySince !== undefined) budget = nextBudget(budget, now - busySince);
+      const { batch, rest } = takeFrame(queued, document.hidden ? Infinity : budget);
+      busySince = rest.length ? now : undefined;
       queued = rest;
       if (rest.length) schedule();
       onUpdates(batch);
     };
+    // A frame requested just before the window hid would not come until it is shown again.
+    const onVisibility = () => {
+      if (!pending) return;
+      cancel();
+      schedule();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
     const off = gateway.on.runsUpdate((updates) => {
       for (const u of updates) queued.push(u);
       schedule();
     });
     return () => {
       off();
-      if (frame) {
-        cancelAnimationFrame(frame);
-        clearTimeout(frame);
-      }
+      document.removeEventListener('visibilitychange', onVisibility);
+      cancel();
     };
   }, [onUpdates]);
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import { bytes, copyText, count, eventsToSse, prettyJson, toSse, typeCounts } from './format';
@@ -34,6 +34,8 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
+  /** Where the last follow write left the list: its scroll event arrives a frame later and says nothing about the user. */
+  const written = useRef(-1);
   const counts = useMemo(() => (live ? [] : typeCounts(events)), [events, live]);
   const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
   const virtual = useVirtualizer({
@@ -51,16 +53,14 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
     },
   });
 
-  useEffect(() => {
-    virtual.measure();
-  }, [expanded, virtual]);
-
   // Following the tail is one scrollTop write per commit, and the rows drawn are the last ones: the
   // virtualizer's own scroll-to-end re-measured and re-checked the list over several frames (the largest
   // cost of a busy frame during a firehose), while its scroll offset lags one scroll event behind the write.
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (follow.current && el && shown.length) el.scrollTop = virtual.getTotalSize();
+    if (!follow.current || !el || !shown.length) return;
+    el.scrollTop = virtual.getTotalSize();
+    written.current = el.scrollTop;
   }, [shown.length, virtual]);
 
   return (
@@ -90,9 +90,24 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
       <div
         className="events-scroll"
         ref={scroller}
+        // Following stops on any sign of reading back (wheel or keys up, a grab of the scrollbar), not only on
+        // distance from the bottom: a slow scroll up moves less per frame than the list grows, and the next
+        // commit would pull it back down. It resumes at the bottom.
+        onWheel={(e) => {
+          if (e.deltaY < 0) follow.current = false;
+        }}
+        onKeyDown={(e) => {
+          if (['ArrowUp', 'PageUp', 'Home'].includes(e.key)) follow.current = false;
+        }}
+        onPointerDown={(e) => {
+          if (e.target === e.currentTarget) follow.current = false;
+        }}
         onScroll={(e) => {
           const el = e.currentTarget;
-          follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (el.scrollTop === written.current) return;
+          const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+          if (fromBottom < 2) follow.current = true;
+          else if (fromBottom > 40) follow.current = false;
         }}
       >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>

@@ -104,7 +104,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
         ))}
       </div>
       <div className="pane">
-        {pane === 'events' && <EventsList events={run.events} live={live} liveTypes={run.live.types} />}
+        {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} liveTypes={run.live.types} />}
         {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} live={live} />}
         {pane === 'ledger' && <Ledger ledger={run.ledger} response={run.response} />}
       </div>

@@ -16,12 +16,21 @@ describe('reading how events arrived', () => {
   });
 
   it('calls a long silence and then every event at once buffered, saying how long the silence was', () => {
-    const times = [...Array.from({ length: 60 }, (_, i) => 1200 + i * 0.2)];
+    // Three network reads, each carrying twenty events that share its arrival time.
+    const times = Array.from({ length: 60 }, (_, i) => 1205 + Math.floor(i / 20) * 3);
     const r = readArrival(at(times), 1215, 5);
     expect(r.kind).toBe('buffered');
-    expect(r.text).toContain('all 60 events arrived within 12 ms');
-    expect(r.text).toContain('after 1,200 ms of silence');
-    expect(r.maxGap).toEqual({ ms: 1195, beforeSeq: 0 });
+    expect(r.text).toContain('all 60 events arrived within 6 ms');
+    expect(r.text).toContain('after 1,200 ms of silence following the response headers');
+    expect(r.maxGap).toEqual({ ms: 1200, beforeSeq: 0 });
+  });
+
+  it('does not call a model that thinks a long time and then streams normally buffered', () => {
+    const times = Array.from({ length: 42 }, (_, i) => 1500 + i * 10);
+    const r = readArrival(at(times), 1925, 80);
+    expect(r.kind).toBe('steady');
+    expect(r.text).toContain('median gap 10 ms');
+    expect(r.maxGap).toEqual({ ms: 1420, beforeSeq: 0 });
   });
 
   it('does not judge a fast run or a handful of events', () => {

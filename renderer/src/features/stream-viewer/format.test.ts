@@ -49,6 +49,11 @@ describe('live text blocks', () => {
     expect(spaced.slice(0, -1).every((p) => p.endsWith(' ') && p.length <= PIECE_MAX)).toBe(true);
     expect(livePieces('y'.repeat(50_000)).join('')).toBe('y'.repeat(50_000));
     expect(livePieces('short')).toEqual(['short']);
+    const emoji = 'a' + '😀'.repeat(20_000);
+    const cutEmoji = livePieces(emoji);
+    expect(cutEmoji.join('')).toBe(emoji);
+    // No piece starts or ends with half a surrogate pair.
+    for (const p of cutEmoji) expect(p).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
   });
 
   it('a closed block stays the same as the text grows, so only the last one re-renders', () => {

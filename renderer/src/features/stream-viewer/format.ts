@@ -94,7 +94,12 @@ export function livePieces(text: string): string[] {
     if (cut === -1 || cut >= start + PIECE_MAX) {
       if (text.length - start <= PIECE_MAX) break;
       cut = text.lastIndexOf(' ', start + PIECE_MAX);
-      if (cut <= start) cut = start + PIECE_MAX - 1;
+      if (cut <= start) {
+        cut = start + PIECE_MAX - 1;
+        // Never between the two halves of a character outside the BMP (an emoji would show as two U+FFFD).
+        const c = text.charCodeAt(cut);
+        if (c >= 0xd800 && c <= 0xdbff) cut--;
+      }
     }
     out.push(text.slice(start, cut + 1));
     start = cut + 1;
