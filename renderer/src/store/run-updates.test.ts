@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderHook } from '@testing-library/react';
+import type { RunUpdate } from '../../../shared/contract';
+
+let deliver: (updates: RunUpdate[]) => void = () => {};
+vi.mock('../bridge', () => ({
+  gateway: {
+    on: {
+      runsUpdate: (cb: (u: RunUpdate[]) => void) => {
+        deliver = cb;
+        return () => {};
+      },
+    },
+  },
+}));
+
+import { EVENTS_PER_FRAME, useRunUpdates } from './runs-slice';
+
+const burst = (n: number): RunUpdate[] => [
+  { kind: 'events', runId: 'r', events: Array.from({ length: n }, (_, seq) => ({ seq, t: seq, type: 'chunk', data: '{}', size: 2 })) },
+  { kind: 'end', runId: 'r', result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: n, bytes: 0, usage: {} }, warnings: [], endedAt: '' } },
+];
+const eventsIn = (batches: RunUpdate[][]) => batches.map((b) => b.reduce((n, u) => n + (u.kind === 'events' ? u.events.length : 0), 0));
+
+let frames: FrameRequestCallback[] = [];
+const runFrame = () => {
+  const due = frames;
+  frames = [];
+  for (const f of due) f(performance.now());
+};
+const setHidden = (hidden: boolean) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event('visibilitychange'));
+};
+
+beforeEach(() => {
+  frames = [];
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+  vi.stubGlobal('cancelAnimationFrame', () => {
+    frames = [];
+  });
+  setHidden(false);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('applying run pushes frame by frame', () => {
+  it('a visible window takes a burst over several frames, and the end comes last', () => {
+    const batches: RunUpdate[][] = [];
+    renderHook(() => useRunUpdates((u) => batches.push(u)));
+    deliver(burst(4000));
+    while (frames.length) runFrame();
+    expect(eventsIn(batches).reduce((a, b) => a + b, 0)).toBe(4000);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(eventsIn(batches)[0]).toBeLessThanOrEqual(EVENTS_PER_FRAME);
+    expect(batches.at(-1)!.at(-1)!.kind).toBe('end');
+    expect(batches.slice(0, -1).some((b) => b.some((u) => u.kind === 'end'))).toBe(false);
+  });
+
+  it('a hidden window applies a whole burst at once on a timer', () => {
+    const batches: RunUpdate[][] = [];
+    renderHook(() => useRunUpdates((u) => batches.push(u)));
+    setHidden(true);
+    deliver(burst(20_000));
+    expect(frames).toHaveLength(0);
+    vi.advanceTimersByTime(60);
+    expect(eventsIn(batches)).toEqual([20_000]);
+  });
+
+  it('a frame asked for just before the window hid is replaced by a timer, so the run still lands', () => {
+    const batches: RunUpdate[][] = [];
+    renderHook(() => useRunUpdates((u) => batches.push(u)));
+    deliver(burst(10));
+    expect(frames).toHaveLength(1);
+    setHidden(true);
+    vi.advanceTimersByTime(60);
+    expect(eventsIn(batches)).toEqual([10]);
+  });
+});
