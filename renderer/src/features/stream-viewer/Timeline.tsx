@@ -23,8 +23,10 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, live }: { events: Ra
       g.scale(dpr, dpr);
       g.clearRect(0, 0, w, h);
       const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
-      // The wait before the first event counts: a relay that buffers shows as that one tall gap.
-      let maxGap = Math.max(1, events[0]?.t ?? 0);
+      // The wait between the headers and the first event counts (as in the reading below the chart): a relay
+      // that buffers shows as that one tall gap.
+      const firstGap = events.length ? events[0].t - (ttfbMs ?? 0) : 0;
+      let maxGap = Math.max(1, firstGap);
       for (let i = 1; i < events.length; i++) maxGap = Math.max(maxGap, events[i].t - events[i - 1].t);
       const pad = 4;
       const x = (t: number) => pad + (t / end) * (w - 2 * pad);
@@ -37,12 +39,14 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, live }: { events: Ra
       // Downsample: at most one dot per pixel column, keeping that column's largest gap.
       const cols = new Map<number, number>();
       for (let i = 0; i < events.length; i++) {
-        const gap = i ? events[i].t - events[i - 1].t : events[i].t;
+        const gap = i ? events[i].t - events[i - 1].t : firstGap;
         const col = Math.round(x(events[i].t));
         if ((cols.get(col) ?? -1) < gap) cols.set(col, gap);
       }
       g.fillStyle = '#5b9cff';
       for (const [col, gap] of cols) g.fillRect(col - 1, y(gap) - 1, 2, 2);
+      let lastLabelEnd = -Infinity;
+      let row = 0;
       const mark = (t: number | undefined, colour: string, label: string) => {
         if (t === undefined) return;
         g.strokeStyle = colour;
@@ -52,8 +56,12 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, live }: { events: Ra
         g.stroke();
         g.fillStyle = colour;
         g.font = '10px system-ui';
-        const right = x(t) + 3 + g.measureText(label).width > w - pad;
-        g.fillText(label, right ? x(t) - 3 - g.measureText(label).width : x(t) + 3, 12);
+        const width = g.measureText(label).width;
+        const left = x(t) + 3 + width > w - pad ? x(t) - 3 - width : x(t) + 3;
+        // TTFB and TTFT are often a millisecond apart: the second label drops a line instead of overprinting.
+        row = left < lastLabelEnd + 4 ? row + 1 : 0;
+        lastLabelEnd = left + width;
+        g.fillText(label, left, 12 + row * 12);
       };
       mark(ttfbMs, '#e0a53a', 'TTFB');
       mark(ttftMs, '#3fb97f', 'TTFT');
