@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HistorySummary, Preset, RecordedRun, Result, RunUpdate } from '../../shared/contract';
 import { createCore, type Receiver } from './service';
-import { HistoryStore } from './history-store';
+import { encodeRun, HistoryStore } from './history-store';
 import { migrate } from './preset-store';
 import { LayeredVault } from './vault';
 
@@ -125,6 +125,32 @@ describe('history', () => {
     await h.add(run(5, 3000));
     await h.add(run(6, 3000));
     expect(h.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_6']);
+  });
+
+  it('encodes a 100k-event run in slices, letting other work through, and it reads back event for event', async () => {
+    const events = Array.from({ length: 100_000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: `{"n":${seq}}`, size: 12 }));
+    const big: RecordedRun = {
+      ledger: { runId: 'run_big', protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: new Date().toISOString(), warnings: [] },
+      events,
+      result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: events.length, bytes: 0, usage: {} }, warnings: [], endedAt: '' },
+      origin: 'composer',
+    };
+    // Another caller's turns of the event loop (an IPC message, a push) while the run is encoded.
+    let done = false;
+    let turns = 0;
+    const encoding = encodeRun(big).then((text) => ((done = true), text));
+    while (!done && turns < 1_000) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    expect(turns).toBeGreaterThanOrEqual(19);
+    const h = new HistoryStore(temp());
+    await h.load();
+    await h.add(big);
+    const back = await h.get('run_big');
+    expect((await encoding).split('\n')).toHaveLength(100_002);
+    expect(back?.events).toHaveLength(100_000);
+    expect(back?.events[99_999]).toEqual(events[99_999]);
   });
 
   it('moves a corrupt index aside, reports it, and rebuilds the list from the run files', async () => {
