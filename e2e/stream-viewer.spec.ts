@@ -177,7 +177,8 @@ test('while a firehose streams, the Events list shows the newest events, frame a
         requestAnimationFrame(() => setTimeout(sample, 0));
       }),
   );
-  expect(samples.length).toBeGreaterThan(5);
+  // A fast machine applies the burst in a handful of frames; the regression this guards against blanked every one.
+  expect(samples.length).toBeGreaterThan(2);
   for (const s of samples) {
     expect(s.rows).toBeGreaterThan(5);
     expect(s.lastRow).toBe(s.shown - 1);
