@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useAppStore } from '../../store';
-import type { RunView } from '../../store/runs-slice';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
@@ -11,20 +10,15 @@ import { Timeline } from './Timeline';
 
 type Pane = 'events' | 'timeline' | 'ledger';
 
-/** Output tokens over the time after the first token; meaningless for a stream a relay flushed at once, so not shown as a rate. */
-function TokensPerSecond({ run }: { run: RunView }) {
-  const rate = run.result?.metrics.outputTokensPerSec;
-  const buffered = useMemo(
-    () => rate !== undefined && run.result?.metrics.totalMs !== undefined && readArrival(run.events, run.result.metrics.totalMs, run.response?.ttfbMs).kind === 'buffered',
-    [rate, run.events, run.result, run.response],
-  );
-  if (rate === undefined) return <dd>—</dd>;
-  return buffered ? <dd title={`${rate} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd> : <dd>{rate}</dd>;
-}
-
 export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
+  // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
+  const done = run?.status === 'done';
+  const reading = useMemo(
+    () => (run && done ? readArrival(run.events, run.result?.metrics.totalMs ?? run.live.lastT, run.response?.ttfbMs) : undefined),
+    [done, run?.events, run?.result, run?.response, run?.live.lastT],
+  );
   if (!run) {
     return (
       <div className="viewer empty-viewer">
@@ -67,7 +61,13 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </div>
           <div>
             <dt>tok/s</dt>
-            <TokensPerSecond run={run} />
+            {m?.outputTokensPerSec === undefined ? (
+              <dd>—</dd>
+            ) : reading?.kind === 'buffered' ? (
+              <dd title={`${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd>
+            ) : (
+              <dd>{m.outputTokensPerSec}</dd>
+            )}
           </div>
           <div>
             <dt>events</dt>
@@ -105,7 +105,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
       </div>
       <div className="pane">
         {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} liveTypes={run.live.types} />}
-        {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} live={live} />}
+        {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} reading={reading} />}
         {pane === 'ledger' && <Ledger ledger={run.ledger} response={run.response} />}
       </div>
     </div>

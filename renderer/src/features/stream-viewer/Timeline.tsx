@@ -1,14 +1,13 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { RawEvent } from '../../../../shared/protocols/types';
-import { readArrival } from './arrival';
+import type { ArrivalReading } from './arrival';
 
 /**
  * Event arrival: x = time since the request started, y = gap since the previous event. A slow model shows an
  * even band; a relay that buffers shows one tall gap and then a burst at the bottom.
  */
-export function Timeline({ events, ttfbMs, ttftMs, totalMs, live }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; live: boolean }) {
+export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; reading?: ArrivalReading }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const reading = useMemo(() => (live ? undefined : readArrival(events, totalMs, ttfbMs)), [events, totalMs, ttfbMs, live]);
   useEffect(() => {
     const raf = requestAnimationFrame(() => {
       const c = canvas.current;
