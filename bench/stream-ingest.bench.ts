@@ -91,7 +91,7 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
           if (ttftMs === undefined && u.events.some((e) => isContent(e.data))) ttftMs = performance.now() - t0;
         } else if (u.kind === 'end') {
           // The window has the verdict when the end push is sent; the history write that the core starts
-          // right after it (synchronous JSON of every event) is not ingest, so the clock stops here.
+          // right after it is not ingest, so the clock stops here.
           endAt = performance.now();
           resolveEnd();
         }

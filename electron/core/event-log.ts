@@ -18,8 +18,8 @@ export class EventLog {
     return this.n;
   }
 
-  /** Appends one event and returns its seq. */
-  add(t: number, type: string, data: string, event: string | undefined, size: number): number {
+  /** Appends one event; its seq is the length before. */
+  add(t: number, type: string, data: string, event: string | undefined, size: number): void {
     const seq = this.n;
     if (seq === this.times.length) {
       this.times = grow(this.times);
@@ -32,7 +32,6 @@ export class EventLog {
     // Usually the event line repeats the JSON type: keep that one string, not a slice pinning the chunk.
     this.lines.push(event === type ? type : event);
     this.n = seq + 1;
-    return seq;
   }
 
   /** Events [from, to) as RawEvent objects. */
