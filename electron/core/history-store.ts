@@ -160,6 +160,11 @@ export class HistoryStore {
     });
   }
 
+  /** Resolves once every save queued so far is on disk and in the list. */
+  settled(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   list(filter: { protocol?: string; model?: string; verdict?: string; text?: string; limit: number; offset: number }): { runs: HistorySummary[]; total: number; bytes: number } {
     const text = filter.text?.toLowerCase();
     const matched = this.runs.filter(

@@ -44,8 +44,14 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     'presets:restore': ({ preset }) => presets.restore(preset),
     'presets:export': async ({ ids }) => presets.exportText(ids),
     'presets:import': ({ text, onConflict }) => guard(() => presets.importText(text, onConflict)),
-    'history:list': async (filter) => history.list(filter),
+    // A run is queued for history in the same tick its end push goes out, so a window that asks right after
+    // seeing the verdict must wait for that save, or the run it just watched is missing.
+    'history:list': async (filter) => {
+      await history.settled();
+      return history.list(filter);
+    },
     'history:get': async ({ runId }) => {
+      await history.settled();
       const run = await history.get(runId).catch((err: unknown) => {
         throw new RunError('unreadable', `The recorded run could not be read: ${(err as Error).message}`);
       });

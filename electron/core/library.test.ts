@@ -109,6 +109,27 @@ describe('history', () => {
     }
   });
 
+  it('a run asked for the moment its verdict arrives is already in the list and can be opened', async () => {
+    const c = await core();
+    try {
+      const asked = new Promise<{ list: Result<unknown>; got: Result<unknown> }>((resolve) => {
+        const r: Receiver = {
+          send: (_n, p) => {
+            const end = (p as RunUpdate[]).find((u) => u.kind === 'end');
+            // As over IPC or the WebSocket: the window's request arrives in a later turn of the event loop.
+            if (end) setImmediate(() => void Promise.all([c.dispatch('history:list', {}, rx), c.dispatch('history:get', { runId: end.runId }, rx)]).then(([list, got]) => resolve({ list, got })));
+          },
+        };
+        void c.dispatch('runs:start', { profileId: 'demo', protocol: 'chat', body: { model: 'sim-firehose', max_completion_tokens: 12_000, stream: true, messages: [{ role: 'user', content: 'hi' }] } }, r);
+      });
+      const { list, got } = await asked;
+      expect(value<{ runs: HistorySummary[] }>(list).runs).toHaveLength(1);
+      expect(value<RecordedRun>(got).events.length).toBeGreaterThan(12_000);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('prunes oldest first by count and by bytes', async () => {
     const h = new HistoryStore(temp());
     await h.load();
