@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EventLog } from './event-log';
 
 describe('EventLog', () => {
-  it('gives back exactly the events added, in order, with their event lines, across growth', () => {
+  it('gives back exactly the events added, in order, with their event lines', () => {
     const log = new EventLog();
     for (let i = 0; i < 3000; i++) {
       const type = i % 3 === 0 ? 'chunk' : 'content_block_delta';
@@ -10,7 +10,7 @@ describe('EventLog', () => {
       log.add(i / 4, type, `{"n":${i}}`, line, 10 + i);
     }
     expect(log.length).toBe(3000);
-    const all = log.slice();
+    const all = log.all();
     expect(all).toHaveLength(3000);
     expect(all[0]).toEqual({ seq: 0, t: 0, type: 'chunk', data: '{"n":0}', size: 10 });
     expect(all[2500]).toEqual({ seq: 2500, t: 625, type: 'content_block_delta', event: 'content_block_delta', data: '{"n":2500}', size: 2510 });
@@ -18,12 +18,18 @@ describe('EventLog', () => {
     expect('event' in all[0]).toBe(false);
   });
 
-  it('slices a range for a push without disturbing the rest', () => {
+  it('hands each event to exactly one push, and the finished run is those same events', () => {
     const log = new EventLog();
-    for (let i = 0; i < 10; i++) log.add(i, 'ping', 'x', undefined, 1);
-    expect(log.slice(7).map((e) => e.seq)).toEqual([7, 8, 9]);
-    expect(log.slice(2, 4).map((e) => e.seq)).toEqual([2, 3]);
-    expect(log.slice(10)).toEqual([]);
-    expect(log.slice().map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const pushes = [3, 0, 5, 2].map((n) => {
+      for (let i = 0; i < n; i++) log.add(log.length, 'ping', 'x', undefined, 1);
+      return log.take();
+    });
+    expect(pushes.map((p) => p.map((e) => e.seq))).toEqual([[0, 1, 2], [], [3, 4, 5, 6, 7], [8, 9]]);
+    log.add(10, 'message_stop', '{}', 'message_stop', 2);
+    const all = log.all();
+    expect(all.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The finished run reuses the pushed objects instead of building a second set.
+    expect(all[4]).toBe(pushes[2][1]);
+    expect(log.take().map((e) => e.seq)).toEqual([10]);
   });
 });

@@ -207,7 +207,7 @@ export class RunManager {
         rawBody: extra.rawBody,
         endedAt: new Date().toISOString(),
       };
-      return { ledger, response, events: log.slice(), result, origin: 'composer' };
+      return { ledger, response, events: log.all(), result, origin: 'composer' };
     };
 
     const empty: Transcript = { blocks: [], usage: {} };
@@ -288,11 +288,9 @@ export class RunManager {
     const fold = createFold(protocol);
     // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
     let chunkT = 0;
-    let pushed = 0;
     const flushPending = () => {
-      if (pushed === log.length) return;
-      sink.push({ kind: 'events', runId, events: log.slice(pushed) });
-      pushed = log.length;
+      const events = log.take();
+      if (events.length) sink.push({ kind: 'events', runId, events });
     };
     const reader = createSseReader({
       onMessage: (m) => {
