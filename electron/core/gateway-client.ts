@@ -6,6 +6,7 @@
 import type { Profile } from './profiles';
 import { joinUrl } from '../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
+import { StringDecoder } from 'node:string_decoder';
 import { keyHint } from './vault';
 
 export { ANTHROPIC_VERSION } from '../../shared/request-headers';
@@ -50,6 +51,33 @@ function redact(value: string, key: string | undefined): string {
 export function scrub(text: string, key: string | undefined): string {
   if (!key || key.length < 4 || !text.includes(key)) return text;
   return text.split(key).join('[redacted]');
+}
+
+/**
+ * A streamed body's decoder that also watches for the key, so events are scrubbed only once it has shown
+ * up: one search per network chunk instead of one per event. The last key.length − 1 characters carry over,
+ * so a key split across two chunks is still seen, and seen before the event holding it is dispatched (an
+ * event is dispatched only when its blank line, which comes after the key, has arrived).
+ */
+export function keyWatchingDecoder(key: string | undefined): { write(chunk: Uint8Array): string; end(): string; readonly sawKey: boolean } {
+  const utf8 = new StringDecoder('utf8');
+  const watch = key !== undefined && key.length >= 4;
+  let saw = false;
+  let tail = '';
+  const look = (text: string): string => {
+    if (!watch || saw || text === '') return text;
+    const keep = key.length - 1;
+    saw = text.includes(key) || (tail + text.slice(0, keep)).includes(key);
+    tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
+    return text;
+  };
+  return {
+    write: (chunk) => look(utf8.write(chunk)),
+    end: () => look(utf8.end()),
+    get sawKey() {
+      return saw;
+    },
+  };
 }
 
 export function headersToRecord(h: Headers): Record<string, string> {

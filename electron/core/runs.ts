@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { StringDecoder } from 'node:string_decoder';
 import type {
   GatewayErrorInfo,
   Ledger,
@@ -25,6 +24,7 @@ import {
   buildRequest,
   DEFAULT_TIMEOUTS,
   headersToRecord,
+  keyWatchingDecoder,
   readBodyText,
   RequestTimer,
   scrub,
@@ -292,19 +292,27 @@ export class RunManager {
       const events = log.take();
       if (events.length) sink.push({ kind: 'events', runId, events });
     };
+    const decoder = keyWatchingDecoder(key);
     const reader = createSseReader({
-      onMessage: (m) => {
-        const data = key ? scrub(m.data, key) : m.data;
+      onMessage: (message) => {
+        // Scrubbed before anything reads it: a key the gateway echoes (in an error event, say) reaches
+        // neither the Events list nor the transcript nor history.
+        let m = message;
+        if (decoder.sawKey) {
+          const data = scrub(message.data, key);
+          if (data !== message.data) m = { ...message, data };
+        }
         // One JSON.parse per event, shared by the Events list's type and the fold.
         const parsed = parseEvent(m);
-        log.add(chunkT, parsed.type, data, m.event, data.length + (m.event ? m.event.length + 8 : 0) + 8);
+        log.add(chunkT, parsed.type, m.data, m.event, m.data.length + (m.event ? m.event.length + 8 : 0) + 8);
         const step = fold.push(m, parsed);
         if (step.content && ttftMs === undefined) ttftMs = chunkT;
       },
-      onComment: (text) => {
+      onComment: (comment) => {
+        const text = decoder.sawKey ? scrub(comment, key) : comment;
         log.add(chunkT, 'comment', text, undefined, text.length + 3);
       },
-    }, new StringDecoder('utf8'));
+    }, decoder);
 
     let transportError: unknown;
     try {

@@ -239,8 +239,9 @@ describe('core: start-up with damaged files', () => {
 
 describe('core: runs end with exactly one verdict and keep partial output', () => {
   let core: Core;
+  let coreDir: string;
   let r: Capture;
-  beforeAll(async () => ({ core } = await newCore(undefined, { timeouts: { idleMs: 600 } })));
+  beforeAll(async () => ({ core, dataDir: coreDir } = await newCore(undefined, { timeouts: { idleMs: 600 } })));
   afterAll(() => core.close());
   afterEach(() => undefined);
 
@@ -367,6 +368,49 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     await new Promise((res) => setTimeout(res, 200));
     expect(core.runs.activeCount()).toBe(0);
     expect(gone.updates(runId).some((u) => u.kind === 'end')).toBe(false);
+  });
+
+  it('a key the gateway echoes mid-stream, even split across TCP writes, is redacted everywhere it would show', async () => {
+    r = new Capture();
+    const key = 'sk-echoed-key-5f3a9c2e7b41';
+    const frames = [
+      `event: message_start\ndata: {"type":"message_start","message":{"id":"msg_echo","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":0}}}\n\n`,
+      `event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n`,
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"you sent ${key}"}}\n\n`,
+      `: relay saw ${key}\n\n`,
+      `event: error\ndata: {"type":"error","error":{"type":"authentication_error","message":"key ${key} was revoked"}}\n\n`,
+    ].join('');
+    const cut = frames.indexOf(key) + 9;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frames.slice(0, cut));
+      setTimeout(() => res.end(frames.slice(cut)), 40);
+    });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    try {
+      const saved = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'Echo', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key, keyStorage: 'persist' }, r),
+      );
+      const p = saved.profiles.find((x) => x.name === 'Echo')!;
+      const runId = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: p.id, protocol: 'messages', body: bodies.messages('m') }, r)).runId;
+      const result = await r.end(runId);
+      expect(result.verdict).toBe('error-event');
+      expect(result.reason).toContain('key [redacted] was revoked');
+      expect(result.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'you sent [redacted]' });
+      expect(r.text(runId)).toContain('[redacted]');
+      expect(r.updates(runId).flatMap((u) => (u.kind === 'events' ? u.events : [])).find((e) => e.type === 'comment')?.data).toBe('relay saw [redacted]');
+      const recorded = await core.dispatch('runs:get', { runId }, r);
+      expect(JSON.stringify(recorded)).toContain('[redacted]');
+      value(await core.dispatch('history:list', {}, r));
+      expect(r.raw.join('')).not.toContain(key);
+      expect(JSON.stringify(recorded)).not.toContain(key);
+      for (const f of await fs.readdir(coreDir, { recursive: true })) {
+        const file = path.join(coreDir, f);
+        if (statSync(file).isFile()) expect(readFileSync(file, 'utf8')).not.toContain(key);
+      }
+    } finally {
+      await new Promise<void>((res) => server.close(() => res()));
+    }
   });
 
   it('a refused connection is "network-error" and names it', async () => {
