@@ -109,6 +109,12 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   expect(rows).toBeLessThan(200);
   await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
   await expect(events.locator('.event-row').first()).toContainText('message_start');
+  // The finished reply is all there as plain text, with markdown one click away.
+  const output = app.getByRole('region', { name: 'Output' });
+  expect(await output.evaluate((el) => (el.textContent ?? '').split('x').length - 1)).toBe(20_000);
+  await output.getByRole('button', { name: 'Render as markdown (40k characters)' }).click();
+  await expect(output.locator('.markdown p')).toContainText('x x x');
+  await expect(output.getByRole('button', { name: /Render as markdown/ })).toHaveCount(0);
 });
 
 test('the Events list filters by type, and a row opens to its payload JSON and closes again', async ({ app }) => {

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
@@ -11,9 +11,15 @@ const Piece = memo(function Piece({ text }: { text: string }) {
   return <div className="piece">{text}</div>;
 });
 
-function LiveText({ text }: { text: string }) {
+/**
+ * Long plain text as blocks (see `livePieces`), live or finished: the button sits in its own slot so the end
+ * of a run keeps every block's DOM and layout, where swapping to one 100k-character text node re-flowed it all
+ * in the frame the verdict arrived.
+ */
+function PlainPieces({ text, live, children }: { text: string; live: boolean; children?: ReactNode }) {
   return (
-    <div className="text plain live">
+    <div className={live ? 'text plain live' : 'text plain pieces'}>
+      {children ?? null}
       {livePieces(text).map((piece, i) => (
         <Piece key={i} text={piece} />
       ))}
@@ -24,15 +30,14 @@ function LiveText({ text }: { text: string }) {
 const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: boolean }) {
   const [forceMarkdown, setForceMarkdown] = useState(false);
   // While streaming, plain text: re-parsing markdown on every batch of a long reply would stall the UI.
-  if (live) return <LiveText text={text} />;
+  if (live) return <PlainPieces text={text} live />;
   if (text.length > MARKDOWN_LIMIT && !forceMarkdown) {
     return (
-      <div className="text plain">
+      <PlainPieces text={text} live={false}>
         <button type="button" className="ghost small" onClick={() => setForceMarkdown(true)}>
           Render as markdown ({Math.round(text.length / 1000)}k characters)
         </button>
-        {text}
-      </div>
+      </PlainPieces>
     );
   }
   return (
