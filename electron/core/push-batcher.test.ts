@@ -30,6 +30,18 @@ describe('PushBatcher', () => {
     expect(seqs(sent[1][0])).toEqual([...Array(95).keys()].map((i) => i + 5));
   });
 
+  it('sends a burst in pushes of a bounded size at once, instead of one huge push a window decodes in one task', () => {
+    const sent: RunUpdate[][] = [];
+    const b = new PushBatcher((batch) => sent.push(batch), 1000, () => 0, 100);
+    for (let chunk = 0; chunk < 10; chunk++) {
+      b.push({ kind: 'events', runId: 'r', events: Array.from({ length: 30 }, (_, i) => ({ seq: chunk * 30 + i, t: 0, type: 'x', data: '{}', size: 2 })) });
+    }
+    expect(sent.map((batch) => batch.flatMap(seqs).length)).toEqual([120, 120]);
+    b.push({ kind: 'end', runId: 'r', result: {} as never });
+    expect(sent.flat().flatMap(seqs)).toEqual([...Array(300).keys()]);
+    expect(sent.at(-1)!.at(-1)!.kind).toBe('end');
+  });
+
   it('keeps runs apart and flushes at once on end', () => {
     const sent: RunUpdate[][] = [];
     const b = new PushBatcher((batch) => sent.push(batch), 1000);
