@@ -13,8 +13,8 @@ const Piece = memo(function Piece({ text }: { text: string }) {
 
 /**
  * Long plain text as blocks (see `livePieces`), live or finished: the button sits in its own slot so the end
- * of a run keeps every block's DOM and layout, where swapping to one 100k-character text node re-flowed it all
- * in the frame the verdict arrived.
+ * of a run keeps every block's DOM and layout, where swapping to one text node holding the whole reply
+ * re-flowed it all in the frame the verdict arrived.
  */
 function PlainPieces({ text, live, children }: { text: string; live: boolean; children?: ReactNode }) {
   return (
