@@ -105,6 +105,14 @@ export function bodyErrorOf(json: unknown): StreamError | undefined {
   return undefined;
 }
 
+/**
+ * The error an `event: error` frame reports, whatever its JSON looks like: the line names it an error even
+ * when the payload is not an envelope the family documents (`{"type":"overloaded_error","message":…}`).
+ */
+export function errorEventOf(json: Record<string, unknown>): StreamError {
+  return bodyErrorOf(json) ?? envelopeError(json);
+}
+
 function envelopeError(err: Record<string, unknown>): StreamError {
   const type = text(err.type);
   const code = codeOf(err.code);
@@ -135,7 +143,8 @@ function decodeEntities(s: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;|&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    // A numeric entity past U+10FFFF would make fromCodePoint throw: such a page keeps the entity as written.
+    .replace(/&#(\d+);/g, (entity, d: string) => (Number(d) <= 0x10ffff ? String.fromCodePoint(Number(d)) : entity))
     .replace(/&amp;/g, '&');
 }
 

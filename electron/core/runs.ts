@@ -194,7 +194,9 @@ export class RunManager {
         bytes,
         usage,
       };
-      const genMs = totalMs - (ttftMs ?? response?.ttfbMs ?? 0);
+      // From the first token when a stream showed one; else (one JSON body) from the request: the time to read a
+      // finished body after its headers says nothing about generation speed.
+      const genMs = totalMs - (ttftMs ?? 0);
       if (usage.output !== undefined && genMs > 0) metrics.outputTokensPerSec = Math.round((usage.output / genMs) * 1000 * 10) / 10;
       const result: RunResult = {
         verdict,
@@ -216,135 +218,157 @@ export class RunManager {
         ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
         : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${log.length} events: the stream went quiet.`;
 
-    let res: Response;
-    try {
-      res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: timer.signal });
-    } catch (err) {
-      const cause = timer.cause();
-      if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);
-      if (cause) return finish('timeout', timeoutReason(cause), empty, { error: { type: 'network:timeout', message: timeoutReason(cause) } });
-      const error = describeNetworkError(err);
-      return finish('network-error', error.message, empty, { error });
-    }
-    timer.activity();
-    const headers = headersToRecord(res.headers);
-    const contentType = headers['content-type'];
-    response = { status: res.status, statusText: res.statusText, headers, contentType, ttfbMs: since() };
-    sink.push({ kind: 'response', runId, response });
-
-    const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
-    if (!res.ok || !isSse) {
-      let body: { text: string; bytes: number; capped: boolean };
+    let fold: ReturnType<typeof createFold> | undefined;
+    const read = async (): Promise<FinishedRun> => {
+      let res: Response;
       try {
-        body = await readBodyText(res, timer);
+        res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: timer.signal });
       } catch (err) {
         const cause = timer.cause();
-        if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty);
-        if (cause) return finish('timeout', timeoutReason(cause), empty);
+        if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);
+        if (cause) return finish('timeout', timeoutReason(cause), empty, { error: { type: 'network:timeout', message: timeoutReason(cause) } });
+        const error = describeNetworkError(err);
+        return finish('network-error', error.message, empty, { error });
+      }
+      timer.activity();
+      const headers = headersToRecord(res.headers);
+      const contentType = headers['content-type'];
+      response = { status: res.status, statusText: res.statusText, headers, contentType, ttfbMs: since() };
+      sink.push({ kind: 'response', runId, response });
+
+      const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
+      if (!res.ok || !isSse) {
+        let body: { text: string; bytes: number; capped: boolean };
+        try {
+          body = await readBodyText(res, timer);
+        } catch (err) {
+          const cause = timer.cause();
+          if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty);
+          if (cause) return finish('timeout', timeoutReason(cause), empty);
+          if (!res.ok) {
+            const error = parseGatewayError(res.status, headers, '');
+            return finish('http-error', `HTTP ${res.status}: ${error.message}`, empty, { error });
+          }
+          return finish('truncated', `The connection closed before the body was complete (${describeNetworkError(err).message}).`, empty);
+        }
+        bytes = body.bytes;
+        const text = scrub(body.text, key);
+        const rawBody = text.length > RAW_BODY_CAP ? text.slice(0, RAW_BODY_CAP) : text;
         if (!res.ok) {
-          const error = parseGatewayError(res.status, headers, '');
-          return finish('http-error', `HTTP ${res.status}: ${error.message}`, empty, { error });
+          const error = parseGatewayError(res.status, headers, text);
+          return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}`, empty, { error, rawBody });
         }
-        return finish('truncated', `The connection closed before the body was complete (${describeNetworkError(err).message}).`, empty);
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          const error = parseGatewayError(res.status, headers, text);
+          const what = contentType ? `${contentType.split(';')[0]}` : 'no content type';
+          return finish('http-error', `HTTP ${res.status}, but the body is ${what}, not JSON${ledger.stream ? ' or an event stream' : ''}.`, empty, {
+            error: { ...error, type: 'invalid_response' },
+            rawBody,
+          });
+        }
+        if (ledger.stream) warnings.push('Asked for a stream; the gateway answered with one JSON body.');
+        const inBody = bodyErrorOf(json);
+        const reading = readResponse(protocol, json);
+        if (inBody) {
+          // A failed Responses body still carries the output produced so far and the usage billed for it.
+          return finish('error-event', `HTTP ${res.status} with an error body: ${inBody.message}`, reading.transcript, {
+            error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message },
+            rawBody,
+          });
+        }
+        warnings.push(...reading.warnings);
+        if (reading.error) {
+          const e = reading.error;
+          return finish('error-event', `The response carried an error: ${e.message}`, reading.transcript, {
+            error: { status: res.status, type: e.type ?? 'error', code: e.code, message: e.message },
+            rawBody,
+          });
+        }
+        return finish('complete', 'The gateway returned a complete response.', reading.transcript, { rawBody });
       }
-      bytes = body.bytes;
-      const text = scrub(body.text, key);
-      const rawBody = text.length > RAW_BODY_CAP ? text.slice(0, RAW_BODY_CAP) : text;
-      if (!res.ok) {
-        const error = parseGatewayError(res.status, headers, text);
-        return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}`, empty, { error, rawBody });
-      }
-      let json: unknown;
+
+      const live = createFold(protocol);
+      fold = live;
+      // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
+      let chunkT = 0;
+      let terminalSeen = false;
+      const flushPending = () => {
+        const events = log.take();
+        if (events.length) sink.push({ kind: 'events', runId, events });
+      };
+      const decoder = keyWatchingDecoder(key);
+      const reader = createSseReader({
+        onMessage: (message) => {
+          // Scrubbed before anything reads it: a key the gateway echoes (in an error event, say) reaches
+          // neither the Events list nor the transcript nor history.
+          let m = message;
+          if (decoder.sawKey) {
+            const data = scrub(message.data, key);
+            if (data !== message.data) m = { ...message, data };
+          }
+          // One JSON.parse per event, shared by the Events list's type and the fold.
+          const parsed = parseEvent(m);
+          log.add(chunkT, parsed.type, m.data, m.event, m.data.length + (m.event ? m.event.length + 8 : 0) + 8);
+          const step = live.push(m, parsed);
+          if (step.content && ttftMs === undefined) ttftMs = chunkT;
+          if (step.terminal) terminalSeen = true;
+        },
+        onComment: (comment) => {
+          const text = decoder.sawKey ? scrub(comment, key) : comment;
+          log.add(chunkT, 'comment', text, undefined, text.length + 3);
+        },
+      }, decoder);
+
+      let transportError: unknown;
       try {
-        json = JSON.parse(text);
-      } catch {
-        const error = parseGatewayError(res.status, headers, text);
-        const what = contentType ? `${contentType.split(';')[0]}` : 'no content type';
-        return finish('http-error', `HTTP ${res.status}, but the body is ${what}, not JSON${ledger.stream ? ' or an event stream' : ''}.`, empty, {
-          error: { ...error, type: 'invalid_response' },
-          rawBody,
-        });
-      }
-      if (ledger.stream) warnings.push('Asked for a stream; the gateway answered with one JSON body.');
-      const inBody = bodyErrorOf(json);
-      if (inBody) {
-        return finish('error-event', `HTTP ${res.status} with an error body: ${inBody.message}`, empty, {
-          error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message },
-          rawBody,
-        });
-      }
-      const reading = readResponse(protocol, json);
-      warnings.push(...reading.warnings);
-      if (reading.error) {
-        const e = reading.error;
-        return finish('error-event', `The response carried an error: ${e.message}`, reading.transcript, {
-          error: { status: res.status, type: e.type ?? 'error', code: e.code, message: e.message },
-          rawBody,
-        });
-      }
-      return finish('complete', 'The gateway returned a complete response.', reading.transcript, { rawBody });
-    }
-
-    const fold = createFold(protocol);
-    // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
-    let chunkT = 0;
-    const flushPending = () => {
-      const events = log.take();
-      if (events.length) sink.push({ kind: 'events', runId, events });
-    };
-    const decoder = keyWatchingDecoder(key);
-    const reader = createSseReader({
-      onMessage: (message) => {
-        // Scrubbed before anything reads it: a key the gateway echoes (in an error event, say) reaches
-        // neither the Events list nor the transcript nor history.
-        let m = message;
-        if (decoder.sawKey) {
-          const data = scrub(message.data, key);
-          if (data !== message.data) m = { ...message, data };
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          timer.activity();
+          chunkT = since();
+          bytes += chunk.byteLength;
+          reader.feed(chunk);
+          flushPending();
+          // The protocol's terminal event ends the run even when a relay holds the connection open (and
+          // keeps sending pings): leaving the loop cancels the body.
+          if (terminalSeen) break;
         }
-        // One JSON.parse per event, shared by the Events list's type and the fold.
-        const parsed = parseEvent(m);
-        log.add(chunkT, parsed.type, m.data, m.event, m.data.length + (m.event ? m.event.length + 8 : 0) + 8);
-        const step = fold.push(m, parsed);
-        if (step.content && ttftMs === undefined) ttftMs = chunkT;
-      },
-      onComment: (comment) => {
-        const text = decoder.sawKey ? scrub(comment, key) : comment;
-        log.add(chunkT, 'comment', text, undefined, text.length + 3);
-      },
-    }, decoder);
-
-    let transportError: unknown;
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        timer.activity();
-        chunkT = since();
-        bytes += chunk.byteLength;
-        reader.feed(chunk);
-        flushPending();
+        if (!terminalSeen) {
+          chunkT = since();
+          reader.end();
+        }
+      } catch (err) {
+        transportError = err;
       }
-      chunkT = since();
-      reader.end();
+      flushPending();
+      const cause = terminalSeen ? undefined : timer.cause();
+      if (cause === 'cancelled') {
+        warnings.push(...live.warnings());
+        return finish('cancelled', `Stopped by you after ${log.length} events; the partial output is kept.`, live.transcript());
+      }
+      if (cause) {
+        warnings.push(...live.warnings());
+        return finish('timeout', timeoutReason(cause), live.transcript(), { error: { type: 'network:timeout', message: timeoutReason(cause) } });
+      }
+      const outcome = live.end();
+      warnings.push(...outcome.warnings);
+      let reason = outcome.reason;
+      if (transportError && outcome.verdict === 'truncated') reason += ` (${describeNetworkError(transportError).message})`;
+      const error: GatewayErrorInfo | undefined = outcome.error
+        ? { type: outcome.error.type ?? 'error', code: outcome.error.code, message: outcome.error.message, status: res.status }
+        : undefined;
+      return finish(outcome.verdict, reason, live.transcript(), { error });
+    };
+    try {
+      return await read();
     } catch (err) {
-      transportError = err;
+      // Input no parser foresaw must still end the run with one verdict and what arrived, not leave the
+      // window waiting on a run that will never end.
+      timer.cancel();
+      const why = err instanceof Error ? err.message : String(err);
+      const failed = response !== undefined && (response.status < 200 || response.status > 299);
+      return finish(failed ? 'http-error' : 'truncated', `The app failed while reading the response (${why}); what arrived before is kept.`, fold?.transcript() ?? empty);
     }
-    flushPending();
-    const cause = timer.cause();
-    if (cause === 'cancelled') {
-      warnings.push(...fold.warnings());
-      return finish('cancelled', `Stopped by you after ${log.length} events; the partial output is kept.`, fold.transcript());
-    }
-    if (cause) {
-      warnings.push(...fold.warnings());
-      return finish('timeout', timeoutReason(cause), fold.transcript(), { error: { type: 'network:timeout', message: timeoutReason(cause) } });
-    }
-    const outcome = fold.end();
-    warnings.push(...outcome.warnings);
-    let reason = outcome.reason;
-    if (transportError && outcome.verdict === 'truncated') reason += ` (${describeNetworkError(transportError).message})`;
-    const error: GatewayErrorInfo | undefined = outcome.error
-      ? { type: outcome.error.type ?? 'error', code: outcome.error.code, message: outcome.error.message, status: res.status }
-      : undefined;
-    return finish(outcome.verdict, reason, fold.transcript(), { error });
   }
 }

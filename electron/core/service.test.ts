@@ -413,6 +413,109 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     }
   });
 
+  /** A one-off gateway on loopback, saved as a profile the core can run against. */
+  async function gateway(name: string, handler: http.RequestListener) {
+    const server = http.createServer(handler);
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, r));
+    const profileId = saved.profiles.find((x) => x.name === name)!.id;
+    return {
+      run: async (protocol: string, body: Record<string, unknown>) =>
+        value<{ runId: string }>(await core.dispatch('runs:start', { profileId, protocol, body }, r)).runId,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise<void>((res) => server.close(() => res()));
+      },
+    };
+  }
+
+  const MESSAGES_STREAM = [
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":0}}}\n\n',
+    'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n',
+    'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\n\n',
+    'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+  ].join('');
+
+  it('the terminal event ends the run even when a relay holds the connection open, silent or pinging', async () => {
+    for (const pings of [false, true]) {
+      r = new Capture();
+      const timers: NodeJS.Timeout[] = [];
+      const g = await gateway(`Held open ${pings}`, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(MESSAGES_STREAM);
+        if (pings) timers.push(setInterval(() => res.write(': ping\n\n'), 100));
+      });
+      try {
+        const runId = await g.run('messages', bodies.messages('m'));
+        // The idle timeout here is 600 ms: waiting for the close would end "timeout", or never with pings.
+        const result = await r.end(runId, 3000);
+        expect(result.verdict).toBe('complete');
+        expect(result.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'Hello' });
+        expect(result.metrics.totalMs).toBeLessThan(500);
+      } finally {
+        timers.forEach(clearInterval);
+        await g.close();
+      }
+    }
+  });
+
+  it('a non-streamed reply reports tokens per second over the whole request, not over reading a finished body', async () => {
+    r = new Capture();
+    const g = await gateway('Slow JSON', (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'msg_2', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Hi there' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 30 } }));
+      }, 300);
+    });
+    try {
+      const result = await r.end(await g.run('messages', { model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }));
+      expect(result.verdict).toBe('complete');
+      expect(result.metrics.outputTokensPerSec).toBeGreaterThan(0);
+      expect(result.metrics.outputTokensPerSec).toBeLessThanOrEqual(30 / 0.3);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('a 200 body that failed part way keeps the output and usage it carries', async () => {
+    r = new Capture();
+    const g = await gateway('Failed body', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({
+        id: 'resp_1', object: 'response', status: 'failed', error: { code: 'server_error', message: 'upstream died' },
+        output: [{ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Partial answer so far' }] }],
+        usage: { input_tokens: 300, output_tokens: 40 },
+      }));
+    });
+    try {
+      const result = await r.end(await g.run('responses', { model: 'm', input: 'hi' }));
+      expect(result.verdict).toBe('error-event');
+      expect(result.reason).toContain('upstream died');
+      expect(result.transcript.blocks).toEqual([expect.objectContaining({ kind: 'text', text: 'Partial answer so far' })]);
+      expect(result.metrics.usage).toMatchObject({ inputTotal: 300, output: 40 });
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('an HTML error page with an out-of-range character reference still ends the run, as text', async () => {
+    r = new Capture();
+    const g = await gateway('Odd HTML', (_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Bad gateway</title></head><body>Upstream &#99999999; failed &#233;</body></html>');
+    });
+    try {
+      const result = await r.end(await g.run('chat', bodies.chat('m')), 3000);
+      expect(result.verdict).toBe('http-error');
+      expect(result.error?.message).toContain('&#99999999;');
+      expect(result.error?.message).toContain('é');
+    } finally {
+      await g.close();
+    }
+  });
+
   it('a refused connection is "network-error" and names it', async () => {
     r = new Capture();
     const server = http.createServer();

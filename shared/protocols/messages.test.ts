@@ -143,6 +143,17 @@ describe('Messages fold: terminal cases', () => {
     expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { message: 'Internal Server Error' } });
   });
 
+  it('an `event: error` line is an error-event whatever its JSON looks like, with the partial text kept', () => {
+    for (const payload of ['{"type":"overloaded_error","message":"Overloaded"}', '{"message":"upstream overloaded"}']) {
+      const run = runFold('messages', start() + blockStart(0, { type: 'text', text: '' }) + delta(0, { type: 'text_delta', text: 'Hi' }) + `event: error\ndata: ${payload}\n\n`);
+      expect(run.outcome.verdict).toBe('error-event');
+      expect(run.outcome.error?.message).toMatch(/overloaded/i);
+      expect(run.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'Hi' });
+    }
+    const typed = runFold('messages', start() + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n');
+    expect(typed.outcome.error).toMatchObject({ type: 'overloaded_error', message: 'Overloaded' });
+  });
+
   it('accepts an OpenAI-shaped error envelope on the Anthropic route', () => {
     const run = runFold('messages', start() + sse.data({ error: { message: 'quota', type: 'insufficient_quota', code: 429 } }));
     expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { type: 'insufficient_quota', code: '429', message: 'quota' } });

@@ -2,7 +2,7 @@
  * Anthropic Messages (protocols.md §1): the stream fold and the non-streaming reader. Accumulation mirrors
  * the SDK's MessageStream: cumulative usage, tool input parsed only at content_block_stop.
  */
-import { bodyErrorOf } from '../errors';
+import { bodyErrorOf, errorEventOf } from '../errors';
 import {
   cleanUsage,
   completeToolCall,
@@ -203,8 +203,8 @@ export function createMessagesFold(): StreamFold {
       return step;
     }
     const type = json.type;
-    if (type === 'error' || (type === undefined && json.error != null)) {
-      error = bodyErrorOf(json) ?? { message: excerpt(message.data, 200) };
+    if (type === 'error' || (type === undefined && json.error != null) || message.event === 'error') {
+      error = message.event === 'error' ? errorEventOf(json) : (bodyErrorOf(json) ?? { message: excerpt(message.data, 200) });
       step.terminal = true;
       return step;
     }

@@ -116,6 +116,11 @@ describe('Responses fold: terminal cases', () => {
     expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { message: 'upstream timeout' } });
   });
 
+  it('an `event: error` line is an error-event even when its JSON type is no Responses event', () => {
+    const run = runFold('responses', sse.named(created) + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n');
+    expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { type: 'overloaded_error', message: 'Overloaded' } });
+  });
+
   it('an OpenAI envelope with no type ends the stream as an error', () => {
     const run = runFold('responses', sse.data({ error: { message: 'Invalid key', type: 'invalid_request_error', code: 'invalid_api_key' } }));
     expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { code: 'invalid_api_key' } });

@@ -3,7 +3,7 @@
  * `response.output_item.done` are the truth (as in Codex); deltas are for display while streaming.
  * Completion needs a terminal event: `[DONE]` is relay noise here, never success.
  */
-import { bodyErrorOf } from '../errors';
+import { bodyErrorOf, errorEventOf } from '../errors';
 import {
   completeToolCall,
   createWarnings,
@@ -298,7 +298,8 @@ export function createResponsesFold(): StreamFold {
       }
       lastSeq = seq;
     }
-    const type = typeof json.type === 'string' ? json.type : message.event;
+    // The `event:` line is the event's name; an `error` line wins over a payload type no spec lists.
+    const type = message.event === 'error' ? 'error' : typeof json.type === 'string' ? json.type : message.event;
     if (!created && type !== 'response.created' && type !== undefined && !TERMINALS.has(type)) {
       warnings.add('before-created', `${type} arrived before response.created.`);
     }
@@ -409,7 +410,7 @@ export function createResponsesFold(): StreamFold {
       }
       case 'error':
         terminal = type;
-        error = bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) };
+        error = json.type === 'error' || json.type === undefined ? (bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) }) : errorEventOf(json);
         step.terminal = true;
         break;
       default: {
