@@ -25,3 +25,27 @@ describe('composer slice: JSON editor ↔ body', () => {
     expect(useAppStore.getState().composers.messages.body.messages).toBeDefined();
   });
 });
+
+describe('composer slice: the run\'s reply joins the conversation once', () => {
+  const reply = { blocks: [{ kind: 'text' as const, text: 'Hi there' }], usage: {} };
+  const toolCall = { blocks: [{ kind: 'tool_call' as const, id: 'c1', name: 'f', argsText: '{}', args: {}, complete: true }], usage: {} };
+  const roles = () => (useAppStore.getState().composers.chat.body.messages as { role: string }[]).map((m) => m.role);
+
+  it('Continue appends the assistant turn once per run, however often it is asked', () => {
+    useAppStore.getState().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    useAppStore.getState().composerTurnContinued('chat', 'r1', reply);
+    useAppStore.getState().composerTurnContinued('chat', 'r1', reply);
+    expect(roles()).toEqual(['user', 'assistant']);
+    expect(useAppStore.getState().composers.chat.continuedRunId).toBe('r1');
+    expect(JSON.parse(useAppStore.getState().composers.chat.jsonText).messages).toHaveLength(2);
+  });
+
+  it('tool results follow the assistant turn, which is not appended again after Continue', () => {
+    useAppStore.getState().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    useAppStore.getState().composerTurnContinued('chat', 'r2', toolCall);
+    const sent = useAppStore.getState().composerToolResultsAnswered('chat', 'r2', toolCall, [{ id: 'c1', name: 'f', output: 'ok' }]);
+    expect(roles()).toEqual(['user', 'assistant', 'tool']);
+    expect(sent).toBe(useAppStore.getState().composers.chat.body);
+  });
+});
+

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
-import type { ProtocolId } from '../../../shared/protocols/types';
-import { defaultBody } from '../../../shared/protocols/compose';
+import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
+import { appendAssistantTurn, appendToolResults, defaultBody, type ToolResult } from '../../../shared/protocols/compose';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
@@ -15,6 +15,11 @@ export interface ComposerState {
   /** The user turn being written ("Message"). */
   draft: string;
   activeRunId?: string;
+  /**
+   * The run whose reply is already in the conversation (by Continue or by sending tool results). Kept here, not
+   * in the component, because the Composer remounts on every tab switch and must not append the same turn twice.
+   */
+  continuedRunId?: string;
   /** Runs of this tab, newest last. */
   runIds: string[];
   /** Capability warnings the user accepted when bringing this request here (kept in the next run's ledger). */
@@ -29,6 +34,10 @@ export interface ComposerSlice {
   composerJsonTyped(protocol: ProtocolId, text: string): void;
   composerDraftTyped(protocol: ProtocolId, text: string): void;
   composerRunStarted(protocol: ProtocolId, runId: string): void;
+  /** Continue: the run's reply becomes the conversation's next assistant turn, once per run. */
+  composerTurnContinued(protocol: ProtocolId, runId: string, transcript: Transcript): void;
+  /** The user answered the run's tool calls: its reply (unless already continued) and the results join the conversation. Returns the new body. */
+  composerToolResultsAnswered(protocol: ProtocolId, runId: string, transcript: Transcript, results: ToolResult[]): Body;
   composerWarningsAccepted(protocol: ProtocolId, warnings: string[]): void;
 }
 
@@ -39,7 +48,7 @@ function initial(protocol: ProtocolId): ComposerState {
   return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
 }
 
-export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set) => {
+export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set, get) => {
   const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
     set((s) => ({ composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } } }));
   return {
@@ -59,6 +68,19 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       }),
     composerDraftTyped: (protocol, text) => patch(protocol, () => ({ draft: text })),
     composerRunStarted: (protocol, runId) => patch(protocol, (c) => ({ activeRunId: runId, runIds: [...c.runIds, runId], warnings: [] })),
+    composerTurnContinued: (protocol, runId, transcript) =>
+      patch(protocol, (c) => {
+        if (c.continuedRunId === runId) return {};
+        const body = appendAssistantTurn(protocol, c.body, transcript);
+        return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
+      }),
+    composerToolResultsAnswered: (protocol, runId, transcript, results) => {
+      const c = get().composers[protocol];
+      const withReply = c.continuedRunId === runId ? c.body : appendAssistantTurn(protocol, c.body, transcript);
+      const body = appendToolResults(protocol, withReply, results);
+      patch(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId }));
+      return body;
+    },
     composerWarningsAccepted: (protocol, warnings) => patch(protocol, () => ({ warnings })),
   };
 };

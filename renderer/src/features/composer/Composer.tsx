@@ -1,31 +1,34 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
-import { appendAssistantTurn, appendToolResults, appendUserTurn, maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
+import { appendUserTurn, maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { ModelPicker } from '../model-picker/ModelPicker';
 import { InputTokens } from '../token-counter/InputTokens';
 import { SavePreset } from '../library/SavePreset';
 import { CodeDialog } from '../export/CodeDialog';
 import { JsonEditor } from './JsonEditor';
+import { useFieldText } from './use-field-text';
 import {
   addImage,
-  getStops,
   getSystem,
   getTurns,
+  numberText,
   removeTurn,
   setField,
   setNested,
-  setStops,
+  setStream,
   setSystem,
   setSystemCached,
   setTurnCached,
   setTurnRole,
+  setToolChoice,
   setTurnText,
+  stopsKey,
+  stopsText,
   systemCached,
   type Body,
 } from './body-fields';
 
-const num = (v: string) => (v.trim() === '' || Number.isNaN(Number(v)) ? undefined : Number(v));
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export function Composer({ protocol }: { protocol: ProtocolId }) {
@@ -35,6 +38,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const draft = useAppStore((s) => s.composers[protocol].draft);
   const warnings = useAppStore((s) => s.composers[protocol].warnings);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const continuedRunId = useAppStore((s) => s.composers[protocol].continuedRunId);
   const runStatus = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
   const lastTranscript = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.transcript : undefined));
   const lastVerdict = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.verdict : undefined));
@@ -43,11 +47,12 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const typeJson = useAppStore((s) => s.composerJsonTyped);
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const runStarted = useAppStore((s) => s.composerRunStarted);
+  const turnContinued = useAppStore((s) => s.composerTurnContinued);
+  const toolResultsAnswered = useAppStore((s) => s.composerToolResultsAnswered);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const runCancelRequested = useAppStore((s) => s.runCancelRequested);
   const [sendError, setSendError] = useState<string>();
   const [toolResults, setToolResults] = useState<Record<string, string>>({});
-  const [continued, setContinued] = useState<string>();
   const [toolsText, setToolsText] = useState<string>();
   const [codeOpen, setCodeOpen] = useState(false);
 
@@ -55,10 +60,18 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const running = runStatus === 'starting' || runStatus === 'streaming';
   const model = typeof body.model === 'string' ? body.model : '';
   const maxField = maxTokensField(protocol);
+  const thinking = isObj(body.thinking) ? body.thinking : undefined;
+  const maxTokens = useFieldText(body[maxField], numberText, (v) => set(setField(body, maxField, v)));
+  const temperature = useFieldText(body.temperature, numberText, (v) => set(setField(body, 'temperature', v)));
+  const topP = useFieldText(body.top_p, numberText, (v) => set(setField(body, 'top_p', v)));
+  const budget = useFieldText(thinking?.budget_tokens, numberText, (v) => set(setNested(body, 'thinking', 'budget_tokens', v)));
+  const stops = useFieldText(body[stopsKey(protocol)], stopsText, (v) => set(setField(body, stopsKey(protocol), v)));
   const system = getSystem(protocol, body);
   const turns = getTurns(protocol, body);
   const pending = useMemo(() => (lastTranscript ? pendingToolCalls(lastTranscript) : []), [lastTranscript]);
-  const canContinue = !!lastTranscript && lastVerdict !== undefined && continued !== activeRunId && lastTranscript.blocks.length > 0;
+  const canContinue = !!lastTranscript && lastVerdict !== undefined && continuedRunId !== activeRunId && lastTranscript.blocks.length > 0;
+  // While the JSON does not parse, a form edit would rewrite it from the last valid body and lose what was typed there.
+  const formLocked = !!jsonError;
   const blockedReason = jsonError ? 'Fix the JSON before sending.' : !profileId ? 'No profile.' : !model ? 'Pick a model first.' : undefined;
 
   const send = async (override?: Body) => {
@@ -76,26 +89,23 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   };
 
   const continueTurn = (t: Transcript) => {
-    set(appendAssistantTurn(protocol, body, t));
-    setContinued(activeRunId);
+    if (!activeRunId) return;
+    turnContinued(protocol, activeRunId, t);
     setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
   };
 
   const sendToolResults = () => {
-    if (!lastTranscript) return;
-    const withAssistant = continued === activeRunId ? body : appendAssistantTurn(protocol, body, lastTranscript);
-    const next = appendToolResults(
+    if (!lastTranscript || !activeRunId || blockedReason || running) return;
+    const next = toolResultsAnswered(
       protocol,
-      withAssistant,
+      activeRunId,
+      lastTranscript,
       pending.map((c) => ({ id: c.id, name: c.name, output: toolResults[c.id] ?? '' })),
     );
-    set(next);
-    setContinued(activeRunId);
     setToolResults({});
     void send(next);
   };
 
-  const thinking = isObj(body.thinking) ? body.thinking : undefined;
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
   const tools = Array.isArray(body.tools) ? body.tools : undefined;
   const toolsShown = toolsText ?? (tools ? JSON.stringify(tools, null, 2) : '');
@@ -121,238 +131,262 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
       }}
     >
       <div className="composer-top">
-        <ModelPicker value={model} onChange={(m) => set(setField(body, 'model', m))} />
+        <fieldset className="form-fields" disabled={formLocked}>
+          <ModelPicker value={model} onChange={(m) => set(setField(body, 'model', m))} />
+        </fieldset>
       </div>
       <div className="composer-scroll">
-        <section className="card">
-          <label>
-            <span className="label">{protocol === 'responses' ? 'Instructions' : 'System prompt'}</span>
-            <textarea aria-label={protocol === 'responses' ? 'Instructions' : 'System prompt'} rows={2} value={system.text} disabled={!system.editable} onChange={(e) => set(setSystem(protocol, body, e.target.value))} />
-          </label>
-          {protocol === 'messages' && (
-            <label className="inline">
-              <input type="checkbox" checked={systemCached(body)} onChange={(e) => set(setSystemCached(body, e.target.checked))} /> cache_control on the system prompt
-            </label>
-          )}
-        </section>
-
-        <section className="card turns" aria-label="Conversation">
-          <div className="card-head">
-            <span className="label">Conversation</span>
-            <span className="muted small">{turns.length} turn{turns.length === 1 ? '' : 's'}</span>
-          </div>
-          {turns.map((t, i) => (
-            <div className={`turn role-${t.role}`} key={i}>
-              <div className="turn-head">
-                {t.role === 'user' || t.role === 'assistant' ? (
-                  <select aria-label={`Turn ${i + 1} role`} value={t.role} onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}>
-                    <option value="user">user</option>
-                    <option value="assistant">assistant</option>
-                  </select>
-                ) : (
-                  <span className="role-tag">{t.role}</span>
-                )}
-                {protocol === 'messages' && (t.role === 'user' || t.role === 'assistant') && (
-                  <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
-                    <input type="checkbox" checked={!!t.cached} onChange={(e) => set(setTurnCached(body, i, e.target.checked))} /> cache
-                  </label>
-                )}
-                <button type="button" className="ghost small" aria-label={`Remove turn ${i + 1}`} onClick={() => set(removeTurn(protocol, body, i))}>
-                  ✕
-                </button>
-              </div>
-              {t.text !== undefined ? (
-                <textarea aria-label={`Turn ${i + 1} text`} rows={Math.min(6, Math.max(1, Math.ceil(t.text.length / 70)))} value={t.text} onChange={(e) => set(setTurnText(protocol, body, i, e.target.value))} />
-              ) : (
-                <div className="turn-summary mono small">{t.summary}</div>
-              )}
-            </div>
-          ))}
-          <textarea
-            aria-label="Message"
-            className="draft"
-            rows={3}
-            placeholder="Next user turn… (Ctrl+Enter sends)"
-            value={draft}
-            onChange={(e) => typeDraft(protocol, e.target.value)}
-          />
-          <div className="row">
-            <label className="ghost file-button">
-              Attach image
-              <input
-                type="file"
-                accept="image/png,image/jpeg,image/gif,image/webp"
-                hidden
-                onChange={async (e) => {
-                  const file = e.target.files?.[0];
-                  if (!file) return;
-                  const buf = new Uint8Array(await file.arrayBuffer());
-                  let bin = '';
-                  for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-                  const withDraft = draft.trim() ? appendUserTurn(protocol, body, draft.trim()) : body;
-                  typeDraft(protocol, '');
-                  set(addImage(protocol, withDraft, file.type || 'image/png', btoa(bin)));
-                  e.target.value = '';
-                }}
-              />
-            </label>
-          </div>
-        </section>
-
-        {pending.length > 0 && lastVerdict && (
-          <section className="card tool-results" aria-label="Tool calls">
-            <span className="label">The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result</span>
-            {pending.map((c) => (
-              <label key={c.id}>
-                <span className="mono small">
-                  {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
-                </span>
-                <textarea aria-label={`Result for ${c.name}`} rows={2} value={toolResults[c.id] ?? ''} onChange={(e) => setToolResults({ ...toolResults, [c.id]: e.target.value })} />
-              </label>
-            ))}
-            <button type="button" className="primary" disabled={running || !!blockedReason} onClick={sendToolResults}>
-              Send tool results
-            </button>
-          </section>
-        )}
-
-        <section className="card params" aria-label="Parameters">
-          <div className="grid">
+        <fieldset className="form-fields" disabled={formLocked} aria-label="Request form">
+          <section className="card">
             <label>
-              <span className="label">{maxField}</span>
-              <input aria-label={maxField} inputMode="numeric" value={typeof body[maxField] === 'number' ? String(body[maxField]) : ''} onChange={(e) => set(setField(body, maxField, num(e.target.value)))} />
+              <span className="label">{protocol === 'responses' ? 'Instructions' : 'System prompt'}</span>
+              <textarea aria-label={protocol === 'responses' ? 'Instructions' : 'System prompt'} rows={2} value={system.text} disabled={!system.editable} onChange={(e) => set(setSystem(protocol, body, e.target.value))} />
             </label>
-            <label>
-              <span className="label">temperature</span>
-              <input aria-label="temperature" inputMode="decimal" value={typeof body.temperature === 'number' ? String(body.temperature) : ''} onChange={(e) => set(setField(body, 'temperature', num(e.target.value)))} />
-            </label>
-            <label>
-              <span className="label">top_p</span>
-              <input aria-label="top_p" inputMode="decimal" value={typeof body.top_p === 'number' ? String(body.top_p) : ''} onChange={(e) => set(setField(body, 'top_p', num(e.target.value)))} />
-            </label>
-            {protocol !== 'responses' && (
-              <label>
-                <span className="label">{protocol === 'messages' ? 'stop_sequences' : 'stop'} (one per line)</span>
-                <textarea aria-label="Stop sequences" rows={1} value={getStops(protocol, body)} onChange={(e) => set(setStops(protocol, body, e.target.value))} />
-              </label>
-            )}
-          </div>
-          <div className="row wrap">
-            <label className="inline">
-              <input type="checkbox" aria-label="Stream" checked={body.stream === true} onChange={(e) => set(setField(body, 'stream', e.target.checked ? true : false))} /> stream
-            </label>
-            {protocol === 'chat' && (
-              <label className="inline">
-                <input
-                  type="checkbox"
-                  checked={isObj(body.stream_options) && body.stream_options.include_usage === true}
-                  onChange={(e) => set(setNested(body, 'stream_options', 'include_usage', e.target.checked ? true : undefined))}
-                />{' '}
-                include_usage
-              </label>
-            )}
             {protocol === 'messages' && (
               <label className="inline">
-                thinking{' '}
-                <select
-                  aria-label="Thinking"
-                  value={thinking ? String(thinking.type) : ''}
-                  onChange={(e) => {
-                    const v = e.target.value;
-                    set(setField(body, 'thinking', v === '' ? undefined : v === 'enabled' ? { type: 'enabled', budget_tokens: 2048 } : { type: v }));
-                  }}
-                >
-                  <option value="">off</option>
-                  <option value="adaptive">adaptive</option>
-                  <option value="enabled">enabled (budget)</option>
-                  <option value="disabled">disabled</option>
-                </select>
-                {thinking?.type === 'enabled' && (
-                  <input aria-label="Thinking budget" className="narrow" value={String(thinking.budget_tokens ?? '')} onChange={(e) => set(setField(body, 'thinking', { ...thinking, budget_tokens: num(e.target.value) }))} />
+                <input type="checkbox" checked={systemCached(body)} onChange={(e) => set(setSystemCached(body, e.target.checked))} /> cache_control on the system prompt
+              </label>
+            )}
+          </section>
+
+          <section className="card turns" aria-label="Conversation">
+            <div className="card-head">
+              <span className="label">Conversation</span>
+              <span className="muted small">{turns.length} turn{turns.length === 1 ? '' : 's'}</span>
+            </div>
+            {turns.map((t, i) => (
+              <div className={`turn role-${t.role}`} key={i}>
+                <div className="turn-head">
+                  {t.role === 'user' || t.role === 'assistant' ? (
+                    <select aria-label={`Turn ${i + 1} role`} value={t.role} onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}>
+                      <option value="user">user</option>
+                      <option value="assistant">assistant</option>
+                    </select>
+                  ) : (
+                    <span className="role-tag">{t.role}</span>
+                  )}
+                  {protocol === 'messages' && (t.role === 'user' || t.role === 'assistant') && (
+                    <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
+                      <input type="checkbox" checked={!!t.cached} onChange={(e) => set(setTurnCached(body, i, e.target.checked))} /> cache
+                    </label>
+                  )}
+                  <button type="button" className="ghost small" aria-label={`Remove turn ${i + 1}`} onClick={() => set(removeTurn(protocol, body, i))}>
+                    ✕
+                  </button>
+                </div>
+                {t.text !== undefined ? (
+                  <textarea aria-label={`Turn ${i + 1} text`} rows={Math.min(6, Math.max(1, Math.ceil(t.text.length / 70)))} value={t.text} onChange={(e) => set(setTurnText(protocol, body, i, e.target.value))} />
+                ) : (
+                  <div className="turn-summary mono small">{t.summary}</div>
                 )}
+              </div>
+            ))}
+            <textarea
+              aria-label="Message"
+              className="draft"
+              rows={3}
+              placeholder="Next user turn… (Ctrl+Enter sends)"
+              value={draft}
+              onChange={(e) => typeDraft(protocol, e.target.value)}
+            />
+            <div className="row">
+              <label className="ghost file-button">
+                Attach image
+                <input
+                  type="file"
+                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  hidden
+                  onChange={async (e) => {
+                    const file = e.target.files?.[0];
+                    if (!file) return;
+                    const buf = new Uint8Array(await file.arrayBuffer());
+                    let bin = '';
+                    for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+                    const withDraft = draft.trim() ? appendUserTurn(protocol, body, draft.trim()) : body;
+                    typeDraft(protocol, '');
+                    set(addImage(protocol, withDraft, file.type || 'image/png', btoa(bin)));
+                    e.target.value = '';
+                  }}
+                />
               </label>
-            )}
-            {protocol === 'chat' && (
+            </div>
+          </section>
+
+          {pending.length > 0 && lastVerdict && (
+            <section className="card tool-results" aria-label="Tool calls">
+              <span className="label">The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result</span>
+              {pending.map((c) => (
+                <label key={c.id}>
+                  <span className="mono small">
+                    {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
+                  </span>
+                  <textarea
+                    aria-label={`Result for ${c.name}`}
+                    rows={2}
+                    value={toolResults[c.id] ?? ''}
+                    onChange={(e) => setToolResults({ ...toolResults, [c.id]: e.target.value })}
+                    onKeyDown={(e) => {
+                      // Here Ctrl/Cmd+Enter answers the tool calls; the composer's own shortcut would resend the old body.
+                      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                        e.preventDefault();
+                        e.stopPropagation();
+                        sendToolResults();
+                      }
+                    }}
+                  />
+                </label>
+              ))}
+              <button type="button" className="primary" disabled={running || !!blockedReason} onClick={sendToolResults}>
+                Send tool results
+              </button>
+            </section>
+          )}
+
+          <section className="card params" aria-label="Parameters">
+            <div className="grid">
+              <label>
+                <span className="label">{maxField}</span>
+                <input aria-label={maxField} inputMode="numeric" {...maxTokens.props} />
+                {maxTokens.error && <span id={maxTokens.errorId} className="field-error">{maxTokens.error}</span>}
+              </label>
+              <label>
+                <span className="label">temperature</span>
+                <input aria-label="temperature" inputMode="decimal" {...temperature.props} />
+                {temperature.error && <span id={temperature.errorId} className="field-error">{temperature.error}</span>}
+              </label>
+              <label>
+                <span className="label">top_p</span>
+                <input aria-label="top_p" inputMode="decimal" {...topP.props} />
+                {topP.error && <span id={topP.errorId} className="field-error">{topP.error}</span>}
+              </label>
+              {protocol !== 'responses' && (
+                <label>
+                  <span className="label">{protocol === 'messages' ? 'stop_sequences' : 'stop'} (one per line)</span>
+                  <textarea aria-label="Stop sequences" rows={Math.min(4, Math.max(1, stops.props.value.split('\n').length))} {...stops.props} />
+                </label>
+              )}
+            </div>
+            <div className="row wrap">
               <label className="inline">
-                reasoning_effort{' '}
-                <select aria-label="Reasoning effort" value={typeof body.reasoning_effort === 'string' ? body.reasoning_effort : ''} onChange={(e) => set(setField(body, 'reasoning_effort', e.target.value || undefined))}>
-                  <option value="">unset</option>
-                  {['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].map((x) => (
-                    <option key={x}>{x}</option>
-                  ))}
-                </select>
+                <input type="checkbox" aria-label="Stream" checked={body.stream === true} onChange={(e) => set(setStream(protocol, body, e.target.checked))} /> stream
               </label>
-            )}
-            {protocol === 'responses' && (
-              <>
+              {protocol === 'chat' && (
                 <label className="inline">
-                  reasoning.effort{' '}
-                  <select aria-label="Reasoning effort" value={typeof reasoning?.effort === 'string' ? reasoning.effort : ''} onChange={(e) => set(setNested(body, 'reasoning', 'effort', e.target.value || undefined))}>
+                  <input
+                    type="checkbox"
+                    aria-label="include_usage"
+                    title={body.stream === true ? undefined : 'stream_options is only sent with stream on'}
+                    disabled={body.stream !== true}
+                    checked={isObj(body.stream_options) && body.stream_options.include_usage === true}
+                    onChange={(e) => set(setNested(body, 'stream_options', 'include_usage', e.target.checked ? true : undefined))}
+                  />{' '}
+                  include_usage
+                </label>
+              )}
+              {protocol === 'messages' && (
+                <label className="inline">
+                  thinking{' '}
+                  <select
+                    aria-label="Thinking"
+                    value={thinking ? String(thinking.type) : ''}
+                    onChange={(e) => {
+                      const v = e.target.value;
+                      set(setField(body, 'thinking', v === '' ? undefined : v === 'enabled' ? { type: 'enabled', budget_tokens: 2048 } : { type: v }));
+                    }}
+                  >
+                    <option value="">off</option>
+                    <option value="adaptive">adaptive</option>
+                    <option value="enabled">enabled (budget)</option>
+                    <option value="disabled">disabled</option>
+                  </select>
+                  {thinking?.type === 'enabled' && (
+                    <>
+                      <input aria-label="Thinking budget" inputMode="numeric" className="narrow" {...budget.props} />
+                      {budget.error && <span id={budget.errorId} className="field-error">{budget.error}</span>}
+                    </>
+                  )}
+                </label>
+              )}
+              {protocol === 'chat' && (
+                <label className="inline">
+                  reasoning_effort{' '}
+                  <select aria-label="Reasoning effort" value={typeof body.reasoning_effort === 'string' ? body.reasoning_effort : ''} onChange={(e) => set(setField(body, 'reasoning_effort', e.target.value || undefined))}>
                     <option value="">unset</option>
                     {['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].map((x) => (
                       <option key={x}>{x}</option>
                     ))}
                   </select>
                 </label>
-                <label className="inline">
-                  summary{' '}
-                  <select aria-label="Reasoning summary" value={typeof reasoning?.summary === 'string' ? reasoning.summary : ''} onChange={(e) => set(setNested(body, 'reasoning', 'summary', e.target.value || undefined))}>
-                    <option value="">unset</option>
-                    {['auto', 'concise', 'detailed'].map((x) => (
-                      <option key={x}>{x}</option>
-                    ))}
-                  </select>
-                </label>
-                <label className="inline">
-                  <input type="checkbox" checked={body.store !== false} onChange={(e) => set(setField(body, 'store', e.target.checked ? undefined : false))} /> store
-                </label>
-                <label className="inline">
-                  previous_response_id{' '}
-                  <input aria-label="previous_response_id" className="mono" value={typeof body.previous_response_id === 'string' ? body.previous_response_id : ''} onChange={(e) => set(setField(body, 'previous_response_id', e.target.value || undefined))} />
-                </label>
-              </>
-            )}
-          </div>
-          <label>
-            <span className="label">tools (JSON array, {protocol === 'messages' ? '{name, description, input_schema}' : protocol === 'chat' ? '{type:"function", function:{name, parameters}}' : '{type:"function", name, parameters}'})</span>
-            <textarea
-              aria-label="Tools"
-              className="mono"
-              rows={tools ? 6 : 2}
-              value={toolsShown}
-              onChange={(e) => {
-                setToolsText(e.target.value);
-                if (!e.target.value.trim()) return set(setField(body, 'tools', undefined));
-                try {
-                  const v = JSON.parse(e.target.value);
-                  if (Array.isArray(v)) set(setField(body, 'tools', v));
-                } catch {
-                  // Keep typing: the body keeps the last valid tools until this parses.
-                }
-              }}
-              onBlur={() => !toolsError && setToolsText(undefined)}
-            />
-            {toolsError && <span className="field-error">{toolsError}</span>}
-          </label>
-          <label className="inline">
-            tool_choice{' '}
-            <select
-              aria-label="Tool choice"
-              value={toolChoiceValue}
-              onChange={(e) => {
-                const v = e.target.value;
-                if (protocol === 'messages') set(setField(body, 'tool_choice', v ? { type: v } : undefined));
-                else set(setField(body, 'tool_choice', v || undefined));
-              }}
-            >
-              <option value="">unset</option>
-              {(protocol === 'messages' ? ['auto', 'any', 'none'] : ['auto', 'required', 'none']).map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-              {toolChoiceValue && !['auto', 'any', 'none', 'required'].includes(toolChoiceValue) && <option value={toolChoiceValue}>{toolChoiceValue} (named: edit in JSON)</option>}
-            </select>
-          </label>
-        </section>
+              )}
+              {protocol === 'responses' && (
+                <>
+                  <label className="inline">
+                    reasoning.effort{' '}
+                    <select aria-label="Reasoning effort" value={typeof reasoning?.effort === 'string' ? reasoning.effort : ''} onChange={(e) => set(setNested(body, 'reasoning', 'effort', e.target.value || undefined))}>
+                      <option value="">unset</option>
+                      {['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].map((x) => (
+                        <option key={x}>{x}</option>
+                      ))}
+                    </select>
+                  </label>
+                  <label className="inline">
+                    summary{' '}
+                    <select aria-label="Reasoning summary" value={typeof reasoning?.summary === 'string' ? reasoning.summary : ''} onChange={(e) => set(setNested(body, 'reasoning', 'summary', e.target.value || undefined))}>
+                      <option value="">unset</option>
+                      {['auto', 'concise', 'detailed'].map((x) => (
+                        <option key={x}>{x}</option>
+                      ))}
+                    </select>
+                  </label>
+                  <label className="inline">
+                    <input type="checkbox" checked={body.store !== false} onChange={(e) => set(setField(body, 'store', e.target.checked ? undefined : false))} /> store
+                  </label>
+                  <label className="inline">
+                    previous_response_id{' '}
+                    <input aria-label="previous_response_id" className="mono" value={typeof body.previous_response_id === 'string' ? body.previous_response_id : ''} onChange={(e) => set(setField(body, 'previous_response_id', e.target.value || undefined))} />
+                  </label>
+                </>
+              )}
+            </div>
+            <label>
+              <span className="label">tools (JSON array, {protocol === 'messages' ? '{name, description, input_schema}' : protocol === 'chat' ? '{type:"function", function:{name, parameters}}' : '{type:"function", name, parameters}'})</span>
+              <textarea
+                aria-label="Tools"
+                className="mono"
+                rows={tools ? 6 : 2}
+                value={toolsShown}
+                onChange={(e) => {
+                  setToolsText(e.target.value);
+                  if (!e.target.value.trim()) return set(setField(body, 'tools', undefined));
+                  try {
+                    const v = JSON.parse(e.target.value);
+                    if (Array.isArray(v)) set(setField(body, 'tools', v));
+                  } catch {
+                    // Keep typing: the body keeps the last valid tools until this parses.
+                  }
+                }}
+                onBlur={() => !toolsError && setToolsText(undefined)}
+              />
+              {toolsError && <span className="field-error">{toolsError}</span>}
+            </label>
+            <label className="inline">
+              tool_choice{' '}
+              <select
+                aria-label="Tool choice"
+                value={toolChoiceValue}
+                onChange={(e) => {
+                  set(setToolChoice(protocol, body, e.target.value));
+                }}
+              >
+                <option value="">unset</option>
+                {(protocol === 'messages' ? ['auto', 'any', 'none'] : ['auto', 'required', 'none']).map((x) => (
+                  <option key={x}>{x}</option>
+                ))}
+                {toolChoiceValue && !['auto', 'any', 'none', 'required'].includes(toolChoiceValue) && <option value={toolChoiceValue}>{toolChoiceValue} (named: edit in JSON)</option>}
+              </select>
+            </label>
+          </section>
+        </fieldset>
 
         <section className="card">
           <div className="card-head">
@@ -361,7 +395,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
           <JsonEditor label="Request JSON" value={jsonText} onChange={(t) => typeJson(protocol, t)} />
           {jsonError && (
             <p className="field-error" role="alert">
-              Invalid JSON: {jsonError}. The last valid body is kept; sending is off until this parses.
+              Invalid JSON: {jsonError}. The last valid body is kept; sending is off and the form is read-only until this parses, so nothing typed
+              here is lost.
             </p>
           )}
         </section>
@@ -375,7 +410,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
         </button>
         {codeOpen && <CodeDialog protocol={protocol} onClose={() => setCodeOpen(false)} />}
         {canContinue && lastTranscript && pending.length === 0 && (
-          <button type="button" onClick={() => continueTurn(lastTranscript)} title="Append the assistant turn, then write the next user turn">
+          <button type="button" disabled={!!jsonError} onClick={() => continueTurn(lastTranscript)} title="Append the assistant turn, then write the next user turn">
             Continue
           </button>
         )}

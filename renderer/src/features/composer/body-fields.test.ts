@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addImage, getSystem, getTurns, setField, setStops, setSystem, setSystemCached, setTurnCached, setTurnText, systemCached } from './body-fields';
+import { addImage, getSystem, getTurns, numberText, setField, setStops, setStream, setSystem, setSystemCached, setToolChoice, setTurnCached, setTurnText, stopsText, systemCached } from './body-fields';
 
 describe('form ↔ body: the form edits known fields and keeps every other field as typed', () => {
   const messages = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], x_gateway_route: 'blue', metadata: { user_id: 'u1' } };
@@ -46,5 +46,39 @@ describe('form ↔ body: the form edits known fields and keeps every other field
     expect(addImage('responses', { input: 'look' }, 'image/png', 'AAA').input).toEqual([
       { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: 'data:image/png;base64,AAA', detail: 'auto' }] },
     ]);
+  });
+
+  it('reads a number field: every step of typing a decimal is a number, and text that is none says so', () => {
+    for (const [text, value] of [['0', 0], ['0.', 0], ['0.7', 0.7], ['.5', 0.5], ['-0.25', -0.25], [' 1e3 ', 1000], ['', undefined]] as const) {
+      expect(numberText.read(text), text).toEqual({ value });
+    }
+    for (const text of ['abc', '0.7x', '1,5', '0x10', 'NaN', 'Infinity', '1e999']) expect(numberText.read(text), text).toHaveProperty('error');
+    expect(numberText.format(0.7)).toBe('0.7');
+    expect(numberText.format('0.7')).toBe('');
+  });
+
+  it('reads stop sequences one per line, an empty line being none', () => {
+    expect(stopsText.read('END\n')).toEqual({ value: ['END'] });
+    expect(stopsText.read('END\n\nSTOP')).toEqual({ value: ['END', 'STOP'] });
+    expect(stopsText.read('\n')).toEqual({ value: undefined });
+    expect(stopsText.format(['END', 'STOP'])).toBe('END\nSTOP');
+    expect(stopsText.format('END')).toBe('END');
+  });
+
+  it('Messages tool_choice: another type keeps the other fields, and drops name unless the type is tool', () => {
+    const b = { tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true } };
+    expect(setToolChoice('messages', b, 'any').tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(setToolChoice('messages', b, 'tool').tool_choice).toEqual(b.tool_choice);
+    expect(setToolChoice('messages', {}, 'auto').tool_choice).toEqual({ type: 'auto' });
+    expect(setToolChoice('messages', b, '')).toEqual({});
+    expect(setToolChoice('chat', { tool_choice: 'auto' }, 'required').tool_choice).toBe('required');
+  });
+
+  it('Chat: stream_options goes with stream off and include_usage comes back with stream on', () => {
+    const off = setStream('chat', { stream: true, stream_options: { include_usage: true }, x: 1 }, false);
+    expect(off).toEqual({ stream: false, x: 1 });
+    expect(setStream('chat', off, true)).toEqual({ stream: true, stream_options: { include_usage: true }, x: 1 });
+    expect(setStream('chat', { stream: false, stream_options: { include_obfuscation: false } }, true).stream_options).toEqual({ include_obfuscation: false });
+    expect(setStream('messages', { stream: true }, false)).toEqual({ stream: false });
   });
 });

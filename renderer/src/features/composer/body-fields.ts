@@ -203,12 +203,76 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
 
 // ---- stop sequences ----
 
+/** Where the protocol keeps its stop sequences. */
+export const stopsKey = (protocol: ProtocolId) => (protocol === 'messages' ? 'stop_sequences' : 'stop');
+
 export function getStops(protocol: ProtocolId, body: Body): string {
-  const v = protocol === 'messages' ? body.stop_sequences : body.stop;
-  return Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : '';
+  return stopsText.format(body[stopsKey(protocol)]);
 }
 
 export function setStops(protocol: ProtocolId, body: Body, text: string): Body {
+  return setField(body, stopsKey(protocol), readStops(text));
+}
+
+/** One stop sequence per line; empty lines are not stop sequences. */
+function readStops(text: string): string[] | undefined {
   const list = text.split('\n').filter((s) => s.length > 0);
-  return setField(body, protocol === 'messages' ? 'stop_sequences' : 'stop', list.length ? list : undefined);
+  return list.length ? list : undefined;
+}
+
+// ---- text fields ----
+
+/** What a field's text means for the body: the value to write (undefined removes the field), or why it has none. */
+export type FieldReading = { value: unknown } | { error: string };
+
+/** How a text field shows one body value and reads what the user typed (see `useFieldText`). */
+export interface FieldCodec {
+  format(value: unknown): string;
+  read(text: string): FieldReading;
+}
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A number, typed in decimal (`0.`, `.5`, `1e3`); empty text removes the field. */
+export const numberText: FieldCodec = {
+  format: (value) => (typeof value === 'number' ? String(value) : ''),
+  read(text) {
+    const t = text.trim();
+    if (t === '') return { value: undefined };
+    if (!DECIMAL.test(t)) return { error: 'Not a number: the request keeps the last valid value.' };
+    const n = Number(t);
+    return Number.isFinite(n) ? { value: n } : { error: 'Too large to be a JSON number: the request keeps the last valid value.' };
+  },
+};
+
+/** Stop sequences, one per line. */
+export const stopsText: FieldCodec = {
+  format: (value) => (Array.isArray(value) ? value.join('\n') : typeof value === 'string' ? value : ''),
+  read: (text) => ({ value: readStops(text) }),
+};
+
+// ---- fields whose edits touch their neighbours ----
+
+/**
+ * Messages `tool_choice` is an object: picking another type keeps what else the user put in it
+ * (`disable_parallel_tool_use`…); only `name` goes, since it belongs to `type: "tool"` alone.
+ * Chat and Responses take a string here (a named tool is an object edited in the JSON).
+ */
+export function setToolChoice(protocol: ProtocolId, body: Body, type: string): Body {
+  if (!type) return setField(body, 'tool_choice', undefined);
+  if (protocol !== 'messages') return setField(body, 'tool_choice', type);
+  const next: Json = { ...(isObj(body.tool_choice) ? body.tool_choice : {}), type };
+  if (type !== 'tool') delete next.name;
+  return setField(body, 'tool_choice', next);
+}
+
+/**
+ * Chat `stream_options` is only valid with `stream: true` (protocols.md §3.2): turning streaming off takes it
+ * out, turning it on puts back `include_usage: true`, without which a streamed Chat answer carries no usage.
+ */
+export function setStream(protocol: ProtocolId, body: Body, on: boolean): Body {
+  const next = setField(body, 'stream', on);
+  if (protocol !== 'chat') return next;
+  if (!on) return setField(next, 'stream_options', undefined);
+  return isObj(body.stream_options) ? next : setField(next, 'stream_options', { include_usage: true });
 }

@@ -1,14 +1,31 @@
 import { useEffect, useState } from 'react';
 import type { GatewayErrorInfo } from '../../../../shared/contract';
 
-export function ErrorPanel({ error, rawBody, endedAt }: { error: GatewayErrorInfo; rawBody?: string; endedAt: string }) {
-  const retryAt = error.retryAfter !== undefined ? Date.parse(endedAt) + error.retryAfter * 1000 : undefined;
-  const [now, setNow] = useState(Date.now());
+/**
+ * The time, read afresh whenever `until` changes and then every second until it has passed. The panel is reused
+ * when another run is shown (History, Compare), so a clock read once at mount would count down from a stale time.
+ */
+function useClockUntil(until: number | undefined): number {
+  const [clock, setClock] = useState(() => ({ until, now: Date.now() }));
+  if (clock.until !== until) setClock({ until, now: Date.now() });
   useEffect(() => {
-    if (!retryAt || retryAt <= Date.now()) return;
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [retryAt]);
+    if (until === undefined) return;
+    const tick = () => {
+      const now = Date.now();
+      setClock({ until, now });
+      if (now >= until) clearInterval(timer);
+    };
+    const timer = setInterval(tick, 1000);
+    tick();
+    return () => clearInterval(timer);
+  }, [until]);
+  return clock.now;
+}
+
+export function ErrorPanel({ error, rawBody, endedAt }: { error: GatewayErrorInfo; rawBody?: string; endedAt: string }) {
+  const retryMs = error.retryAfter !== undefined ? Date.parse(endedAt) + error.retryAfter * 1000 : NaN;
+  const retryAt = Number.isFinite(retryMs) ? retryMs : undefined;
+  const now = useClockUntil(retryAt);
   const left = retryAt ? Math.max(0, Math.ceil((retryAt - now) / 1000)) : undefined;
   return (
     <div className="error-panel" role="alert" aria-label="Error">

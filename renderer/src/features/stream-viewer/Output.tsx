@@ -40,9 +40,11 @@ const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: 
       </PlainPieces>
     );
   }
+  // No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
+  // in a reply shows as written; it is never rendered and never dropped.
   return (
     <div className="text markdown">
-      <Markdown remarkPlugins={[remarkGfm]} skipHtml>
+      <Markdown remarkPlugins={[remarkGfm]}>
         {text}
       </Markdown>
     </div>

@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { EditorView } from '@codemirror/view';
+import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
+
+type Body = Record<string, unknown>;
+const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r2' } }));
+// Only the transport is faked: the store, the Composer and its children are the real ones.
+vi.mock('../../bridge', () => ({
+  gateway: {
+    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
+    tokens: { count: () => new Promise(() => {}) },
+    models: { list: () => new Promise(() => {}) },
+  },
+  onHostConnection: () => () => {},
+}));
+
+import { Composer } from './Composer';
+import { useAppStore } from '../../store';
+
+const pristine = useAppStore.getState();
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  start.mockClear();
+});
+afterEach(cleanup);
+
+const body = (p: ProtocolId) => useAppStore.getState().composers[p].body;
+const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement | HTMLTextAreaElement;
+
+/** Types into a controlled field one key at a time, each key landing on what the field shows after the last one. */
+function typeKeys(el: HTMLInputElement | HTMLTextAreaElement, keys: string) {
+  for (const key of keys) fireEvent.change(el, { target: { value: el.value + key } });
+}
+function clear(el: HTMLInputElement | HTMLTextAreaElement) {
+  fireEvent.change(el, { target: { value: '' } });
+}
+
+/** Replaces the text of the real JSON editor (CodeMirror), as typing or pasting there would. */
+function typeJson(text: string) {
+  const view = EditorView.findFromDOM(document.querySelector<HTMLElement>('.json-editor .cm-editor')!)!;
+  act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }));
+}
+
+/** A finished run of this tab, as the core reports it. */
+function finishedRun(protocol: ProtocolId, runId: string, transcript: Transcript) {
+  useAppStore.setState((s) => ({
+    profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+    composers: { ...s.composers, [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' }, activeRunId: runId, runIds: [runId] } },
+    runs: {
+      ...s.runs,
+      [runId]: {
+        runId,
+        status: 'done',
+        events: [],
+        transcript,
+        live: { events: 0, bytes: 0, types: [] },
+        result: { verdict: 'complete', reason: 'done', metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, transcript, warnings: [], endedAt: new Date().toISOString() },
+      },
+    },
+  }));
+}
+
+describe('number fields take what is typed, key by key', () => {
+  it('0.5 typed key by key into max_tokens, temperature, top_p and the thinking budget shows 0.5 and sends 0.5', () => {
+    render(<Composer protocol="messages" />);
+    fireEvent.change(screen.getByLabelText('Thinking'), { target: { value: 'enabled' } });
+    for (const [label, read] of [
+      ['max_tokens', (b: Body) => b.max_tokens],
+      ['temperature', (b: Body) => b.temperature],
+      ['top_p', (b: Body) => b.top_p],
+      ['Thinking budget', (b: Body) => (b.thinking as Body).budget_tokens],
+    ] as const) {
+      const input = field(label);
+      clear(input);
+      typeKeys(input, '0.5');
+      expect(input.value, label).toBe('0.5');
+      expect(read(body('messages')), label).toBe(0.5);
+    }
+  });
+
+  it('shows the value the JSON editor sets, after the user typed in the field', () => {
+    render(<Composer protocol="chat" />);
+    const temperature = field('temperature');
+    typeKeys(temperature, '0.');
+    expect(temperature.value).toBe('0.');
+    typeJson(JSON.stringify({ ...body('chat'), temperature: 1.2 }));
+    expect(temperature.value).toBe('1.2');
+  });
+
+  it('text that is not a finite number keeps the last value and says so, instead of dropping the field', () => {
+    render(<Composer protocol="chat" />);
+    const temperature = field('temperature');
+    typeKeys(temperature, '0.7');
+    for (const bad of ['0.7x', 'Infinity', '1e999']) {
+      fireEvent.change(temperature, { target: { value: bad } });
+      expect(temperature.value).toBe(bad);
+      expect(body('chat').temperature).toBe(0.7);
+      expect(temperature.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(temperature.getAttribute('aria-describedby')!)?.textContent).toMatch(/keeps the last valid value/);
+    }
+    fireEvent.change(temperature, { target: { value: '0.9' } });
+    expect(temperature.getAttribute('aria-invalid')).toBeNull();
+    expect(body('chat').temperature).toBe(0.9);
+  });
+});
+
+describe('stop sequences', () => {
+  it('Enter starts a second stop sequence', () => {
+    render(<Composer protocol="chat" />);
+    const stops = field('Stop sequences');
+    typeKeys(stops, 'END\nSTOP');
+    expect(stops.value).toBe('END\nSTOP');
+    expect(body('chat').stop).toEqual(['END', 'STOP']);
+  });
+});
+
+describe('tool results', () => {
+  const toolCall: Transcript = {
+    blocks: [{ kind: 'tool_call', id: 'call_1', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true }],
+    usage: {},
+  };
+
+  it('Ctrl+Enter in a tool result box sends the tool results, not the old request', async () => {
+    finishedRun('chat', 'r1', toolCall);
+    render(<Composer protocol="chat" />);
+    const box = field('Result for get_weather');
+    fireEvent.change(box, { target: { value: '18°C' } });
+    await act(async () => {
+      fireEvent.keyDown(box, { key: 'Enter', ctrlKey: true });
+    });
+    expect(start).toHaveBeenCalledTimes(1);
+    const sent = start.mock.calls[0][0].body.messages as Body[];
+    expect(sent.slice(1)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+    ]);
+  });
+});
+
+describe('Continue', () => {
+  it('appends the reply once, even after the tab is left and opened again', () => {
+    finishedRun('chat', 'r1', { blocks: [{ kind: 'text', text: 'Hi there' }], usage: {} });
+    const assistantTurns = () => (body('chat').messages as Body[]).filter((m) => m.role === 'assistant').length;
+    const first = render(<Composer protocol="chat" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(assistantTurns()).toBe(1);
+    first.unmount(); // another tab was opened: App renders one tab at a time
+    render(<Composer protocol="chat" />);
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    expect(assistantTurns()).toBe(1);
+  });
+});
+
+describe('fields that share an object with other fields', () => {
+  it('the tool_choice dropdown keeps the other fields of the Messages tool_choice', () => {
+    render(<Composer protocol="messages" />);
+    typeJson(JSON.stringify({ ...body('messages'), tool_choice: { type: 'auto', disable_parallel_tool_use: true } }));
+    fireEvent.change(screen.getByLabelText('Tool choice'), { target: { value: 'any' } });
+    expect(body('messages').tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+  });
+
+  it('Chat: unchecking Stream takes stream_options out, checking it again puts include_usage back', () => {
+    render(<Composer protocol="chat" />);
+    const stream = field('Stream');
+    fireEvent.click(stream);
+    expect(body('chat').stream).toBe(false);
+    expect(body('chat')).not.toHaveProperty('stream_options');
+    expect((field('include_usage') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(stream);
+    expect(body('chat')).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+});
+
+describe('while the JSON does not parse', () => {
+  it('the form is read-only and says why, so the JSON being typed is not overwritten', () => {
+    finishedRun('responses', 'r1', { blocks: [{ kind: 'text', text: 'Hi there' }], usage: {} });
+    render(<Composer protocol="responses" />);
+    const broken = JSON.stringify(body('responses'), null, 2).replace('"stream": true', '"stream": true,\n  "prompt_cache_key": "abc",');
+    typeJson(broken);
+    expect(screen.getByRole('alert').textContent).toMatch(/form is read-only until this parses/);
+    for (const name of ['max_output_tokens', 'temperature', 'Instructions', 'Tool choice', 'Model']) expect(field(name).matches(':disabled'), name).toBe(true);
+    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(useAppStore.getState().composers.responses.jsonText).toBe(broken);
+    typeJson(broken.replace('"abc",', '"abc"'));
+    expect(field('max_output_tokens').matches(':disabled')).toBe(false);
+    expect(body('responses').prompt_cache_key).toBe('abc');
+  });
+});
