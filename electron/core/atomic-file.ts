@@ -66,7 +66,11 @@ export async function readJsonFile<S extends z.ZodType>(file: string, schema: S)
   return { value: parsed.data };
 }
 
-async function moveAside(file: string, why: string): Promise<StartupProblem> {
+/**
+ * Renames a file that cannot be used to `<name>.corrupt-<time>`, so the next save cannot overwrite what it held,
+ * and returns the problem to show. `why` completes "<name> …".
+ */
+export async function moveAside(file: string, why: string): Promise<StartupProblem> {
   const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
     await fs.rename(file, movedTo);
@@ -74,4 +78,18 @@ async function moveAside(file: string, why: string): Promise<StartupProblem> {
   } catch {
     return { file, message: `${path.basename(file)} ${why}, and could not be moved aside.` };
   }
+}
+
+/**
+ * Runs one file's writes one after another, each starting when the previous has landed. Atomic writes started
+ * together rename in whatever order their fsyncs finish, so an older version could land last; queued, the last
+ * write asked for is the last on disk. A failed write does not stop the ones after it.
+ */
+export function writeQueue(): <T>(write: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (write) => {
+    const next = tail.then(write, write);
+    tail = next.catch(() => undefined);
+    return next;
+  };
 }

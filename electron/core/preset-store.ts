@@ -7,9 +7,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PRESET_FORMAT, PRESET_VERSION, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
-import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 
 const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
+/** What a migrated document must satisfy: exactly what the store will read back from presets.json. */
+const Current = z.array(PresetSchema);
 
 /** Version 1 kept the body under `request`, had no tags, and a single `created` time. */
 const V1 = z.object({
@@ -40,20 +42,30 @@ export function migrate(doc: unknown): { presets: Preset[] } | { error: string }
   if (d.version === 1) {
     const v1 = V1.safeParse(doc);
     if (!v1.success) return { error: `Version 1 presets file, but ${describe(v1.error)}.` };
-    return {
-      presets: v1.data.presets.map((p) => ({
-        id: p.id,
-        name: p.name,
-        notes: p.notes,
-        tags: [],
-        protocol: p.protocol,
-        model: p.model ?? (typeof p.request.model === 'string' ? p.request.model : undefined),
-        body: p.request,
-        stream: p.stream ?? p.request.stream === true,
-        createdAt: p.created,
-        updatedAt: p.created,
-      })),
-    };
+    const migrated = v1.data.presets.map((p) => ({
+      id: p.id,
+      name: p.name,
+      notes: p.notes,
+      tags: [],
+      protocol: p.protocol,
+      model: p.model ?? (typeof p.request.model === 'string' ? p.request.model : undefined),
+      body: p.request,
+      stream: p.stream ?? p.request.stream === true,
+      createdAt: p.created,
+      updatedAt: p.created,
+    }));
+    // Version 1 had no limits on names, notes or models; the version 2 schema does, and presets.json is read
+    // with it. A preset past those limits is refused here, naming the preset and field, rather than clipped:
+    // clipping would silently cut the user's notes, and letting it through would make presets.json fail on
+    // the next start. The user can shorten that field in the file and import again.
+    const checked = Current.safeParse(migrated);
+    if (!checked.success) {
+      const i = checked.error.issues[0];
+      const at = typeof i.path[0] === 'number' ? migrated[i.path[0]] : undefined;
+      const field = i.path.slice(1).join('.') || 'the preset';
+      return { error: `Version 1 presets file, but preset ${JSON.stringify(at?.name ?? '?')} cannot be kept as it is (${field}: ${i.message}).` };
+    }
+    return { presets: checked.data };
   }
   return { error: `Unknown presets file version ${JSON.stringify(d.version ?? null)} (this app reads 1 and ${PRESET_VERSION}).` };
 }
@@ -66,6 +78,8 @@ function describe(error: z.ZodError): string {
 export class PresetStore {
   private presets: Preset[] = [];
   private readonly file: string;
+  /** presets.json writes, one after another: the last list saved is the one on disk. */
+  private readonly queued = writeQueue();
 
   constructor(
     dataDir: string,
@@ -80,7 +94,9 @@ export class PresetStore {
     if (read.problem) return [read.problem];
     if (read.value === undefined) return [];
     const m = migrate(read.value);
-    if ('error' in m) return [{ file: this.file, message: `presets.json could not be used: ${m.error}` }];
+    // Moved aside like any other unusable data file: starting empty while leaving it in place would let the
+    // next save overwrite every preset it holds.
+    if ('error' in m) return [await moveAside(this.file, `could not be used (${m.error.replace(/\.$/, '')})`)];
     this.presets = m.presets;
     return [];
   }
@@ -165,24 +181,27 @@ export class PresetStore {
     }
     const m = migrate(doc);
     if ('error' in m) throw new Error(`${m.error} Nothing was imported.`);
-    const names = new Map(this.presets.map((p) => [p.name.toLowerCase(), p]));
-    const conflicts = m.presets.filter((p) => names.has(p.name.toLowerCase())).map((p) => p.name);
+    // Only presets that were here before the import can clash or be replaced, each at most once: two presets
+    // of the same name inside the file are both kept (the second renamed), never one replacing the other.
+    const before = new Map(this.presets.map((p) => [p.name.toLowerCase(), p]));
+    const conflicts = [...new Set(m.presets.filter((p) => before.has(p.name.toLowerCase())).map((p) => p.name))];
     if (conflicts.length && onConflict === 'ask') return { imported: 0, replaced: 0, conflicts };
-    let replaced = 0;
+    const replacedIds = new Set<string>();
+    let imported = 0;
     for (const incoming of m.presets) {
-      const clash = names.get(incoming.name.toLowerCase());
+      const clash = before.get(incoming.name.toLowerCase());
       const p = this.scrub({ ...incoming, id: randomUUID() });
-      if (clash && onConflict === 'replace') {
+      if (clash && onConflict === 'replace' && !replacedIds.has(clash.id)) {
         this.presets = this.presets.map((x) => (x.id === clash.id ? { ...p, id: clash.id } : x));
-        replaced++;
+        replacedIds.add(clash.id);
       } else {
-        if (clash) p.name = this.freeName(p.name);
+        p.name = this.freeName(p.name);
         this.presets.push(p);
-        names.set(p.name.toLowerCase(), p);
+        imported++;
       }
     }
     await this.persist();
-    return { imported: m.presets.length - replaced, replaced, conflicts };
+    return { imported, replaced: replacedIds.size, conflicts };
   }
 
   private freeName(name: string): string {
@@ -191,7 +210,8 @@ export class PresetStore {
     for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`.toLowerCase())) return `${name} (${i})`;
   }
 
+  /** Writes the list as it is when this write's turn comes, so the last write always carries the latest list. */
   private persist(): Promise<void> {
-    return writeJsonAtomic(this.file, { format: PRESET_FORMAT, version: PRESET_VERSION, presets: this.presets });
+    return this.queued(() => writeJsonAtomic(this.file, { format: PRESET_FORMAT, version: PRESET_VERSION, presets: this.presets }));
   }
 }

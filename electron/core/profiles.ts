@@ -16,7 +16,7 @@ import {
   type StartupProblem,
 } from '../../shared/contract';
 import { normalizeBaseUrl } from '../../shared/url';
-import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { keyHint, type KeyVault } from './vault';
 
 export const DEMO_PROFILE_ID = 'demo';
@@ -55,6 +55,8 @@ export class ProfileStore {
   private activeId = DEMO_PROFILE_ID;
   private readonly builtinKeys = new Map<string, string>();
   private readonly file: string;
+  /** profiles.json writes, one after another: the last change made is the one on disk. */
+  private readonly queued = writeQueue();
 
   constructor(
     dataDir: string,
@@ -65,8 +67,7 @@ export class ProfileStore {
   }
 
   async load(): Promise<StartupProblem[]> {
-    const problems: StartupProblem[] = [];
-    await this.vault.load();
+    const problems: StartupProblem[] = [...(await this.vault.load())];
     const read = await readJsonFile(this.file, ProfilesFile);
     if (read.problem) problems.push(read.problem);
     this.profiles = [
@@ -86,6 +87,16 @@ export class ProfileStore {
     }
     const wanted = read.value?.activeId ?? (this.has(ENV_PROFILE_ID) ? ENV_PROFILE_ID : DEMO_PROFILE_ID);
     this.activeId = this.has(wanted) ? wanted : DEMO_PROFILE_ID;
+    const locked = this.vault.undecryptable().map((id) => this.get(id)?.name ?? id);
+    if (locked.length) {
+      problems.push({
+        file: 'keys.json',
+        message:
+          `The saved key for ${locked.map((n) => `"${n}"`).join(', ')} could not be decrypted (the keychain may be locked, ` +
+          'or the file comes from another computer). It was kept as it is and will be tried again at the next start; ' +
+          'enter the key again to replace it.',
+      });
+    }
     return problems;
   }
 
@@ -168,8 +179,11 @@ export class ProfileStore {
     return this.state();
   }
 
-  private async persist(): Promise<void> {
-    const stored = this.profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
-    await writeJsonAtomic(this.file, { version: 1, activeId: this.activeId, profiles: stored });
+  /** Writes the profiles as they are when this write's turn comes (see writeQueue). */
+  private persist(): Promise<void> {
+    return this.queued(() => {
+      const stored = this.profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
+      return writeJsonAtomic(this.file, { version: 1, activeId: this.activeId, profiles: stored });
+    });
   }
 }

@@ -6,7 +6,7 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, headersToRecord, readBodyText, RequestTimer } from './gateway-client';
+import { buildRequest, headersToRecord, readBodyText, RequestTimer, scrub } from './gateway-client';
 import type { CoreContext, Handlers, Receiver } from './service';
 import { RunError } from './runs';
 import { countTokens, type CountDeps } from './token-count';
@@ -33,40 +33,51 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
       const controller = new AbortController();
       inFlight.set(receiver, controller);
 
+      const ask: CountDeps['countViaGateway'] = async (messagesBody, signal) => {
+        const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', messagesBody);
+        const timer = new RequestTimer({ headersMs: 30_000, idleMs: 30_000 });
+        const abort = () => timer.cancel();
+        signal?.addEventListener('abort', abort, { once: true });
+        try {
+          const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: timer.signal });
+          timer.activity();
+          const { text } = await readBodyText(res, timer);
+          if (!res.ok) {
+            const e = parseGatewayError(res.status, headersToRecord(res.headers), text);
+            return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
+          }
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            return { ok: false, status: res.status, message: 'count_tokens answered with a body that is not JSON' };
+          }
+          const inBody = bodyErrorOf(json);
+          if (inBody) return { ok: false, status: res.status, message: inBody.message };
+          const n = (json as { input_tokens?: unknown }).input_tokens;
+          if (typeof n !== 'number' || !Number.isFinite(n)) {
+            return { ok: false, status: res.status, message: 'count_tokens answered without an input_tokens number' };
+          }
+          return { ok: true, inputTokens: n };
+        } catch (err) {
+          if (timer.cause() === 'cancelled') throw new RunError('aborted', 'A newer count replaced this one.');
+          if (timer.cause()) return { ok: false, message: 'count_tokens did not answer in time' };
+          return { ok: false, message: describeNetworkError(err).message };
+        } finally {
+          timer.done();
+          signal?.removeEventListener('abort', abort);
+        }
+      };
+      // Whatever the gateway (or a failed fetch) says reaches the renderer as the estimate's reason: a gateway
+      // that echoes the key in its 401 must not show it there.
       const deps: CountDeps = {
         async countViaGateway(messagesBody, signal) {
-          const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', messagesBody);
-          const timer = new RequestTimer({ headersMs: 30_000, idleMs: 30_000 });
-          const abort = () => timer.cancel();
-          signal?.addEventListener('abort', abort, { once: true });
           try {
-            const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: timer.signal });
-            timer.activity();
-            const { text } = await readBodyText(res, timer);
-            if (!res.ok) {
-              const e = parseGatewayError(res.status, headersToRecord(res.headers), text);
-              return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
-            }
-            let json: unknown;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              return { ok: false, status: res.status, message: 'count_tokens answered with a body that is not JSON' };
-            }
-            const inBody = bodyErrorOf(json);
-            if (inBody) return { ok: false, status: res.status, message: inBody.message };
-            const n = (json as { input_tokens?: unknown }).input_tokens;
-            if (typeof n !== 'number' || !Number.isFinite(n)) {
-              return { ok: false, status: res.status, message: 'count_tokens answered without an input_tokens number' };
-            }
-            return { ok: true, inputTokens: n };
+            const answer = await ask(messagesBody, signal);
+            return answer.ok ? answer : { ...answer, message: scrub(answer.message, key) };
           } catch (err) {
-            if (timer.cause() === 'cancelled') throw new RunError('aborted', 'A newer count replaced this one.');
-            if (timer.cause()) return { ok: false, message: 'count_tokens did not answer in time' };
-            return { ok: false, message: describeNetworkError(err).message };
-          } finally {
-            timer.done();
-            signal?.removeEventListener('abort', abort);
+            if (err instanceof RunError || !(err instanceof Error)) throw err;
+            throw new Error(scrub(err.message, key));
           }
         },
       };

@@ -5,13 +5,16 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { KeyStorage } from '../../shared/contract';
-import { writeJsonAtomic } from './atomic-file';
+import type { KeyStorage, StartupProblem } from '../../shared/contract';
+import { moveAside, writeJsonAtomic, writeQueue } from './atomic-file';
 
 export interface KeyVault {
   /** The persistent storage this vault offers, or undefined when only the session is possible. */
   readonly persistentKind: Extract<KeyStorage, 'keychain' | 'file'> | undefined;
-  load(): Promise<void>;
+  /** Reads the persistent layer; what could not be read is returned as start-up problems. */
+  load(): Promise<StartupProblem[]>;
+  /** Profiles whose saved key is on disk but could not be decrypted this launch (kept, not lost). */
+  undecryptable(): string[];
   get(profileId: string): string | undefined;
   storageOf(profileId: string): KeyStorage;
   set(profileId: string, key: string, persist: boolean): Promise<void>;
@@ -26,6 +29,14 @@ export function keyHint(key: string): string {
 export class LayeredVault implements KeyVault {
   private readonly session = new Map<string, string>();
   private persisted = new Map<string, string>();
+  /**
+   * Blobs that did not decrypt at load (keychain locked or access denied this launch, or another machine's
+   * keychain), exactly as read. They are written back untouched on every save until the user sets or deletes
+   * that profile's key: dropping them would erase the key for good on the next save.
+   */
+  private readonly locked = new Map<string, string>();
+  /** keys.json writes, one after another: the last change made is the one on disk. */
+  private readonly queued = writeQueue();
 
   constructor(
     readonly persistentKind: 'keychain' | 'file' | undefined,
@@ -36,22 +47,27 @@ export class LayeredVault implements KeyVault {
     },
   ) {}
 
-  async load(): Promise<void> {
-    if (!this.file || !this.persistentKind) return;
+  async load(): Promise<StartupProblem[]> {
+    if (!this.file || !this.persistentKind) return [];
     try {
       const raw = JSON.parse(await fs.readFile(this.file, 'utf8')) as { version: number; keys: Record<string, string> };
       for (const [id, blob] of Object.entries(raw.keys ?? {})) {
         try {
           this.persisted.set(id, this.codec.decode(blob));
         } catch {
-          // A blob from another machine's keychain cannot be decrypted: the profile simply has no key.
+          this.locked.set(id, blob);
         }
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        await fs.rename(this.file, `${this.file}.corrupt-${Date.now()}`).catch(() => undefined);
+        return [await moveAside(this.file, `could not be read (${(err as Error).message}); saved keys must be entered again`)];
       }
     }
+    return [];
+  }
+
+  undecryptable(): string[] {
+    return [...this.locked.keys()];
   }
 
   get(profileId: string): string | undefined {
@@ -67,25 +83,33 @@ export class LayeredVault implements KeyVault {
   async set(profileId: string, key: string, persist: boolean): Promise<void> {
     if (persist && this.persistentKind && this.file) {
       this.session.delete(profileId);
+      this.locked.delete(profileId);
       this.persisted.set(profileId, key);
       await this.save();
     } else {
+      // A key typed now replaces the saved one, readable or not: the user chose where this one lives.
       const hadPersisted = this.persisted.delete(profileId);
+      const hadLocked = this.locked.delete(profileId);
       this.session.set(profileId, key);
-      if (hadPersisted) await this.save();
+      if (hadPersisted || hadLocked) await this.save();
     }
   }
 
   async delete(profileId: string): Promise<void> {
     this.session.delete(profileId);
-    if (this.persisted.delete(profileId)) await this.save();
+    const hadPersisted = this.persisted.delete(profileId);
+    const hadLocked = this.locked.delete(profileId);
+    if (hadPersisted || hadLocked) await this.save();
   }
 
-  private async save(): Promise<void> {
-    if (!this.file) return;
-    const keys: Record<string, string> = {};
-    for (const [id, key] of this.persisted) keys[id] = this.codec.encode(key);
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    await writeJsonAtomic(this.file, { version: 1, encoding: this.persistentKind, keys }, 0o600);
+  /** Writes the keys as they are when this write's turn comes (see writeQueue). */
+  private save(): Promise<void> {
+    return this.queued(async () => {
+      if (!this.file) return;
+      const keys: Record<string, string> = Object.fromEntries(this.locked);
+      for (const [id, key] of this.persisted) keys[id] = this.codec.encode(key);
+      await fs.mkdir(path.dirname(this.file), { recursive: true });
+      await writeJsonAtomic(this.file, { version: 1, encoding: this.persistentKind, keys }, 0o600);
+    });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The browser host's gatekeeping over real loopback HTTP and WebSocket: token on every request, Host and
- * Origin checks, malformed and oversized frames answered or dropped without taking the host down.
+ * Origin checks, malformed request targets, and malformed or oversized frames answered or dropped without
+ * taking the host down.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,22 @@ function get(pathAndQuery: string, headers: Record<string, string> = {}): Promis
   });
 }
 
+/** Sends bytes as written (no client library would send a malformed target) and returns what came back. */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(host.port, '127.0.0.1', () => socket.write(request));
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+    // A handler that threw leaves the socket hanging: fail fast instead of at the test timeout.
+    setTimeout(() => {
+      socket.destroy();
+      resolve(`${out}[no answer]`);
+    }, 2000);
+  });
+}
+
 function connect(query: string, headers: Record<string, string> = {}): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers });
@@ -84,6 +101,21 @@ describe('browser host', () => {
   it('does not serve files outside the renderer folder', async () => {
     const res = await get(`/..%2F..%2Fetc%2Fpasswd?token=${host.token}`);
     expect(res.status).toBe(404);
+  });
+
+  it('answers a request target it cannot read with 400 and keeps serving, before and after the token check', async () => {
+    const hostHeader = `Host: 127.0.0.1:${host.port}`;
+    expect(await raw(`GET //[x HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(`GET /%E0%A4%A?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(`GET //[x?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await get(`/?token=${host.token}`)).status).toBe(200);
+    const ws = await connect(`?token=${host.token}`);
+    expect(await call(ws, { id: 4, name: 'app:info', input: {} })).toMatchObject({ result: { ok: true } });
+    ws.close();
   });
 
   it('refuses WebSockets without the token or from another origin', async () => {

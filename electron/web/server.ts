@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { fail, MAX_PAYLOAD_BYTES, type Result } from '../../shared/contract';
 import type { Core, Receiver } from '../core/service';
 
@@ -55,6 +55,29 @@ function cookieToken(header: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * The request target as a URL, or undefined when it does not parse: `GET //[x` reads as a scheme-relative URL
+ * with a bad host and `new URL` throws, which in a request handler would take the whole host down.
+ */
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://placeholder');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file path a URL path names, or undefined for broken percent-encoding (`/%E0%A4%A`). */
+function decodePath(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+const BAD_REQUEST: [number, string] = [400, 'Bad Request: the request target cannot be read.'];
+
 export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   let port = 0;
@@ -85,18 +108,24 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     ].join('; ');
 
   const staticRoot = path.resolve(opts.staticDir);
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const refused = check(req, url);
-    if (refused) {
-      res.writeHead(refused[0], { 'content-type': 'text/plain; charset=utf-8' }).end(refused[1]);
+  const serveHttp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = parseTarget(req.url);
+    const refused = url ? check(req, url) : BAD_REQUEST;
+    if (!url || refused) {
+      const [status, text] = refused ?? BAD_REQUEST;
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const rel = decodeURIComponent(url.pathname) === '/' ? 'index.html' : decodeURIComponent(url.pathname).slice(1);
+    const decoded = decodePath(url.pathname);
+    if (decoded === undefined) {
+      res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
+      return;
+    }
+    const rel = decoded === '/' ? 'index.html' : decoded.slice(1);
     const file = path.resolve(staticRoot, rel);
     if (!file.startsWith(staticRoot + path.sep)) {
       res.writeHead(404).end();
@@ -121,6 +150,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     }
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
+  };
+  // Nothing a request does may reject unheard: an unhandled rejection ends the host process, and with it the app.
+  const server = http.createServer((req, res) => {
+    serveHttp(req, res).catch(() => {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Internal error.');
+    });
   });
 
   // Upgraded sockets leave the HTTP server's connection list, so closeAllConnections() cannot reach them, yet
@@ -134,13 +170,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES + 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const refused = url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
-    if (refused) {
-      socket.end(`HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`);
-      return;
+    // The HTTP server stops listening for errors on a socket it hands over: a peer resetting it before the
+    // refusal is written would otherwise be an uncaught 'error'.
+    socket.on('error', () => socket.destroy());
+    try {
+      const url = parseTarget(req.url);
+      const refused = !url ? BAD_REQUEST : url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
+      if (refused) {
+        socket.end(`HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
+    } catch {
+      socket.destroy();
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
   });
 
   const serve = (ws: WebSocket) => {
@@ -152,7 +195,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     const reply = (id: unknown, result: Result<unknown>) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: typeof id === 'number' ? id : null, result }));
     };
-    ws.on('message', async (data, isBinary) => {
+    ws.on('message', (data, isBinary) => {
+      handle(data, isBinary).catch(() => ws.terminate());
+    });
+    const handle = async (data: RawData, isBinary: boolean): Promise<void> => {
       if (isBinary) return reply(null, fail('invalid_message', 'Binary messages are not accepted.'));
       let msg: { id?: unknown; name?: unknown; input?: unknown };
       try {
@@ -164,7 +210,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
         return reply(msg?.id, fail('invalid_message', 'A call needs a numeric id and a name.'));
       }
       reply(msg.id, await opts.core.dispatch(msg.name, msg.input, receiver));
-    });
+    };
     ws.on('close', () => opts.core.receiverClosed(receiver));
     ws.on('error', () => ws.terminate());
   };
