@@ -350,9 +350,10 @@ describe('Chat Completions → Messages', () => {
     ]);
     expect(lossAt(r.losses, 'tools[0].function')).toMatchObject({ kind: 'changed', to: 'input_schema' });
     expect(r.body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
-    expect(r.body.output_config).toEqual({ effort: 'low', format: { type: 'json_schema', schema: { type: 'object' } } });
-    expect(r.body.thinking).toEqual({ type: 'adaptive' });
-    expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'changed', to: 'output_config.effort' });
+    // tool_choice "required" forces a tool, which Messages rejects with thinking: the tool choice wins.
+    expect(r.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
+    expect(r.body).not.toHaveProperty('thinking');
+    expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'dropped' });
     expect(lossAt(r.losses, 'response_format.json_schema.name')).toMatchObject({ kind: 'dropped' });
     expect(lossAt(r.losses, 'response_format.json_schema.strict')).toMatchObject({ kind: 'dropped' });
     expect(r.body.metadata).toEqual({ user_id: 'u-9' });
@@ -650,5 +651,158 @@ describe('edge behaviour', () => {
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' }, title: 'b.pdf' },
     ]);
     expect(lossAt(r.losses, 'messages[0].content[0]')!.reason).toContain('text/csv');
+  });
+});
+
+/** Leaves of `back` the original did not have, unless a first-leg loss covers their path (same paths, no shifts). */
+function addedLeaves(original: Json, back: Json, losses: Loss[]): string[] {
+  const added: string[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value) && value.length > 0) return value.forEach((v, i) => walk(v, childPath(path, i)));
+    if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
+      for (const [key, v] of Object.entries(value)) walk(v, childPath(path, key));
+      return;
+    }
+    if (valueAt(original, path) === undefined && !losses.some((l) => covers(l.path, path))) added.push(`${path}: ${JSON.stringify(value)}`);
+  };
+  walk(back, '');
+  return added;
+}
+
+/** What Messages rejects (protocols.md §1.5): thinking beside a forced tool, temperature ≠ 1 or top_p below 0.95. */
+function thinkingConflicts(body: Json): string[] {
+  const thinking = body.thinking as Json | undefined;
+  if (!thinking || thinking.type === 'disabled') return [];
+  const found: string[] = [];
+  const tc = body.tool_choice as Json | undefined;
+  if (tc && (tc.type === 'any' || tc.type === 'tool')) found.push(`tool_choice ${String(tc.type)}`);
+  if (typeof body.temperature === 'number' && body.temperature !== 1) found.push(`temperature ${body.temperature}`);
+  if (typeof body.top_p === 'number' && body.top_p < 0.95) found.push(`top_p ${body.top_p}`);
+  return found;
+}
+
+describe('thinking that Messages would reject', () => {
+  const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }];
+
+  it('Chat: a forced tool and temperature 0.2 are kept, thinking is left out, and the loss list says so', () => {
+    const r = ok(
+      translateRequest('chat', 'messages', { model: 'm', messages: [{ role: 'user', content: 'hi' }], reasoning_effort: 'high', temperature: 0.2, tools, tool_choice: 'required' }),
+    );
+    expect(r.body.tool_choice).toEqual({ type: 'any' });
+    expect(r.body.temperature).toBe(0.2);
+    expect(r.body).not.toHaveProperty('thinking');
+    expect(r.body).not.toHaveProperty('output_config');
+    const loss = lossAt(r.losses, 'reasoning_effort')!;
+    expect(loss.kind).toBe('dropped');
+    expect(loss.reason).toMatch(/forced tool call/);
+    expect(loss.reason).toMatch(/temperature 0\.2/);
+    expect(loss.reason).toMatch(/thinking .*is left out/);
+  });
+
+  it('Responses: a named tool choice is kept and thinking is left out', () => {
+    const r = ok(
+      translateRequest('responses', 'messages', {
+        model: 'm',
+        input: 'hi',
+        reasoning: { effort: 'medium', summary: 'auto' },
+        tool_choice: { type: 'function', name: 'f' },
+        tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: true }],
+      }),
+    );
+    expect(r.body.tool_choice).toEqual({ type: 'tool', name: 'f' });
+    expect(r.body).not.toHaveProperty('thinking');
+    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning.effort')!.reason).toMatch(/forced tool "f"/);
+    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
+  });
+
+  it('top_p below 0.95 rules thinking out; 0.97, temperature 1 and an auto tool choice do not', () => {
+    const low = ok(translateRequest('chat', 'messages', { messages: [], max_completion_tokens: 50, reasoning_effort: 'low', top_p: 0.5 }));
+    expect(low.body).not.toHaveProperty('thinking');
+    expect(lossAt(low.losses, 'reasoning_effort')!.reason).toMatch(/top_p 0\.5/);
+    const fine = ok(translateRequest('chat', 'messages', { messages: [], max_completion_tokens: 50, reasoning_effort: 'low', top_p: 0.97, temperature: 1, tools, tool_choice: 'auto' }));
+    expect(fine.body.thinking).toEqual({ type: 'adaptive' });
+    expect(fine.body.output_config).toEqual({ effort: 'low' });
+    expect(lossAt(fine.losses, 'reasoning_effort')).toBeUndefined();
+  });
+
+  it('no translation into Messages, over the whole corpus, sends thinking Messages would reject', () => {
+    for (const entry of TRANSLATE_CORPUS.filter((e) => e.protocol !== 'messages')) {
+      const r = ok(translateRequest(entry.protocol, 'messages', entry.body));
+      expect(thinkingConflicts(r.body), entry.name).toEqual([]);
+    }
+  });
+});
+
+describe('round trips add nothing the loss list does not name', () => {
+  const base = { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
+
+  for (const via of ['chat', 'responses'] as const) {
+    it(`Messages effort without thinking → ${via} → back: thinking is not switched on, and the effort's fate is named`, () => {
+      const original = { ...base, output_config: { effort: 'low' } };
+      const there = ok(translateRequest('messages', via, original));
+      const back = ok(translateRequest(via, 'messages', there.body));
+      expect(back.body).not.toHaveProperty('thinking');
+      expect(lossAt(there.losses, 'output_config.effort')).toMatchObject({ kind: 'dropped' });
+      expect(addedLeaves(original, back.body, there.losses)).toEqual([]);
+    });
+
+    it(`Messages adaptive thinking alone → ${via} → back comes back exactly`, () => {
+      const original = { ...base, thinking: { type: 'adaptive' } };
+      const there = ok(translateRequest('messages', via, original));
+      expect(there.losses).toEqual([]);
+      expect(ok(translateRequest(via, 'messages', there.body)).body).toEqual(original);
+    });
+
+    it(`Messages adaptive thinking with effort "high" → ${via}: the loss list says the explicit effort does not come back`, () => {
+      const original = { ...base, thinking: { type: 'adaptive' }, output_config: { effort: 'high' } };
+      const there = ok(translateRequest('messages', via, original));
+      expect(lossAt(there.losses, 'output_config.effort')).toMatchObject({ kind: 'changed' });
+      expect(ok(translateRequest(via, 'messages', there.body)).body).toEqual({ ...base, thinking: { type: 'adaptive' } });
+    });
+  }
+
+  it('Chat reasoning effort "high" → Messages → back comes back exactly', () => {
+    const original = { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_completion_tokens: 100, reasoning_effort: 'high' };
+    const there = ok(translateRequest('chat', 'messages', original));
+    expect(there.body.thinking).toEqual({ type: 'adaptive' });
+    expect(ok(translateRequest('messages', 'chat', there.body)).body).toEqual(original);
+  });
+
+  for (const via of ['chat', 'messages'] as const) {
+    it(`a Responses tool without strict → ${via} keeps its schema enforced, and the loss list names the strict: true it comes back with`, () => {
+      const original = { model: 'm', input: [{ type: 'message', role: 'user', content: 'hi' }], tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} } }] };
+      const there = ok(translateRequest('responses', via, original));
+      const tool = (there.body.tools as Json[])[0];
+      expect(via === 'chat' ? (tool.function as Json).strict : tool.strict).toBe(true);
+      expect(lossAt(there.losses, 'tools[0]')!.reason).toMatch(/strict: true/);
+      const back = ok(translateRequest(via, 'responses', there.body));
+      expect((back.body.tools as Json[])[0].strict).toBe(true);
+      expect(addedLeaves(original, back.body, there.losses)).toEqual([]);
+    });
+
+    it(`Responses tools with an explicit strict → ${via} → back come back exactly, with no loss`, () => {
+      const original = {
+        model: 'm',
+        input: [{ type: 'message', role: 'user', content: 'hi' }],
+        max_output_tokens: 100,
+        tools: [
+          { type: 'function', name: 'f', parameters: { type: 'object' }, strict: true },
+          { type: 'function', name: 'g', parameters: { type: 'object' }, strict: false },
+        ],
+      };
+      const there = ok(translateRequest('responses', via, original));
+      expect(there.losses.filter((l) => l.path.startsWith('tools'))).toEqual([]);
+      expect(ok(translateRequest(via, 'responses', there.body)).body).toEqual(original);
+    });
+  }
+
+  it('a Chat tool without strict → Responses gets strict: false (Chat behaviour), named because it comes back', () => {
+    const original = { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] };
+    const there = ok(translateRequest('chat', 'responses', original));
+    expect((there.body.tools as Json[])[0].strict).toBe(false);
+    expect(lossAt(there.losses, 'tools[0].function')!.reason).toMatch(/strict: false/);
+    const back = ok(translateRequest('responses', 'chat', there.body));
+    expect(addedLeaves(original, back.body, there.losses)).toEqual([]);
   });
 });

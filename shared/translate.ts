@@ -540,15 +540,21 @@ function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
         ctx.change('thinking', `Thinking budget of ${budget.v} tokens becomes reasoning effort "${level}": ${ctx.target} has effort levels, not budgets.`, effortPath);
       }
     } else if (type === 'adaptive') {
-      // Adaptive thinking without an effort thinks at the first family's default depth, "high".
+      // Adaptive thinking without an effort thinks at the first family's default depth, "high"; written back,
+      // "high" becomes adaptive thinking alone, so an explicit "high" is the one form that does not return.
       ir.effort = effort ?? { v: 'high', path: 'thinking' };
+      if (effort?.v === 'high') {
+        ctx.change(effort.path, `"high" is adaptive thinking's default depth: ${ctx.target} gets reasoning effort "high", and translating back leaves output_config.effort out.`, effortPath);
+      }
     } else {
       ir.effort = { v: 'none', path: 'thinking' };
       if (effort) ctx.change(effort.path, `Thinking is disabled: reasoning effort "none" is sent instead of "${effort.v}".`, effortPath);
     }
     if (present(t.display)) ir.display = { v: oneOf(t.display, 'thinking.display', ['summarized', 'omitted'] as const), path: 'thinking.display' };
   } else if (effort) {
-    ir.effort = effort;
+    // Without thinking, effort only steers how much the model writes. The other protocols' reasoning effort
+    // asks for reasoning (translated back it turns thinking on), which this request does not ask for.
+    ctx.drop(effort.path, `Without thinking, Messages' effort only steers how much the model writes; in ${ctx.target} reasoning effort asks for reasoning, which this request does not use, so it is left out.`);
   }
 }
 
@@ -1067,6 +1073,24 @@ function dropOpenAiOnly(ir: IR, ctx: Ctx): void {
   if (ir.includeObfuscation) ctx.drop(ir.includeObfuscation.path, 'Messages streams have no obfuscation padding.');
 }
 
+/**
+ * A tool's strict flag in the target. Responses enforces a tool's schema unless strict is false; Messages and
+ * Chat enforce it only when strict is true. An explicit flag is carried as is; an absent one is written out so
+ * the behaviour stays the same, and named, since it comes back explicit.
+ */
+function strictFor(t: Tool, ctx: Ctx): boolean | undefined {
+  if (t.strict !== undefined) return t.strict;
+  if (ctx.from === 'responses') {
+    ctx.change(t.path, `Responses enforces a tool's schema when strict is not set; ${ctx.target} does only with strict: true, so strict: true is written (and comes back as strict: true).`, 'strict');
+    return true;
+  }
+  if (ctx.to === 'responses') {
+    ctx.change(t.path, `Responses enforces a tool's schema unless strict is false: strict: false is written to keep ${ctx.source}'s behaviour (and comes back as strict: false).`, 'strict');
+    return false;
+  }
+  return undefined;
+}
+
 function carryOpenAiCommon(ir: IR, out: Json): void {
   if (ir.user) out.user = ir.user.v;
   if (ir.safetyIdentifier) out.safety_identifier = ir.safetyIdentifier.v;
@@ -1113,7 +1137,8 @@ function writeMessages(ir: IR, ctx: Ctx): Json {
         tool.input_schema = { type: 'object', properties: {} };
         ctx.change(t.path, 'Messages requires an input schema: an empty object schema was filled in.', 'input_schema');
       }
-      if (t.strict !== undefined) tool.strict = t.strict;
+      const strict = strictFor(t, ctx);
+      if (strict !== undefined) tool.strict = strict;
       return tool;
     });
   }
@@ -1299,17 +1324,40 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
   if (tc) out.tool_choice = tc;
 }
 
+/**
+ * What in the written request rules thinking out (protocols.md §1.5): Messages rejects thinking with a forced
+ * tool, a temperature other than 1, or a top_p outside 0.95–1. Empty when thinking may be on.
+ */
+function thinkingConflicts(ir: IR, out: Json): string[] {
+  const found: string[] = [];
+  if (ir.toolChoice && (ir.toolChoice.v.mode === 'any' || ir.toolChoice.v.mode === 'tool')) {
+    const forced = ir.toolChoice.v.mode === 'tool' ? `tool "${ir.toolChoice.v.name}"` : 'tool call';
+    found.push(`a forced ${forced} (${ir.toolChoice.path})`);
+  }
+  if (typeof out.temperature === 'number' && out.temperature !== 1) found.push(`temperature ${out.temperature} (only 1 is allowed with thinking)`);
+  if (typeof out.top_p === 'number' && (out.top_p < 0.95 || out.top_p > 1)) found.push(`top_p ${out.top_p} (0.95–1 is allowed with thinking)`);
+  return found;
+}
+
 function writeMessagesReasoning(ir: IR, out: Json, ctx: Ctx): void {
   const oc: Json = {};
   if (ir.effort) {
     const e = ir.effort.v;
+    const conflicts = e === 'none' ? [] : thinkingConflicts(ir, out);
     if (e === 'none') out.thinking = { type: 'disabled' };
-    else {
+    else if (conflicts.length > 0) {
+      // The settings the user wrote explicitly win over reasoning, which the request can do without.
+      ctx.drop(
+        ir.effort.path,
+        `Messages rejects thinking together with ${conflicts.join(' and ')}: those are kept as you set them, and thinking (reasoning effort "${e}") is left out.`,
+      );
+    } else {
       out.thinking = { type: 'adaptive' };
       if (e === 'minimal') {
         oc.effort = 'low';
         ctx.change(ir.effort.path, 'Messages has no "minimal" effort: "low" is used.', 'output_config.effort');
-      } else oc.effort = e;
+      } else if (e !== 'high') oc.effort = e;
+      // "high" is adaptive thinking's default depth: adaptive alone says it, and comes back as "high".
     }
   }
   if (ir.summary) {
@@ -1318,7 +1366,7 @@ function writeMessagesReasoning(ir: IR, out: Json, ctx: Ctx): void {
       thinking.display = 'summarized';
       if (ir.summary.v !== 'auto') ctx.change(ir.summary.path, `Messages has one summary style: "${ir.summary.v}" becomes display "summarized".`, 'thinking.display');
     } else {
-      ctx.drop(ir.summary.path, 'No thinking is requested, so there is nothing to summarise.');
+      ctx.drop(ir.summary.path, 'No thinking is sent to Messages, so there is nothing to summarise.');
     }
   }
   if (Object.keys(oc).length > 0) out.output_config = oc;
@@ -1375,7 +1423,8 @@ function writeChat(ir: IR, ctx: Ctx): Json {
       const fn: Json = { name: t.name };
       if (t.description !== undefined) fn.description = t.description;
       if (t.schema !== undefined) fn.parameters = t.schema;
-      if (t.strict !== undefined) fn.strict = t.strict;
+      const strict = strictFor(t, ctx);
+      if (strict !== undefined) fn.strict = strict;
       return { type: 'function', function: fn };
     });
   }
@@ -1493,8 +1542,7 @@ function writeResponses(ir: IR, ctx: Ctx): Json {
       const tool: Json = { type: 'function', name: t.name };
       if (t.description !== undefined) tool.description = t.description;
       tool.parameters = t.schema ?? null;
-      // Responses enforces schemas unless told otherwise; the other protocols do not.
-      tool.strict = t.strict ?? false;
+      tool.strict = strictFor(t, ctx);
       return tool;
     });
   }

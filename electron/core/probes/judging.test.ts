@@ -232,6 +232,30 @@ describe('streaming', () => {
     expect(result.evidence.fields).toMatchObject({ contentDeltas: 60, terminalEvent: '[DONE]' });
   });
 
+  it('many deltas and a finish_reason but no [DONE] are not proven, and the evidence says [DONE] never came', async () => {
+    route = () => ({ sse: [...Array.from({ length: 60 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }] });
+    const { result } = await probe('chat', 'streaming');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/No data: \[DONE\] arrived, twice in a row/);
+    expect(result.message).not.toMatch(/ending with/);
+    expect(result.evidence.fields).toMatchObject({ contentDeltas: 60, terminalEvent: null });
+    // Retried once, like a cut-off stream: one missing sentinel may be the network.
+    expect(seen.filter((s) => s.path === '/v1/chat/completions')).toHaveLength(2);
+  });
+
+  it('a missing [DONE] the first time only is retried and proven', async () => {
+    let calls = 0;
+    route = () => {
+      calls++;
+      const tail = calls === 1 ? [] : ['[DONE]'];
+      return { sse: [...Array.from({ length: 20 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, ...tail] };
+    };
+    const { result } = await probe('chat', 'streaming');
+    expect(result.outcome).toBe('proven');
+    expect(result.message).toMatch(/ending with data: \[DONE\]/);
+    expect(result.evidence.fields).toMatchObject({ terminalEvent: '[DONE]' });
+  });
+
   it('a JSON body for a stream request is not-supported', async () => {
     route = () => ({ json: chatMessage({ content: '1\n2\n3' }) });
     expect((await probe('chat', 'streaming')).result.message).toMatch(/instead of text\/event-stream/);

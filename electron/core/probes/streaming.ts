@@ -57,6 +57,10 @@ function terminalEvent(protocol: ProtocolId, events: RawEvent[]): string | undef
   return undefined;
 }
 
+function isSseRun(run: FinishedRun): boolean {
+  return run.response?.contentType?.toLowerCase().includes('text/event-stream') ?? false;
+}
+
 function sequenceProblem(events: RawEvent[]): string | undefined {
   let last = -1;
   for (const e of events) {
@@ -74,11 +78,14 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
   if (env.protocol === 'chat') body.stream_options = { include_usage: true };
 
   let run: FinishedRun = await env.send(body);
-  // One cut-off stream may be the network; two in a row is how this gateway streams.
-  if (run.result.verdict === 'truncated') run = await env.send(body);
+  // One cut-off stream may be the network; two in a row is how this gateway streams. A stream the fold calls
+  // complete without the terminal event (Chat tolerates a missing [DONE]) counts as cut off too.
+  const cutOff = (r: FinishedRun) =>
+    r.result.verdict === 'truncated' || (r.result.verdict === 'complete' && isSseRun(r) && !terminalEvent(env.protocol, r.events));
+  if (cutOff(run)) run = await env.send(body);
   const r = run.result;
   const contentType = run.response?.contentType;
-  const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
+  const isSse = isSseRun(run);
   if (r.verdict === 'truncated') {
     return {
       outcome: 'not-supported',
@@ -100,6 +107,17 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
   }
   const deltas = contentDeltas(env.protocol, run.events);
   const terminal = terminalEvent(env.protocol, run.events);
+  if (!terminal) {
+    // The issue's rule: streaming passes only when the protocol's terminal event actually arrived.
+    const last = run.events[run.events.length - 1]?.type;
+    return {
+      outcome: 'not-supported',
+      status: statusOf(run),
+      message: `No ${TERMINAL[env.protocol]} arrived, twice in a row: ${run.events.length} events with ${deltas.length} content deltas, the last a "${last ?? 'nothing'}" event, then the stream closed.`,
+      explanation: 'A stream is complete only when its terminal event arrives; this gateway ends streams without it.',
+      fields: { contentType, events: run.events.length, contentDeltas: deltas.length, terminalEvent: null, lastEvent: last, reason: r.reason },
+    };
+  }
   const totalMs = r.metrics.totalMs;
   const spreadMs = deltas.length > 1 ? deltas[deltas.length - 1].t - deltas[0].t : 0;
   const fields: Record<string, unknown> = {
@@ -144,7 +162,7 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
   return {
     outcome: 'proven',
     status: statusOf(run),
-    message: `${deltas.length} content deltas over ${Math.round(spreadMs)} ms, ending with ${terminal ?? TERMINAL[env.protocol]}.`,
+    message: `${deltas.length} content deltas over ${Math.round(spreadMs)} ms, ending with ${terminal === '[DONE]' ? 'data: [DONE]' : terminal}.`,
     explanation: 'The answer arrived as a text/event-stream of many deltas and ended with the protocol\'s terminal event.',
     fields,
   };

@@ -49,53 +49,69 @@ const ColumnRun = memo(function ColumnRun({ runId, onOpen }: { runId?: string; o
 export function CompareTab() {
   const body = useAppStore((s) => s.compareBody);
   const columns = useAppStore((s) => s.compareColumns);
+  const columnIds = useAppStore((s) => s.compareColumnIds);
   const runIds = useAppStore((s) => s.compareRunIds);
+  const jsonText = useAppStore((s) => s.compareJsonText);
+  const jsonError = useAppStore((s) => s.compareJsonError);
   const profiles = useAppStore((s) => s.profiles);
   const activeProfile = profiles?.activeId ?? 'demo';
   const models = useAppStore((s) => s.models[activeProfile]?.models);
   const editBody = useAppStore((s) => s.compareBodyEdited);
+  const jsonTyped = useAppStore((s) => s.compareJsonTyped);
   const setColumns = useAppStore((s) => s.compareColumnsChanged);
+  const editColumn = useAppStore((s) => s.compareColumnEdited);
+  const addColumn = useAppStore((s) => s.compareColumnAdded);
+  const removeColumn = useAppStore((s) => s.compareColumnRemoved);
   const runsStarted = useAppStore((s) => s.compareRunsStarted);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
   const results = useAppStore(useShallow((s) => runIds.map((id) => (id ? s.runs[id]?.result : undefined))));
-  const [jsonText, setJsonText] = useState(() => JSON.stringify(body, null, 2));
-  const [jsonError, setJsonError] = useState<string>();
   const [fullView, setFullView] = useState<string>();
   const [diffPair, setDiffPair] = useState<[number, number]>([0, 1]);
-  const [guards, setGuards] = useState<(GuardReport | undefined)[]>([]);
+  // Keyed by column id, so a removed column's check is never shown (or sent) for its neighbour.
+  const [guardsById, setGuardsById] = useState<Record<string, GuardReport | undefined>>({});
   const [presetName, setPresetName] = useState('');
   const [message, setMessage] = useState<string>();
 
-  useEffect(() => setJsonText(JSON.stringify(body, null, 2)), [body]);
+  /** A column's stable id: React key, and the key of its guard (an id-less state set from outside falls back to the index). */
+  const idOf = (i: number) => columnIds[i] ?? `index-${i}`;
   const translated = useMemo(() => columns.map((c) => columnBody(body, c)), [body, columns]);
 
   useEffect(() => {
     let live = true;
+    const ids = columns.map((_, i) => idOf(i));
     void Promise.all(
       columns.map((c, i) => {
         const t = translated[i];
         return t.ok && c.model ? gateway.capabilities.guard({ profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body }).then((r) => (r.ok ? r.value : undefined)) : undefined;
       }),
-    ).then((g) => live && setGuards(g));
+    ).then((g) => live && setGuardsById(Object.fromEntries(ids.map((id, i) => [id, g[i]]))));
     return () => {
       live = false;
     };
-  }, [columns, translated]);
+  }, [columns, columnIds, translated]);
+  const guards = columns.map((_, i) => guardsById[idOf(i)]);
 
-  const update = (i: number, patch: Partial<CompareColumn>) => setColumns(columns.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const update = (i: number, patch: Partial<CompareColumn>) => editColumn(i, patch);
+  const remove = (i: number) => {
+    removeColumn(i);
+    // The diff keeps showing the same columns: those after the removed one move down by one, and a side that
+    // showed the removed column falls back to the first or second column (at least two always remain).
+    const moved = (j: number, fallback: number) => (j > i ? j - 1 : j === i ? fallback : j);
+    setDiffPair(([x, y]) => [moved(x, 0), moved(y, 1)]);
+  };
   const firstModel = (models ?? [])[0]?.id ?? 'claude-sim-sonnet';
 
   const runAll = async () => {
-    const ids = await Promise.all(
+    const started = await Promise.all(
       columns.map(async (c, i) => {
         const t = translated[i];
-        if (!t.ok) return undefined;
+        if (!t.ok) return [idOf(i), undefined] as const;
         const r = await runStartRequested({ profileId: c.profileId, protocol: c.protocol, body: t.body, origin: 'compare', warnings: guards[i]?.warnings ?? [] });
-        return r.runId;
+        return [idOf(i), r.runId] as const;
       }),
     );
-    runsStarted(ids);
+    runsStarted(Object.fromEntries(started));
   };
 
   const system = getSystem('messages', body);
@@ -148,18 +164,7 @@ export function CompareTab() {
             label="Shared prompt JSON"
             minHeight="100px"
             value={jsonText}
-            onChange={(t) => {
-              setJsonText(t);
-              try {
-                const v = JSON.parse(t);
-                if (v && typeof v === 'object' && !Array.isArray(v)) {
-                  editBody(v);
-                  setJsonError(undefined);
-                } else setJsonError('must be a JSON object');
-              } catch (err) {
-                setJsonError((err as Error).message);
-              }
-            }}
+            onChange={jsonTyped}
           />
           {jsonError && <p className="field-error">{jsonError}</p>}
         </details>
@@ -167,7 +172,7 @@ export function CompareTab() {
           <button type="button" className="primary" disabled={!!jsonError || columns.length < 2} onClick={() => void runAll()}>
             Run all
           </button>
-          <button type="button" disabled={columns.length >= MAX_COLUMNS} onClick={() => setColumns([...columns, { profileId: activeProfile, protocol: 'chat', model: firstModel }])}>
+          <button type="button" disabled={columns.length >= MAX_COLUMNS} onClick={() => addColumn({ profileId: activeProfile, protocol: 'chat', model: firstModel })}>
             + Column
           </button>
           <div className="spacer" />
@@ -193,7 +198,7 @@ export function CompareTab() {
           const g = guards[i];
           const flagged = g?.items.filter((x) => x.state !== 'proven') ?? [];
           return (
-            <section key={i} className="compare-column card" aria-label={`Column ${i + 1}`}>
+            <section key={idOf(i)} className="compare-column card" aria-label={`Column ${i + 1}`}>
               <div className="row wrap">
                 <select aria-label={`Column ${i + 1} profile`} value={c.profileId} onChange={(e) => update(i, { profileId: e.target.value })}>
                   {profiles?.profiles.map((p) => (
@@ -210,7 +215,7 @@ export function CompareTab() {
                   ))}
                 </select>
                 <input aria-label={`Column ${i + 1} model`} className="mono" list="compare-models" value={c.model} onChange={(e) => update(i, { model: e.target.value })} />
-                <button type="button" className="ghost small" aria-label={`Remove column ${i + 1}`} disabled={columns.length <= 2} onClick={() => setColumns(columns.filter((_, j) => j !== i))}>
+                <button type="button" className="ghost small" aria-label={`Remove column ${i + 1}`} disabled={columns.length <= 2} onClick={() => remove(i)}>
                   ✕
                 </button>
               </div>

@@ -23,10 +23,31 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
   const result = useMemo(() => (open ? translateRequest(from, to, source) : undefined), [open, from, to, source]);
   const model = typeof source.model === 'string' ? source.model : '';
 
+  // The guard always runs, probe job or not: a running job is no reason to skip the check. When a job on this
+  // profile ends (`probing` flips back), the check runs again so freshly proven results show.
   useEffect(() => {
-    if (!open || !result?.ok || !profileId || !model || probing) return;
-    void gateway.capabilities.guard({ profileId, model, protocol: to, body: result.body }).then((r) => (r.ok ? setGuard(r.value) : setGuardError(r.error.message)));
+    setGuard(undefined);
+    setGuardError(undefined);
+    if (!open || !result?.ok || !profileId || !model) return;
+    let current = true;
+    void gateway.capabilities
+      .guard({ profileId, model, protocol: to, body: result.body })
+      .then((r) => {
+        if (!current) return;
+        if (r.ok) setGuard(r.value);
+        else setGuardError(r.error.message);
+      })
+      .catch((e: unknown) => current && setGuardError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      current = false;
+    };
   }, [open, result, profileId, model, to, probing]);
+
+  /** Why no capability report exists, when none will come; undefined while one is on its way or has arrived. */
+  const unchecked = !profileId ? 'no profile is active' : !model ? 'the request names no model' : guardError ? `the check failed: ${guardError}` : undefined;
+  const checking = result?.ok === true && !guard && !unchecked;
+  // Sending anyway is allowed, but the run's ledger keeps why: the guard's warnings, or that there was no check.
+  const warnings = guard ? guard.warnings : unchecked ? [`Capabilities not checked on ${PROTOCOL_INFO[to].label}: ${unchecked}.`] : [];
 
   if (!open) {
     return (
@@ -65,7 +86,12 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
             </ul>
           )}
           <h4>Capabilities this request uses, on {model || 'this model'} × {PROTOCOL_INFO[to].label}</h4>
-          {guardError && <p className="field-error">{guardError}</p>}
+          {checking && (
+            <p className="muted" role="status">
+              Checking capabilities on {model} × {PROTOCOL_INFO[to].label}…
+            </p>
+          )}
+          {unchecked && <p className="field-error">Capabilities not checked: {unchecked}.</p>}
           {guard && guard.items.length === 0 && <p className="muted">None that need proof.</p>}
           {guard && guard.items.length > 0 && (
             <ul className="guard" aria-label="Capability check">
@@ -87,13 +113,15 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
             <button
               type="button"
               className="primary"
+              disabled={checking}
+              title={checking ? 'Waiting for the capability check' : undefined}
               onClick={() => {
                 edit(to, result.body);
-                acceptWarnings(to, guard?.warnings ?? []);
+                acceptWarnings(to, warnings);
                 onDone();
               }}
             >
-              Use this request{guard?.warnings.length ? ' anyway' : ''}
+              Use this request{warnings.length ? ' anyway' : ''}
             </button>
             <button type="button" className="ghost" onClick={onDone}>
               Cancel

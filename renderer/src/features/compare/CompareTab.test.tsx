@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { EditorView } from '@codemirror/view';
+import type { CompareColumn } from '../../../../shared/contract';
+import type { RunView } from '../../store/runs-slice';
+
+// Only the transport is faked: the store, the CompareTab and its children (CodeMirror included) are the real ones.
+let nextRun = 0;
+const start = vi.fn(async (_input: unknown) => ({ ok: true as const, value: { runId: `started-${++nextRun}` } }));
+vi.mock('../../bridge', () => ({
+  gateway: {
+    runs: { start: (input: unknown) => start(input), cancel: async () => ({ ok: true, value: {} }) },
+    capabilities: { guard: async () => ({ ok: true, value: { model: 'm', protocol: 'chat', items: [], unknown: [], warnings: [] } }) },
+    presets: { save: async () => ({ ok: true, value: { name: 'x' } }), list: async () => ({ ok: true, value: [] }) },
+  },
+  onHostConnection: () => () => {},
+}));
+
+import { CompareTab } from './CompareTab';
+import { useAppStore } from '../../store';
+
+// jsdom has no layout: CodeMirror's cursor layer measures text ranges, so give ranges empty boxes.
+Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect ??= () => new DOMRect();
+
+const pristine = useAppStore.getState();
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  start.mockClear();
+});
+afterEach(cleanup);
+
+// --- The shared prompt's JSON editor ---
+
+const editor = () => EditorView.findFromDOM(document.querySelector<HTMLElement>('.json-editor .cm-editor')!)!;
+const editorText = () => editor().state.doc.toString();
+
+/**
+ * A user's pause between keys: the editor holds back outside value changes while typing and applies them once
+ * the typing stops (about 200 ms), so only after a pause does the editor show what the app sent back.
+ */
+const pause = () => act(() => new Promise<void>((r) => setTimeout(r, 300)));
+
+/** Types one key at a time at `at(text)`, pausing after each, each key landing on what the editor then shows. */
+async function typeAt(keys: string, at: (text: string) => number) {
+  for (const key of keys) {
+    const pos = at(editorText());
+    act(() => editor().dispatch({ changes: { from: pos, insert: key } }));
+    await pause();
+  }
+}
+
+describe('Compare: shared prompt JSON editor', () => {
+  it('typing 0.05 key by key shows 0.05 and sets temperature 0.05', async () => {
+    await act(async () => render(<CompareTab />));
+    // Start a temperature field, then type its value after `"temperature": `.
+    const start = editorText().replace(/\n}$/, ',\n  "temperature": \n}');
+    act(() => editor().dispatch({ changes: { from: 0, to: editorText().length, insert: start } }));
+    await typeAt('0.05', (t) => {
+      const m = /"temperature": ([0-9.]*)/.exec(t)!;
+      return m.index + m[0].length;
+    });
+
+    expect(editorText()).toContain('"temperature": 0.05\n}');
+    expect(useAppStore.getState().compareBody.temperature).toBe(0.05);
+  });
+
+  it('keeps the blank lines and layout the user typed, while the body follows', async () => {
+    await act(async () => render(<CompareTab />));
+    const typed = '{\n  "model": "m",\n\n  "max_tokens": 64,   "messages": [{"role": "user", "content": "hi"}]\n}';
+    act(() => editor().dispatch({ changes: { from: 0, to: editorText().length, insert: typed } }));
+    await pause();
+
+    expect(editorText()).toBe(typed);
+    expect(useAppStore.getState().compareBody).toEqual({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    expect((screen.getByLabelText('Shared user turn') as HTMLTextAreaElement).value).toBe('hi');
+  });
+
+  it('an edit in the form fields still shows in the JSON editor', async () => {
+    await act(async () => render(<CompareTab />));
+    fireEvent.change(screen.getByLabelText('Shared user turn'), { target: { value: 'new question' } });
+    await pause();
+    expect(editorText()).toContain('"content": "new question"');
+  });
+});
+
+// --- Removing a column ---
+
+const answer = (runId: string, text: string): RunView => {
+  const transcript = { blocks: [{ kind: 'text' as const, text }], usage: {} };
+  return {
+    runId,
+    status: 'done',
+    events: [],
+    transcript,
+    live: { events: 0, bytes: 0, types: [] },
+    result: { verdict: 'complete', reason: 'done', metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, transcript, warnings: [], endedAt: new Date().toISOString() },
+  };
+};
+
+/** Three columns that have run: A (with an override), B and C, each with its own answer. */
+async function threeColumnsRun() {
+  const columns: CompareColumn[] = [
+    { profileId: 'demo', protocol: 'messages', model: 'A', overrides: { temperature: 0.2 } },
+    { profileId: 'demo', protocol: 'chat', model: 'B' },
+    { profileId: 'demo', protocol: 'responses', model: 'C' },
+  ];
+  act(() => useAppStore.getState().compareColumnsChanged(columns));
+  await act(async () => render(<CompareTab />));
+  // "Run all" through the real button, then each run finishes with its column's answer.
+  await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Run all' })));
+  const ids = useAppStore.getState().compareRunIds as string[];
+  act(() => useAppStore.setState((s) => ({ runs: { ...s.runs, [ids[0]]: answer(ids[0], 'answer from A'), [ids[1]]: answer(ids[1], 'answer from B'), [ids[2]]: answer(ids[2], 'answer from C') } })));
+  return ids;
+}
+
+const columnText = (n: number) => screen.getByLabelText(`Column ${n}`).querySelector('.column-run')?.textContent ?? '';
+const overridesField = (n: number) => screen.getByLabelText(`Column ${n} overrides`) as HTMLInputElement;
+
+describe('Compare: removing a column', () => {
+  it('the columns left keep their own answers, and the summary follows them', async () => {
+    const [, runB, runC] = await threeColumnsRun();
+    expect(columnText(1)).toContain('answer from A');
+
+    await act(async () => fireEvent.click(screen.getByLabelText('Remove column 1')));
+
+    expect((screen.getByLabelText('Column 1 model') as HTMLInputElement).value).toBe('B');
+    expect(columnText(1)).toContain('answer from B');
+    expect(columnText(2)).toContain('answer from C');
+    expect(useAppStore.getState().compareRunIds).toEqual([runB, runC]);
+    const head = screen.getByLabelText('Comparison summary').querySelector('thead')!.textContent!;
+    expect(head).toMatch(/1\. Chat Completions · B/);
+    expect(head).toMatch(/2\. Responses · C/);
+  });
+
+  it("the removed column's overrides are not carried into its neighbour", async () => {
+    await threeColumnsRun();
+    expect(overridesField(1).value).toBe('{"temperature":0.2}');
+
+    await act(async () => fireEvent.click(screen.getByLabelText('Remove column 1')));
+
+    expect(overridesField(1).value).toBe('');
+    fireEvent.blur(overridesField(1));
+    expect(useAppStore.getState().compareColumns[0]).toEqual({ profileId: 'demo', protocol: 'chat', model: 'B', overrides: undefined });
+    // And the next run of column 1 is sent without the removed column's temperature.
+    start.mockClear();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Run all' })));
+    const sent = start.mock.calls.map(([input]) => input as { body: Record<string, unknown> });
+    expect(sent[0].body.model).toBe('B');
+    expect(sent[0].body.temperature).toBeUndefined();
+  });
+
+  it('removing a middle column leaves the first and last where they were', async () => {
+    const [runA, , runC] = await threeColumnsRun();
+    await act(async () => fireEvent.click(screen.getByLabelText('Remove column 2')));
+
+    expect(columnText(1)).toContain('answer from A');
+    expect(columnText(2)).toContain('answer from C');
+    expect(overridesField(1).value).toBe('{"temperature":0.2}');
+    expect(overridesField(2).value).toBe('');
+    expect(useAppStore.getState().compareRunIds).toEqual([runA, runC]);
+  });
+});
