@@ -195,8 +195,11 @@ export class RunManager {
         usage,
       };
       // From the first token when a stream showed one; else (one JSON body) from the request: the time to read a
-      // finished body after its headers says nothing about generation speed.
-      const genMs = totalMs - (ttftMs ?? 0);
+      // finished body after its headers says nothing about generation speed. Reasoning the usage counts but the
+      // stream never showed was generated before the first visible token: then from the response headers, so
+      // its time is counted along with its tokens.
+      const hiddenReasoning = (usage.reasoning ?? 0) > 0 && !transcript.blocks.some((b) => b.kind === 'thinking' && b.text !== '');
+      const genMs = totalMs - (ttftMs === undefined ? 0 : hiddenReasoning ? (response?.ttfbMs ?? 0) : ttftMs);
       if (usage.output !== undefined && genMs > 0) metrics.outputTokensPerSec = Math.round((usage.output / genMs) * 1000 * 10) / 10;
       const result: RunResult = {
         verdict,
@@ -311,14 +314,15 @@ export class RunManager {
           }
           // One JSON.parse per event, shared by the Events list's type and the fold.
           const parsed = parseEvent(m);
-          log.add(chunkT, parsed.type, m.data, m.event, m.data.length + (m.event ? m.event.length + 8 : 0) + 8);
+          // UTF-8 bytes, as on the wire (`data: …\n\n` plus any `event: …\n`): the live total then matches the final one.
+          log.add(chunkT, parsed.type, m.data, m.event, Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8);
           const step = live.push(m, parsed);
           if (step.content && ttftMs === undefined) ttftMs = chunkT;
           if (step.terminal) terminalSeen = true;
         },
         onComment: (comment) => {
           const text = decoder.sawKey ? scrub(comment, key) : comment;
-          log.add(chunkT, 'comment', text, undefined, text.length + 3);
+          log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
         },
       }, decoder);
 

@@ -479,6 +479,111 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     }
   });
 
+  const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+  /** A gateway that writes each piece of a stream after its delay, then closes. */
+  const scripted = (name: string, steps: [delayMs: number, text: string][]) =>
+    gateway(name, async (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const [ms, text] of steps) {
+        if (ms) await sleep(ms);
+        res.write(text);
+      }
+      res.end();
+    });
+  const chatChunk = (delta: unknown, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+  it('tokens per second counts hidden reasoning time: from the response headers when the reasoning never streamed', async () => {
+    const usage = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 10, completion_tokens: 1010, total_tokens: 1020, completion_tokens_details: { reasoning_tokens: 1000 } } })}\n\n`;
+    const reply = (visibleThinking: boolean): [number, string][] => [
+      [0, chatChunk({ role: 'assistant', content: '' })],
+      ...(visibleThinking ? [[0, chatChunk({ reasoning_content: 'Let me think.' })] as [number, string]] : []),
+      // The model reasons for 400 ms before its first visible word (the idle timeout here is 600 ms).
+      [400, chatChunk({ content: 'Hello' })],
+      ...Array.from({ length: 9 }, () => [10, chatChunk({ content: ' word' })] as [number, string]),
+      [0, chatChunk({}, 'stop')],
+      [0, usage],
+      [0, 'data: [DONE]\n\n'],
+    ];
+    for (const visibleThinking of [false, true]) {
+      r = new Capture();
+      const g = await scripted(`Reasoning ${visibleThinking}`, reply(visibleThinking));
+      try {
+        const result = await r.end(await g.run('chat', bodies.chat('m')));
+        const m = result.metrics;
+        expect(result.verdict).toBe('complete');
+        expect(m.usage).toMatchObject({ output: 1010, reasoning: 1000 });
+        expect(m.ttftMs! - m.ttfbMs!).toBeLessThan(visibleThinking ? 300 : 1e9);
+        // Hidden: 1,010 tokens over at least the 400 ms of reasoning, not over the 100 ms of visible words.
+        const from = visibleThinking ? m.ttftMs! : m.ttfbMs!;
+        expect(m.outputTokensPerSec).toBeCloseTo((1010 / (m.totalMs - from)) * 1000, 0);
+        if (!visibleThinking) expect(m.outputTokensPerSec).toBeLessThan(1010 / 0.4);
+      } finally {
+        await g.close();
+      }
+    }
+  });
+
+  it('a Messages stream cut before message_delta reports output as not reported, and no tokens per second', async () => {
+    r = new Capture();
+    const named = (o: { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
+    const g = await scripted('Cut Messages', [
+      [0, named({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 20, output_tokens: 1 } } } as { type: string })],
+      [0, named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } as { type: string })],
+      ...Array.from({ length: 20 }, () => [5, named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'token ' } } as { type: string })] as [number, string]),
+    ]);
+    try {
+      const result = await r.end(await g.run('messages', bodies.messages('m')));
+      expect(result.verdict).toBe('truncated');
+      expect(result.metrics.usage).toEqual({ inputTotal: 20 });
+      expect(result.metrics.usage.output).toBeUndefined();
+      expect(result.metrics.outputTokensPerSec).toBeUndefined();
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('event sizes are UTF-8 bytes: the live byte total of a CJK stream equals the final byte count', async () => {
+    r = new Capture();
+    const g = await scripted('CJK', [
+      [0, chatChunk({ role: 'assistant', content: '' })],
+      ...Array.from({ length: 10 }, () => [2, chatChunk({ content: '你好世界，这是一个测试。🚀' })] as [number, string]),
+      [0, chatChunk({}, 'stop')],
+      [0, 'data: [DONE]\n\n'],
+    ]);
+    try {
+      const runId = await g.run('chat', bodies.chat('m'));
+      const result = await r.end(runId);
+      const events = r.updates(runId).flatMap((u) => (u.kind === 'events' ? u.events : []));
+      expect(events).toHaveLength(13);
+      for (const e of events) expect(e.size).toBe(Buffer.byteLength(`data: ${e.data}\n\n`));
+      expect(events.reduce((n, e) => n + e.size, 0)).toBe(result.metrics.bytes);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('Responses text that arrives only in output_item.done still gives a time to first token', async () => {
+    r = new Capture();
+    const ev = (o: Record<string, unknown> & { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
+    const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] };
+    const g = await scripted('Done-only Responses', [
+      [0, ev({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } })],
+      [0, ev({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } })],
+      [150, ev({ type: 'response.output_item.done', output_index: 0, item })],
+      [0, ev({ type: 'response.completed', response: { id: 'resp_1', status: 'completed', output: [item], usage: { input_tokens: 5, output_tokens: 3 } } })],
+    ]);
+    try {
+      const result = await r.end(await g.run('responses', bodies.responses('m')));
+      expect(result.verdict).toBe('complete');
+      expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'Hello there' }]);
+      expect(result.metrics.ttftMs).toBeGreaterThanOrEqual(result.metrics.ttfbMs! + 100);
+    } finally {
+      await g.close();
+    }
+  });
+
   it('a 200 body that failed part way keeps the output and usage it carries', async () => {
     r = new Capture();
     const g = await gateway('Failed body', (_req, res) => {

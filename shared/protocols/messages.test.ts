@@ -206,6 +206,21 @@ describe('Messages fold: usage', () => {
     expect(run.transcript.rawUsage).toEqual({ input_tokens: 100, cache_read_input_tokens: 50, cache_creation_input_tokens: 0, output_tokens: 25 });
   });
 
+  it("message_start's output_tokens placeholder is not an output count: a stream cut before message_delta reports none", () => {
+    const head =
+      start({ input_tokens: 20, output_tokens: 1 }) +
+      blockStart(0, { type: 'text', text: '' }) +
+      delta(0, { type: 'text_delta', text: 'token ' }) +
+      delta(0, { type: 'text_delta', text: 'token ' });
+    const cut = runFold('messages', head);
+    expect(cut.outcome.verdict).toBe('truncated');
+    expect(cut.transcript.usage).toEqual({ inputTotal: 20 });
+    expect(cut.transcript.usage.output).toBeUndefined();
+    // Once message_delta reports it, it is the output count, and message_start's input stays.
+    const full = runFold('messages', head + blockStop(0) + messageDelta('end_turn', { output_tokens: 2 }) + stop);
+    expect(full.transcript.usage).toEqual({ inputTotal: 20, output: 2 });
+  });
+
   it('absent usage stays undefined, never 0', () => {
     const run = runFold('messages', start(null) + messageDelta('end_turn') + stop);
     expect(run.transcript.usage).toEqual({});
@@ -299,6 +314,47 @@ describe('Messages fold: blocks', () => {
     const block = fold.transcript().blocks[0];
     expect(block.kind === 'text' && block.text.length).toBe(80_000);
     expect(fold.end().verdict).toBe('complete');
+  });
+});
+
+describe('Messages refusal (stop_details)', () => {
+  const refusalDelta = (details: Record<string, unknown> | null) =>
+    sse.named({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: details }, usage: { output_tokens: 5 } });
+
+  it('a message_delta with stop_details of type refusal adds a refusal block after the text, with its category', () => {
+    const body =
+      start({ input_tokens: 20, output_tokens: 1 }) +
+      blockStart(0, { type: 'text', text: '' }) +
+      delta(0, { type: 'text_delta', text: 'Sure, step one' }) +
+      blockStop(0) +
+      refusalDelta({ type: 'refusal', category: 'bio', explanation: 'This request could enable biological harm.' }) +
+      stop;
+    const run = runFold('messages', body);
+    expect(run.outcome.verdict).toBe('complete');
+    expect(run.transcript.stopReason).toBe('refusal');
+    expect(run.transcript.blocks).toEqual([
+      { kind: 'text', text: 'Sure, step one' },
+      { kind: 'refusal', text: 'This request could enable biological harm. (category: bio)' },
+    ]);
+    expect(run.transcript.usage.output).toBe(5);
+  });
+
+  it('a refusal repeated in a later message_delta stays one block; no stop_details adds none', () => {
+    const details = { type: 'refusal', category: null, explanation: null };
+    const twice = runFold('messages', start() + refusalDelta(details) + refusalDelta(details) + stop);
+    expect(twice.transcript.blocks).toEqual([{ kind: 'refusal', text: 'The model refused.' }]);
+    // The refusal is the first thing shown: it counts for time to first token.
+    expect(twice.steps.filter((s) => s.content).map((s) => s.type)).toEqual(['message_delta']);
+    expect(runFold('messages', start() + refusalDelta(null) + stop).transcript.blocks).toEqual([]);
+  });
+
+  it('a non-streamed body with stop_details of type refusal reads as a refusal block too', () => {
+    const r = readMessagesResponse({
+      id: 'msg_r', type: 'message', role: 'assistant', model: 'claude-x', content: [],
+      stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: 'Not able to help with that.' },
+      usage: { input_tokens: 5, output_tokens: 3 },
+    });
+    expect(r.transcript.blocks).toEqual([{ kind: 'refusal', text: 'Not able to help with that. (category: cyber)' }]);
   });
 });
 

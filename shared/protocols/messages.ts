@@ -47,6 +47,18 @@ export function messagesUsage(raw: Record<string, unknown>): Usage {
   });
 }
 
+/**
+ * A refusal as `stop_details` tells it (§1.7: `{type:"refusal", category, explanation}`), as the transcript's
+ * refusal block, the shape Chat's `refusal` and Responses' refusal part take. Undefined for anything else.
+ */
+export function refusalFromStopDetails(details: unknown): Extract<Block, { kind: 'refusal' }> | undefined {
+  if (!isObject(details) || details.type !== 'refusal') return undefined;
+  const explanation = str(details.explanation)?.trim();
+  const category = str(details.category)?.trim();
+  const text = explanation || 'The model refused.';
+  return { kind: 'refusal', text: category ? `${text} (category: ${category})` : text };
+}
+
 /** A response content block (§1.7) or a content_block_start block as a transcript block. */
 function blockFromContent(cb: Record<string, unknown>, streaming: boolean): Block {
   switch (cb.type) {
@@ -105,10 +117,14 @@ export function createMessagesFold(): StreamFold {
   let error: StreamError | undefined;
   let count = 0;
   let lastStopReasonSeen = false;
+  /** message_start's output_tokens is a placeholder (§1.8): output counts only once a message_delta reports it. */
+  let outputReported = false;
+  let refusal: Extract<Block, { kind: 'refusal' }> | undefined;
 
   function setUsage(raw: Record<string, unknown>): void {
     head.rawUsage = raw;
     usage = messagesUsage(raw);
+    if (!outputReported) delete usage.output;
   }
 
   function slotFor(index: unknown, what: string): BlockSlot | undefined {
@@ -250,10 +266,21 @@ export function createMessagesFold(): StreamFold {
           head.stopReason = d.stop_reason;
           lastStopReasonSeen = true;
         }
+        const refused = refusalFromStopDetails(d.stop_details);
+        if (refused) {
+          // A later message_delta repeating it replaces the text rather than adding a second block.
+          if (refusal) refusal.text = refused.text;
+          else {
+            refusal = refused;
+            blocks.push(refusal);
+            step.content = true;
+          }
+        }
         // Counters here are cumulative totals: overwrite the ones present, keep message_start's others.
         if (isObject(json.usage)) {
           const merged: Record<string, unknown> = { ...(head.rawUsage ?? {}) };
           for (const [k, v] of Object.entries(json.usage)) if (v !== null && v !== undefined) merged[k] = v;
+          if (num(json.usage.output_tokens) !== undefined) outputReported = true;
           setUsage(merged);
         }
         break;
@@ -311,6 +338,8 @@ export function readMessagesResponse(json: unknown): ResponseReading {
   } else if (!error) {
     warnings.push('The body has no content array.');
   }
+  const refusal = refusalFromStopDetails(json.stop_details);
+  if (refusal) blocks.push(refusal);
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   if (typeof json.id === 'string') head.id = json.id;
   if (typeof json.model === 'string') head.model = json.model;

@@ -211,6 +211,53 @@ describe('Responses fold: items', () => {
     expect(fold.transcript().blocks).toEqual([{ kind: 'tool_call', id: 'call_1', name: 'f', argsText: '{"a":2}', args: { a: 2 }, complete: true }]);
   });
 
+  it('text that arrives only in output_item.done (no deltas) marks content there, so time to first token is known', () => {
+    const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] };
+    const run = runFold(
+      'responses',
+      stream([
+        created,
+        { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
+        { type: 'response.output_item.done', output_index: 0, item },
+        completed({ usage: { input_tokens: 5, output_tokens: 3 } }),
+      ]),
+    );
+    expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'Hello there' }]);
+    expect(run.steps.filter((s) => s.content).map((s) => s.type)).toEqual(['response.output_item.done']);
+  });
+
+  it('text that arrives only in content_part.done marks content there; a done event repeating streamed text does not', () => {
+    const part = (type: string, text: string) => ({ type, output_index: 0, content_index: 0, item_id: 'msg_1', part: { type: 'output_text', text, annotations: [] } });
+    const item = { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] };
+    const onlyDone = runFold(
+      'responses',
+      stream([
+        created,
+        { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } },
+        part('response.content_part.added', ''),
+        part('response.content_part.done', 'Hi'),
+        { type: 'response.output_item.done', output_index: 0, item },
+        completed(),
+      ]),
+    );
+    expect(onlyDone.transcript.blocks).toEqual([{ kind: 'text', text: 'Hi' }]);
+    expect(onlyDone.steps.filter((s) => s.content).map((s) => s.type)).toEqual(['response.content_part.done']);
+    const streamed = runFold(
+      'responses',
+      stream([
+        created,
+        { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } },
+        part('response.content_part.added', ''),
+        { type: 'response.output_text.delta', output_index: 0, content_index: 0, item_id: 'msg_1', delta: 'Hi' },
+        { type: 'response.output_text.done', output_index: 0, content_index: 0, item_id: 'msg_1', text: 'Hi' },
+        part('response.content_part.done', 'Hi'),
+        { type: 'response.output_item.done', output_index: 0, item },
+        completed(),
+      ]),
+    );
+    expect(streamed.steps.filter((s) => s.content).map((s) => s.type)).toEqual(['response.output_text.delta']);
+  });
+
   it('absent usage in response.completed stays undefined', () => {
     const run = runFold('responses', stream([created, completed({ usage: null })]));
     expect(run.transcript.usage).toEqual({});

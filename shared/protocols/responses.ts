@@ -171,63 +171,81 @@ export function createResponsesFold(): StreamFold {
     return b;
   }
 
-  function onItem(json: Record<string, unknown>, isDone: boolean): void {
+  /**
+   * Sets a text-like block to the text a `.done` event (or a whole item) carries. True when that brings text
+   * no delta carried: a relay that sends only done events still shows when the first text arrived.
+   */
+  function settle(b: TextLike, text: string): boolean {
+    const fresh = b.text === '' && text !== '';
+    b.text = text;
+    return fresh;
+  }
+
+  /** True when the item brought visible content (text, thinking, tool arguments) no delta had carried. */
+  function onItem(json: Record<string, unknown>, isDone: boolean): boolean {
     const item = json.item;
-    if (!isObject(item)) return;
+    if (!isObject(item)) return false;
     const type = str(item.type) ?? 'unknown';
     const slot = itemAt(json.output_index, type) ?? slotById(item.id) ?? itemAt(nextIndex(), type)!;
     slot.type = type;
     if (typeof item.id === 'string') slot.id = item.id;
     if (!isDone) {
       // Added: create what the item already says; deltas fill it in.
+      let content = false;
       if (type === 'reasoning') {
         const b = thinkingPart({ output_index: json.output_index ?? indexOf(slot) });
         const text = summaryText(item);
-        if (b && text) b.text = text;
+        if (b && text) content = settle(b, text);
       } else if (type === 'function_call') {
         const b = toolFromItem(item, false);
         addPart(slot, 0, b);
+        content = b.argsText !== '';
       } else if (type === 'message') {
         if (Array.isArray(item.content)) {
           item.content.forEach((part, i) => {
             const b = isObject(part) ? partBlock(part) : undefined;
             if (b) addPart(slot, i, b);
+            if (b && (b.kind === 'text' || b.kind === 'refusal') && b.text !== '') content = true;
           });
         }
       } else {
         addPart(slot, 0, { kind: 'other', type, raw: item });
       }
-      return;
+      return content;
     }
     // Done: the item is the truth for its blocks.
     if (type === 'reasoning') {
       const text = summaryText(item);
       const b = thinkingPart({ output_index: json.output_index ?? indexOf(slot) });
-      if (b && text !== undefined) b.text = text;
-      return;
+      return b !== undefined && text !== undefined && settle(b, text);
     }
     const fresh = blocksFromItem(item);
+    let content = false;
     if (type === 'message') {
       fresh.forEach((b, i) => {
         const existing = slot.parts.get(i);
         if (existing && existing.kind === b.kind && (b.kind === 'text' || b.kind === 'refusal')) {
-          (existing as TextLike).text = b.text;
+          if (settle(existing as TextLike, b.text)) content = true;
         } else {
           addPart(slot, i, b);
+          if ((b.kind === 'text' || b.kind === 'refusal') && b.text !== '') content = true;
         }
       });
-      return;
+      return content;
     }
     const existing = slot.parts.get(0);
     const b = fresh[0];
     if (existing && existing.kind === 'tool_call' && b.kind === 'tool_call') {
       existing.id = b.id || existing.id;
       existing.name = b.name || existing.name;
+      if (b.argsText !== '' && existing.argsText === '') content = true;
       if (b.argsText !== '' || existing.argsText === '') existing.argsText = b.argsText;
       completeToolCall(existing);
     } else {
       addPart(slot, 0, b);
+      content = (b.kind === 'tool_call' && b.argsText !== '') || (b.kind === 'thinking' && b.text !== '');
     }
+    return content;
   }
 
   /** Codex's own fixtures send output_item.done without output_index: match by item id, else append. */
@@ -260,11 +278,13 @@ export function createResponsesFold(): StreamFold {
   }
 
   /** A relay that skips the item events still sends the final output: use it when nothing else arrived. */
-  function adoptFinalOutput(r: unknown): void {
-    if (!isObject(r) || !Array.isArray(r.output) || items.size > 0) return;
+  function adoptFinalOutput(r: unknown): boolean {
+    if (!isObject(r) || !Array.isArray(r.output) || items.size > 0) return false;
+    let content = false;
     r.output.forEach((item, i) => {
-      if (isObject(item)) onItem({ output_index: i, item }, true);
+      if (isObject(item) && onItem({ output_index: i, item }, true)) content = true;
     });
+    return content;
   }
 
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
@@ -311,15 +331,19 @@ export function createResponsesFold(): StreamFold {
         onResponse(json);
         break;
       case 'response.output_item.added':
-        onItem(json, false);
+        step.content = onItem(json, false);
         break;
       case 'response.output_item.done':
-        onItem(json, true);
+        step.content = onItem(json, true);
         break;
-      case 'response.content_part.added': {
+      case 'response.content_part.added':
+      case 'response.content_part.done': {
         const part = json.part;
         if (isObject(part) && (part.type === 'output_text' || part.type === 'refusal')) {
-          textPart(json, part.type === 'refusal' ? 'refusal' : 'text');
+          const b = textPart(json, part.type === 'refusal' ? 'refusal' : 'text');
+          const text = str(part.type === 'refusal' ? part.refusal : part.text);
+          // A part that arrives with its text (a relay that sends no deltas) is the first sight of that text.
+          if (b && text !== undefined && text !== '') step.content = settle(b, text);
         }
         break;
       }
@@ -332,7 +356,7 @@ export function createResponsesFold(): StreamFold {
       }
       case 'response.output_text.done': {
         const b = textPart(json, 'text');
-        if (b && typeof json.text === 'string') b.text = json.text;
+        if (b && typeof json.text === 'string') step.content = settle(b, json.text);
         break;
       }
       case 'response.refusal.delta': {
@@ -344,7 +368,7 @@ export function createResponsesFold(): StreamFold {
       }
       case 'response.refusal.done': {
         const b = textPart(json, 'refusal');
-        if (b && typeof json.refusal === 'string') b.text = json.refusal;
+        if (b && typeof json.refusal === 'string') step.content = settle(b, json.refusal);
         break;
       }
       case 'response.reasoning_summary_text.delta':
@@ -378,14 +402,14 @@ export function createResponsesFold(): StreamFold {
       }
       case 'response.completed':
         onResponse(json);
-        adoptFinalOutput(json.response);
+        step.content = adoptFinalOutput(json.response);
         terminal = type;
         head.stopReason = (isObject(json.response) && str(json.response.status)) || 'completed';
         step.terminal = true;
         break;
       case 'response.incomplete': {
         onResponse(json);
-        adoptFinalOutput(json.response);
+        step.content = adoptFinalOutput(json.response);
         terminal = type;
         const r = isObject(json.response) ? json.response : {};
         const details = isObject(r.incomplete_details) ? r.incomplete_details : {};

@@ -22,6 +22,9 @@ export interface LibrarySlice {
   recordedRunRequested(runId: string): Promise<AppError | undefined>;
 }
 
+/** Recorded runs being fetched: a second request for one joins the first instead of loading it again. */
+const loading = new Map<string, Promise<AppError | undefined>>();
+
 export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set, get) => ({
   presets: [],
   history: { runs: [], total: 0, bytes: 0 },
@@ -36,11 +39,21 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     const r = await gateway.history.list({ ...f, limit: 500 });
     if (r.ok) set({ history: r.value });
   },
-  async recordedRunRequested(runId) {
-    if (get().runs[runId]?.result) return undefined;
-    const r = await gateway.history.get({ runId });
-    if (!r.ok) return r.error;
-    get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
-    return undefined;
+  recordedRunRequested(runId) {
+    if (get().runs[runId]?.result) return Promise.resolve(undefined);
+    const pending = loading.get(runId);
+    if (pending) return pending;
+    const load = (async () => {
+      try {
+        const r = await gateway.history.get({ runId });
+        if (!r.ok) return r.error;
+        get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
+        return undefined;
+      } finally {
+        loading.delete(runId);
+      }
+    })();
+    loading.set(runId, load);
+    return load;
   },
 });

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../bridge', () => ({ gateway: {} }));
 
 import type { RunUpdate } from '../../../shared/contract';
-import { applyUpdates, EVENTS_PER_FRAME, nextBudget, takeFrame } from './runs-slice';
+import { applyUpdates, EVENTS_PER_FRAME, nextBudget, recordedRunUpdates, takeFrame } from './runs-slice';
 
 import type { Ledger } from '../../../shared/contract';
 
@@ -43,6 +43,23 @@ describe('runs slice: applying pushes', () => {
     expect(runs.z.status).toBe('done');
     expect(runs.z.result?.verdict).toBe('truncated');
     expect(runs.z.transcript.blocks[0]).toEqual({ kind: 'text', text: 'early' });
+  });
+});
+
+describe('runs slice: a run started again', () => {
+  it('a recorded run applied a second time shows its events once, not twice', () => {
+    const run = {
+      ledger: ledger('h'),
+      events: [chunk(0, 'Hel'), chunk(1, 'lo')],
+      origin: 'composer' as const,
+      result: { verdict: 'truncated' as const, reason: 'closed', transcript: { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: {} }, metrics: { totalMs: 20, events: 2, bytes: 100, usage: {} }, warnings: [], endedAt: '' },
+    };
+    let runs = applyUpdates({}, recordedRunUpdates('h', run));
+    runs = applyUpdates(runs, recordedRunUpdates('h', run));
+    expect(runs.h.events.map((e) => e.seq)).toEqual([0, 1]);
+    expect(runs.h.live).toMatchObject({ events: 2, bytes: 100, ttftMs: 0 });
+    expect(runs.h.live.content).toHaveLength(2);
+    expect(runs.h.transcript.blocks).toEqual([{ kind: 'text', text: 'Hello' }]);
   });
 });
 

@@ -15,8 +15,12 @@ export interface RunView {
   events: RawEvent[];
   transcript: Transcript;
   result?: RunResult;
-  /** Types seen so far, first-seen order: the Events filter lists them without counting a growing list each frame. */
-  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[] };
+  /**
+   * Types seen so far, first-seen order: the Events filter lists them without counting a growing list each frame.
+   * `content`: the events the fold found visible content in (not pings, comments, role or usage chunks), for
+   * reading how the answer arrived (protocols.md §7.4).
+   */
+  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[]; content?: RawEvent[] };
 }
 
 export interface RunsSlice {
@@ -34,12 +38,12 @@ const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', event
 /** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
 export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]): Record<string, RunView> {
   const next = { ...runs };
-  const touched = new Map<string, { run: RunView; newEvents: RawEvent[] }>();
+  const touched = new Map<string, { run: RunView; newEvents: RawEvent[]; newContent: RawEvent[] }>();
   const get = (runId: string) => {
     let t = touched.get(runId);
     if (!t) {
       const base = next[runId] ?? emptyRun(runId);
-      t = { run: { ...base, live: { ...base.live } }, newEvents: [] };
+      t = { run: { ...base, live: { ...base.live } }, newEvents: [], newContent: [] };
       touched.set(runId, t);
     }
     return t;
@@ -47,8 +51,10 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
   for (const u of updates) {
     const t = get(u.runId);
     if (u.kind === 'started') {
-      t.run.ledger = u.ledger;
-      t.run.protocol = u.ledger.protocol;
+      // A run starts fresh: a recorded run loaded again must not append its events to the first copy.
+      t.run = { ...emptyRun(u.runId), ledger: u.ledger, protocol: u.ledger.protocol };
+      t.newEvents = [];
+      t.newContent = [];
       folds.set(u.runId, createFold(u.ledger.protocol));
     } else if (u.kind === 'response') {
       t.run.response = u.response;
@@ -62,7 +68,10 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
         if (!t.run.live.types.includes(e.type)) t.run.live.types = [...t.run.live.types, e.type];
         if (fold && e.type !== 'comment') {
           const step = fold.push({ event: e.event, data: e.data });
-          if (step.content && t.run.live.ttftMs === undefined) t.run.live.ttftMs = e.t;
+          if (step.content) {
+            if (t.run.live.ttftMs === undefined) t.run.live.ttftMs = e.t;
+            t.newContent.push(e);
+          }
         }
       }
       t.run.status = 'streaming';
@@ -73,6 +82,7 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
   }
   for (const [runId, t] of touched) {
     if (t.newEvents.length) t.run.events = t.run.events.concat(t.newEvents);
+    if (t.newContent.length) t.run.live.content = (t.run.live.content ?? []).concat(t.newContent);
     t.run.live.events = t.run.events.length;
     const fold = folds.get(runId);
     if (t.run.result) {

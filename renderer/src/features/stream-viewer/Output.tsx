@@ -51,12 +51,21 @@ const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: 
   );
 });
 
-function ToolCall({ b }: { b: Extract<Block, { kind: 'tool_call' }> }) {
+/** `live`: the run is still streaming; once it ended, arguments that never completed never will. */
+function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live: boolean }) {
   return (
     <div className="tool-call">
       <div className="tool-head">
         <span className="badge">tool call</span> <span className="mono">{b.name}</span> <span className="muted small mono">{b.id}</span>
-        {!b.complete && <span className="muted small"> arguments arriving…</span>}
+        {!b.complete &&
+          (live ? (
+            <span className="muted small"> arguments arriving…</span>
+          ) : (
+            <>
+              {' '}
+              <span className="badge err">arguments incomplete</span> <span className="muted small">the run ended before they finished</span>
+            </>
+          ))}
       </div>
       <pre className="mono">{b.complete && b.args !== undefined ? JSON.stringify(b.args, null, 2) : b.argsText}</pre>
       {b.argsError && <p className="field-error">Arguments are not valid JSON: {b.argsError}</p>}
@@ -78,7 +87,7 @@ export function Output({ transcript, live }: { transcript: Transcript; live: boo
               <div className="text plain">{b.redacted ? '(encrypted by the provider)' : b.text}</div>
             </details>
           );
-        if (b.kind === 'tool_call') return <ToolCall key={i} b={b} />;
+        if (b.kind === 'tool_call') return <ToolCall key={i} b={b} live={live} />;
         if (b.kind === 'refusal')
           return (
             <div key={i} className="refusal">

@@ -16,8 +16,8 @@ export function StreamViewer({ runId }: { runId?: string }) {
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
   const reading = useMemo(
-    () => (run && done ? readArrival(run.events, run.result?.metrics.totalMs ?? run.live.lastT, run.response?.ttfbMs) : undefined),
-    [done, run?.events, run?.result, run?.response, run?.live.lastT],
+    () => (run && done ? readArrival(run.events, run.result?.metrics.totalMs ?? run.live.lastT, run.response?.ttfbMs, run.live.content ?? []) : undefined),
+    [done, run?.events, run?.result, run?.response, run?.live.lastT, run?.live.content],
   );
   if (!run) {
     return (

@@ -10,7 +10,7 @@ describe('reading how events arrived', () => {
     times[30] += 20;
     const r = readArrival(at(times), 2100, 90);
     expect(r.kind).toBe('steady');
-    expect(r.text).toContain('Streamed: 40 events over 1,950 ms');
+    expect(r.text).toContain('Streamed: 40 content events over 1,950 ms');
     expect(r.text).toContain('median gap 50 ms');
     expect(r.maxGap).toEqual({ ms: 70, beforeSeq: 30 });
   });
@@ -20,7 +20,7 @@ describe('reading how events arrived', () => {
     const times = Array.from({ length: 60 }, (_, i) => 1205 + Math.floor(i / 20) * 3);
     const r = readArrival(at(times), 1215, 5);
     expect(r.kind).toBe('buffered');
-    expect(r.text).toContain('all 60 events arrived within 6 ms');
+    expect(r.text).toContain('all 60 content events arrived within 6 ms');
     expect(r.text).toContain('after 1,200 ms of silence following the response headers');
     expect(r.maxGap).toEqual({ ms: 1200, beforeSeq: 0 });
   });
@@ -37,5 +37,17 @@ describe('reading how events arrived', () => {
     expect(readArrival(at(Array.from({ length: 50 }, (_, i) => 10 + i)), 70).kind).toBe('too-short');
     expect(readArrival(at([1500, 1501, 1502]), 1510).kind).toBe('too-short');
     expect(readArrival([], 10)).toEqual({ kind: 'none', text: 'No events arrived.' });
+  });
+
+  it('measures from the first content event to the last: keep-alive comments and pings during a held-back answer do not count', () => {
+    const keepAlive = (seq: number, t: number, type: string): RawEvent => ({ seq, t, type, data: type === 'ping' ? '{"type":"ping"}' : ' OPENROUTER PROCESSING', size: 24 });
+    const burst = at(Array.from({ length: 30 }, () => 2105)).map((e, i) => ({ ...e, seq: i + 3 }));
+    const events = [keepAlive(0, 5, 'comment'), keepAlive(1, 705, 'ping'), keepAlive(2, 1405, 'comment'), ...burst];
+    // Without word from the fold, every event but keep-alives; with it, exactly the events it marked.
+    expect(readArrival(events, 2110, 5).kind).toBe('buffered');
+    const r = readArrival(events, 2110, 5, burst.slice(1, -1));
+    expect(r.kind).toBe('buffered');
+    expect(r.text).toContain('all 28 content events arrived within 0 ms, after 2,100 ms of silence');
+    expect(readArrival(events.slice(0, 3), 1500, 5, []).text).toBe('No content arrived: none of the 3 events carried text, thinking or tool arguments.');
   });
 });

@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { Ledger, RecordedRun, RunResult, RunUpdate } from '../../../../shared/contract';
+import { createFold } from '../../../../shared/protocols';
+import { createSseReader, parseEvent } from '../../../../shared/protocols/sse';
+import type { ProtocolId, RawEvent } from '../../../../shared/protocols/types';
+
+const bridge = vi.hoisted(() => ({ recorded: undefined as unknown, gets: 0 }));
+vi.mock('../../bridge', () => ({
+  gateway: {
+    history: {
+      get: async () => {
+        bridge.gets++;
+        // History is read from disk: slow enough for a second click to land while the first is pending.
+        await new Promise((r) => setTimeout(r, 20));
+        return { ok: true, value: bridge.recorded };
+      },
+    },
+  },
+}));
+
+import { useAppStore } from '../../store';
+import { applyUpdates, recordedRunUpdates } from '../../store/runs-slice';
+import { StreamViewer } from './StreamViewer';
+
+const pristine = useAppStore.getState();
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  bridge.gets = 0;
+});
+afterEach(cleanup);
+
+const ledger = (runId: string, protocol: ProtocolId): Ledger => ({ runId, protocol, profileId: 'demo', profileName: 'Demo', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] });
+
+/** SSE text as the core records it: each piece read at its time, through the real SSE reader. */
+function record(pieces: [t: number, text: string][]): RawEvent[] {
+  const events: RawEvent[] = [];
+  let t = 0;
+  const reader = createSseReader({
+    onMessage: (m) => {
+      const e: RawEvent = { seq: events.length, t, type: parseEvent(m).type, data: m.data, size: new TextEncoder().encode(m.data).length + 8 };
+      if (m.event !== undefined) e.event = m.event;
+      events.push(e);
+    },
+    onComment: (c) => events.push({ seq: events.length, t, type: 'comment', data: c, size: c.length + 3 }),
+  });
+  for (const [at, text] of pieces) {
+    t = at;
+    reader.feed(text);
+  }
+  reader.end();
+  return events;
+}
+
+/** A finished run as the core would hand it over, its transcript folded by the real fold. */
+function finished(runId: string, protocol: ProtocolId, events: RawEvent[], ttfbMs: number, metrics: Partial<RunResult['metrics']>): RecordedRun {
+  const fold = createFold(protocol);
+  for (const e of events) if (e.type !== 'comment') fold.push({ event: e.event, data: e.data });
+  const transcript = fold.transcript();
+  const outcome = fold.end();
+  const totalMs = events.at(-1)!.t + 5;
+  return {
+    ledger: ledger(runId, protocol),
+    response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs },
+    events,
+    origin: 'composer',
+    result: {
+      verdict: outcome.verdict,
+      reason: outcome.reason,
+      transcript,
+      metrics: { status: 200, ttfbMs, totalMs, events: events.length, bytes: events.reduce((n, e) => n + e.size, 0), usage: transcript.usage, ...metrics },
+      warnings: outcome.warnings,
+      endedAt: '',
+    },
+  };
+}
+
+const chunk = (delta: unknown, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const named = (o: Record<string, unknown> & { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
+const show = (updates: RunUpdate[]) => act(() => useAppStore.setState({ runs: applyUpdates({}, updates) }));
+const metric = (name: string) => [...screen.getByLabelText('Metrics').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
+const usage = (name: string) => [...screen.getByLabelText('Usage').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
+
+describe('StreamViewer: how the answer arrived', () => {
+  it("reads a relay that sends keep-alive comments while it holds the answer back as buffered, not streamed", () => {
+    // `: OPENROUTER PROCESSING` every 700 ms, then the whole answer in one network read.
+    let burst = chunk({ role: 'assistant', content: '' });
+    for (let i = 1; i <= 30; i++) burst += chunk({ content: `${i}\n` });
+    burst += chunk({}, 'stop') + 'data: [DONE]\n\n';
+    const events = record([
+      [5, ': OPENROUTER PROCESSING\n\n'],
+      [705, ': OPENROUTER PROCESSING\n\n'],
+      [1405, ': OPENROUTER PROCESSING\n\n'],
+      [2105, burst],
+    ]);
+    show(recordedRunUpdates('run_buf', finished('run_buf', 'chat', events, 5, { ttftMs: 2105, outputTokensPerSec: 6000 })));
+    render(<StreamViewer runId="run_buf" />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Timeline' }));
+    const reading = screen.getByLabelText('Arrival reading').textContent;
+    expect(reading).toContain('Buffered: all 30 content events arrived within 0 ms, after 2,100 ms of silence');
+    expect(metric('tok/s')).toBe('— (one burst)');
+  });
+});
+
+describe('StreamViewer: a recorded run opened from History', () => {
+  it('opened twice while the first load is pending, it loads once and shows its events once', async () => {
+    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    bridge.recorded = finished('run_h', 'chat', events, 2, { ttftMs: 3 });
+    const s = useAppStore.getState();
+    await act(() => Promise.all([s.recordedRunRequested('run_h'), s.recordedRunRequested('run_h')]));
+    expect(bridge.gets).toBe(1);
+    render(<StreamViewer runId="run_h" />);
+    expect(screen.getByRole('tab', { name: /^Events/ }).textContent).toBe('Events (3)');
+    expect(metric('events')).toBe('3');
+    expect(useAppStore.getState().runs.run_h.events.map((e) => e.seq)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('StreamViewer: Messages while streaming', () => {
+  const start = named({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 20, output_tokens: 1 } } });
+  const text = (t: string) => named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
+  const live = (events: RawEvent[]): RunUpdate[] => [
+    { kind: 'started', runId: 'run_m', ledger: ledger('run_m', 'messages') },
+    { kind: 'response', runId: 'run_m', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 2 } },
+    { kind: 'events', runId: 'run_m', events },
+  ];
+
+  it("shows output as not reported until message_delta counts it, not message_start's placeholder 1", () => {
+    show(live(record([[3, start + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })], [10, text('token ')], [20, text('token ')]])));
+    render(<StreamViewer runId="run_m" />);
+    expect(usage('input')).toBe('20');
+    expect(usage('output')).toBe('not reported');
+  });
+
+  it('shows a refusal from message_delta stop_details as a refusal in the output', () => {
+    const events = record([
+      [3, start + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })],
+      [10, text('Sure, step one') + named({ type: 'content_block_stop', index: 0 })],
+      [20, named({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: { type: 'refusal', category: 'bio', explanation: 'This request could enable biological harm.' } }, usage: { output_tokens: 5 } })],
+    ]);
+    show(live(events));
+    render(<StreamViewer runId="run_m" />);
+    const refusal = screen.getByRole('region', { name: 'Output' }).querySelector('.refusal');
+    expect(refusal?.textContent).toBe('refusal This request could enable biological harm. (category: bio)');
+    expect(usage('output')).toBe('5');
+  });
+});
