@@ -55,6 +55,20 @@ export function pythonLiteral(value: unknown, indent = 0): string {
   return entries.length ? `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${pythonLiteral(v, indent + 1)}`).join(',\n')},\n${end}}` : '{}';
 }
 
+/**
+ * The official SDKs (TypeScript and Python alike) refuse a non-streaming Messages request they expect to run
+ * past 10 minutes — they allow an hour per 128,000 max_tokens, so above 21,333, or above a model's own
+ * non-streaming cap — with "Streaming is required for operations that may take longer than 10 minutes",
+ * unless the request is given a timeout explicitly. Exported code gives one: the time the SDK itself
+ * estimates for this max_tokens, never less than its 10-minute default. In seconds.
+ */
+export function nonStreamingTimeoutSeconds(maxTokens: unknown): number {
+  const n = typeof maxTokens === 'number' && Number.isFinite(maxTokens) && maxTokens > 0 ? maxTokens : 0;
+  return Math.max(600, Math.ceil((3600 * n) / 128_000));
+}
+
+const TIMEOUT_NOTE = 'An explicit timeout: without one the SDK refuses a non-streaming request whose max_tokens may take over 10 minutes.';
+
 function split(protocol: ProtocolId, body: Record<string, unknown>) {
   const known: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
@@ -109,7 +123,9 @@ export function exportCode(language: ExportLanguage, input: ExportInput): string
     out.push('');
     const call = anthropic ? 'client.messages.create' : input.protocol === 'chat' ? 'client.chat.completions.create' : 'client.responses.create';
     if (!stream) {
-      out.push(`response = ${call}(**request${extraArg})`, 'print(response.model_dump_json(indent=2))');
+      const timeoutArg = anthropic ? `, timeout=${nonStreamingTimeoutSeconds(input.body.max_tokens)}.0` : '';
+      if (anthropic) out.push(`# ${TIMEOUT_NOTE}`);
+      out.push(`response = ${call}(**request${extraArg}${timeoutArg})`, 'print(response.model_dump_json(indent=2))');
     } else {
       out.push(`stream = ${call}(**request${extraArg})`, 'for event in stream:');
       if (anthropic) out.push('    if event.type == "content_block_delta" and event.delta.type == "text_delta":', '        print(event.delta.text, end="", flush=True)');
@@ -132,7 +148,9 @@ export function exportCode(language: ExportLanguage, input: ExportInput): string
   const call = anthropic ? 'client.messages.create' : input.protocol === 'chat' ? 'client.chat.completions.create' : 'client.responses.create';
   const params = anthropic ? 'Anthropic.MessageCreateParams' : input.protocol === 'chat' ? 'OpenAI.Chat.ChatCompletionCreateParams' : 'OpenAI.Responses.ResponseCreateParams';
   if (!stream) {
-    out.push(`const response = await ${call}(request as unknown as ${params}NonStreaming);`, 'console.log(JSON.stringify(response, null, 2));');
+    const timeoutArg = anthropic ? `, { timeout: ${nonStreamingTimeoutSeconds(input.body.max_tokens) * 1000} }` : '';
+    if (anthropic) out.push(`// ${TIMEOUT_NOTE}`);
+    out.push(`const response = await ${call}(request as unknown as ${params}NonStreaming${timeoutArg});`, 'console.log(JSON.stringify(response, null, 2));');
   } else {
     out.push(`const stream = await ${call}(request as unknown as ${params}Streaming);`, 'for await (const event of stream) {');
     if (anthropic) out.push("  if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') process.stdout.write(event.delta.text);");

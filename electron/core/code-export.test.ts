@@ -2,17 +2,47 @@
  * The exported curl is not just looked at: it is run against the simulator with <API_KEY> replaced.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { exportCode, pythonLiteral, KEY_PLACEHOLDER } from '../../shared/code-export';
 import { parseCurl } from '../../shared/curl-parse';
 import type { ProtocolId } from '../../shared/protocols/types';
 
 let sim: RunningSimulator;
+let scratch: string;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, delayMs: 0 });
+  // Exported scripts run from here, resolving the official SDKs from the project's node_modules.
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'gp-export-'));
+  symlinkSync(path.resolve('node_modules'), path.join(scratch, 'node_modules'), 'dir');
 });
-afterAll(() => sim.close());
+afterAll(async () => {
+  rmSync(scratch, { recursive: true, force: true });
+  await sim.close();
+});
+
+/** Runs an exported TypeScript script with tsx, the key placeholder replaced, as a user would. */
+function runTs(code: string, name: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  const file = path.join(scratch, `${name}.mts`);
+  writeFileSync(file, code.replaceAll(KEY_PLACEHOLDER, DEMO_KEY));
+  return new Promise((resolve) => {
+    execFile(path.resolve('node_modules/.bin/tsx'), [file], { cwd: scratch, timeout: 30_000, env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' } }, (err, stdout, stderr) =>
+      resolve({ stdout, stderr, code: err ? 1 : 0 }),
+    );
+  });
+}
+
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 const BODIES: Record<ProtocolId, Record<string, unknown>> = {
   messages: { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: "It's a test — with quotes' and émoji 🚀" }], x_route_hint: 'blue' },
@@ -63,5 +93,62 @@ describe('export as code', () => {
     expect(http.split('\n').slice(0, 2)).toEqual(['POST /v1/responses HTTP/1.1', 'Host: gw.example.com']);
     expect(http).toContain('authorization: Bearer <API_KEY>');
     expect(pythonLiteral({ a: [true, null, 1.5, 'x'] })).toBe('{\n    "a": [\n        True,\n        None,\n        1.5,\n        "x",\n    ],\n}');
+  });
+
+  describe('non-streaming Messages with a large max_tokens', () => {
+    const big = (max_tokens: number) => ({ model: 'claude-sim-sonnet', max_tokens, messages: [{ role: 'user', content: 'hi' }] });
+
+    for (const max_tokens of [1024, 32_000, 128_000]) {
+      it(`the exported TypeScript runs with the official SDK against the gateway (max_tokens ${max_tokens})`, async () => {
+        const code = exportCode('typescript', { baseUrl: sim.url, authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: big(max_tokens) });
+        const before = sim.requests.length;
+        const r = await runTs(code, `messages_${max_tokens}`);
+        // Without an explicit timeout the SDK throws "Streaming is required…" before sending anything.
+        expect(r.stderr).not.toContain('Streaming is required');
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ type: 'message', role: 'assistant' });
+        expect(sim.requests.slice(before).map((q) => q.path)).toEqual(['/v1/messages']);
+      });
+    }
+
+    it('passes the timeout the SDK would estimate, in ms for TypeScript and seconds for Python, and only where needed', () => {
+      const ts = exportCode('typescript', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: big(64_000) });
+      expect(ts).toContain('Anthropic.MessageCreateParamsNonStreaming, { timeout: 1800000 });');
+      const py = exportCode('python', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: big(64_000) });
+      expect(py).toContain('response = client.messages.create(**request, timeout=1800.0)');
+      expect(exportCode('python', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: big(1024) })).toContain('timeout=600.0');
+      // Streaming requests are never refused, and the OpenAI SDK has no such rule: no timeout written there.
+      expect(exportCode('typescript', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: { ...big(64_000), stream: true } })).not.toContain('timeout');
+      expect(exportCode('python', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'chat', body: { model: 'm', max_tokens: 64_000, messages: [] } })).not.toContain('timeout');
+    });
+
+    it.skipIf(!hasPython)('the exported Python runs and gives the SDK its per-request timeout (the option its rule checks)', () => {
+      // A stand-in for the Python SDK (it cannot be installed here) that applies the rule of its
+      // resources/messages/messages.py: `if not stream and not is_given(timeout) and client.timeout == DEFAULT_TIMEOUT`
+      // → _calculate_nonstreaming_timeout(max_tokens), which raises above 10 minutes at an hour per 128k tokens.
+      const pkg = path.join(scratch, 'py', 'anthropic');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(
+        path.join(pkg, '__init__.py'),
+        [
+          'import json',
+          'class _Msg:',
+          '    def __init__(self, kw): self.kw = kw',
+          '    def model_dump_json(self, indent=None): return json.dumps({"type": "message", "timeout": self.kw.get("timeout"), "max_tokens": self.kw["max_tokens"]})',
+          'class _Messages:',
+          '    def create(self, **kw):',
+          '        if not kw.get("stream") and "timeout" not in kw and 3600 * kw["max_tokens"] / 128000 > 600:',
+          '            raise ValueError("Streaming is required for operations that may take longer than 10 minutes.")',
+          '        return _Msg(kw)',
+          'class Anthropic:',
+          '    def __init__(self, **kw): self.messages = _Messages()',
+          '',
+        ].join('\n'),
+      );
+      const file = path.join(scratch, 'py', 'export.py');
+      writeFileSync(file, exportCode('python', { baseUrl: sim.url, authScheme: 'native', extraHeaders: {}, protocol: 'messages', body: big(32_000) }));
+      const out = execFileSync('python3', [file], { cwd: path.join(scratch, 'py'), encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.join(scratch, 'py') } });
+      expect(JSON.parse(out)).toEqual({ type: 'message', timeout: 900, max_tokens: 32_000 });
+    });
   });
 });

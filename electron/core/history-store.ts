@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { HistorySettings, HistorySummary, RecordedRun, StartupProblem } from '../../shared/contract';
+import type { HistorySettings, HistorySummary, RecordedRun, RunResult, StartupProblem } from '../../shared/contract';
 import type { RawEvent } from '../../shared/protocols/types';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 
@@ -15,6 +15,12 @@ export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */
 const ENCODE_SLICE = 5_000;
 export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { maxRuns: 500, maxBytes: 200 * 1024 * 1024 };
+/**
+ * How much of each run's output the text filter searches; the History search box says so (keep its
+ * placeholder in HistoryTab.tsx in step). The index keeps this much per run and is rewritten after every
+ * run, so it is bounded: 500 runs stay near 2.5 MB.
+ */
+export const SEARCH_CHARS = 5_000;
 
 const Summary = z.object({
   runId: z.string(),
@@ -31,18 +37,29 @@ const Summary = z.object({
   events: z.number(),
   bytes: z.number(),
   preview: z.string(),
+  // Absent in an index written before search looked past the preview: filled in from the run files after load.
+  searchText: z.string().optional(),
 });
 const IndexFile = z.object({ version: z.literal(HISTORY_VERSION), runs: z.array(Summary) });
+
+/** A list entry as the index keeps it: the summary, plus the start of the output for the text filter (never sent in a list). */
+type IndexEntry = HistorySummary & { searchText?: string };
 const SettingsFile = z.object({ version: z.literal(1), maxRuns: z.number().int().min(1), maxBytes: z.number().int().min(1) });
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-function summarize(run: RecordedRun, bytes: number): HistorySummary {
-  const text = run.result.transcript.blocks
+/** The output as one line of text (or, with none, why the run ended): what the preview shows and search reads. */
+function outputText(result: RunResult): string {
+  const text = result.transcript.blocks
     .map((b) => (b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `${b.name}(${b.argsText})` : ''))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+  return text || result.reason;
+}
+
+function summarize(run: RecordedRun, bytes: number): IndexEntry {
+  const text = outputText(run.result);
   return {
     runId: run.ledger.runId,
     startedAt: run.ledger.startedAt,
@@ -57,7 +74,8 @@ function summarize(run: RecordedRun, bytes: number): HistorySummary {
     outputTokens: run.result.metrics.usage.output,
     events: run.events.length,
     bytes,
-    preview: (text || run.result.reason).slice(0, 160),
+    preview: text.slice(0, 160),
+    searchText: text.slice(0, SEARCH_CHARS),
   };
 }
 
@@ -78,7 +96,7 @@ export async function encodeRun(run: RecordedRun): Promise<string> {
 }
 
 export class HistoryStore {
-  private runs: HistorySummary[] = [];
+  private runs: IndexEntry[] = [];
   private settings: HistorySettings = { ...DEFAULT_HISTORY_SETTINGS };
   private readonly dir: string;
   private readonly indexFile: string;
@@ -101,6 +119,7 @@ export class HistoryStore {
     const index = await readJsonFile(this.indexFile, IndexFile);
     if (index.value) {
       this.runs = index.value.runs;
+      if (this.runs.some((r) => r.searchText === undefined)) void this.enqueue(() => this.backfillSearchText());
       return problems;
     }
     if (index.problem) {
@@ -114,8 +133,30 @@ export class HistoryStore {
     return problems;
   }
 
-  private async rebuild(problems: StartupProblem[]): Promise<HistorySummary[]> {
-    const out: HistorySummary[] = [];
+  /**
+   * An index from before searchable text was kept: read it from each run file's header line, in the write
+   * queue so start-up does not wait. Until then (or for a file that cannot be read) search reads the preview.
+   */
+  private async backfillSearchText(): Promise<void> {
+    let filled = 0;
+    for (const r of this.runs) {
+      if (r.searchText !== undefined) continue;
+      try {
+        const text = await fs.readFile(this.runFile(r.runId), 'utf8');
+        const nl = text.indexOf('\n');
+        const header = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as { result?: RunResult };
+        if (!header.result?.transcript) continue;
+        r.searchText = outputText(header.result).slice(0, SEARCH_CHARS);
+        filled++;
+      } catch {
+        // Left to the preview: the run itself is reported when it is opened.
+      }
+    }
+    if (filled) await this.saveIndex();
+  }
+
+  private async rebuild(problems: StartupProblem[]): Promise<IndexEntry[]> {
+    const out: IndexEntry[] = [];
     for (const f of await fs.readdir(this.dir)) {
       if (!f.endsWith('.jsonl')) continue;
       try {
@@ -165,16 +206,26 @@ export class HistoryStore {
     return this.queue.then(() => undefined);
   }
 
+  /**
+   * The model filter is typed free text: any part of the id, in any case. The text filter finds every word
+   * typed, in any order, within the first SEARCH_CHARS characters of the output, the model or the profile name.
+   */
   list(filter: { protocol?: string; model?: string; verdict?: string; text?: string; limit: number; offset: number }): { runs: HistorySummary[]; total: number; bytes: number } {
-    const text = filter.text?.toLowerCase();
-    const matched = this.runs.filter(
-      (r) =>
-        (!filter.protocol || r.protocol === filter.protocol) &&
-        (!filter.model || r.model === filter.model) &&
-        (!filter.verdict || r.verdict === filter.verdict) &&
-        (!text || `${r.preview} ${r.model ?? ''} ${r.profileName}`.toLowerCase().includes(text)),
-    );
-    return { runs: matched.slice(filter.offset, filter.offset + filter.limit), total: matched.length, bytes: this.runs.reduce((a, r) => a + r.bytes, 0) };
+    const model = filter.model?.trim().toLowerCase();
+    const words = filter.text?.trim().toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+    const matched = this.runs.filter((r) => {
+      if (filter.protocol && r.protocol !== filter.protocol) return false;
+      if (filter.verdict && r.verdict !== filter.verdict) return false;
+      if (model && !(r.model ?? '').toLowerCase().includes(model)) return false;
+      if (!words.length) return true;
+      const haystack = `${r.searchText ?? r.preview} ${r.model ?? ''} ${r.profileName}`.toLowerCase();
+      return words.every((w) => haystack.includes(w));
+    });
+    return {
+      runs: matched.slice(filter.offset, filter.offset + filter.limit).map(({ searchText: _searchText, ...summary }) => summary),
+      total: matched.length,
+      bytes: this.runs.reduce((a, r) => a + r.bytes, 0),
+    };
   }
 
   async get(runId: string): Promise<RecordedRun | undefined> {

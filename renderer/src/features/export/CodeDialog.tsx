@@ -4,6 +4,7 @@ import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { copyText } from '../stream-viewer/format';
+import { useBodyToSend } from '../token-counter/body-to-send';
 
 const LANGS: [ExportLanguage, string][] = [
   ['curl', 'curl'],
@@ -12,10 +13,24 @@ const LANGS: [ExportLanguage, string][] = [
   ['http', 'Raw HTTP'],
 ];
 
-/** Export the current request as code (key written <API_KEY>), or import a pasted curl command. */
-export function CodeDialog({ protocol, onClose: close }: { protocol: ProtocolId; onClose: () => void }) {
-  const body = useAppStore((s) => s.composers[protocol].body);
-  const profileId = useAppStore((s) => s.profiles?.activeId);
+/** A recorded run's request, exported exactly as it was sent: its ledger's body, protocol and profile. */
+export interface RecordedRequest {
+  runId: string;
+  profileId: string;
+  profileName: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Export a request as code (key written <API_KEY>), or import a pasted curl command. From a composer tab the
+ * request is what Send would send now (the "Message" box included); with `recorded`, a run from History as
+ * it was sent (export only).
+ */
+export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: ProtocolId; recorded?: RecordedRequest; onClose: () => void }) {
+  const composerBody = useBodyToSend(protocol);
+  const activeProfileId = useAppStore((s) => s.profiles?.activeId);
+  const body = recorded?.body ?? composerBody;
+  const profileId = recorded?.profileId ?? activeProfileId;
   const edit = useAppStore((s) => s.composerBodyEdited);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const [mode, setMode] = useState<'export' | 'import'>('export');
@@ -34,7 +49,17 @@ export function CodeDialog({ protocol, onClose: close }: { protocol: ProtocolId;
   useEffect(() => dialog.current?.showModal(), []);
   useEffect(() => {
     if (mode !== 'export' || !profileId) return;
-    void gateway.export.code({ profileId, protocol, body, language: lang }).then((r) => (r.ok ? setCode(r.value.code) : setError(r.error.message)));
+    let current = true;
+    void gateway.export.code({ profileId, protocol, body, language: lang }).then((r) => {
+      if (!current) return;
+      if (r.ok) {
+        setCode(r.value.code);
+        setError(undefined);
+      } else setError(r.error.message);
+    });
+    return () => {
+      current = false;
+    };
   }, [mode, lang, profileId, protocol, body]);
 
   return (
@@ -44,9 +69,11 @@ export function CodeDialog({ protocol, onClose: close }: { protocol: ProtocolId;
           <button type="button" role="tab" aria-selected={mode === 'export'} className={mode === 'export' ? 'selected' : ''} onClick={() => setMode('export')}>
             Export as code
           </button>
-          <button type="button" role="tab" aria-selected={mode === 'import'} className={mode === 'import' ? 'selected' : ''} onClick={() => setMode('import')}>
-            Import from curl
-          </button>
+          {!recorded && (
+            <button type="button" role="tab" aria-selected={mode === 'import'} className={mode === 'import' ? 'selected' : ''} onClick={() => setMode('import')}>
+              Import from curl
+            </button>
+          )}
         </div>
         <button type="button" className="ghost" aria-label="Close" onClick={onClose}>
           ✕
@@ -63,7 +90,9 @@ export function CodeDialog({ protocol, onClose: close }: { protocol: ProtocolId;
                   </option>
                 ))}
               </select>
-              <span className="muted small">The key is written &lt;API_KEY&gt;: paste yours where you run it.</span>
+              <span className="muted small">
+                {recorded ? `Run ${recorded.runId} as it was sent (profile ${recorded.profileName}). ` : ''}The key is written &lt;API_KEY&gt;: paste yours where you run it.
+              </span>
               <div className="spacer" />
               <button type="button" onClick={() => void copyText(code)}>
                 Copy

@@ -4,6 +4,8 @@ import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 import { bytes, ms } from '../stream-viewer/format';
+import { CodeDialog, type RecordedRequest } from '../export/CodeDialog';
+import type { ProtocolId } from '../../../../shared/protocols/types';
 import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
 
 let replayCounter = 0;
@@ -22,6 +24,7 @@ export function HistoryTab() {
   const [error, setError] = useState<string>();
   const replay = useRef<ReplayHandle | undefined>(undefined);
   const [stepping, setStepping] = useState(false);
+  const [code, setCode] = useState<{ protocol: ProtocolId; recorded: RecordedRequest }>();
 
   useEffect(() => {
     void historyRequested();
@@ -60,13 +63,36 @@ export function HistoryTab() {
     }
   };
 
+  /** "Code…": the request exactly as the ledger recorded it (its body, protocol and profile), never the composer's. */
+  const exportCode = async () => {
+    if (!selected) return;
+    const r = await gateway.history.get({ runId: selected });
+    if (!r.ok) return setError(r.error.message);
+    const { ledger } = r.value;
+    let body: unknown;
+    try {
+      body = JSON.parse(ledger.body);
+    } catch {
+      return setError('The recorded body is not JSON.');
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return setError('The recorded body is not a JSON object.');
+    setError(undefined);
+    setCode({ protocol: ledger.protocol, recorded: { runId: ledger.runId, profileId: ledger.profileId, profileName: ledger.profileName, body: body as Record<string, unknown> } });
+  };
+
   const update = (patch: Partial<typeof filter>) => void historyRequested({ ...filter, ...patch });
 
   return (
     <div className="library" role="tabpanel" aria-label="History">
       <div className="library-list">
         <div className="filters">
-          <input aria-label="Search history" placeholder="search output, model, profile" value={filter.text ?? ''} onChange={(e) => update({ text: e.target.value || undefined })} />
+          <input
+            aria-label="Search history"
+            placeholder="search output (first 5,000 chars), model, profile"
+            title="Finds every word typed, in any order, in the first 5,000 characters of each run's output, its model or its profile"
+            value={filter.text ?? ''}
+            onChange={(e) => update({ text: e.target.value || undefined })}
+          />
           <select aria-label="Filter by protocol" value={filter.protocol ?? ''} onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}>
             <option value="">all protocols</option>
             {(['messages', 'chat', 'responses'] as const).map((p) => (
@@ -81,7 +107,7 @@ export function HistoryTab() {
               <option key={v}>{v}</option>
             ))}
           </select>
-          <input aria-label="Filter by model" placeholder="model" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
+          <input aria-label="Filter by model" placeholder="model (any part)" title="Any part of the model id, in any case" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
         </div>
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
@@ -127,6 +153,9 @@ export function HistoryTab() {
             <button type="button" onClick={() => void toComposer()}>
               Open in composer
             </button>
+            <button type="button" onClick={() => void exportCode()}>
+              Code…
+            </button>
             <button
               type="button"
               className="danger"
@@ -142,6 +171,7 @@ export function HistoryTab() {
           </div>
         )}
         {error && <p className="field-error">{error}</p>}
+        {code && <CodeDialog protocol={code.protocol} recorded={code.recorded} onClose={() => setCode(undefined)} />}
         {shown ? <StreamViewer runId={shown} /> : <p className="muted empty">Pick a run to see it exactly as it happened.</p>}
       </div>
     </div>

@@ -12,7 +12,8 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
   const modelsRequested = useAppStore((s) => s.modelsRequested);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState<string | null>(null);
-  const [active, setActive] = useState(0);
+  /** The option highlighted with the arrow keys; -1 while none is (typing clears it). */
+  const [active, setActive] = useState(-1);
   const [, tick] = useState(0);
   const index = useMemo(() => indexModels(list?.models ?? EMPTY), [list?.models]);
   const shown = useMemo(() => filterModels(index, query ?? ''), [index, query]);
@@ -23,12 +24,23 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
     const t = setInterval(() => tick((n) => n + 1), 30_000);
     return () => clearInterval(t);
   }, []);
-  useEffect(() => setActive(0), [query]);
 
   const choose = (id: string) => {
-    onChange(id);
+    if (id !== value) onChange(id);
     setQuery(null);
+    setActive(-1);
     setOpen(false);
+  };
+
+  /**
+   * Enter, and leaving the box, commit what the user means: the option they highlighted with the arrow keys,
+   * else the id exactly as typed — listed or not, since gateways serve models they do not list. Never the
+   * first filtered row: typing `gpt-4o` must not send `gpt-4o-mini`. An emptied box keeps the current model.
+   */
+  const commit = () => {
+    const highlighted = active >= 0 ? shown[active]?.id : undefined;
+    const typed = query?.trim();
+    choose(highlighted ?? (typed || value));
   };
 
   return (
@@ -40,14 +52,16 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
           aria-expanded={open}
           aria-controls="model-listbox"
           aria-autocomplete="list"
+          aria-activedescendant={open && active >= 0 && active < shown.length ? `model-option-${active}` : undefined}
           spellCheck={false}
           placeholder={loading ? 'Loading models…' : 'Pick or type a model id'}
           value={query ?? value}
           onFocus={() => setOpen(true)}
           onClick={() => setOpen(true)}
-          onBlur={() => setTimeout(() => setOpen(false), 150)}
+          onBlur={commit}
           onChange={(e) => {
             setQuery(e.target.value);
+            setActive(-1);
             setOpen(true);
           }}
           onKeyDown={(e) => {
@@ -55,17 +69,18 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               e.preventDefault();
               setOpen(true);
               setActive((a) => Math.min(shown.length - 1, a + 1));
-              virtual.scrollToIndex(Math.min(shown.length - 1, active + 1));
+              if (shown.length > 0) virtual.scrollToIndex(Math.min(shown.length - 1, active + 1));
             } else if (e.key === 'ArrowUp') {
               e.preventDefault();
-              setActive((a) => Math.max(0, a - 1));
-              virtual.scrollToIndex(Math.max(0, active - 1));
+              // Up from the first option goes back to what was typed.
+              setActive((a) => Math.max(-1, a - 1));
+              if (active > 0) virtual.scrollToIndex(active - 1);
             } else if (e.key === 'Enter') {
               e.preventDefault();
-              // Gateways serve models they do not list: a typed id is accepted as is.
-              choose(shown[active]?.id ?? query ?? value);
+              commit();
             } else if (e.key === 'Escape') {
               setQuery(null);
+              setActive(-1);
               setOpen(false);
             }
           }}
@@ -78,6 +93,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
                 return (
                   <div
                     key={m.id}
+                    id={`model-option-${row.index}`}
                     role="option"
                     aria-selected={row.index === active}
                     className={`option ${row.index === active ? 'active' : ''}`}

@@ -18,6 +18,12 @@ describe('model filter', () => {
     expect(filterModels(index, 'nothing-like-this')).toEqual([]);
   });
 
+  it('puts the id typed exactly first, before longer ids that start with it', () => {
+    const index = indexModels([{ id: 'gpt-4o-mini', family: 'openai' }, { id: 'gpt-4o', family: 'openai' }, { id: 'GPT-4O', family: 'unknown' }]);
+    expect(filterModels(index, 'gpt-4o').map((m) => m.id)).toEqual(['gpt-4o', 'gpt-4o-mini', 'GPT-4O']);
+    expect(filterModels(index, ' GPT-4O ').map((m) => m.id)).toEqual(['GPT-4O', 'gpt-4o-mini', 'gpt-4o']);
+  });
+
   it('says how old the list is', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
     expect(relativeTime(undefined, now)).toBe('never fetched');

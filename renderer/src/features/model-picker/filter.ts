@@ -10,18 +10,24 @@ export function indexModels(models: ModelInfo[]): IndexedModel[] {
   return models.map((model) => ({ model, haystack: `${model.id} ${model.displayName ?? ''} ${model.ownedBy ?? ''}`.toLowerCase() }));
 }
 
-/** Every whitespace-separated term must appear; ids that start with the query come first. */
+/**
+ * Every whitespace-separated term must appear. The id typed exactly comes first (so the first row is never a
+ * longer id that merely starts with it), then ids that start with the query, then the rest.
+ */
 export function filterModels(index: IndexedModel[], query: string): ModelInfo[] {
-  const q = query.trim().toLowerCase();
+  const typed = query.trim();
+  const q = typed.toLowerCase();
   if (!q) return index.map((i) => i.model);
   const terms = q.split(/\s+/);
+  const exact: ModelInfo[] = [];
   const starts: ModelInfo[] = [];
   const rest: ModelInfo[] = [];
   for (const i of index) {
     if (!terms.every((t) => i.haystack.includes(t))) continue;
-    (i.model.id.toLowerCase().startsWith(q) ? starts : rest).push(i.model);
+    const id = i.model.id;
+    (id === typed ? exact : id.toLowerCase().startsWith(q) ? starts : rest).push(i.model);
   }
-  return starts.concat(rest);
+  return exact.concat(starts, rest);
 }
 
 export function relativeTime(iso: string | undefined, now = Date.now()): string {

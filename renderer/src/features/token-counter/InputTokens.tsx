@@ -4,12 +4,16 @@ import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { count as formatCount } from '../stream-viewer/format';
+import { useBodyToSend } from './body-to-send';
 
 const DEBOUNCE_MS = 400;
 
-/** "Input tokens": counted while the user edits, from the gateway when it can, else a labelled estimate. */
+/**
+ * "Input tokens": counted while the user edits, from the gateway when it can, else a labelled estimate. What
+ * is counted is what Send would send: the body plus the "Message" box as the next user turn.
+ */
 export function InputTokens({ protocol }: { protocol: ProtocolId }) {
-  const body = useAppStore((s) => s.composers[protocol].body);
+  const body = useBodyToSend(protocol);
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
@@ -18,36 +22,44 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
   const [preSend, setPreSend] = useState<{ runId: string; tokens: number }>();
+  const [breakdownOpen, setBreakdownOpen] = useState(false);
+  /** The breakdown of the body counted last; cleared as soon as the body changes, so it is never stale. */
   const [breakdown, setBreakdown] = useState<TokenCount['breakdown']>();
   const [useGateway, setUseGateway] = useState<'auto' | 'always' | 'never'>('auto');
   const latest = useRef(0);
+  /** Read when a count is sent (not a dependency), so hiding the breakdown does not count again. */
+  const wantBreakdown = useRef(false);
+  /** Bumped when the breakdown is opened: a count with it is asked for then. */
+  const [breakdownAsked, setBreakdownAsked] = useState(0);
+  /** Set with it: that count goes out at once, not after the typing debounce. */
+  const now = useRef(false);
 
+  // One count per change of the body (or of how to count); while the breakdown is open it comes with it.
   useEffect(() => {
+    setBreakdown(undefined);
     if (jsonError || !profileId) return;
     setPending(true);
     const n = ++latest.current;
+    const delay = now.current ? 0 : DEBOUNCE_MS;
+    now.current = false;
     const t = setTimeout(async () => {
-      const r = await gateway.tokens.count({ profileId, protocol, body, useGateway });
+      const withBreakdown = wantBreakdown.current;
+      const r = await gateway.tokens.count({ profileId, protocol, body, useGateway, ...(withBreakdown ? { breakdown: true } : {}) });
       if (n !== latest.current) return;
       setPending(false);
       if (r.ok) {
         setCount(r.value);
+        setBreakdown(withBreakdown ? (r.value.breakdown ?? []) : undefined);
         setError(undefined);
       } else if (r.error.code !== 'aborted') setError(r.error.message);
-    }, DEBOUNCE_MS);
+    }, delay);
     return () => clearTimeout(t);
-  }, [body, jsonError, profileId, protocol, useGateway]);
+  }, [body, jsonError, profileId, protocol, useGateway, breakdownAsked]);
 
   // The pre-send count is the one for the body as sent: wait for an in-flight count to settle first.
   useEffect(() => {
     if (activeRunId && count && !pending && preSend?.runId !== activeRunId) setPreSend({ runId: activeRunId, tokens: count.inputTokens });
   }, [activeRunId, count, pending, preSend?.runId]);
-
-  const showBreakdown = async () => {
-    if (!profileId) return;
-    const r = await gateway.tokens.count({ profileId, protocol, body, useGateway, breakdown: true });
-    if (r.ok) setBreakdown(r.value.breakdown);
-  };
 
   const text = jsonError ? 'fix the JSON' : error ? `count failed: ${error}` : count ? `${formatCount(count.inputTokens)} · ${count.label}` : 'counting…';
   return (
@@ -69,10 +81,23 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
         <option value="always">gateway</option>
         <option value="never">local</option>
       </select>
-      <button type="button" className="ghost small" onClick={() => (breakdown ? setBreakdown(undefined) : void showBreakdown())}>
-        {breakdown ? 'Hide breakdown' : 'Breakdown'}
+      <button
+        type="button"
+        className="ghost small"
+        aria-expanded={breakdownOpen}
+        onClick={() => {
+          wantBreakdown.current = !breakdownOpen;
+          setBreakdownOpen(!breakdownOpen);
+          if (!breakdownOpen) {
+            now.current = true;
+            setBreakdownAsked((k) => k + 1);
+          }
+        }}
+      >
+        {breakdownOpen ? 'Hide breakdown' : 'Breakdown'}
       </button>
-      {breakdown && (
+      {breakdownOpen && !breakdown && !jsonError && <span className="muted small"> breakdown: counting…</span>}
+      {breakdownOpen && breakdown && (
         <ul className="breakdown" aria-label="Token breakdown">
           {breakdown.map((b) => (
             <li key={b.label}>

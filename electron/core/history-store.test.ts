@@ -1,0 +1,91 @@
+/**
+ * The History filters over real files in a temp data dir: the model box is free text, and the search box
+ * finds words anywhere in the first SEARCH_CHARS characters of the output, after a restart too.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RecordedRun } from '../../shared/contract';
+import { HistoryStore, SEARCH_CHARS } from './history-store';
+
+const dirs: string[] = [];
+const temp = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-hist-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function run(runId: string, model: string, text: string, startedAt = new Date().toISOString()): RecordedRun {
+  return {
+    ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'Demo gateway', model, stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt, warnings: [] },
+    events: [],
+    origin: 'composer',
+    result: {
+      verdict: 'complete',
+      reason: 'ok',
+      metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} },
+      transcript: { blocks: [{ kind: 'text', text }], usage: {} },
+      warnings: [],
+      endedAt: new Date().toISOString(),
+    },
+  } as RecordedRun;
+}
+
+const ids = (h: HistoryStore, f: { model?: string; text?: string }) => h.list({ limit: 100, offset: 0, ...f }).runs.map((r) => r.runId);
+
+// Far past the 160-character preview, well inside the searched bound.
+const LONG = `${'Intro sentence. '.repeat(40)}The answer mentions PINEAPPLE here.`;
+
+describe('history filters', () => {
+  it('the model box finds runs by any part of the id, in any case', async () => {
+    const h = new HistoryStore(temp());
+    await h.load();
+    await h.add(run('run_mini', 'gpt-4o-mini-2024-07-18', 'a', '2026-01-01T00:00:01Z'));
+    await h.add(run('run_claude', 'claude-sonnet-4-5', 'b', '2026-01-01T00:00:02Z'));
+    expect(ids(h, { model: 'gpt-4o-mini' })).toEqual(['run_mini']);
+    expect(ids(h, { model: 'GPT-4o-Mini-2024-07-18' })).toEqual(['run_mini']);
+    expect(ids(h, { model: 'sonnet' })).toEqual(['run_claude']);
+    expect(ids(h, { model: '4' })).toEqual(['run_claude', 'run_mini']);
+    expect(ids(h, { model: 'gemini' })).toEqual([]);
+  });
+
+  it('search finds words anywhere in the first SEARCH_CHARS characters of the output, after a restart too', async () => {
+    const dataDir = temp();
+    const h = new HistoryStore(dataDir);
+    await h.load();
+    await h.add(run('run_long', 'gpt-4o', LONG));
+    await h.add(run('run_past', 'gpt-4o', `${'filler '.repeat(Math.ceil(SEARCH_CHARS / 7))}MANGO`));
+    expect(LONG.indexOf('PINEAPPLE')).toBeGreaterThan(160);
+    expect(ids(h, { text: 'pineapple' })).toEqual(['run_long']);
+    // Every word, in any order, anywhere in that text.
+    expect(ids(h, { text: 'Pineapple  intro' })).toEqual(['run_long']);
+    expect(ids(h, { text: 'pineapple mango' })).toEqual([]);
+    // The bound is the one the search box states: a word past it is not found.
+    expect(ids(h, { text: 'mango' })).toEqual([]);
+    // The list itself stays small: the searchable text is kept in the index, not sent with each summary.
+    expect(Object.keys(h.list({ limit: 10, offset: 0 }).runs[0])).not.toContain('searchText');
+
+    const again = new HistoryStore(dataDir);
+    await again.load();
+    expect(ids(again, { text: 'pineapple' })).toEqual(['run_long']);
+  });
+
+  it('an index written before search looked past the preview is filled in from the run files', async () => {
+    const dataDir = temp();
+    const h = new HistoryStore(dataDir);
+    await h.load();
+    await h.add(run('run_old', 'gpt-4o', LONG));
+    const indexFile = path.join(dataDir, 'history', 'index.json');
+    const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { runs: Record<string, unknown>[] };
+    for (const r of index.runs) delete r.searchText;
+    writeFileSync(indexFile, JSON.stringify(index));
+
+    const again = new HistoryStore(dataDir);
+    expect(await again.load()).toEqual([]);
+    await again.settled();
+    expect(ids(again, { text: 'pineapple' })).toEqual(['run_old']);
+    expect(readFileSync(indexFile, 'utf8')).toContain('PINEAPPLE');
+  });
+});

@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+
+type Body = Record<string, unknown>;
+const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r1' } }));
+// Only the transport is faked: the store, the picker and the Composer around it are the real ones.
+vi.mock('../../bridge', () => ({
+  gateway: {
+    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
+    tokens: { count: () => new Promise(() => {}) },
+    models: { list: () => new Promise(() => {}) },
+  },
+  onHostConnection: () => () => {},
+}));
+
+import { Composer } from '../composer/Composer';
+import { useAppStore } from '../../store';
+
+const pristine = useAppStore.getState();
+
+/** The Messages tab on a profile whose /v1/models listed `ids`, with `model` in the body. */
+function setup(ids: string[], model = 'old-model') {
+  useAppStore.setState(pristine, true);
+  useAppStore.setState((s) => ({
+    profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+    models: { p1: { profileId: 'p1', models: ids.map((id) => ({ id, family: 'openai' as const })), added: [], removed: [], pages: 1, fetchedAt: new Date().toISOString() } },
+    composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model } } },
+  }));
+  render(<Composer protocol="messages" />);
+  const box = screen.getByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+  fireEvent.focus(box);
+  return box;
+}
+const model = () => useAppStore.getState().composers.messages.body.model;
+
+beforeEach(() => start.mockClear());
+afterEach(cleanup);
+
+describe('model picker: Enter and leaving the box commit what the user means', () => {
+  it('Enter on an id that is listed exactly takes that id, not a longer one listed before it', () => {
+    const box = setup(['gpt-4o-mini', 'gpt-4o']);
+    fireEvent.change(box, { target: { value: 'gpt-4o' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('gpt-4o');
+    expect(box.value).toBe('gpt-4o');
+  });
+
+  it('Enter on an unlisted id that starts a listed one keeps the id as typed', () => {
+    const box = setup(['claude-sonnet-4-5-20250929']);
+    fireEvent.change(box, { target: { value: 'claude-sonnet-4-5' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('claude-sonnet-4-5');
+    expect(box.value).toBe('claude-sonnet-4-5');
+  });
+
+  it('an option highlighted with the arrow keys is the one Enter takes; Up past the first goes back to the typed id', () => {
+    const box = setup(['gpt-4o', 'gpt-4o-mini', 'gpt-4.1']);
+    fireEvent.change(box, { target: { value: 'gpt-4o' } });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('gpt-4o-mini');
+
+    fireEvent.change(box, { target: { value: 'gpt-4' } });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('gpt-4');
+  });
+
+  it('leaving the box after typing an id sends that id: the box and Send agree', async () => {
+    const box = setup(['gpt-4o']);
+    fireEvent.change(box, { target: { value: 'my-custom-model' } });
+    fireEvent.blur(box);
+    expect(box.value).toBe('my-custom-model');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    });
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(start.mock.calls[0][0].body.model).toBe('my-custom-model');
+  });
+
+  it('Escape, or leaving an emptied box, keeps the model that was there', () => {
+    const box = setup(['gpt-4o'], 'kept-model');
+    fireEvent.change(box, { target: { value: 'something-else' } });
+    fireEvent.keyDown(box, { key: 'Escape' });
+    fireEvent.blur(box);
+    expect(model()).toBe('kept-model');
+    expect(box.value).toBe('kept-model');
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: '  ' } });
+    fireEvent.blur(box);
+    expect(model()).toBe('kept-model');
+    expect(box.value).toBe('kept-model');
+  });
+});

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+
+type Body = Record<string, unknown>;
+type Msg = { role: string; content: unknown };
+interface CountInput {
+  body: Body;
+  breakdown?: boolean;
+}
+/** A stand-in gateway count: one "token" per character of each message, and a per-turn breakdown when asked. */
+const tokens = (m: Msg) => JSON.stringify(m.content).length;
+const count = vi.fn(async (input: CountInput) => {
+  const messages = (input.body.messages ?? []) as Msg[];
+  return {
+    ok: true as const,
+    value: {
+      inputTokens: messages.reduce((a, m) => a + tokens(m), 0),
+      source: 'gateway' as const,
+      label: 'gateway count',
+      breakdown: input.breakdown ? messages.map((m, i) => ({ label: `turn ${i + 1} (${m.role})`, tokens: tokens(m) })) : undefined,
+    },
+  };
+});
+const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r1' } }));
+// Only the transport is faked: the store, the Composer and the counter are the real ones.
+vi.mock('../../bridge', () => ({
+  gateway: {
+    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
+    tokens: { count: (input: CountInput) => count(input) },
+    models: { list: () => new Promise(() => {}) },
+  },
+  onHostConnection: () => () => {},
+}));
+
+import { Composer } from '../composer/Composer';
+import { useAppStore } from '../../store';
+
+// jsdom has no layout: the JSON editor (CodeMirror) measures text ranges once the counter's waits let a frame pass.
+Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect ??= () => new DOMRect();
+
+const pristine = useAppStore.getState();
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  useAppStore.setState((s) => ({
+    profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+    composers: { ...s.composers, messages: { ...s.composers.messages, body: { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] } } },
+  }));
+  count.mockClear();
+  start.mockClear();
+});
+afterEach(cleanup);
+
+const status = () => screen.getByRole('status', { name: 'Input tokens' }).textContent ?? '';
+const lastCounted = () => count.mock.calls.at(-1)![0].body;
+
+describe('Input tokens counts what Send would send', () => {
+  it('includes the text in the "Message" box, and the body counted is the body Send sends', async () => {
+    render(<Composer protocol="messages" />);
+    await waitFor(() => expect(status()).toBe('Input tokens: 7 · gateway count'));
+    const draft = 'what does the next turn cost?';
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: draft } });
+    // "hello" (7) plus the quoted draft (31).
+    await waitFor(() => expect(status()).toBe('Input tokens: 38 · gateway count'));
+    expect((lastCounted().messages as Msg[]).at(-1)).toEqual({ role: 'user', content: draft });
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    });
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(start.mock.calls[0][0].body).toEqual(lastCounted());
+  });
+});
+
+describe('the token breakdown follows the body', () => {
+  it('after an edit it shows the new turns, never the breakdown of the body before', async () => {
+    render(<Composer protocol="messages" />);
+    await waitFor(() => expect(status()).toContain('7 · gateway count'));
+    fireEvent.click(screen.getByRole('button', { name: 'Breakdown' }));
+    const list = () => screen.queryByRole('list', { name: 'Token breakdown' });
+    await waitFor(() => expect(list()?.textContent).toBe('turn 1 (user) 7'));
+
+    const b = useAppStore.getState().composers.messages.body;
+    act(() => useAppStore.getState().composerBodyEdited('messages', { ...b, messages: [...(b.messages as Msg[]), { role: 'assistant', content: 'x'.repeat(50) }, { role: 'user', content: 'more' }] }));
+    // The old breakdown is gone at once, before the new count arrives.
+    expect(list()).toBeNull();
+    await waitFor(() => expect(list()?.textContent).toBe('turn 1 (user) 7turn 2 (assistant) 52turn 3 (user) 6'));
+    expect(status()).toContain('65 · gateway count');
+
+    // Typing the next turn is an edit of what is counted too.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'and this' } });
+    await waitFor(() => expect(list()?.textContent).toContain('turn 4 (user) 10'));
+  });
+});
