@@ -91,6 +91,41 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
   return extra.length ? [...extra, ...(turn.text || turn.images.length ? [turn] : [])] : [turn];
 }
 
+/**
+ * The Messages tool-loop rules upstream enforces with a 400 (protocols.md §1.5, §1.7). Consecutive same-role
+ * messages count as one turn, as upstream merges them. Every tool_result must answer a tool_use of the
+ * assistant turn just before it; and with thinking on, the assistant turn a final tool_result answers must
+ * start with its thinking block, echoed unchanged.
+ */
+function checkToolTurns(messages: unknown[], thinking: boolean): void {
+  const turns: { role: unknown; index: number; blocks: Json[] }[] = [];
+  messages.forEach((m, index) => {
+    if (!isObj(m)) return;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content.filter(isObj) : [];
+    const last = turns.at(-1);
+    if (last && last.role === m.role) last.blocks.push(...blocks);
+    else turns.push({ role: m.role, index, blocks });
+  });
+  turns.forEach((turn, t) => {
+    const results = turn.blocks.filter((b) => b.type === 'tool_result');
+    if (turn.role !== 'user' || results.length === 0) return;
+    const prev = turns[t - 1];
+    const called = new Set(prev?.role === 'assistant' ? prev.blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+    const stray = results.map((b) => b.tool_use_id).filter((id) => !called.has(id));
+    if (stray.length) {
+      throw new RequestError(400, 'invalid_request_error', `messages.${turn.index}.content.${turn.blocks.indexOf(results[0])}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+    }
+    const first = prev.blocks[0]?.type;
+    if (thinking && t === turns.length - 1 && first !== 'thinking' && first !== 'redacted_thinking') {
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        `messages.${prev.index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first ?? 'nothing')}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
+      );
+    }
+  });
+}
+
 export function readConversation(protocol: ProtocolId, body: Json): Conversation {
   const conv: Conversation = {
     system: '',
@@ -128,7 +163,9 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         if (budget >= conv.maxTokens) throw new RequestError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
       }
       conv.thinking = true;
+      if (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object') throw new RequestError(400, 'invalid_request_error', 'Thinking may not be enabled when tool_choice forces tool use.');
     }
+    checkToolTurns(body.messages, conv.thinking);
     if (Array.isArray(body.stop_sequences)) conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
     const fmt = isObj(body.output_config) ? body.output_config.format : undefined;
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
@@ -308,11 +345,26 @@ export function dominantColour(png: Buffer): string | undefined {
   return best[0];
 }
 
+/**
+ * Whether the prompt mentions an enum value as a whole word. Values are schema data ("c++", "a.b"), never
+ * patterns, so this is a plain search with word edges checked by hand (`\b` would not match after a "+").
+ */
+function mentions(prompt: string, value: string): boolean {
+  if (!value) return false;
+  const text = prompt.toLowerCase();
+  const needle = value.toLowerCase();
+  const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    if (!wordChar(text[at - 1]) && !wordChar(text[at + needle.length])) return true;
+  }
+  return false;
+}
+
 /** A value that satisfies a JSON schema, using hints from the prompt (enum values mentioned, a nonce). */
 export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (!isObj(schema)) return 'example';
   if (Array.isArray(schema.enum) && schema.enum.length) {
-    return schema.enum.find((v) => typeof v === 'string' && new RegExp(`\\b${v}\\b`, 'i').test(prompt)) ?? schema.enum[0];
+    return schema.enum.find((v) => typeof v === 'string' && mentions(prompt, v)) ?? schema.enum[0];
   }
   if (schema.const !== undefined) return schema.const;
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;

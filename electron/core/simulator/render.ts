@@ -162,6 +162,8 @@ function responsesOutput(plan: Plan, meta: Meta, conv: Conversation): Json[] {
   return out;
 }
 
+const MIDSTREAM_FAILURE = { code: 'server_error', message: 'The upstream server failed mid-stream.' };
+
 export function responsesBody(plan: Plan, model: SimModel, meta: Meta, conv: Conversation, body: Json, status = 'completed'): Json {
   const incomplete = plan.stop === 'max';
   return {
@@ -170,7 +172,7 @@ export function responsesBody(plan: Plan, model: SimModel, meta: Meta, conv: Con
     created_at: meta.created,
     status: status === 'completed' && incomplete ? 'incomplete' : status,
     background: body.background === true,
-    error: null,
+    error: status === 'failed' ? MIDSTREAM_FAILURE : null,
     incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
     instructions: typeof body.instructions === 'string' ? body.instructions : null,
     max_output_tokens: typeof body.max_output_tokens === 'number' ? body.max_output_tokens : null,
@@ -242,16 +244,13 @@ export function renderFrames(protocol: ProtocolId, plan: Plan, model: SimModel, 
   return responsesFrames(plan, model, meta, conv, body);
 }
 
-/** The protocol's mid-stream failure frame (protocols.md §6). */
-export function errorFrame(protocol: ProtocolId, seq: number, meta: Meta, model: SimModel): Frame {
+/**
+ * The protocol's mid-stream failure frame (protocols.md §6). `seq` is the Responses sequence number it takes:
+ * the one after the last frame sent, so a client checking for gaps sees none. Its `response` is a whole
+ * Response (created_at, status "failed", error, usage null…) like the response.completed it replaces.
+ */
+export function errorFrame(protocol: ProtocolId, seq: number, plan: Plan, model: SimModel, meta: Meta, conv: Conversation, body: Json): Frame {
   if (protocol === 'messages') return { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } };
   if (protocol === 'chat') return { data: { error: { message: 'The upstream server is overloaded; the stream was aborted.', type: 'server_error', param: null, code: 'server_is_overloaded' } } };
-  return {
-    event: 'response.failed',
-    data: {
-      type: 'response.failed',
-      sequence_number: seq,
-      response: { id: meta.id, object: 'response', status: 'failed', model: model.id, output: [], error: { code: 'server_error', message: 'The upstream server failed mid-stream.' }, usage: null },
-    },
-  };
+  return { event: 'response.failed', data: { type: 'response.failed', response: responsesBody(plan, model, meta, conv, body, 'failed'), sequence_number: seq } };
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import Ajv from 'ajv';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './index';
+import { valueFor } from './conversation';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -169,6 +170,14 @@ describe('routing, keys and errors', () => {
     const bg = await (await post('/v1/responses', { model: 'gpt-sim-4o', background: true, input: 'long task' })).json();
     expect(bg.status).toBe('queued');
     expect((await fetch(`${sim.url}/v1/responses/${bg.id}`, { headers: H })).status).toBe(404);
+  });
+});
+
+describe('tool arguments from the prompt', () => {
+  it('matches enum values as literal words, never as patterns', () => {
+    expect(valueFor({ enum: ['a.b', 'axb'] }, 'Use axb.')).toBe('axb');
+    expect(valueFor({ enum: ['rust', 'c++', '(x', '[y'] }, 'I write C++ daily')).toBe('c++');
+    expect(valueFor({ enum: ['rust', 'go'] }, 'Use gopher')).toBe('rust');
   });
 });
 
