@@ -12,27 +12,59 @@ declare global {
 
 type Pending = (result: Result<unknown>) => void;
 
-/** Browser host: one WebSocket, calls matched by id, pushes fanned out by name; reconnects after a drop. */
+/** A call made while no socket is open: sent when one opens, or failed when `timer` fires first. */
+interface Queued {
+  name: CallName;
+  input: unknown;
+  resolve: Pending;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * How long a call made while the host is unreachable waits for a socket to open (across reconnect attempts)
+ * before it fails with `disconnected`: long enough to ride out a host restart, short enough that the UI
+ * can say something instead of waiting forever.
+ */
+export const QUEUE_TIMEOUT_MS = 10_000;
+
+const disconnected = (message: string): Result<unknown> => ({ ok: false, error: { code: 'disconnected', message } });
+
+/**
+ * Browser host: one WebSocket, calls matched by id, pushes fanned out by name; reconnects after a drop.
+ * A call is written only to a socket that is open: otherwise it waits in `queue` for the next socket that
+ * opens, or fails with `disconnected` after QUEUE_TIMEOUT_MS. Calls already sent when a socket drops fail
+ * with `disconnected` (the host may or may not have run them, so they are not sent again).
+ */
 function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => void): () => void } {
   const params = new URLSearchParams(location.search);
   const token = params.get('token') ?? '';
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
   const pending = new Map<number, Pending>();
+  const queue = new Map<number, Queued>();
   const listeners = new Map<PushName, Set<(payload: unknown) => void>>();
   const connectionListeners = new Set<(up: boolean) => void>();
   let nextId = 1;
   let socket: WebSocket;
-  let ready: Promise<void>;
+  // Set and cleared by the current socket's open and close events: calls are written only in between.
+  let open = false;
   let retryMs = 250;
+
+  const send = (id: number, name: CallName, input: unknown, resolve: Pending) => {
+    pending.set(id, resolve);
+    socket.send(JSON.stringify({ id, name, input }));
+  };
 
   const connect = () => {
     socket = new WebSocket(url);
-    ready = new Promise((resolve) => {
-      socket.addEventListener('open', () => {
-        retryMs = 250;
-        connectionListeners.forEach((cb) => cb(true));
-        resolve();
-      });
+    socket.addEventListener('open', () => {
+      open = true;
+      retryMs = 250;
+      for (const [id, q] of queue) {
+        clearTimeout(q.timer);
+        send(id, q.name, q.input, q.resolve);
+      }
+      queue.clear();
+      connectionListeners.forEach((cb) => cb(true));
     });
     socket.addEventListener('message', (ev) => {
       let msg: { id?: number; result?: Result<unknown>; push?: PushName; payload?: unknown };
@@ -48,9 +80,10 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
       }
     });
     socket.addEventListener('close', () => {
+      open = false;
       connectionListeners.forEach((cb) => cb(false));
       for (const [id, resolve] of pending) {
-        resolve({ ok: false, error: { code: 'disconnected', message: 'The connection to the app host was lost.' } });
+        resolve(disconnected('The connection to the app host was lost.'));
         pending.delete(id);
       }
       setTimeout(connect, retryMs);
@@ -60,12 +93,15 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
   connect();
 
   return {
-    async invoke(name: CallName, input: unknown) {
-      await ready;
+    invoke(name: CallName, input: unknown) {
       const id = nextId++;
       return new Promise<Result<unknown>>((resolve) => {
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, name, input }));
+        if (open) return send(id, name, input, resolve);
+        const timer = setTimeout(() => {
+          queue.delete(id);
+          resolve(disconnected('The app host cannot be reached.'));
+        }, QUEUE_TIMEOUT_MS);
+        queue.set(id, { name, input, resolve, timer });
       });
     },
     subscribe(name: PushName, listener: (payload: unknown) => void) {

@@ -20,8 +20,25 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
   capabilities: {},
   probeJobs: {},
   async capabilitiesRequested(profileId) {
+    // Jobs known to be running before asking: if the answer no longer lists one, it ended while this window
+    // was not told (progress is pushed only to the window that started it).
+    const before = Object.values(get().probeJobs).filter((j) => j.profileId === profileId && j.state === 'running');
     const r = await gateway.capabilities.list({ profileId });
-    if (r.ok) set((s) => ({ capabilities: { ...s.capabilities, [profileId]: r.value } }));
+    if (!r.ok) return;
+    set((s) => {
+      const probeJobs = { ...s.probeJobs };
+      for (const j of before) {
+        const now = probeJobs[j.jobId];
+        if (now?.state === 'running' && !r.value.jobs.some((x) => x.jobId === j.jobId)) probeJobs[j.jobId] = { ...now, state: 'finished' };
+      }
+      // Running jobs (say, started before a reload) come back with their progress and Cancel; a pushed
+      // progress that is further along than this snapshot wins.
+      for (const j of r.value.jobs) {
+        const known = probeJobs[j.jobId];
+        if (!known || (known.state === 'running' && known.done <= j.done)) probeJobs[j.jobId] = j;
+      }
+      return { capabilities: { ...s.capabilities, [profileId]: r.value }, probeJobs };
+    });
   },
   async probeRequested(input) {
     const r = await gateway.capabilities.probe(input);

@@ -7,10 +7,13 @@ import type { AppState } from './index';
 export interface ConnectionSlice {
   appInfo?: AppInfo;
   profiles?: ProfilesState;
+  /** Why the last profiles:list failed (the header offers a retry); cleared when a new one starts. */
+  profilesError?: AppError;
   models: Record<string, ModelList | undefined>;
   modelsLoading: Record<string, boolean>;
   hostUp: boolean;
   appStarted(): Promise<void>;
+  profilesRequested(): Promise<void>;
   hostConnectionChanged(up: boolean): void;
   profileSelected(id: string): Promise<AppError | undefined>;
   profileSaved(input: ProfileInput): Promise<AppError | undefined>;
@@ -24,9 +27,15 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   hostUp: true,
 
   async appStarted() {
-    const [info, profiles] = await Promise.all([gateway.app.info({}), gateway.profiles.list({})]);
-    set({ appInfo: info.ok ? info.value : undefined, profiles: profiles.ok ? profiles.value : undefined });
-    if (profiles.ok) await get().modelsRequested(profiles.value.activeId, false);
+    await Promise.all([gateway.app.info({}).then((info) => set({ appInfo: info.ok ? info.value : undefined })), get().profilesRequested()]);
+  },
+
+  async profilesRequested() {
+    set({ profilesError: undefined });
+    const r = await gateway.profiles.list({});
+    if (!r.ok) return set({ profilesError: r.error });
+    set({ profiles: r.value });
+    await get().modelsRequested(r.value.activeId, false);
   },
 
   hostConnectionChanged(up) {
@@ -50,9 +59,13 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   },
 
   async profileDeleted(id) {
+    const wasActive = get().profiles?.activeId;
     const r = await gateway.profiles.delete({ id });
     if (!r.ok) return r.error;
     set((s) => ({ profiles: r.value, models: { ...s.models, [id]: undefined } }));
+    // Deleting the active profile makes another one (Demo) active in the core: the picker needs its models.
+    const { activeId } = r.value;
+    if (activeId !== wasActive || !get().models[activeId]) await get().modelsRequested(activeId, false);
     return undefined;
   },
 

@@ -7,6 +7,8 @@ import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 
 const EMPTY: CapabilityResultView[] = [];
+/** How often the matrix lists again while a probe job of its profile is running. */
+const JOB_POLL_MS = 2000;
 const SHORT: Record<CapabilityId, string> = {
   streaming: 'str',
   tools: 'tool',
@@ -39,16 +41,36 @@ export function CapabilitiesTab() {
   const probeCancelRequested = useAppStore((s) => s.probeCancelRequested);
   const evidenceRequested = useAppStore((s) => s.evidenceRequested);
   const [filter, setFilter] = useState('');
-  const [selected, setSelected] = useState<Cell>();
+  const [picked, setPicked] = useState<Cell>();
   const [evidenceRun, setEvidenceRun] = useState<string>();
   const [error, setError] = useState<string>();
+  const [shownProfile, setShownProfile] = useState(profileId);
+  // A selected cell, its evidence and errors belong to the profile they were chosen on: drop them on a switch
+  // (during render, so no frame ever shows profile A's cell under profile B).
+  if (shownProfile !== profileId) {
+    setShownProfile(profileId);
+    setPicked(undefined);
+    setEvidenceRun(undefined);
+    setError(undefined);
+  }
+  const running = jobs.length > 0;
 
   useEffect(() => {
     if (profileId) void capabilitiesRequested(profileId);
   }, [profileId, capabilitiesRequested]);
+  // Progress is pushed only to the window that started a job: a reloaded window (or one whose socket to the
+  // browser host reconnected) learns of its jobs' progress and end by listing again.
+  useEffect(() => {
+    if (!profileId || !running) return;
+    const t = setInterval(() => void capabilitiesRequested(profileId), JOB_POLL_MS);
+    return () => clearInterval(t);
+  }, [profileId, running, capabilitiesRequested]);
 
   const results = list?.results ?? EMPTY;
   const byKey = useMemo(() => new Map(results.map((r) => [resultKey(r), r])), [results]);
+  const listed = useMemo(() => new Set((models ?? []).map((m) => m.id)), [models]);
+  // A cell stays selected only while its model is in this profile's matrix.
+  const selected = picked && listed.has(picked.model) ? picked : undefined;
   const rows = useMemo(() => (models ?? []).map((m) => m.id).filter((id) => id.toLowerCase().includes(filter.toLowerCase())), [models, filter]);
   const columns = useMemo(() => PROTOCOL_IDS.flatMap((p) => CAPABILITY_IDS.filter((c) => capabilityApplies(p, c)).map((c) => ({ protocol: p, capability: c }))), []);
   const done = jobs.reduce((a, j) => a + j.done, 0);
@@ -56,8 +78,10 @@ export function CapabilitiesTab() {
   const paused = jobs.find((j) => j.pausedUntil && Date.parse(j.pausedUntil) > Date.now());
 
   const probe = async (modelsToRun: string[], protocols: ProtocolId[], capabilities: CapabilityId[]) => {
-    if (!profileId || !modelsToRun.length) return;
-    const err = await probeRequested({ profileId, models: modelsToRun, protocols, capabilities });
+    // Only models of the active profile's matrix: never probe a model on a gateway that did not list it.
+    const toRun = modelsToRun.filter((m) => listed.has(m));
+    if (!profileId || !toRun.length) return;
+    const err = await probeRequested({ profileId, models: toRun, protocols, capabilities });
     setError(err?.message);
   };
 
@@ -136,7 +160,7 @@ export function CapabilitiesTab() {
                           aria-label={`${model} ${PROTOCOL_INFO[c.protocol].label} ${c.capability}: ${r ? r.outcome : 'not probed'}`}
                           title={r ? `${r.outcome} — ${r.message} (${formatAge(r.ageMs)} ago)` : 'not probed'}
                           onClick={() => {
-                            setSelected({ model, ...c });
+                            setPicked({ model, ...c });
                             setEvidenceRun(undefined);
                           }}
                         >

@@ -4,15 +4,38 @@ import { ConnectionsDialog } from './ConnectionsDialog';
 
 export function ProfilePicker() {
   const profiles = useAppStore((s) => s.profiles);
+  const profilesError = useAppStore((s) => s.profilesError);
+  const profilesRequested = useAppStore((s) => s.profilesRequested);
   const profileSelected = useAppStore((s) => s.profileSelected);
   const [open, setOpen] = useState(false);
-  if (!profiles) return <span className="muted">Connecting…</span>;
+  const [selectError, setSelectError] = useState<string>();
+  if (!profiles) {
+    if (!profilesError) return <span className="muted">Connecting…</span>;
+    return (
+      <div className="profile-picker">
+        <span className="field-error" role="alert">
+          Could not load the profiles: {profilesError.message}
+        </span>
+        <button type="button" onClick={() => void profilesRequested()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
   const active = profiles.profiles.find((p) => p.id === profiles.activeId);
   return (
     <div className="profile-picker">
       <label className="field-inline">
         <span className="label">Profile</span>
-        <select aria-label="Profile" value={profiles.activeId} onChange={(e) => void profileSelected(e.target.value)}>
+        <select
+          aria-label="Profile"
+          value={profiles.activeId}
+          onChange={async (e) => {
+            setSelectError(undefined);
+            const err = await profileSelected(e.target.value);
+            if (err) setSelectError(`Could not switch profile: ${err.message}`);
+          }}
+        >
           {profiles.profiles.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}
@@ -26,6 +49,11 @@ export function ProfilePicker() {
       <button type="button" className="ghost" onClick={() => setOpen(true)}>
         Connections…
       </button>
+      {selectError && (
+        <span className="field-error" role="alert">
+          {selectError}
+        </span>
+      )}
       {open && <ConnectionsDialog onClose={() => setOpen(false)} />}
     </div>
   );

@@ -25,6 +25,7 @@ export function PresetsTab() {
   const [query, setQuery] = useState('');
   const [undo, setUndo] = useState<Preset>();
   const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<string>();
   const [pendingImport, setPendingImport] = useState<{ text: string; conflicts: string[] }>();
   const [translated, setTranslated] = useState<{ preset: Preset; to: ProtocolId; body: Record<string, unknown>; losses: Loss[] }>();
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
@@ -98,6 +99,11 @@ export function PresetsTab() {
             {message}
           </span>
         )}
+        {error && (
+          <span className="field-error" role="alert">
+            {error}
+          </span>
+        )}
         {undo && (
           <span className="note">
             Deleted “{undo.name}”.{' '}
@@ -105,7 +111,10 @@ export function PresetsTab() {
               type="button"
               className="small"
               onClick={async () => {
-                await gateway.presets.restore({ preset: undo });
+                setError(undefined);
+                const r = await gateway.presets.restore({ preset: undo });
+                // Undo stays offered after a failure: the deleted preset lives only here until a restore succeeds.
+                if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
                 setUndo(undefined);
                 void presetsRequested();
               }}
@@ -227,8 +236,10 @@ export function PresetsTab() {
                 className="ghost danger"
                 aria-label={`Delete ${p.name}`}
                 onClick={async () => {
+                  setError(undefined);
                   const r = await gateway.presets.delete({ id: p.id });
                   if (r.ok) setUndo(r.value.deleted);
+                  else setError(`Could not delete “${p.name}”: ${r.error.message}`);
                   void presetsRequested();
                 }}
               >

@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * A WebSocket the test drives by hand. `send` behaves like a browser's: it throws while connecting and
+ * silently discards after close — so a call written to a closed socket is recorded in `lost`.
+ */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: { id: number; name: string }[] = [];
+  lost: string[] = [];
+  private listeners: Record<string, ((e: { data?: string }) => void)[]> = {};
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  addEventListener(type: string, cb: (e: { data?: string }) => void) {
+    (this.listeners[type] ??= []).push(cb);
+  }
+  private emit(type: string, e: { data?: string } = {}) {
+    this.listeners[type]?.forEach((cb) => cb(e));
+  }
+  send(text: string) {
+    if (this.readyState === 0) throw new Error('InvalidStateError: still connecting');
+    if (this.readyState !== 1) return void this.lost.push(text);
+    this.sent.push(JSON.parse(text));
+  }
+  open() {
+    this.readyState = 1;
+    this.emit('open');
+  }
+  drop() {
+    this.readyState = 3;
+    this.emit('close');
+  }
+  /** Answers every call sent so far with its own name. */
+  replyAll() {
+    for (const m of this.sent.splice(0)) this.emit('message', { data: JSON.stringify({ id: m.id, result: { ok: true, value: m.name } }) });
+  }
+}
+
+const socket = (n: number) => FakeSocket.all[n];
+
+/** The real bridge module, fresh for each test, over FakeSocket. */
+async function freshBridge() {
+  vi.resetModules();
+  vi.stubGlobal('WebSocket', FakeSocket);
+  return import('./bridge');
+}
+
+/** What a promise has settled to so far (after letting microtasks run), or 'pending'. */
+async function state<T>(p: Promise<T>): Promise<T | 'pending'> {
+  let out: T | 'pending' = 'pending';
+  void p.then((v) => (out = v));
+  await vi.advanceTimersByTimeAsync(0);
+  return out;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeSocket.all = [];
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('browser-host bridge: calls made while the host is unreachable', () => {
+  it('a call made at start-up, when the first connection fails, is sent once a retry connects and gets its answer', async () => {
+    const { gateway } = await freshBridge();
+    const call = gateway.profiles.list({});
+    socket(0).drop();
+    await vi.advanceTimersByTimeAsync(250);
+    socket(1).open();
+    await vi.advanceTimersByTimeAsync(0);
+    socket(1).replyAll();
+    expect(await state(call)).toEqual({ ok: true, value: 'profiles:list' });
+    expect(socket(0).lost).toEqual([]);
+  });
+
+  it('a call made between a drop and the next attempt is not written to the closed socket but sent on the next one', async () => {
+    const { gateway } = await freshBridge();
+    socket(0).open();
+    socket(0).drop();
+    const call = gateway.app.info({});
+    await vi.advanceTimersByTimeAsync(250);
+    expect(socket(0).lost).toEqual([]);
+    socket(1).open();
+    await vi.advanceTimersByTimeAsync(0);
+    socket(1).replyAll();
+    expect(await state(call)).toEqual({ ok: true, value: 'app:info' });
+  });
+
+  it('a call made during a retry that fails waits for the attempt after it', async () => {
+    const { gateway } = await freshBridge();
+    socket(0).open();
+    socket(0).drop();
+    await vi.advanceTimersByTimeAsync(250);
+    const call = gateway.app.info({});
+    socket(1).drop(); // the host is still down
+    expect(await state(call)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(500);
+    socket(2).open();
+    await vi.advanceTimersByTimeAsync(0);
+    socket(2).replyAll();
+    expect(await state(call)).toEqual({ ok: true, value: 'app:info' });
+  });
+
+  it('a call made while the host stays down fails with `disconnected` instead of waiting forever', async () => {
+    const { gateway, QUEUE_TIMEOUT_MS } = await freshBridge();
+    const call = gateway.app.info({});
+    for (let i = 0; i < 6; i++) {
+      socket(i).drop();
+      await vi.advanceTimersByTimeAsync(Math.min(250 * 2 ** i, 5000));
+    }
+    await vi.advanceTimersByTimeAsync(QUEUE_TIMEOUT_MS);
+    const r = await state(call);
+    expect(r).toMatchObject({ ok: false, error: { code: 'disconnected' } });
+    expect(FakeSocket.all.flatMap((s) => s.lost)).toEqual([]);
+  });
+
+  it('a call already sent when the socket drops still fails with `disconnected`', async () => {
+    const { gateway } = await freshBridge();
+    socket(0).open();
+    const call = gateway.app.info({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(socket(0).sent).toHaveLength(1);
+    socket(0).drop();
+    expect(await state(call)).toMatchObject({ ok: false, error: { code: 'disconnected', message: 'The connection to the app host was lost.' } });
+  });
+});
