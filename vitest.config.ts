@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['renderer/src/test/jsdom-setup.ts'],
           testTimeout: 20_000,
         },
       },

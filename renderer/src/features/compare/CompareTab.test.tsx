@@ -19,9 +19,6 @@ vi.mock('../../bridge', () => ({
 import { CompareTab } from './CompareTab';
 import { useAppStore } from '../../store';
 
-// jsdom has no layout: CodeMirror's cursor layer measures text ranges, so give ranges empty boxes.
-Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect ??= () => new DOMRect();
 
 const pristine = useAppStore.getState();
 beforeEach(() => {

@@ -1,30 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { ProfilesState, ProfileView, Result } from '../../../../shared/contract';
+import type { ProfilesState, ProfileView } from '../../../../shared/contract';
 
-// Only the transport is faked: each call is answered by `answers[domain:verb]`, or never (like a slow core).
-const { answers, calls } = vi.hoisted(() => ({
-  answers: {} as Record<string, (input: any) => Promise<Result<unknown>>>,
-  calls: [] as { call: string; input: any }[],
-}));
-vi.mock('../../bridge', () => {
-  const call = (domain: string, verb: string) => (input: unknown) => {
-    calls.push({ call: `${domain}:${verb}`, input });
-    return answers[`${domain}:${verb}`]?.(input) ?? new Promise(() => {});
-  };
-  const gateway = new Proxy({}, { get: (_, domain: string) => new Proxy({}, { get: (__, verb: string) => (domain === 'on' ? () => () => {} : call(domain, verb)) }) });
-  return { gateway, onHostConnection: () => () => {} };
-});
+// Only the transport is faked (see test/fake-gateway.ts): the store and the components are the real ones.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { App } from '../../App';
 import { useAppStore } from '../../store';
+import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
-// jsdom has no layout: CodeMirror's cursor layer measures text ranges, so give ranges empty boxes.
-Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-  this.setAttribute('open', '');
-};
 
 const profile = (id: string, name: string, extra: Partial<ProfileView> = {}): ProfileView => ({
   id,
@@ -46,8 +30,7 @@ const work = profile('p1', 'Work');
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
-  for (const k of Object.keys(answers)) delete answers[k];
-  calls.length = 0;
+  resetGateway();
   answers['app:info'] = ok({ version: '1', host: 'web', dataDir: '/d', problems: [] });
   answers['models:list'] = async ({ profileId }) => ({
     ok: true,

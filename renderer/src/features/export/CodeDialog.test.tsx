@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { RecordedRun } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
@@ -69,15 +69,6 @@ import { Composer } from '../composer/Composer';
 import { HistoryTab } from '../library/HistoryTab';
 import { useAppStore } from '../../store';
 
-beforeAll(() => {
-  // jsdom has no modal dialogs: open it as the browser would.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  // Nor layout: the JSON editor (CodeMirror) measures text ranges once a frame passes.
-  Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-});
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);

@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { Preset, Result } from '../../../../shared/contract';
+import type { Preset } from '../../../../shared/contract';
 
-// Only the transport is faked: each call is answered by `answers[domain:verb]`, or never (like a slow core).
-const { answers } = vi.hoisted(() => ({ answers: {} as Record<string, (input: any) => Promise<Result<unknown>>> }));
-vi.mock('../../bridge', () => {
-  const call = (domain: string, verb: string) => (input: unknown) => answers[`${domain}:${verb}`]?.(input) ?? new Promise(() => {});
-  const gateway = new Proxy({}, { get: (_, domain: string) => new Proxy({}, { get: (__, verb: string) => (domain === 'on' ? () => () => {} : call(domain, verb)) }) });
-  return { gateway, onHostConnection: () => () => {} };
-});
+// Only the transport is faked (see test/fake-gateway.ts): the store and the components are the real ones.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { PresetsTab } from './PresetsTab';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const preset: Preset = { id: 'p1', name: 'My long prompt', tags: [], protocol: 'messages', model: 'm', body: { model: 'm', messages: [] }, stream: true, createdAt: '', updatedAt: '' };
 const diskFull = async () => ({ ok: false as const, error: { code: 'io_error', message: 'could not write presets.json (disk full)' } });
@@ -23,7 +19,7 @@ let stored: Preset[];
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
-  for (const k of Object.keys(answers)) delete answers[k];
+  resetGateway();
   stored = [preset];
   answers['presets:list'] = async () => ({ ok: true, value: { presets: stored } });
   answers['presets:delete'] = async () => {

@@ -35,10 +35,6 @@ vi.mock('../../bridge', () => ({
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
 
-// jsdom has no layout: the JSON editor (CodeMirror) measures text ranges once the counter's waits let a frame pass.
-Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
