@@ -18,6 +18,7 @@ vi.mock('../../bridge', () => ({
 
 import { CompareTab } from './CompareTab';
 import { useAppStore } from '../../store';
+import { completedRun } from '../../test/runs';
 
 
 const pristine = useAppStore.getState();
@@ -83,17 +84,7 @@ describe('Compare: shared prompt JSON editor', () => {
 
 // --- Removing a column ---
 
-const answer = (runId: string, text: string): RunView => {
-  const transcript = { blocks: [{ kind: 'text' as const, text }], usage: {} };
-  return {
-    runId,
-    status: 'done',
-    events: [],
-    transcript,
-    live: { events: 0, bytes: 0, types: [] },
-    result: { verdict: 'complete', reason: 'done', metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, transcript, warnings: [], endedAt: new Date().toISOString() },
-  };
-};
+const answer = (runId: string, text: string): RunView => completedRun(runId, { blocks: [{ kind: 'text', text }], usage: {} });
 
 /** Three columns that have run: A (with an override), B and C, each with its own answer. */
 async function threeColumnsRun() {

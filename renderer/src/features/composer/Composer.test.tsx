@@ -17,6 +17,7 @@ vi.mock('../../bridge', () => ({
 
 import { Composer } from './Composer';
 import { useAppStore } from '../../store';
+import { completedRun } from '../../test/runs';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -47,17 +48,7 @@ function finishedRun(protocol: ProtocolId, runId: string, transcript: Transcript
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
     composers: { ...s.composers, [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' }, activeRunId: runId, runIds: [runId] } },
-    runs: {
-      ...s.runs,
-      [runId]: {
-        runId,
-        status: 'done',
-        events: [],
-        transcript,
-        live: { events: 0, bytes: 0, types: [] },
-        result: { verdict: 'complete', reason: 'done', metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, transcript, warnings: [], endedAt: new Date().toISOString() },
-      },
-    },
+    runs: { ...s.runs, [runId]: completedRun(runId, transcript) },
   }));
 }
 
