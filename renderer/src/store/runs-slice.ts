@@ -17,8 +17,8 @@ export interface RunView {
   result?: RunResult;
   /**
    * Types seen so far, first-seen order: the Events filter lists them without counting a growing list each frame.
-   * `content`: the events the fold found visible content in (not pings, comments, role or usage chunks), for
-   * reading how the answer arrived (protocols.md §7.4).
+   * `content`: once the run has ended, the events the fold found visible content in (not pings, comments, role or
+   * usage chunks), for reading how the answer arrived (protocols.md §7.4).
    */
   live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[]; content?: RawEvent[] };
 }
@@ -32,18 +32,23 @@ export interface RunsSlice {
 
 /** Live folds, one per streaming run: mutable, so they live outside the store and are dropped at `end`. */
 const folds = new Map<string, StreamFold>();
+/**
+ * The events each live fold found content in. Read only once the run has ended (the arrival reading), so they
+ * gather here and join the run once, at `end`, instead of a growing array being copied into the store every frame.
+ */
+const contentEvents = new Map<string, RawEvent[]>();
 
 const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0, types: [] } });
 
 /** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
 export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]): Record<string, RunView> {
   const next = { ...runs };
-  const touched = new Map<string, { run: RunView; newEvents: RawEvent[]; newContent: RawEvent[] }>();
+  const touched = new Map<string, { run: RunView; newEvents: RawEvent[] }>();
   const get = (runId: string) => {
     let t = touched.get(runId);
     if (!t) {
       const base = next[runId] ?? emptyRun(runId);
-      t = { run: { ...base, live: { ...base.live } }, newEvents: [], newContent: [] };
+      t = { run: { ...base, live: { ...base.live } }, newEvents: [] };
       touched.set(runId, t);
     }
     return t;
@@ -54,8 +59,8 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
       // A run starts fresh: a recorded run loaded again must not append its events to the first copy.
       t.run = { ...emptyRun(u.runId), ledger: u.ledger, protocol: u.ledger.protocol };
       t.newEvents = [];
-      t.newContent = [];
       folds.set(u.runId, createFold(u.ledger.protocol));
+      contentEvents.set(u.runId, []);
     } else if (u.kind === 'response') {
       t.run.response = u.response;
       if (t.run.status === 'starting') t.run.status = 'streaming';
@@ -70,7 +75,7 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
           const step = fold.push({ event: e.event, data: e.data });
           if (step.content) {
             if (t.run.live.ttftMs === undefined) t.run.live.ttftMs = e.t;
-            t.newContent.push(e);
+            contentEvents.get(u.runId)?.push(e);
           }
         }
       }
@@ -82,11 +87,13 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
   }
   for (const [runId, t] of touched) {
     if (t.newEvents.length) t.run.events = t.run.events.concat(t.newEvents);
-    if (t.newContent.length) t.run.live.content = (t.run.live.content ?? []).concat(t.newContent);
     t.run.live.events = t.run.events.length;
     const fold = folds.get(runId);
     if (t.run.result) {
       t.run.transcript = t.run.result.transcript;
+      const content = contentEvents.get(runId);
+      if (content) t.run.live.content = content;
+      contentEvents.delete(runId);
       folds.delete(runId);
     } else if (fold && t.newEvents.length) t.run.transcript = fold.transcript();
     next[runId] = t.run;
