@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
-import { appendUserTurn, maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
+import { maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
+import { bodyToSend } from './body-to-send';
 import { useAppStore } from '../../store';
 import { ModelPicker } from '../model-picker/ModelPicker';
 import { InputTokens } from '../token-counter/InputTokens';
@@ -76,9 +77,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
 
   const send = async (override?: Body) => {
     if (blockedReason || running) return;
-    let toSend = override ?? body;
-    if (!override && draft.trim()) {
-      toSend = appendUserTurn(protocol, toSend, draft.trim());
+    const toSend = override ?? bodyToSend(protocol, body, draft);
+    if (!override && toSend !== body) {
       set(toSend);
       typeDraft(protocol, '');
     }
@@ -202,7 +202,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                     const buf = new Uint8Array(await file.arrayBuffer());
                     let bin = '';
                     for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-                    const withDraft = draft.trim() ? appendUserTurn(protocol, body, draft.trim()) : body;
+                    const withDraft = bodyToSend(protocol, body, draft);
                     typeDraft(protocol, '');
                     set(addImage(protocol, withDraft, file.type || 'image/png', btoa(bin)));
                     e.target.value = '';

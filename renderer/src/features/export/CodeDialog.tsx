@@ -4,7 +4,7 @@ import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { copyText } from '../stream-viewer/format';
-import { useBodyToSend } from '../token-counter/body-to-send';
+import { useBodyToSend } from '../composer/body-to-send';
 
 const LANGS: [ExportLanguage, string][] = [
   ['curl', 'curl'],

@@ -4,7 +4,7 @@ import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { count as formatCount } from '../stream-viewer/format';
-import { useBodyToSend } from './body-to-send';
+import { useBodyToSend } from '../composer/body-to-send';
 
 const DEBOUNCE_MS = 400;
 
