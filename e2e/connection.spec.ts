@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { openTab, pickModel, status } from './helpers';
 
 const KEY = 'sk-e2e-secret-key-0123456789-zyxw';
 
@@ -79,4 +80,55 @@ test('a base URL that is not http(s) is a field error and nothing is saved', asy
   await dialog.getByRole('button', { name: 'Add profile' }).click();
   await expect(dialog.getByText('must be an http:// or https:// URL').first()).toBeVisible();
   await expect(dialog.getByRole('list', { name: 'Profiles' })).not.toContainText('FTP');
+});
+
+test('a run brought back from History goes to the gateway it was sent to, and says so', async ({ app, startGateway }) => {
+  const second = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Second gateway');
+  await dialog.getByLabel('Base URL').fill(second.url);
+  await dialog.getByLabel('API key').fill(KEY);
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const profile = app.getByRole('combobox', { name: 'Profile' });
+  await expect(profile.locator('option:checked')).toHaveText('Second gateway');
+
+  await openTab(app, 'Chat Completions');
+  await pickModel(app, 'gpt-sim-mini');
+  await app.getByLabel('System prompt', { exact: true }).fill('Sent to the second gateway.');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+
+  await profile.selectOption('demo');
+  await expect(profile.locator('option:checked')).toHaveText('Demo gateway');
+  await app.getByRole('tab', { name: 'History' }).click();
+  await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await app.getByRole('button', { name: 'Open in composer' }).click();
+
+  await expect(app.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(app.getByLabel('System prompt', { exact: true })).toHaveValue('Sent to the second gateway.');
+  await expect(profile.locator('option:checked')).toHaveText('Second gateway');
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText('Switched to profile “Second gateway”');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toHaveCount(0);
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  await expect(app.getByRole('region', { name: 'Ledger' })).toContainText(`${second.url}/v1/chat/completions`);
+
+  // The run's profile is gone: the request still opens, and the note says where Send now goes.
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  await dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(profile.locator('option:checked')).toHaveText('Demo gateway');
+  await app.getByRole('tab', { name: 'History' }).click();
+  await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await app.getByRole('button', { name: 'Open in composer' }).click();
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText('“Second gateway”, which no longer exists: Send goes to “Demo gateway”');
+  await app.getByRole('button', { name: 'Dismiss note' }).click();
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toHaveCount(0);
 });

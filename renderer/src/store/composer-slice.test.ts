@@ -49,3 +49,23 @@ describe('composer slice: the run\'s reply joins the conversation once', () => {
   });
 });
 
+
+describe('composer slice: a request reopened from History', () => {
+  it('replaces an unparseable JSON text with the recorded body, and its note lasts until the next send or a dismiss', () => {
+    const s = useAppStore.getState();
+    s.composerJsonTyped('messages', '{"model":');
+    s.composerRunReopened('messages', { model: 'claude-sim-haiku', max_tokens: 64, messages: [] }, 'Switched to profile “B”: this run was sent there.');
+    let c = useAppStore.getState().composers.messages;
+    expect(c.jsonError).toBeUndefined();
+    expect(JSON.parse(c.jsonText)).toEqual({ model: 'claude-sim-haiku', max_tokens: 64, messages: [] });
+    expect(c.note).toMatch(/profile “B”/);
+    s.composerBodyEdited('messages', { ...c.body, temperature: 0.5 });
+    expect(useAppStore.getState().composers.messages.note).toMatch(/profile “B”/);
+    s.composerRunStarted('messages', 'run_after_reopen');
+    expect(useAppStore.getState().composers.messages.note).toBeUndefined();
+    s.composerRunReopened('messages', c.body, 'again');
+    s.composerNoteDismissed('messages');
+    c = useAppStore.getState().composers.messages;
+    expect(c.note).toBeUndefined();
+  });
+});

@@ -24,6 +24,8 @@ export interface ComposerState {
   runIds: string[];
   /** Capability warnings the user accepted when bringing this request here (kept in the next run's ledger). */
   warnings: string[];
+  /** Where a request brought back from History will be sent, when that is not where it was sent before. */
+  note?: string;
 }
 
 export interface ComposerSlice {
@@ -39,6 +41,9 @@ export interface ComposerSlice {
   /** The user answered the run's tool calls: its reply (unless already continued) and the results join the conversation. Returns the new body. */
   composerToolResultsAnswered(protocol: ProtocolId, runId: string, transcript: Transcript, results: ToolResult[]): Body;
   composerWarningsAccepted(protocol: ProtocolId, warnings: string[]): void;
+  /** A recorded run's request came back from History: its body, and a note when Send now goes to another gateway. */
+  composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
+  composerNoteDismissed(protocol: ProtocolId): void;
 }
 
 const pretty = (b: Body) => JSON.stringify(b, null, 2);
@@ -67,7 +72,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         }
       }),
     composerDraftTyped: (protocol, text) => patch(protocol, () => ({ draft: text })),
-    composerRunStarted: (protocol, runId) => patch(protocol, (c) => ({ activeRunId: runId, runIds: [...c.runIds, runId], warnings: [] })),
+    composerRunStarted: (protocol, runId) => patch(protocol, (c) => ({ activeRunId: runId, runIds: [...c.runIds, runId], warnings: [], note: undefined })),
     composerTurnContinued: (protocol, runId, transcript) =>
       patch(protocol, (c) => {
         if (c.continuedRunId === runId) return {};
@@ -82,5 +87,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       return body;
     },
     composerWarningsAccepted: (protocol, warnings) => patch(protocol, () => ({ warnings })),
+    composerRunReopened: (protocol, body, note) => patch(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined, note })),
+    composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
   };
 };

@@ -38,6 +38,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
   const draft = useAppStore((s) => s.composers[protocol].draft);
   const warnings = useAppStore((s) => s.composers[protocol].warnings);
+  const note = useAppStore((s) => s.composers[protocol].note);
+  const noteDismissed = useAppStore((s) => s.composerNoteDismissed);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
   const continuedRunId = useAppStore((s) => s.composers[protocol].continuedRunId);
   const runStatus = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
@@ -131,6 +133,14 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
       }}
     >
       <div className="composer-top">
+        {note && (
+          <p className="composer-note" role="note" aria-label="Where this request goes">
+            <span>{note}</span>
+            <button type="button" className="ghost small" aria-label="Dismiss note" onClick={() => noteDismissed(protocol)}>
+              ×
+            </button>
+          </p>
+        )}
         <fieldset className="form-fields" disabled={formLocked}>
           <ModelPicker value={model} onChange={(m) => set(setField(body, 'model', m))} />
         </fieldset>

@@ -17,7 +17,9 @@ export function HistoryTab() {
   const historyRequested = useAppStore((s) => s.historyRequested);
   const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
-  const edit = useAppStore((s) => s.composerBodyEdited);
+  const runReopened = useAppStore((s) => s.composerRunReopened);
+  const profiles = useAppStore((s) => s.profiles);
+  const profileSelected = useAppStore((s) => s.profileSelected);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const [selected, setSelected] = useState<string>();
   const [shown, setShown] = useState<string>();
@@ -51,16 +53,33 @@ export function HistoryTab() {
     setStepping(mode === 'step');
   };
 
+  /** The request as sent, to the gateway it was sent to: a run from another profile switches back to that profile. */
   const toComposer = async () => {
     if (!selected) return;
     const r = await gateway.history.get({ runId: selected });
     if (!r.ok) return setError(r.error.message);
+    const { ledger } = r.value;
+    let body: unknown;
     try {
-      edit(r.value.ledger.protocol, JSON.parse(r.value.ledger.body));
-      tabSelected(r.value.ledger.protocol);
+      body = JSON.parse(ledger.body);
     } catch {
-      setError('The recorded body is not JSON.');
+      return setError('The recorded body is not JSON.');
     }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return setError('The recorded body is not a JSON object.');
+    let note: string | undefined;
+    if (profiles && profiles.activeId !== ledger.profileId) {
+      const active = profiles.profiles.find((p) => p.id === profiles.activeId);
+      if (profiles.profiles.some((p) => p.id === ledger.profileId)) {
+        const err = await profileSelected(ledger.profileId);
+        if (err) return setError(`Could not switch to profile “${ledger.profileName}”, where this run was sent: ${err.message}`);
+        note = `Switched to profile “${ledger.profileName}”: this run was sent there.`;
+      } else {
+        note = `This run was sent with profile “${ledger.profileName}”, which no longer exists: Send goes to “${active?.name ?? 'the active profile'}”.`;
+      }
+    }
+    setError(undefined);
+    runReopened(ledger.protocol, body as Record<string, unknown>, note);
+    tabSelected(ledger.protocol);
   };
 
   /** "Code…": the request exactly as the ledger recorded it (its body, protocol and profile), never the composer's. */
