@@ -5,8 +5,9 @@
  */
 import type { AuthScheme } from './contract/profiles';
 import type { ExportLanguage } from './contract/library';
+import type { Ledger } from './contract/runs';
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
-import { requestHeaders, SECRET_HEADER } from './request-headers';
+import { ANTHROPIC_VERSION, requestHeaders, SECRET_HEADER } from './request-headers';
 import { normalizeBaseUrl } from './url';
 
 export const KEY_PLACEHOLDER = '<API_KEY>';
@@ -17,6 +18,37 @@ export interface ExportInput {
   extraHeaders: Record<string, string>;
   protocol: ProtocolId;
   body: Record<string, unknown>;
+}
+
+/** Headers the app adds on its own (the SDKs send their own): never carried over as extra headers. */
+const OWN_HEADERS = new Set(['accept', 'content-type', 'user-agent', 'x-api-key', 'authorization']);
+
+/**
+ * A recorded run's request as sent, from its ledger rather than from its profile (which may have been edited
+ * or deleted since): the URL it went to, the auth headers it carried and any extra headers. A header value the
+ * ledger redacted becomes `<SECRET>`. Undefined when the URL does not end in the protocol's path.
+ */
+export function exportInputFromLedger(ledger: Pick<Ledger, 'protocol' | 'url' | 'headers'>, body: Record<string, unknown>): ExportInput | undefined {
+  const path = PROTOCOL_INFO[ledger.protocol].path;
+  let url: URL;
+  try {
+    url = new URL(ledger.url);
+  } catch {
+    return undefined;
+  }
+  if (!url.pathname.endsWith(path)) return undefined;
+  const baseUrl = `${url.protocol}//${url.host}${url.pathname.slice(0, -path.length)}`;
+  const sent = Object.fromEntries(Object.entries(ledger.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const hasX = 'x-api-key' in sent;
+  const hasBearer = 'authorization' in sent && /^bearer\s/i.test(sent.authorization);
+  const authScheme: AuthScheme = hasX && hasBearer ? 'both' : hasX ? 'x-api-key' : 'bearer';
+  const extraHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent)) {
+    if (OWN_HEADERS.has(name)) continue;
+    if (name === 'anthropic-version' && value === ANTHROPIC_VERSION) continue;
+    extraHeaders[name] = value.includes('[redacted') ? '<SECRET>' : value;
+  }
+  return { baseUrl, authScheme, extraHeaders, protocol: ledger.protocol, body };
 }
 
 /** Body fields each SDK's create() takes as keyword arguments; anything else goes through extra_body. */

@@ -7,7 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
-import { exportCode, pythonLiteral, KEY_PLACEHOLDER } from '../../shared/code-export';
+import { exportCode, exportInputFromLedger, pythonLiteral, KEY_PLACEHOLDER } from '../../shared/code-export';
+import { buildRequest } from './gateway-client';
+import type { Profile } from './profiles';
+import { AUTH_SCHEMES } from '../../shared/contract/profiles';
 import { parseCurl } from '../../shared/curl-parse';
 import type { ProtocolId } from '../../shared/protocols/types';
 
@@ -50,6 +53,8 @@ const BODIES: Record<ProtocolId, Record<string, unknown>> = {
   responses: { model: 'gpt-sim-4o', input: 'hi', max_output_tokens: 64 },
 };
 
+const PATHS: Record<ProtocolId, string> = { messages: '/v1/messages', chat: '/v1/chat/completions', responses: '/v1/responses' };
+
 function run(cmd: string): Promise<{ stdout: string; code: number }> {
   return new Promise((resolve) => {
     execFile('bash', ['-c', `${cmd.trim()} -s -w '\\nHTTP %{http_code}'`], { timeout: 20_000 }, (err, stdout) => resolve({ stdout, code: err ? 1 : 0 }));
@@ -67,6 +72,29 @@ describe('export as code', () => {
       if (BODIES[protocol].stream) expect(stdout).toContain('data: [DONE]');
     });
   }
+
+  it('from a ledger: the recorded request goes out again with the same URL and headers, even after its profile changed', async () => {
+    for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
+      for (const authScheme of AUTH_SCHEMES) {
+        const profile: Profile = { id: 'p', name: 'P', baseUrl: `${sim.url}/v1`, authScheme, extraHeaders: { 'x-team': 'blue', 'x-relay-token': 'tok-123' } };
+        const sent = buildRequest(profile, DEMO_KEY, 'POST', PATHS[protocol], BODIES[protocol], { stream: BODIES[protocol].stream === true });
+        const input = exportInputFromLedger({ protocol, url: sent.url, headers: sent.redactedHeaders }, BODIES[protocol])!;
+        const code = exportCode('curl', input);
+        expect(code, `${protocol}/${authScheme}`).toContain(`'${sent.url}'`);
+        // Every header the app sent is in the export, the key as the placeholder and the secret header masked.
+        for (const [name, value] of Object.entries(sent.headers)) {
+          if (name === 'user-agent') continue;
+          const expected = value.replace(DEMO_KEY, KEY_PLACEHOLDER).replace('tok-123', '<SECRET>');
+          expect(code, `${protocol}/${authScheme}: ${name}`).toContain(`-H '${name}: ${expected}'`);
+        }
+        expect(code).not.toContain('[redacted');
+      }
+      const input = exportInputFromLedger({ protocol, url: `${sim.url}${PATHS[protocol]}`, headers: { 'x-api-key': '[redacted …3456]', authorization: 'Bearer [redacted …3456]' } }, BODIES[protocol])!;
+      const { stdout } = await run(exportCode('curl', input).replaceAll(KEY_PLACEHOLDER, DEMO_KEY));
+      expect(stdout.trim().split('\n').at(-1)).toBe('HTTP 200');
+    }
+    expect(exportInputFromLedger({ protocol: 'chat', url: 'https://gw.example.com/v1/responses', headers: {} }, {})).toBeUndefined();
+  });
 
   it('round-trips through import from curl: same endpoint, same body, and the key is reported, not returned', () => {
     for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {

@@ -1,7 +1,8 @@
 /**
  * The library calls: presets, history, export as code and import from curl, over their stores.
  */
-import { exportCode } from '../../shared/code-export';
+import { exportCode, exportInputFromLedger } from '../../shared/code-export';
+import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
 import type { PresetStore } from './preset-store';
@@ -22,6 +23,7 @@ type LibraryCall =
   | 'history:delete'
   | 'history:clear'
   | 'history:settings'
+  | 'history:code'
   | 'export:code'
   | 'import:curl';
 
@@ -34,6 +36,14 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     } catch (err) {
       throw invalid(err);
     }
+  };
+  const recorded = async (runId: string) => {
+    await history.settled();
+    const run = await history.get(runId).catch((err: unknown) => {
+      throw new RunError('unreadable', `The recorded run could not be read: ${(err as Error).message}`);
+    });
+    if (!run) throw new RunError('not_found', `Run ${runId} is not in history.`);
+    return run;
   };
   return {
     'presets:list': async () => ({ presets: presets.list() }),
@@ -50,17 +60,23 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
       await history.settled();
       return history.list(filter);
     },
-    'history:get': async ({ runId }) => {
-      await history.settled();
-      const run = await history.get(runId).catch((err: unknown) => {
-        throw new RunError('unreadable', `The recorded run could not be read: ${(err as Error).message}`);
-      });
-      if (!run) throw new RunError('not_found', `Run ${runId} is not in history.`);
-      return run;
-    },
+    'history:get': ({ runId }) => recorded(runId),
     'history:delete': async ({ runId }) => ({ deleted: await history.delete(runId) }),
     'history:clear': async () => ({ deleted: await history.clear() }),
     'history:settings': async (input) => (input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings()),
+    'history:code': async ({ runId, language }) => {
+      const { ledger } = await recorded(runId);
+      let body: unknown;
+      try {
+        body = JSON.parse(ledger.body);
+      } catch {
+        throw new RunError('invalid_input', 'The recorded body is not JSON.');
+      }
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new RunError('invalid_input', 'The recorded body is not a JSON object.');
+      const input = exportInputFromLedger(ledger, body as Record<string, unknown>);
+      if (!input) throw new RunError('invalid_input', `The recorded URL ${ledger.url} does not end in ${PROTOCOL_INFO[ledger.protocol].path}.`);
+      return { language, code: exportCode(language, input) };
+    },
     'export:code': async ({ profileId, protocol, body, language }) => {
       const profile = ctx.profiles.get(profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);

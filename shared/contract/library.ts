@@ -132,6 +132,10 @@ export const libraryCalls = {
   'history:settings': defineCall<HistorySettings>()(
     z.object({ maxRuns: z.number().int().min(1).max(100_000).optional(), maxBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).optional() }).strict(),
   ),
+  /** A recorded run's request as code, from its ledger: the URL and headers it was sent with, not its profile's current ones. */
+  'history:code': defineCall<{ code: string; language: ExportLanguage }>()(
+    z.object({ runId: z.string().min(1).max(100), language: z.enum(['curl', 'python', 'typescript', 'http']) }).strict(),
+  ),
   'export:code': defineCall<{ code: string; language: ExportLanguage }>()(
     z.object({ profileId: z.string().min(1).max(100), protocol: ProtocolSchema, body: z.record(z.string(), z.unknown()), language: z.enum(['curl', 'python', 'typescript', 'http']) }).strict(),
   ),

@@ -34,13 +34,13 @@ const { SENT_BODY, RECORDED, PROFILES, exportCalls } = vi.hoisted(() => {
     origin: 'composer',
     result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} }, transcript: { blocks: [{ kind: 'text', text: 'an answer' }], usage: {} }, warnings: [], endedAt: '2026-01-01T00:00:01Z' },
   };
-  const PROFILES: Record<string, { baseUrl: string }> = { p1: { baseUrl: 'https://gw.example.com' }, 'p-old': { baseUrl: 'https://old.example.com' } };
+  const PROFILES: Record<string, { baseUrl: string }> = { p1: { baseUrl: 'https://gw.example.com' }, 'p-old': { baseUrl: 'https://moved.example.com' } };
   return { SENT_BODY, RECORDED, PROFILES, exportCalls: [] as ExportInput[] };
 });
 
 // Only the transport is faked; "export:code" answers as the core does, with the real generator.
 vi.mock('../../bridge', async () => {
-  const { exportCode } = await import('../../../../shared/code-export');
+  const { exportCode, exportInputFromLedger } = await import('../../../../shared/code-export');
   const summary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
   return {
     gateway: {
@@ -51,6 +51,11 @@ vi.mock('../../bridge', async () => {
         list: async () => ({ ok: true, value: { runs: [summary], total: 1, bytes: 10 } }),
         get: async () => ({ ok: true, value: RECORDED }),
         delete: async () => ({ ok: true, value: { deleted: true } }),
+        // As the core answers "history:code": from the ledger, whatever the profile's base URL is now.
+        code: async ({ language }: { runId: string; language: ExportInput['language'] }) => ({
+          ok: true,
+          value: { language, code: exportCode(language, exportInputFromLedger(RECORDED.ledger, JSON.parse(RECORDED.ledger.body))!) },
+        }),
       },
       export: {
         code: async (input: ExportInput) => {
@@ -108,13 +113,14 @@ describe('export as code from History', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Code…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Code' });
     await waitFor(() => expect(exported()).toContain('the question as it was sent'));
-    expect(exportCalls.at(-1)).toEqual({ profileId: 'p-old', protocol: 'chat', body: SENT_BODY, language: 'curl' });
+    // The profile's base URL has moved since: the export still names the URL the run went to.
+    expect(exportCalls).toEqual([]);
     const curl = exported();
     expect(curl).toContain("curl -N 'https://old.example.com/v1/chat/completions'");
     expect(curl).toContain('Bearer <API_KEY>');
     expect(curl).toContain('"vendor_flag": "kept"');
     expect(curl).not.toContain('composer-model');
-    expect(dialog.textContent).toContain('Run run_1 as it was sent (profile Old gateway)');
+    expect(dialog.textContent).toContain('Run run_1 as it was sent (its URL and headers, profile Old gateway)');
 
     fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'python' } });
     await waitFor(() => expect(exported()).toContain('client.chat.completions.create(**request, extra_body=extra_body)'));

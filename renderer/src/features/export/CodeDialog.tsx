@@ -13,12 +13,10 @@ const LANGS: [ExportLanguage, string][] = [
   ['http', 'Raw HTTP'],
 ];
 
-/** A recorded run's request, exported exactly as it was sent: its ledger's body, protocol and profile. */
+/** A recorded run: its request is exported from its ledger, exactly as it was sent. */
 export interface RecordedRequest {
   runId: string;
-  profileId: string;
   profileName: string;
-  body: Record<string, unknown>;
 }
 
 /**
@@ -29,8 +27,7 @@ export interface RecordedRequest {
 export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: ProtocolId; recorded?: RecordedRequest; onClose: () => void }) {
   const composerBody = useBodyToSend(protocol);
   const activeProfileId = useAppStore((s) => s.profiles?.activeId);
-  const body = recorded?.body ?? composerBody;
-  const profileId = recorded?.profileId ?? activeProfileId;
+  const profileId = activeProfileId;
   const edit = useAppStore((s) => s.composerBodyEdited);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const [mode, setMode] = useState<'export' | 'import'>('export');
@@ -48,9 +45,12 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
 
   useEffect(() => dialog.current?.showModal(), []);
   useEffect(() => {
-    if (mode !== 'export' || !profileId) return;
+    if (mode !== 'export' || (!recorded && !profileId)) return;
     let current = true;
-    void gateway.export.code({ profileId, protocol, body, language: lang }).then((r) => {
+    const request = recorded
+      ? gateway.history.code({ runId: recorded.runId, language: lang })
+      : gateway.export.code({ profileId: profileId!, protocol, body: composerBody, language: lang });
+    void request.then((r) => {
       if (!current) return;
       if (r.ok) {
         setCode(r.value.code);
@@ -60,7 +60,7 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
     return () => {
       current = false;
     };
-  }, [mode, lang, profileId, protocol, body]);
+  }, [mode, lang, profileId, protocol, composerBody, recorded]);
 
   return (
     <dialog ref={dialog} className="connections code-dialog" aria-label="Code" onClose={onClose} onCancel={onClose}>
@@ -91,7 +91,7 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
                 ))}
               </select>
               <span className="muted small">
-                {recorded ? `Run ${recorded.runId} as it was sent (profile ${recorded.profileName}). ` : ''}The key is written &lt;API_KEY&gt;: paste yours where you run it.
+                {recorded ? `Run ${recorded.runId} as it was sent (its URL and headers, profile ${recorded.profileName}). ` : ''}The key is written &lt;API_KEY&gt;: paste yours where you run it.
               </span>
               <div className="spacer" />
               <button type="button" onClick={() => void copyText(code)}>

@@ -82,21 +82,14 @@ export function HistoryTab() {
     tabSelected(ledger.protocol);
   };
 
-  /** "Code…": the request exactly as the ledger recorded it (its body, protocol and profile), never the composer's. */
+  /** "Code…": the request exactly as the ledger recorded it (its URL, headers and body), never the composer's. */
   const exportCode = async () => {
     if (!selected) return;
     const r = await gateway.history.get({ runId: selected });
     if (!r.ok) return setError(r.error.message);
     const { ledger } = r.value;
-    let body: unknown;
-    try {
-      body = JSON.parse(ledger.body);
-    } catch {
-      return setError('The recorded body is not JSON.');
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return setError('The recorded body is not a JSON object.');
     setError(undefined);
-    setCode({ protocol: ledger.protocol, recorded: { runId: ledger.runId, profileId: ledger.profileId, profileName: ledger.profileName, body: body as Record<string, unknown> } });
+    setCode({ protocol: ledger.protocol, recorded: { runId: ledger.runId, profileName: ledger.profileName } });
   };
 
   const update = (patch: Partial<typeof filter>) => void historyRequested({ ...filter, ...patch });
