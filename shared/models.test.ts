@@ -5,8 +5,8 @@ describe('models list normalisation', () => {
   it('reads the first family shape with its pagination cursor', () => {
     const page = readModelsPage({
       data: [
-        { type: 'model', id: 'claude-a', display_name: 'Claude A', created_at: '2025-10-01T00:00:00Z' },
-        { type: 'model', id: 'claude-b', display_name: 'Claude B', created_at: '2025-09-01T00:00:00Z' },
+        { type: 'model', id: 'claude-a', display_name: 'Claude A', created_at: '2025-10-01T00:00:00Z', max_input_tokens: 200_000 },
+        { type: 'model', id: 'claude-b', display_name: 'Claude B', created_at: '2025-09-01T00:00:00Z', capabilities: { thinking: { supported: true } } },
       ],
       has_more: true,
       first_id: 'claude-a',
@@ -20,8 +20,25 @@ describe('models list normalisation', () => {
       displayName: 'Claude A',
       createdAt: '2025-10-01T00:00:00Z',
       ownedBy: undefined,
-      extra: undefined,
+      extra: { max_input_tokens: 200_000 },
     });
+    expect(page.models[1].family).toBe('anthropic');
+  });
+
+  it('does not take the first family shape alone as evidence: new-api synthesises it for every model it routes', () => {
+    // What new-api answers a caller that sends x-api-key and anthropic-version: display_name = id, a placeholder date.
+    const page = readModelsPage({
+      data: [
+        { type: 'model', id: 'gpt-4o', display_name: 'gpt-4o', created_at: '1970-01-01T00:00:00Z' },
+        { type: 'model', id: 'claude-sonnet-4-5', display_name: 'claude-sonnet-4-5', created_at: '1970-01-01T00:00:00Z' },
+      ],
+      has_more: false,
+    });
+    if ('error' in page) throw new Error(page.error);
+    expect(page.models.map((m) => [m.id, m.family])).toEqual([
+      ['gpt-4o', 'unknown'],
+      ['claude-sonnet-4-5', 'unknown'],
+    ]);
   });
 
   it('reads the second family shape and keeps relay extras as hints', () => {
@@ -31,6 +48,7 @@ describe('models list normalisation', () => {
       data: [
         { id: 'gpt-x', object: 'model', created: 1686935002, owned_by: 'openai', supported_endpoint_types: ['openai'] },
         { id: 'claude-c', object: 'model', created: 0, owned_by: 'anthropic' },
+        { id: 'relay-pick', object: 'model', created: 0, owned_by: 'custom' },
       ],
     });
     if ('error' in page) throw new Error(page.error);
@@ -38,6 +56,8 @@ describe('models list normalisation', () => {
     expect(page.models.map((m) => [m.id, m.family])).toEqual([
       ['gpt-x', 'openai'],
       ['claude-c', 'anthropic'],
+      // A relay's channel name as the owner says nothing about the family.
+      ['relay-pick', 'unknown'],
     ]);
     expect(page.models[0].createdAt).toBe('2023-06-16T17:03:22.000Z');
     expect(page.models[0].extra).toEqual({ supported_endpoint_types: ['openai'] });

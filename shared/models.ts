@@ -13,8 +13,28 @@ export interface ModelsPage {
 
 const KNOWN_KEYS = new Set(['id', 'type', 'object', 'display_name', 'created_at', 'created', 'owned_by']);
 
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+/**
+ * The family an entry shows evidence of, never a guess from its id. The first family's shape alone proves
+ * nothing: new-api answers in it for every model it routes once the caller sends x-api-key and
+ * anthropic-version (protocols.md §5), with entries synthesised from the id. Only fields the first party's
+ * list carries and relays do not synthesise (`capabilities`, `max_input_tokens`) count. In the second
+ * family's shape `owned_by` names the vendor; an owner such as a relay's channel name says nothing.
+ */
+function familyOf(e: Record<string, unknown>): ModelInfo['family'] {
+  if (e.type === 'model') {
+    const firstParty = (typeof e.capabilities === 'object' && e.capabilities !== null) || typeof e.max_input_tokens === 'number';
+    return firstParty ? 'anthropic' : 'unknown';
+  }
+  if (e.object !== 'model') return 'unknown';
+  const owner = str(e.owned_by)?.toLowerCase();
+  if (owner === undefined) return 'unknown';
+  if (owner.includes('anthropic')) return 'anthropic';
+  return owner === 'openai' || owner === 'openai-internal' || owner === 'system' ? 'openai' : 'unknown';
 }
 
 export function readModelsPage(json: unknown): ModelsPage | { error: string } {
@@ -32,8 +52,7 @@ export function readModelsPage(json: unknown): ModelsPage | { error: string } {
     const e = entry as Record<string, unknown>;
     const id = str(e.id) ?? str(e.name);
     if (!id) continue;
-    const family: ModelInfo['family'] =
-      e.type === 'model' ? 'anthropic' : e.object === 'model' ? (e.owned_by === 'anthropic' ? 'anthropic' : 'openai') : 'unknown';
+    const family = familyOf(e);
     const extra: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(e)) if (!KNOWN_KEYS.has(k)) extra[k] = v;
     const created =

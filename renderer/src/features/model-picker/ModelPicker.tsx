@@ -104,7 +104,12 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
                     }}
                   >
                     <span className="mono">{m.id}</span>
-                    <span className={`family ${m.family}`}>{m.family === 'anthropic' ? 'Messages family' : m.family === 'openai' ? 'OpenAI family' : '?'}</span>
+                    <span
+                      className={`family ${m.family}`}
+                      title={m.family === 'unknown' ? 'The models list gives no evidence of this model’s family (the list’s shape alone is not evidence)' : `From the models list (${m.ownedBy ? `owned_by ${m.ownedBy}` : 'first-party fields'})`}
+                    >
+                      {m.family === 'anthropic' ? 'Messages family' : m.family === 'openai' ? 'OpenAI family' : 'family unknown'}
+                    </span>
                   </div>
                 );
               })}
