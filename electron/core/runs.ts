@@ -15,6 +15,7 @@ import type {
   RunStartInput,
   RunUpdate,
 } from '../../shared/contract';
+import { RESULT_BODY_CAP } from '../../shared/contract';
 import type { z } from 'zod';
 import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
@@ -53,7 +54,6 @@ interface ActiveRun {
   sink: RunSink;
 }
 
-const RAW_BODY_CAP = 2 * 1024 * 1024;
 
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
@@ -256,7 +256,7 @@ export class RunManager {
         }
         bytes = body.bytes;
         const text = scrub(body.text, key);
-        const rawBody = text.length > RAW_BODY_CAP ? text.slice(0, RAW_BODY_CAP) : text;
+        const rawBody = text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text;
         if (!res.ok) {
           const error = parseGatewayError(res.status, headers, text);
           return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}`, empty, { error, rawBody });

@@ -52,10 +52,13 @@ export interface RunResult {
   transcript: Transcript;
   warnings: string[];
   response?: ResponseInfo;
-  /** Non-streaming body (or a non-SSE body on a streaming request), capped. */
+  /** Non-streaming body (or a non-SSE body on a streaming request), cut at RESULT_BODY_CAP characters. */
   rawBody?: string;
   endedAt: string;
 }
+
+/** The most of a non-streamed body a result keeps: a runaway body must not fill the window's memory. */
+export const RESULT_BODY_CAP = 2 * 1024 * 1024;
 
 /** Main → renderer. Delta-only: events are sent once each, batched about once a frame; exactly one `end`. */
 export type RunUpdate =

@@ -1,5 +1,6 @@
 import type { Ledger as LedgerData, ResponseInfo } from '../../../../shared/contract';
 import { bytes, prettyJson } from './format';
+import { ResponseBody } from './ResponseBody';
 
 const IMPORTANT = /^(request-id|x-request-id|x-oneapi-request-id|x-litellm-call-id|retry-after|.*ratelimit.*|cf-ray|server|content-type)$/i;
 
@@ -18,7 +19,10 @@ function Headers({ headers, label }: { headers: Record<string, string>; label: s
   );
 }
 
-export function Ledger({ ledger, response }: { ledger?: LedgerData; response?: ResponseInfo }) {
+/** The response's body: see ResponseBody. */
+type Body = { rawBody?: string; received?: number; streamed: boolean; onShowEvents?: () => void };
+
+export function Ledger({ ledger, response, body }: { ledger?: LedgerData; response?: ResponseInfo; body?: Body }) {
   if (!ledger) return <p className="muted empty">Nothing sent yet.</p>;
   return (
     <div className="ledger" role="region" aria-label="Ledger">
@@ -48,6 +52,7 @@ export function Ledger({ ledger, response }: { ledger?: LedgerData; response?: R
             {response.status} {response.statusText} · headers after {Math.round(response.ttfbMs)} ms
           </p>
           <Headers headers={response.headers} label="Response headers" />
+          {body && <ResponseBody {...body} />}
         </>
       ) : (
         <p className="muted">No response.</p>

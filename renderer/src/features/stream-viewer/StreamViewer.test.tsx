@@ -21,6 +21,7 @@ vi.mock('../../bridge', () => ({
 
 import { useAppStore } from '../../store';
 import { applyUpdates, recordedRunUpdates } from '../../store/runs-slice';
+import { RESULT_BODY_CAP } from '../../../../shared/contract';
 import { StreamViewer } from './StreamViewer';
 
 const pristine = useAppStore.getState();
@@ -144,5 +145,64 @@ describe('StreamViewer: Messages while streaming', () => {
     const refusal = screen.getByRole('region', { name: 'Output' }).querySelector('.refusal');
     expect(refusal?.textContent).toBe('refusal This request could enable biological harm. (category: bio)');
     expect(usage('output')).toBe('5');
+  });
+});
+
+describe('StreamViewer: the response body in the Ledger', () => {
+  /** A finished non-streaming run whose gateway answered `raw`, of which `received` bytes arrived. */
+  function jsonRun(runId: string, raw: string, received = new TextEncoder().encode(raw).length, contentType = 'application/json'): RecordedRun {
+    const transcript = { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: { inputTotal: 3, output: 1 } };
+    const response = { status: 200, statusText: 'OK', headers: { 'content-type': contentType }, contentType, ttfbMs: 40 };
+    return {
+      ledger: { ...ledger(runId, 'chat'), stream: false },
+      response,
+      events: [],
+      origin: 'composer',
+      result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 50, events: 0, bytes: received, usage: transcript.usage }, transcript, warnings: [], response, rawBody: raw, endedAt: '' },
+    };
+  }
+  const openLedger = (runId: string, run: RecordedRun) => {
+    show(recordedRunUpdates(runId, run));
+    render(<StreamViewer runId={runId} />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Ledger' }));
+    return screen.getByRole('region', { name: 'Response body' });
+  };
+
+  it('shows a non-streaming JSON body re-indented with its tokens as sent, its size, and copies it as received', async () => {
+    const raw = '{"id":"chatcmpl-1","system_fingerprint":"fp_44709d6fcb","seed":12345678901234567890,"temperature":1.0,"choices":[],"usage":{"total_tokens":4}}';
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const body = openLedger('run_json', jsonRun('run_json', raw));
+    expect(body.querySelector('pre')!.textContent).toBe(
+      '{\n  "id": "chatcmpl-1",\n  "system_fingerprint": "fp_44709d6fcb",\n  "seed": 12345678901234567890,\n  "temperature": 1.0,\n  "choices": [],\n  "usage": {\n    "total_tokens": 4\n  }\n}',
+    );
+    expect(body.textContent).toContain(`${raw.length} B`);
+    expect(body.querySelector('[role="note"]')).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy response body' })));
+    expect(writeText).toHaveBeenCalledWith(raw);
+  });
+
+  it('shows a body that is not JSON as text, never as HTML', () => {
+    const raw = '<html><body><h1>Hi</h1><img src=x onerror="alert(1)"></body></html>';
+    const body = openLedger('run_html', jsonRun('run_html', raw, undefined, 'text/html'));
+    expect(body.querySelector('pre')!.textContent).toBe(raw);
+    expect(body.querySelector('h1, img')).toBeNull();
+  });
+
+  it('says a body was capped when less was kept than arrived, and shows a 2 MB body as received', () => {
+    const raw = `{"data":"${'x'.repeat(RESULT_BODY_CAP)}`.slice(0, RESULT_BODY_CAP);
+    const body = openLedger('run_big', jsonRun('run_big', raw, 3 * 1024 * 1024));
+    expect(body.querySelector('[role="note"]')!.textContent).toBe('Capped: showing the first 2.00 MB of 3.00 MB received; the rest was not kept.');
+    expect(body.textContent).toContain('shown as received');
+    expect(body.querySelector('pre')!.textContent).toBe(raw);
+  });
+
+  it('for a streamed run, says the body is the event stream and leads to the Events tab', () => {
+    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const body = openLedger('run_sse', finished('run_sse', 'chat', events, 2, { ttftMs: 3 }));
+    expect(body.textContent).toContain('The body was the event stream');
+    expect(body.querySelector('pre')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show events' }));
+    expect(screen.getByRole('tab', { name: 'Events (3)' }).getAttribute('aria-selected')).toBe('true');
   });
 });

@@ -106,7 +106,18 @@ export function StreamViewer({ runId }: { runId?: string }) {
       <div className="pane">
         {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} liveTypes={run.live.types} />}
         {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} reading={reading} />}
-        {pane === 'ledger' && <Ledger ledger={run.ledger} response={run.response} />}
+        {pane === 'ledger' && (
+          <Ledger
+            ledger={run.ledger}
+            response={run.response}
+            body={{
+              rawBody: result?.rawBody,
+              received: m?.bytes,
+              streamed: result?.rawBody === undefined && (run.events.length > 0 || /text\/event-stream/i.test(run.response?.contentType ?? '')),
+              onShowEvents: () => setPane('events'),
+            }}
+          />
+        )}
       </div>
     </div>
   );

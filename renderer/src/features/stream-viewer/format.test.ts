@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, livePieces, PIECE, PIECE_MAX, typeCounts, usageRows } from './format';
+import { count, eventsToSse, indentJson, livePieces, PIECE, PIECE_MAX, typeCounts, usageRows } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -70,5 +70,21 @@ describe('live text blocks', () => {
   it('formats counts with thousands separators', () => {
     expect(count(20006)).toBe('20,006');
     expect(count(0)).toBe('0');
+  });
+});
+
+describe('indentJson', () => {
+  it('lays JSON out as JSON.stringify(…, null, 2) would, whatever whitespace it came with', () => {
+    const value = { a: [1, { b: 'x, "y": {z}', c: [] }, null], d: {}, e: { f: true, g: -1.5e3 }, h: 'é 🙂 \\ \n' };
+    for (const text of [JSON.stringify(value), JSON.stringify(value, null, '\t'), ' \r\n' + JSON.stringify(value, null, 4) + '\n'])
+      expect(indentJson(text)).toBe(JSON.stringify(value, null, 2));
+    expect(indentJson('{ "a" : [ ] , "b" : { \n } }')).toBe('{\n  "a": [],\n  "b": {}\n}');
+    expect(indentJson(' 42 ')).toBe('42');
+  });
+
+  it('keeps numbers and escapes as written, and leaves what is not JSON alone', () => {
+    expect(indentJson('{"n":12345678901234567890,"f":1.0,"s":"\\u00e9"}')).toBe('{\n  "n": 12345678901234567890,\n  "f": 1.0,\n  "s": "\\u00e9"\n}');
+    expect(indentJson('{"a":1')).toBeUndefined();
+    expect(indentJson('<html></html>')).toBeUndefined();
   });
 });
