@@ -385,6 +385,32 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
     },
   },
   {
+    name: 'responses: Codex tool loop in progress, with reasoning',
+    protocol: 'responses',
+    body: {
+      model: 'gpt-5-codex',
+      instructions: 'You are a coding agent.',
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'How many files are in the repo?' }] },
+        { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAC…' },
+        { type: 'function_call', call_id: 'call_ls', name: 'shell', arguments: '{"command":["ls"]}' },
+        { type: 'function_call_output', call_id: 'call_ls', output: 'README.md\nsrc\n' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          name: 'shell',
+          description: 'Run a shell command',
+          parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
+          strict: false,
+        },
+      ],
+      tool_choice: 'auto',
+      reasoning: { effort: 'medium', summary: 'auto' },
+      max_output_tokens: 2000,
+    },
+  },
+  {
     name: 'responses: stateless tool loop with reasoning item and annotated answer',
     protocol: 'responses',
     body: {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY, startSimulator, type RunningSimulator } from '../electron/core/simulator';
 import { childPath, translateRequest, type Loss, type TranslateResult } from './translate';
 import { TRANSLATE_CORPUS } from './translate-corpus';
 import { PROTOCOL_IDS, type ProtocolId } from './protocols/types';
@@ -472,9 +473,17 @@ describe('Responses → Messages', () => {
   });
 
   it('maps reasoning to adaptive thinking with an effort, and the summary style to display', () => {
-    expect(r.body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
-    expect(r.body.output_config).toEqual({ effort: 'medium', format: { type: 'json_schema', schema: { type: 'object' } } });
-    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'changed', to: 'thinking.display' });
+    const asking = ok(translateRequest('responses', 'messages', { ...body, input: body.input.slice(0, 2) }));
+    expect(asking.body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    expect(asking.body.output_config).toEqual({ effort: 'medium', format: { type: 'json_schema', schema: { type: 'object' } } });
+    expect(lossAt(asking.losses, 'reasoning.summary')).toMatchObject({ kind: 'changed', to: 'thinking.display' });
+  });
+
+  it('leaves reasoning out while the tool loop is in progress, keeping the output format', () => {
+    expect(r.body).not.toHaveProperty('thinking');
+    expect(r.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
+    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
   });
 });
 
@@ -654,6 +663,62 @@ describe('edge behaviour', () => {
   });
 });
 
+describe('values the target does not accept', () => {
+  const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }];
+
+  it('Chat tool_choice "none" with parallel_tool_calls → Messages gets {type: "none"} alone, and the dropped setting is named', () => {
+    for (const parallel of [false, true]) {
+      const r = ok(translateRequest('chat', 'messages', { model: 'm', max_completion_tokens: 50, messages: [{ role: 'user', content: 'hi' }], tools, tool_choice: 'none', parallel_tool_calls: parallel }));
+      expect(r.body.tool_choice).toEqual({ type: 'none' });
+      expect(lossAt(r.losses, 'parallel_tool_calls')).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, 'parallel_tool_calls')!.reason).toMatch(/tool_choice "none"/);
+    }
+    const auto = ok(translateRequest('chat', 'messages', { model: 'm', max_completion_tokens: 50, messages: [{ role: 'user', content: 'hi' }], tools, tool_choice: 'auto', parallel_tool_calls: false }));
+    expect(auto.body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    const back = ok(translateRequest('messages', 'chat', { model: 'm', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'none' } }));
+    expect(back.body.tool_choice).toBe('none');
+    expect(back.body).not.toHaveProperty('parallel_tool_calls');
+  });
+
+  it('images in a media type Messages does not take are dropped, naming the type; JPEG, PNG, GIF and WebP are kept', () => {
+    const image = (type: string) => ({ type: 'image_url', image_url: { url: `data:${type};base64,AAAA`, detail: 'low' } });
+    const r = ok(
+      translateRequest('chat', 'messages', {
+        model: 'm',
+        max_completion_tokens: 50,
+        messages: [{ role: 'user', content: [image('image/svg+xml'), image('image/jpeg'), image('image/png'), image('image/gif'), image('image/webp'), image('image/bmp')] }],
+      }),
+    );
+    expect(((r.body.messages as Json[])[0].content as Json[]).map((b) => (b.source as Json).media_type)).toEqual(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+    expect(lossAt(r.losses, 'messages[0].content[0]')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'messages[0].content[0]')!.reason).toContain('image/svg+xml');
+    expect(lossAt(r.losses, 'messages[0].content[5]')!.reason).toContain('image/bmp');
+    const fromResponses = ok(
+      translateRequest('responses', 'messages', {
+        model: 'm',
+        input: [
+          { role: 'user', content: [{ type: 'input_image', image_url: 'data:image/svg+xml;base64,PHN2Zz4=', detail: 'auto' }] },
+          { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_image', image_url: 'data:image/svg+xml;base64,PHN2Zz4=', detail: 'auto' }] },
+        ],
+      }),
+    );
+    expect(JSON.stringify(fromResponses.body.messages)).not.toContain('svg');
+    expect(lossAt(fromResponses.losses, 'input[0].content[0]')!.reason).toContain('image/svg+xml');
+    expect(lossAt(fromResponses.losses, 'input[2].output[0]')!.reason).toContain('image/svg+xml');
+  });
+
+  it('Responses image detail "original" → Chat becomes "high", named as changed; auto, low and high are carried as they are', () => {
+    const content = ['original', 'auto', 'low', 'high'].map((detail) => ({ type: 'input_image', image_url: 'https://example.com/y.png', detail }));
+    const r = ok(translateRequest('responses', 'chat', { model: 'm', input: [{ role: 'user', content }] }));
+    expect(((r.body.messages as Json[])[0].content as Json[]).map((p) => (p.image_url as Json).detail)).toEqual(['high', 'auto', 'low', 'high']);
+    expect(lossAt(r.losses, 'input[0].content[0].detail')).toMatchObject({ kind: 'changed', to: 'image_url.detail' });
+    expect(r.losses.filter((l) => l.path !== 'input[0].content[0].detail')).toEqual([]);
+    const back = ok(translateRequest('chat', 'responses', r.body));
+    expect(((back.body.input as Json[])[0].content as Json[]).map((p) => p.detail)).toEqual(['high', 'auto', 'low', 'high']);
+  });
+});
+
 /** Leaves of `back` the original did not have, unless a first-leg loss covers their path (same paths, no shifts). */
 function addedLeaves(original: Json, back: Json, losses: Loss[]): string[] {
   const added: string[] = [];
@@ -669,11 +734,19 @@ function addedLeaves(original: Json, back: Json, losses: Loss[]): string[] {
   return added;
 }
 
-/** What Messages rejects (protocols.md §1.5): thinking beside a forced tool, temperature ≠ 1 or top_p below 0.95. */
+/**
+ * What Messages rejects (protocols.md §1.5): thinking beside a forced tool, temperature ≠ 1, top_p below 0.95,
+ * or a last assistant turn with tool calls that does not open with a thinking block.
+ */
 function thinkingConflicts(body: Json): string[] {
   const thinking = body.thinking as Json | undefined;
   if (!thinking || thinking.type === 'disabled') return [];
   const found: string[] = [];
+  const lastAssistant = (body.messages as Json[]).findLast((m) => m.role === 'assistant');
+  const blocks = Array.isArray(lastAssistant?.content) ? (lastAssistant.content as Json[]) : [];
+  if (blocks.some((b) => b.type === 'tool_use') && blocks[0].type !== 'thinking' && blocks[0].type !== 'redacted_thinking') {
+    found.push('tool calls without a thinking block');
+  }
   const tc = body.tool_choice as Json | undefined;
   if (tc && (tc.type === 'any' || tc.type === 'tool')) found.push(`tool_choice ${String(tc.type)}`);
   if (typeof body.temperature === 'number' && body.temperature !== 1) found.push(`temperature ${body.temperature}`);
@@ -724,6 +797,80 @@ describe('thinking that Messages would reject', () => {
     expect(fine.body.thinking).toEqual({ type: 'adaptive' });
     expect(fine.body.output_config).toEqual({ effort: 'low' });
     expect(lossAt(fine.losses, 'reasoning_effort')).toBeUndefined();
+  });
+
+  describe('a tool loop in progress, sent to the simulated gateway', () => {
+    let sim: RunningSimulator;
+    beforeAll(async () => {
+      sim = await startSimulator({ port: 0, delayMs: 0 });
+    });
+    afterAll(async () => {
+      await sim.close();
+    });
+    const send = async (body: Json): Promise<{ status: number; text: string }> => {
+      const r = await fetch(`${sim.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': DEMO_KEY, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, text: await r.text() };
+    };
+    const weather = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const chatLoop = [
+      { role: 'user', content: 'What is the weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '18C' },
+    ];
+    const chatTools = [{ type: 'function', function: { name: 'get_weather', parameters: weather } }];
+
+    it('the simulator rejects thinking when the assistant turn being answered has no thinking block', async () => {
+      const r = ok(translateRequest('chat', 'messages', { model: 'claude-sim-sonnet', messages: chatLoop, tools: chatTools }));
+      const res = await send({ ...r.body, thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
+      expect(res.status).toBe(400);
+      expect(res.text).toMatch(/must start with a thinking block/);
+    });
+
+    it('Responses: reasoning item, function call and output with an effort → thinking left out, named, and accepted', async () => {
+      const r = ok(
+        translateRequest('responses', 'messages', {
+          model: 'claude-sim-sonnet',
+          instructions: 'You are a coding agent.',
+          input: [
+            { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
+            { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'xyz' },
+            { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            { type: 'function_call_output', call_id: 'call_1', output: '18C' },
+          ],
+          tools: [{ type: 'function', name: 'get_weather', parameters: weather, strict: false }],
+          reasoning: { effort: 'medium', summary: 'auto' },
+          max_output_tokens: 2000,
+        }),
+      );
+      expect(r.body).not.toHaveProperty('thinking');
+      expect(r.body).not.toHaveProperty('output_config');
+      const loss = lossAt(r.losses, 'reasoning.effort')!;
+      expect(loss.kind).toBe('dropped');
+      expect(loss.reason).toMatch(/tool calls of input\[2\] without the signed thinking block/);
+      expect(loss.reason).toMatch(/thinking .*is left out/);
+      expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
+      expect((await send(r.body)).status).toBe(200);
+    });
+
+    it('Chat: assistant tool calls and a tool message with reasoning_effort → thinking left out, named, and accepted', async () => {
+      const r = ok(translateRequest('chat', 'messages', { model: 'claude-sim-sonnet', messages: chatLoop, tools: chatTools, reasoning_effort: 'low' }));
+      expect(r.body).not.toHaveProperty('thinking');
+      expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, 'reasoning_effort')!.reason).toMatch(/tool calls of messages\[1\]/);
+      expect((await send(r.body)).status).toBe(200);
+    });
+
+    it('a finished tool loop followed by a new question keeps thinking, as only the last assistant turn needs the block', async () => {
+      const messages = [...chatLoop, { role: 'assistant', content: 'It is 18C in Paris.' }, { role: 'user', content: 'And in Oslo?' }];
+      const r = ok(translateRequest('chat', 'messages', { model: 'claude-sim-sonnet', messages, tools: chatTools, reasoning_effort: 'low' }));
+      expect(r.body.thinking).toEqual({ type: 'adaptive' });
+      expect(lossAt(r.losses, 'reasoning_effort')).toBeUndefined();
+      expect((await send(r.body)).status).toBe(200);
+    });
   });
 
   it('no translation into Messages, over the whole corpus, sends thinking Messages would reject', () => {

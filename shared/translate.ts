@@ -1197,6 +1197,9 @@ function textBlock(p: Part, ctx: Ctx): Json | undefined {
   return undefined;
 }
 
+/** The only image media types Messages accepts (protocols.md §1.3); anything else is a 400 upstream. */
+const MESSAGES_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
 function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
   switch (p.type) {
     case 'text':
@@ -1205,12 +1208,22 @@ function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
       ctx.drop(p.path, 'Messages has no refusal in earlier turns.');
       return undefined;
     case 'image': {
-      if (p.detail) ctx.drop(p.detail.path, 'Messages has no image detail setting.');
       const data = parseDataUrl(p.url);
-      if (data) return { type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } };
-      if (/^https?:\/\//i.test(p.url)) return { type: 'image', source: { type: 'url', url: p.url } };
-      ctx.drop(p.path, 'Messages takes images as base64 data or an http(s) URL; this one is neither.');
-      return undefined;
+      let source: Json;
+      if (data) {
+        if (!MESSAGES_IMAGE_TYPES.includes(data.mediaType)) {
+          ctx.drop(p.path, `Messages takes only ${MESSAGES_IMAGE_TYPES.join(', ')} images; this one is ${data.mediaType}.`);
+          return undefined;
+        }
+        source = { type: 'base64', media_type: data.mediaType, data: data.data };
+      } else if (/^https?:\/\//i.test(p.url)) {
+        source = { type: 'url', url: p.url };
+      } else {
+        ctx.drop(p.path, 'Messages takes images as base64 data or an http(s) URL; this one is neither.');
+        return undefined;
+      }
+      if (p.detail) ctx.drop(p.detail.path, 'Messages has no image detail setting.');
+      return { type: 'image', source };
     }
     case 'file': {
       const block: Json = { type: 'document' };
@@ -1316,6 +1329,9 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
   if (ir.parallel) {
     if (!tc && !ir.tools?.length) {
       ctx.drop(ir.parallel.path, 'There are no tools, and Messages sets parallel calls on tool_choice.');
+    } else if (tc?.type === 'none') {
+      // Messages' tool_choice "none" is {type: "none"} alone: it rejects disable_parallel_tool_use there.
+      ctx.drop(ir.parallel.path, 'Messages takes no parallel-call setting beside tool_choice "none" (no tool is called anyway).');
     } else {
       tc ??= { type: 'auto' };
       tc.disable_parallel_tool_use = !ir.parallel.v;
@@ -1326,10 +1342,19 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
 
 /**
  * What in the written request rules thinking out (protocols.md §1.5): Messages rejects thinking with a forced
- * tool, a temperature other than 1, or a top_p outside 0.95–1. Empty when thinking may be on.
+ * tool, a temperature other than 1, a top_p outside 0.95–1, or a tool loop whose last assistant turn does not
+ * open with its signed thinking block. Empty when thinking may be on.
  */
 function thinkingConflicts(ir: IR, out: Json): string[] {
   const found: string[] = [];
+  // No translated assistant turn has a thinking block (a signature cannot be recreated), and Messages demands one
+  // only on the assistant turn whose tool calls the conversation is still answering: the last one.
+  const lastAssistant = ir.turns.findLast((t) => t.role === 'assistant');
+  if (lastAssistant && lastAssistant.role === 'assistant' && lastAssistant.calls.length > 0) {
+    found.push(
+      `the tool calls of ${lastAssistant.path} without the signed thinking block that led to them (continuing a tool loop with thinking needs that block echoed, and it cannot be recreated)`,
+    );
+  }
   if (ir.toolChoice && (ir.toolChoice.v.mode === 'any' || ir.toolChoice.v.mode === 'tool')) {
     const forced = ir.toolChoice.v.mode === 'tool' ? `tool "${ir.toolChoice.v.name}"` : 'tool call';
     found.push(`a forced ${forced} (${ir.toolChoice.path})`);
@@ -1487,7 +1512,10 @@ function chatPart(p: Part, ctx: Ctx): Json | undefined {
       return { type: 'refusal', refusal: p.text };
     case 'image': {
       const img: Json = { url: p.url };
-      if (p.detail) img.detail = p.detail.v;
+      if (p.detail?.v === 'original') {
+        img.detail = 'high';
+        ctx.change(p.detail.path, 'Chat Completions has no "original" image detail (only auto, low and high): "high", its most detailed level, is used.', 'image_url.detail');
+      } else if (p.detail) img.detail = p.detail.v;
       return { type: 'image_url', image_url: img };
     }
     case 'file': {
