@@ -8,7 +8,9 @@ import {
   isStreaming,
   pendingToolCalls,
 } from './compose';
-import { fixtures, runFold } from './fixtures/harness';
+import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
+import { readMessagesResponse } from './messages';
+import { readResponsesResponse } from './responses';
 import type { Transcript } from './types';
 
 const deepFreeze = <T>(value: T): T => {
@@ -146,7 +148,7 @@ describe('Chat round trip (§3.4)', () => {
 });
 
 describe('Responses round trip (§4.3)', () => {
-  it('appends output items (reasoning skipped) and function_call_output items; a string input becomes a user item', () => {
+  it('appends output items (reasoning without encrypted_content skipped) and function_call_output items; a string input becomes a user item', () => {
     const transcript = runFold('responses', fixtures.responsesTextTool).transcript;
     const body = deepFreeze({ model: 'gpt-x', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] });
     const pending = pendingToolCalls(transcript);
@@ -180,5 +182,139 @@ describe('Responses round trip (§4.3)', () => {
       usage: {},
     };
     expect(pendingToolCalls(t).map((p) => p.id)).toEqual(['done']);
+  });
+});
+
+describe('Continue after a run cut off mid tool call', () => {
+  const user = { role: 'user', content: 'Weather in Paris?' };
+
+  it('Messages leaves out a tool_use that never got its content_block_stop and keeps the text before it', () => {
+    const transcript = runFold('messages', cutBefore(fixtures.messagesToolUse, 'ty\\": \\"Pa')).transcript;
+    expect(transcript.blocks[1]).toMatchObject({ kind: 'tool_call', complete: false });
+    expect(pendingToolCalls(transcript)).toEqual([]);
+    expect(appendAssistantTurn('messages', { messages: [user] }, transcript).messages).toEqual([
+      user,
+      { role: 'assistant', content: [{ type: 'text', text: "I'll check the weather in Paris." }] },
+    ]);
+  });
+
+  it('Messages appends no turn when only the cut-off call, or thinking before it, remains', () => {
+    const cut: Transcript = {
+      blocks: [
+        { kind: 'thinking', text: 'Need the tool.', signature: 'sig' },
+        { kind: 'tool_call', id: 'toolu_1', name: 'get_weather', argsText: '{"city": "Pa', complete: false },
+      ],
+      usage: {},
+    };
+    expect(appendAssistantTurn('messages', { messages: [user] }, cut)).toEqual({ messages: [user] });
+    expect(appendAssistantTurn('messages', { messages: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({ messages: [user] });
+  });
+
+  it('Chat leaves out tool_calls whose arguments were still streaming; no empty assistant message', () => {
+    const transcript = runFold('chat', cutBefore(fixtures.chatToolCalls, ': \\"Tōkyō\\"}')).transcript;
+    expect(transcript.blocks.filter((b) => b.kind === 'tool_call' && !b.complete)).not.toHaveLength(0);
+    expect(appendAssistantTurn('chat', { messages: [user] }, transcript)).toEqual({ messages: [user] });
+    const mixed: Transcript = {
+      blocks: [
+        { kind: 'text', text: 'Checking.' },
+        { kind: 'tool_call', id: 'call_1', name: 'f', argsText: '{}', args: {}, complete: true },
+        { kind: 'tool_call', id: 'call_2', name: 'f', argsText: '{"ci', complete: false },
+      ],
+      usage: {},
+    };
+    expect(appendAssistantTurn('chat', {}, mixed).messages).toEqual([
+      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+    ]);
+  });
+
+  it('Responses leaves out a function_call cut off mid-arguments and the reasoning item it would have followed', () => {
+    const cut: Transcript = {
+      blocks: [
+        { kind: 'text', text: 'Checking.' },
+        { kind: 'thinking', text: '', item: { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC' } },
+        { kind: 'tool_call', id: 'call_1', name: 'f', argsText: '{"ci', complete: false },
+      ],
+      usage: {},
+    };
+    expect(appendAssistantTurn('responses', { input: [user] }, cut).input).toEqual([
+      user,
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
+    ]);
+    expect(appendAssistantTurn('responses', { input: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({ input: [user] });
+  });
+});
+
+describe('Continue after a refusal', () => {
+  const user = { role: 'user', content: 'x' };
+  const messageStart = sse.named({ type: 'message_start', message: { id: 'm', usage: { input_tokens: 5, output_tokens: 1 } } });
+  const refusal = sse.named({
+    type: 'message_delta',
+    delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: null } },
+    usage: { output_tokens: 2 },
+  });
+
+  it('Messages does not resend the stop_details wording as assistant text, only what the model wrote', () => {
+    const only = runFold('messages', messageStart + refusal + sse.named({ type: 'message_stop' })).transcript;
+    expect(only.blocks).toEqual([{ kind: 'refusal', text: 'The model refused. (category: cyber)', source: 'stop_details' }]);
+    expect(appendAssistantTurn('messages', { messages: [user] }, only)).toEqual({ messages: [user] });
+    const afterText = readMessagesResponse({
+      content: [{ type: 'text', text: 'Sure, step one' }],
+      stop_reason: 'refusal',
+      stop_details: { type: 'refusal', category: 'cyber', explanation: 'No.' },
+    }).transcript;
+    expect(appendAssistantTurn('messages', { messages: [user] }, afterText).messages).toEqual([
+      user,
+      { role: 'assistant', content: [{ type: 'text', text: 'Sure, step one' }] },
+    ]);
+  });
+
+  it('Chat and Responses resend the model’s own refusal in their refusal shapes', () => {
+    const chat = runFold('chat', fixtures.chatRefusal).transcript;
+    expect(appendAssistantTurn('chat', { messages: [user] }, chat).messages).toEqual([
+      user,
+      { role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that." },
+    ]);
+    const responses: Transcript = { blocks: [{ kind: 'refusal', text: "I can't do that." }], usage: {} };
+    expect(appendAssistantTurn('responses', { input: [user] }, responses).input).toEqual([
+      user,
+      { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't do that." }] },
+    ]);
+  });
+});
+
+describe('Responses stateless reasoning carry-over (§4.3)', () => {
+  const body = { store: false, include: ['reasoning.encrypted_content'], input: [{ role: 'user', content: 'weather?' }] };
+  const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need the tool.' }], encrypted_content: 'gAAAA_ENC' };
+  const call = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' };
+  const expected = [
+    ...body.input,
+    reasoning,
+    { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: '18C' },
+  ];
+  const roundTrip = (transcript: Transcript) =>
+    appendToolResults('responses', appendAssistantTurn('responses', deepFreeze(body), transcript), [{ id: 'call_1', output: '18C' }]).input;
+
+  it('a streamed reasoning item goes back, encrypted_content included, before its function_call', () => {
+    let seq = 0;
+    const ev = (type: string, o: Record<string, unknown>) => sse.named({ type, sequence_number: seq++, ...o });
+    const text =
+      ev('response.created', { response: { id: 'resp_1', status: 'in_progress', output: [] } }) +
+      ev('response.output_item.added', { output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } }) +
+      ev('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'Need the tool.' }) +
+      ev('response.output_item.done', { output_index: 0, item: reasoning }) +
+      ev('response.output_item.added', { output_index: 1, item: { ...call, arguments: '', status: 'in_progress' } }) +
+      ev('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 1, delta: call.arguments }) +
+      ev('response.output_item.done', { output_index: 1, item: call }) +
+      ev('response.completed', { response: { id: 'resp_1', status: 'completed', output: [] } });
+    expect(roundTrip(runFold('responses', text).transcript)).toEqual(expected);
+  });
+
+  it('a non-streamed reasoning item goes back the same way; without one nothing is added', () => {
+    expect(roundTrip(readResponsesResponse({ status: 'completed', output: [reasoning, call] }).transcript)).toEqual(expected);
+    expect(roundTrip(readResponsesResponse({ status: 'completed', output: [call] }).transcript)).toEqual([
+      ...body.input,
+      ...expected.slice(2),
+    ]);
   });
 });

@@ -78,10 +78,12 @@ function messagesContent(blocks: Block[]): unknown[] {
         if (b.text !== '') content.push({ type: 'text', text: b.text });
         break;
       case 'tool_call':
-        content.push({ type: 'tool_use', id: b.id, name: b.name, input: toolInput(b) });
+        // A call cut off mid-stream gets no tool_result, and a tool_use without one is a 400.
+        if (b.complete) content.push({ type: 'tool_use', id: b.id, name: b.name, input: toolInput(b) });
         break;
       case 'refusal':
-        if (b.text !== '') content.push({ type: 'text', text: b.text });
+        // A stop_details refusal is the app's wording: resending it would put words in the model's mouth.
+        if (b.text !== '' && b.source !== 'stop_details') content.push({ type: 'text', text: b.text });
         break;
       case 'other':
         // Server-tool blocks (server_tool_use, *_tool_result) are resent as received, e.g. after pause_turn.
@@ -89,7 +91,14 @@ function messagesContent(blocks: Block[]): unknown[] {
         break;
     }
   }
+  // "The final block in an assistant message cannot be thinking": that is what remains when the reply
+  // was cut off (or its tool call dropped) right after thinking.
+  while (content.length > 0 && isThinking(content[content.length - 1])) content.pop();
   return content;
+}
+
+function isThinking(block: unknown): boolean {
+  return isObject(block) && (block.type === 'thinking' || block.type === 'redacted_thinking');
 }
 
 function chatAssistant(blocks: Block[]): Body | undefined {
@@ -101,7 +110,8 @@ function chatAssistant(blocks: Block[]): Body | undefined {
     .filter((b) => b.kind === 'refusal')
     .map((b) => (b as { text: string }).text)
     .join('');
-  const calls = blocks.filter((b): b is ToolBlock => b.kind === 'tool_call');
+  // Arguments cut off mid-stream are broken JSON, and no result can answer such a call.
+  const calls = blocks.filter((b): b is ToolBlock => b.kind === 'tool_call' && b.complete);
   if (text === '' && refusal === '' && calls.length === 0) return undefined;
   const msg: Body = { role: 'assistant', content: text === '' && (calls.length > 0 || refusal !== '') ? null : text };
   if (refusal !== '') msg.refusal = refusal;
@@ -131,11 +141,21 @@ function responsesItems(blocks: Block[]): unknown[] {
     }
     parts = undefined;
     if (b.kind === 'tool_call') {
-      items.push({ type: 'function_call', call_id: b.id, name: b.name, arguments: argumentsText(b) });
+      // Arguments cut off mid-stream are broken JSON, and no function_call_output can answer such a call.
+      if (b.complete) items.push({ type: 'function_call', call_id: b.id, name: b.name, arguments: argumentsText(b) });
+    } else if (b.kind === 'thinking' && isObject(b.item) && typeof b.item.encrypted_content === 'string') {
+      // Without store the server keeps no reasoning: the stateless loop carries it back, as received.
+      items.push({ ...b.item });
     }
-    // Reasoning items cannot be re-sent without encrypted_content, and hosted-tool items are server state.
+    // A reasoning item without encrypted_content cannot be re-sent, and hosted-tool items are server state.
   }
+  // The API rejects a reasoning item "provided without its required following item".
+  while (items.length > 0 && isReasoning(items[items.length - 1])) items.pop();
   return items;
+}
+
+function isReasoning(item: unknown): boolean {
+  return isObject(item) && item.type === 'reasoning';
 }
 
 /** Appends the model's reply as the next assistant turn, in the protocol's own shape. */

@@ -334,7 +334,7 @@ describe('Messages refusal (stop_details)', () => {
     expect(run.transcript.stopReason).toBe('refusal');
     expect(run.transcript.blocks).toEqual([
       { kind: 'text', text: 'Sure, step one' },
-      { kind: 'refusal', text: 'This request could enable biological harm. (category: bio)' },
+      { kind: 'refusal', text: 'This request could enable biological harm. (category: bio)', source: 'stop_details' },
     ]);
     expect(run.transcript.usage.output).toBe(5);
   });
@@ -342,7 +342,7 @@ describe('Messages refusal (stop_details)', () => {
   it('a refusal repeated in a later message_delta stays one block; no stop_details adds none', () => {
     const details = { type: 'refusal', category: null, explanation: null };
     const twice = runFold('messages', start() + refusalDelta(details) + refusalDelta(details) + stop);
-    expect(twice.transcript.blocks).toEqual([{ kind: 'refusal', text: 'The model refused.' }]);
+    expect(twice.transcript.blocks).toEqual([{ kind: 'refusal', text: 'The model refused.', source: 'stop_details' }]);
     // The refusal is the first thing shown: it counts for time to first token.
     expect(twice.steps.filter((s) => s.content).map((s) => s.type)).toEqual(['message_delta']);
     expect(runFold('messages', start() + refusalDelta(null) + stop).transcript.blocks).toEqual([]);
@@ -354,7 +354,7 @@ describe('Messages refusal (stop_details)', () => {
       stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: 'Not able to help with that.' },
       usage: { input_tokens: 5, output_tokens: 3 },
     });
-    expect(r.transcript.blocks).toEqual([{ kind: 'refusal', text: 'Not able to help with that. (category: cyber)' }]);
+    expect(r.transcript.blocks).toEqual([{ kind: 'refusal', text: 'Not able to help with that. (category: cyber)', source: 'stop_details' }]);
   });
 });
 

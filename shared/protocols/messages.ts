@@ -50,13 +50,14 @@ export function messagesUsage(raw: Record<string, unknown>): Usage {
 /**
  * A refusal as `stop_details` tells it (§1.7: `{type:"refusal", category, explanation}`), as the transcript's
  * refusal block, the shape Chat's `refusal` and Responses' refusal part take. Undefined for anything else.
+ * The text is the app's wording, not the model's, so the block is marked and never resent as assistant text.
  */
 export function refusalFromStopDetails(details: unknown): Extract<Block, { kind: 'refusal' }> | undefined {
   if (!isObject(details) || details.type !== 'refusal') return undefined;
   const explanation = str(details.explanation)?.trim();
   const category = str(details.category)?.trim();
   const text = explanation || 'The model refused.';
-  return { kind: 'refusal', text: category ? `${text} (category: ${category})` : text };
+  return { kind: 'refusal', text: category ? `${text} (category: ${category})` : text, source: 'stop_details' };
 }
 
 /** A response content block (§1.7) or a content_block_start block as a transcript block. */

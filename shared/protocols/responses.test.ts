@@ -20,7 +20,11 @@ describe('Responses fold over recorded-style fixtures', () => {
       model: 'gpt-5.1-codex',
       stopReason: 'completed',
       blocks: [
-        { kind: 'thinking', text: 'Need the weather tool.' },
+        {
+          kind: 'thinking',
+          text: 'Need the weather tool.',
+          item: { type: 'reasoning', id: 'rs_fx1', summary: [{ type: 'summary_text', text: 'Need the weather tool.' }] },
+        },
         { kind: 'text', text: 'Checking Paris — один момент ⏳' },
         { kind: 'tool_call', id: 'call_abc', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true },
       ],
@@ -185,6 +189,23 @@ describe('Responses fold: items', () => {
     expect(run.outcome).toMatchObject({ verdict: 'complete', warnings: [] });
   });
 
+  it('keeps the done reasoning item, encrypted_content included, on the thinking block the deltas built', () => {
+    const item = { type: 'reasoning', id: 'rs', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAAA_ENC' };
+    const run = runFold(
+      'responses',
+      stream([
+        created,
+        { type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs', summary: [] } },
+        { type: 'response.reasoning_summary_text.delta', output_index: 0, summary_index: 0, delta: 'Plan.' },
+        { type: 'response.output_item.done', output_index: 0, item },
+        completed(),
+      ]),
+    );
+    expect(run.transcript.blocks).toEqual([{ kind: 'thinking', text: 'Plan.', item }]);
+    const relayed = runFold('responses', stream([created, completed({ output: [item] })]));
+    expect(relayed.transcript.blocks).toEqual([{ kind: 'thinking', text: 'Plan.', item }]);
+  });
+
   it('orders blocks by output_index even when items arrive out of order', () => {
     const run = runFold(
       'responses',
@@ -293,6 +314,11 @@ describe('readResponsesResponse', () => {
       ],
       usage: { inputTotal: 328, inputCached: 0, output: 52, reasoning: 0 },
     });
+  });
+
+  it('keeps the reasoning item, encrypted_content included, on its thinking block', () => {
+    const item = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'thought' }], encrypted_content: 'gAAAA_ENC' };
+    expect(readResponsesResponse({ status: 'completed', output: [item] }).transcript.blocks).toEqual([{ kind: 'thinking', text: 'thought', item }]);
   });
 
   it('incomplete, failed and background bodies', () => {

@@ -87,7 +87,7 @@ export function blocksFromItem(item: Record<string, unknown>): Block[] {
     }
     return out;
   }
-  if (type === 'reasoning') return [{ kind: 'thinking', text: summaryText(item) ?? '' }];
+  if (type === 'reasoning') return [{ kind: 'thinking', text: summaryText(item) ?? '', item }];
   if (type === 'function_call') return [toolFromItem(item, true)];
   return [{ kind: 'other', type, raw: item }];
 }
@@ -217,6 +217,7 @@ export function createResponsesFold(): StreamFold {
     if (type === 'reasoning') {
       const text = summaryText(item);
       const b = thinkingPart({ output_index: json.output_index ?? indexOf(slot) });
+      if (b?.kind === 'thinking') b.item = item;
       return b !== undefined && text !== undefined && settle(b, text);
     }
     const fresh = blocksFromItem(item);

@@ -38,6 +38,11 @@ export type Block =
       redacted?: boolean;
       /** Anthropic redacted_thinking payload: opaque, echoed back unchanged on the next turn. */
       data?: string;
+      /**
+       * The Responses reasoning output item as received (id, summary, encrypted_content): a stateless tool
+       * loop (store:false) must send it back before the function_call it preceded.
+       */
+      item?: Record<string, unknown>;
     }
   | {
       kind: 'tool_call';
@@ -52,7 +57,12 @@ export type Block =
       argsError?: string;
       complete: boolean;
     }
-  | { kind: 'refusal'; text: string }
+  | {
+      kind: 'refusal';
+      text: string;
+      /** `stop_details`: the app's wording of an Anthropic stop_details refusal, not text the model produced. */
+      source?: 'stop_details';
+    }
   /** A block type we do not model (server tools, citations containers, hosted tool calls…): kept, shown raw. */
   | { kind: 'other'; type: string; raw: unknown };
 
