@@ -25,12 +25,21 @@ export interface CompareSlice {
   compareJsonTyped(text: string): void;
   /** The columns were replaced as a whole (a preset, a quick layout): new columns, no runs yet. */
   compareColumnsChanged(columns: CompareColumn[]): void;
+  /** A column's settings changed: if they differ from its run's, that run no longer belongs to it and is dropped. */
   compareColumnEdited(index: number, patch: Partial<CompareColumn>): void;
   compareColumnAdded(column: CompareColumn): void;
   /** Removes the column with its own run; the others keep theirs. */
   compareColumnRemoved(index: number): void;
-  /** "Run all" started: the run of each column, by column id (a column removed meanwhile is skipped). */
-  compareRunsStarted(runs: Record<string, string | undefined>): void;
+  /**
+   * "Run all" started: the run of each column, by column id, with the settings it was started with. A column removed
+   * meanwhile is skipped, and a column edited meanwhile gets no run (that run was for its former settings).
+   */
+  compareRunsStarted(runs: Record<string, StartedRun | undefined>): void;
+}
+
+export interface StartedRun {
+  runId?: string;
+  column: CompareColumn;
 }
 
 const pretty = (b: Body) => JSON.stringify(b, null, 2);
@@ -43,6 +52,11 @@ function idsOf(s: Pick<CompareSlice, 'compareColumns' | 'compareColumnIds'>): st
   const ids = s.compareColumnIds.slice(0, s.compareColumns.length);
   while (ids.length < s.compareColumns.length) ids.push(newColumnId());
   return ids;
+}
+
+/** Whether two columns would send the same request for the same shared prompt. */
+export function sameColumnSettings(a: CompareColumn, b: CompareColumn): boolean {
+  return a.profileId === b.profileId && a.protocol === b.protocol && a.model === b.model && JSON.stringify(a.overrides ?? null) === JSON.stringify(b.overrides ?? null);
 }
 
 const initialBody: Body = { ...defaultBody('messages'), max_tokens: 512 };
@@ -68,7 +82,14 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
   },
   compareColumnsChanged: (columns) => set({ compareColumns: columns, compareColumnIds: columns.map(newColumnId), compareRunIds: [] }),
   compareColumnEdited: (index, patch) =>
-    set((s) => ({ compareColumns: s.compareColumns.map((c, j) => (j === index ? { ...c, ...patch } : c)), compareColumnIds: idsOf(s) })),
+    set((s) => {
+      const before = s.compareColumns[index];
+      if (!before) return {};
+      const after = { ...before, ...patch };
+      // Keeping the run would show its verdict, numbers and output under settings it was never run with.
+      const runIds = sameColumnSettings(before, after) ? s.compareRunIds : s.compareRunIds.map((id, j) => (j === index ? undefined : id));
+      return { compareColumns: s.compareColumns.map((c, j) => (j === index ? after : c)), compareColumnIds: idsOf(s), compareRunIds: runIds };
+    }),
   compareColumnAdded: (column) => set((s) => ({ compareColumns: [...s.compareColumns, column], compareColumnIds: [...idsOf(s), newColumnId()] })),
   compareColumnRemoved: (index) =>
     set((s) => ({
@@ -76,5 +97,11 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
       compareColumnIds: idsOf(s).filter((_, j) => j !== index),
       compareRunIds: s.compareRunIds.filter((_, j) => j !== index),
     })),
-  compareRunsStarted: (runs) => set((s) => ({ compareRunIds: idsOf(s).map((id) => runs[id]) })),
+  compareRunsStarted: (runs) =>
+    set((s) => ({
+      compareRunIds: idsOf(s).map((id, j) => {
+        const r = runs[id];
+        return r && sameColumnSettings(r.column, s.compareColumns[j]) ? r.runId : undefined;
+      }),
+    })),
 });

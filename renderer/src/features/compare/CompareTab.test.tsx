@@ -149,3 +149,147 @@ describe('Compare: removing a column', () => {
     expect(useAppStore.getState().compareRunIds).toEqual([runA, runC]);
   });
 });
+
+// --- Editing a column after it has run ---
+
+const summaryHead = () => screen.getByLabelText('Comparison summary').querySelector('thead')!.textContent!;
+const summaryRow = (k: number) => [...screen.getByLabelText('Comparison summary').querySelectorAll('tbody tr')][k];
+const runAllButton = () => screen.getByRole('button', { name: 'Run all' }) as HTMLButtonElement;
+
+describe('Compare: editing a column after it has run', () => {
+  it('a new model or protocol drops the old run instead of showing it under the new label', async () => {
+    await threeColumnsRun();
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'Z' } }));
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 3 protocol'), { target: { value: 'chat' } }));
+
+    expect(summaryHead()).toMatch(/2\. Chat Completions · Z/);
+    expect(columnText(1)).toContain('answer from A');
+    expect(screen.getByLabelText('Column 2').textContent).toContain('Not run yet.');
+    expect(screen.getByLabelText('Column 2').textContent).not.toContain('answer from B');
+    expect(screen.getByLabelText('Column 3').textContent).not.toContain('answer from C');
+    const verdicts = [...summaryRow(0).querySelectorAll('td')].map((td) => td.textContent);
+    expect(verdicts[0]).toMatch(/complete/);
+    expect(verdicts.slice(1)).toEqual(['—', '—']);
+    expect(screen.queryByLabelText('Output diff')).toBeNull();
+  });
+
+  it('new overrides drop the old run; blurring the field unchanged keeps it', async () => {
+    await threeColumnsRun();
+    fireEvent.blur(overridesField(1));
+    expect(columnText(1)).toContain('answer from A');
+
+    fireEvent.change(overridesField(1), { target: { value: '{"temperature": 0.9}' } });
+    await act(async () => fireEvent.blur(overridesField(1)));
+    expect(screen.getByLabelText('Column 1').textContent).toContain('Not run yet.');
+    expect(columnText(2)).toContain('answer from B');
+  });
+
+  it('a run still starting when its column is edited is not shown under the new settings', async () => {
+    const columns: CompareColumn[] = [
+      { profileId: 'demo', protocol: 'messages', model: 'A' },
+      { profileId: 'demo', protocol: 'chat', model: 'B' },
+    ];
+    act(() => useAppStore.getState().compareColumnsChanged(columns));
+    await act(async () => render(<CompareTab />));
+    // Both starts wait until the test lets them answer, so the edit lands while "Run all" is under way.
+    const pending: (() => void)[] = [];
+    const slowStart = () => new Promise<{ ok: true; value: { runId: string } }>((resolve) => pending.push(() => resolve({ ok: true, value: { runId: `started-${++nextRun}` } })));
+    start.mockImplementationOnce(slowStart).mockImplementationOnce(slowStart);
+    await act(async () => fireEvent.click(runAllButton()));
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'Z' } }));
+    await act(async () => pending.forEach((go) => go()));
+
+    const [runA, runZ] = useAppStore.getState().compareRunIds;
+    expect(runA).toBeDefined();
+    expect(runZ).toBeUndefined();
+  });
+});
+
+// --- Quick layouts ---
+
+const loadModels = (ids: string[]) =>
+  act(() =>
+    useAppStore.setState((s) => ({
+      models: { ...s.models, demo: { profileId: 'demo', models: ids.map((id) => ({ id, family: 'openai' })), fetchedAt: new Date().toISOString(), added: [], removed: [], pages: 1 } },
+    })),
+  );
+const sameProtocolButton = () => screen.getByRole('button', { name: 'Same protocol, N models' });
+
+describe('Compare: "Same protocol, N models"', () => {
+  it('without a models list keeps the columns and says why', async () => {
+    await act(async () => render(<CompareTab />));
+    const before = useAppStore.getState().compareColumns;
+    await act(async () => fireEvent.click(sameProtocolButton()));
+
+    expect(useAppStore.getState().compareColumns).toBe(before);
+    expect(runAllButton().disabled).toBe(false);
+    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(/not loaded yet.*Columns left as they were/);
+  });
+
+  it('with a single model keeps the columns and says why', async () => {
+    await act(async () => render(<CompareTab />));
+    loadModels(['only-model', 'sim-fault-reset']);
+    const before = useAppStore.getState().compareColumns;
+    await act(async () => fireEvent.click(sameProtocolButton()));
+
+    expect(useAppStore.getState().compareColumns).toBe(before);
+    expect(runAllButton().disabled).toBe(false);
+    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(/at least 2 models.*only 1/);
+  });
+
+  it('with enough models lays them out and clears the note', async () => {
+    await act(async () => render(<CompareTab />));
+    await act(async () => fireEvent.click(sameProtocolButton()));
+    loadModels(['m1', 'm2', 'm3', 'm4']);
+    await act(async () => fireEvent.click(sameProtocolButton()));
+
+    expect(useAppStore.getState().compareColumns.map((c) => c.model)).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByRole('status', { name: 'Layout note' })).toBeNull();
+  });
+});
+
+// --- A column's overrides field ---
+
+describe('Compare: a column’s overrides field', () => {
+  async function twoColumns() {
+    act(() => useAppStore.getState().compareColumnsChanged([{ profileId: 'demo', protocol: 'chat', model: 'A' }, { profileId: 'demo', protocol: 'chat', model: 'B' }]));
+    await act(async () => render(<CompareTab />));
+  }
+  const typeOverrides = async (text: string) => {
+    fireEvent.change(overridesField(1), { target: { value: text } });
+    await act(async () => fireEvent.blur(overridesField(1)));
+  };
+
+  it('invalid JSON shows its error, blocks Run all, and a fix clears it and is the one sent', async () => {
+    await twoColumns();
+    await typeOverrides('{"temperature": 0.2}');
+    await typeOverrides('{"temperature": 0.9');
+
+    expect(overridesField(1).validity.valid).toBe(false);
+    expect(screen.getByLabelText('Column 1').textContent).toMatch(/Overrides not applied: not valid JSON/);
+    expect(runAllButton().disabled).toBe(true);
+    expect(screen.getByRole('status', { name: 'Run all blocked' }).textContent).toMatch(/column 1/);
+
+    await typeOverrides('{"temperature": 0.5}');
+    expect(overridesField(1).validity.valid).toBe(true);
+    expect(screen.getByLabelText('Column 1').textContent).not.toMatch(/not applied/);
+    expect(screen.queryByRole('status', { name: 'Run all blocked' })).toBeNull();
+    expect(runAllButton().disabled).toBe(false);
+    await act(async () => fireEvent.click(runAllButton()));
+    expect((start.mock.calls[0][0] as { body: Record<string, unknown> }).body.temperature).toBe(0.5);
+  });
+
+  it('JSON that is not an object is an error, not a silent reset of the overrides', async () => {
+    await twoColumns();
+    await typeOverrides('{"temperature": 0.2}');
+    await typeOverrides('[0.9]');
+
+    expect(screen.getByLabelText('Column 1').textContent).toMatch(/must be a JSON object/);
+    expect(useAppStore.getState().compareColumns[0].overrides).toEqual({ temperature: 0.2 });
+    expect(runAllButton().disabled).toBe(true);
+
+    await typeOverrides('');
+    expect(useAppStore.getState().compareColumns[0].overrides).toBeUndefined();
+    expect(runAllButton().disabled).toBe(false);
+  });
+});

@@ -21,6 +21,20 @@ function columnBody(shared: Record<string, unknown>, column: CompareColumn) {
   return { ...t, body: { ...t.body, model: column.model, ...column.overrides } };
 }
 
+type ParsedOverrides = { ok: true; value?: Record<string, unknown> } | { ok: false; error: string };
+
+/** The overrides field's text: empty means no overrides; anything but a JSON object is an error, never dropped silently. */
+function parseOverrides(text: string): ParsedOverrides {
+  if (!text.trim()) return { ok: true };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `not valid JSON (${(err as Error).message})` };
+  }
+  return v && typeof v === 'object' && !Array.isArray(v) ? { ok: true, value: v as Record<string, unknown> } : { ok: false, error: 'must be a JSON object, like {"temperature": 0.2}' };
+}
+
 const textOf = (t?: Transcript) => (t ? t.blocks.map((b) => (b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `[${b.name}(${b.argsText})]` : '')).join('') : '');
 
 /** One column's live run, compact. Subscribes to its own run only, so six streams never re-render each other. */
@@ -72,6 +86,9 @@ export function CompareTab() {
   const [guardsById, setGuardsById] = useState<Record<string, GuardReport | undefined>>({});
   const [presetName, setPresetName] = useState('');
   const [message, setMessage] = useState<string>();
+  const [layoutNote, setLayoutNote] = useState<string>();
+  // Keyed by column id, like the guards: a column whose overrides field does not parse, with the parse error.
+  const [overrideErrorsById, setOverrideErrorsById] = useState<Record<string, string | undefined>>({});
 
   /** A column's stable id: React key, and the key of its guard (an id-less state set from outside falls back to the index). */
   const idOf = (i: number) => columnIds[i] ?? `index-${i}`;
@@ -91,6 +108,8 @@ export function CompareTab() {
     };
   }, [columns, columnIds, translated]);
   const guards = columns.map((_, i) => guardsById[idOf(i)]);
+  const overrideErrors = columns.map((_, i) => overrideErrorsById[idOf(i)]);
+  const invalidOverrides = overrideErrors.flatMap((e, i) => (e ? [i + 1] : []));
 
   const update = (i: number, patch: Partial<CompareColumn>) => editColumn(i, patch);
   const remove = (i: number) => {
@@ -108,7 +127,7 @@ export function CompareTab() {
         const t = translated[i];
         if (!t.ok) return [idOf(i), undefined] as const;
         const r = await runStartRequested({ profileId: c.profileId, protocol: c.protocol, body: t.body, origin: 'compare', warnings: guards[i]?.warnings ?? [] });
-        return [idOf(i), r.runId] as const;
+        return [idOf(i), { runId: r.runId, column: c }] as const;
       }),
     );
     runsStarted(Object.fromEntries(started));
@@ -126,7 +145,13 @@ export function CompareTab() {
         <div className="card-head">
           <span className="label">Shared prompt — written once, translated into each column's protocol</span>
           <span className="row">
-            <button type="button" onClick={() => setColumns(PROTOCOL_IDS.map((p) => ({ profileId: activeProfile, protocol: p, model: columns[0]?.model || firstModel })))}>
+            <button
+              type="button"
+              onClick={() => {
+                setLayoutNote(undefined);
+                setColumns(PROTOCOL_IDS.map((p) => ({ profileId: activeProfile, protocol: p, model: columns[0]?.model || firstModel })));
+              }}
+            >
               Same model, three protocols
             </button>
             <button
@@ -134,6 +159,16 @@ export function CompareTab() {
               onClick={() => {
                 const protocol = columns[0]?.protocol ?? 'messages';
                 const ids = (models ?? []).map((m) => m.id).filter((id) => !id.startsWith('sim-fault') && id !== 'sim-firehose').slice(0, 3);
+                // Fewer than two columns cannot be compared (nor run), so the current ones are worth more.
+                if (ids.length < 2) {
+                  setLayoutNote(
+                    models
+                      ? `Needs at least 2 models, but this profile's model list has ${ids.length === 1 ? 'only 1' : 'none'}. Columns left as they were.`
+                      : "This profile's model list is not loaded yet, so there are no models to lay out. Columns left as they were.",
+                  );
+                  return;
+                }
+                setLayoutNote(undefined);
                 setColumns(ids.map((model) => ({ profileId: activeProfile, protocol, model })));
               }}
             >
@@ -141,6 +176,11 @@ export function CompareTab() {
             </button>
           </span>
         </div>
+        {layoutNote && (
+          <p role="status" aria-label="Layout note" className="note">
+            {layoutNote}
+          </p>
+        )}
         <div className="compare-prompt-grid">
           <label>
             <span className="label">System prompt</span>
@@ -169,7 +209,7 @@ export function CompareTab() {
           {jsonError && <p className="field-error">{jsonError}</p>}
         </details>
         <div className="row">
-          <button type="button" className="primary" disabled={!!jsonError || columns.length < 2} onClick={() => void runAll()}>
+          <button type="button" className="primary" disabled={!!jsonError || columns.length < 2 || invalidOverrides.length > 0} onClick={() => void runAll()}>
             Run all
           </button>
           <button type="button" disabled={columns.length >= MAX_COLUMNS} onClick={() => addColumn({ profileId: activeProfile, protocol: 'chat', model: firstModel })}>
@@ -190,6 +230,11 @@ export function CompareTab() {
           </button>
           {message && <span className="note">{message}</span>}
         </div>
+        {invalidOverrides.length > 0 && (
+          <p className="note" role="status" aria-label="Run all blocked">
+            Run all is off until the overrides of column {invalidOverrides.join(', ')} are valid JSON (or empty).
+          </p>
+        )}
       </section>
 
       <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(260px, 1fr))` }}>
@@ -254,17 +299,22 @@ export function CompareTab() {
                   aria-label={`Column ${i + 1} overrides`}
                   className="mono"
                   placeholder='{"temperature": 0.2}'
+                  aria-invalid={overrideErrors[i] ? true : undefined}
+                  aria-describedby={overrideErrors[i] ? `${idOf(i)}-overrides-error` : undefined}
                   defaultValue={c.overrides ? JSON.stringify(c.overrides) : ''}
                   onBlur={(e) => {
-                    try {
-                      const v = e.target.value.trim() ? JSON.parse(e.target.value) : undefined;
-                      update(i, { overrides: v && typeof v === 'object' && !Array.isArray(v) ? v : undefined });
-                    } catch {
-                      e.target.setCustomValidity('not JSON');
-                    }
+                    const parsed = parseOverrides(e.target.value);
+                    e.target.setCustomValidity(parsed.ok ? '' : parsed.error);
+                    setOverrideErrorsById((m) => ({ ...m, [idOf(i)]: parsed.ok ? undefined : parsed.error }));
+                    if (parsed.ok) update(i, { overrides: parsed.value });
                   }}
                 />
               </label>
+              {overrideErrors[i] && (
+                <p id={`${idOf(i)}-overrides-error`} className="field-error">
+                  Overrides not applied: {overrideErrors[i]}. Run all waits until this is fixed or emptied.
+                </p>
+              )}
               <ColumnRun runId={runIds[i]} onOpen={() => setFullView(runIds[i])} />
             </section>
           );
