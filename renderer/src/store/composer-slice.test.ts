@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../bridge', () => ({ gateway: {} }));
 
 import { useAppStore } from './index';
+import { withToolResults } from './composer-slice';
 
 describe('composer slice: JSON editor ↔ body', () => {
   it('takes a typed body that parses, unknown fields included, and keeps the last valid body while it does not', () => {
@@ -43,9 +44,46 @@ describe('composer slice: the run\'s reply joins the conversation once', () => {
   it('tool results follow the assistant turn, which is not appended again after Continue', () => {
     useAppStore.getState().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     useAppStore.getState().composerTurnContinued('chat', 'r2', toolCall);
-    const sent = useAppStore.getState().composerToolResultsAnswered('chat', 'r2', toolCall, [{ id: 'c1', name: 'f', output: 'ok' }]);
+    const sent = withToolResults('chat', useAppStore.getState().composers.chat, 'r2', toolCall, [{ id: 'c1', name: 'f', output: 'ok' }]);
+    expect(roles()).toEqual(['user', 'assistant']);
+    useAppStore.getState().composerToolResultsSent('chat', 'r2', sent);
     expect(roles()).toEqual(['user', 'assistant', 'tool']);
     expect(sent).toBe(useAppStore.getState().composers.chat.body);
+  });
+});
+
+describe('composer slice: a whole body loaded over a run', () => {
+  const reply = { blocks: [{ kind: 'text' as const, text: 'Reply to another conversation' }], usage: {} };
+  const loadedBody = { model: 'm', messages: [{ role: 'user', content: 'preset question' }] };
+
+  it('a preset or a reopened run detaches the previous run: its reply no longer joins, while form edits stay attached', () => {
+    const s = useAppStore.getState();
+    s.composerRunStarted('chat', 'r_old');
+    s.composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    expect(useAppStore.getState().composers.chat.detachedRunId).toBeUndefined();
+    s.composerBodyLoaded('chat', loadedBody);
+    expect(useAppStore.getState().composers.chat.detachedRunId).toBe('r_old');
+    s.composerTurnContinued('chat', 'r_old', reply);
+    expect(useAppStore.getState().composers.chat.body).toEqual(loadedBody);
+
+    s.composerRunStarted('chat', 'r_new');
+    expect(useAppStore.getState().composers.chat.detachedRunId).toBeUndefined();
+    s.composerRunReopened('chat', loadedBody);
+    expect(useAppStore.getState().composers.chat.detachedRunId).toBe('r_new');
+  });
+
+  it('keeps the warnings accepted with a translated body, and drops them when a preset or a reopened run replaces it', () => {
+    const s = useAppStore.getState();
+    const accepted = ['Not proven for m on Chat Completions: tool calls.'];
+    s.composerBodyLoaded('chat', loadedBody, accepted);
+    expect(useAppStore.getState().composers.chat.warnings).toEqual(accepted);
+    s.composerBodyEdited('chat', { ...loadedBody, temperature: 0.2 });
+    expect(useAppStore.getState().composers.chat.warnings).toEqual(accepted);
+    s.composerBodyLoaded('chat', loadedBody);
+    expect(useAppStore.getState().composers.chat.warnings).toEqual([]);
+    s.composerBodyLoaded('chat', loadedBody, accepted);
+    s.composerRunReopened('chat', loadedBody);
+    expect(useAppStore.getState().composers.chat.warnings).toEqual([]);
   });
 });
 

@@ -4,13 +4,16 @@ import { EditorView } from '@codemirror/view';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
 
 type Body = Record<string, unknown>;
-const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r2' } }));
+type StartAnswer = { ok: true; value: { runId: string } } | { ok: false; error: { code: string; message: string } };
+const start = vi.fn(async (_input: { body: Body; warnings: string[] }): Promise<StartAnswer> => ({ ok: true, value: { runId: 'r2' } }));
+const savePreset = vi.fn(async (input: { name: string; body: Body }) => ({ ok: true as const, value: { id: 'x', name: input.name } }));
 // Only the transport is faked: the store, the Composer and its children are the real ones.
 vi.mock('../../bridge', () => ({
   gateway: {
-    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
+    runs: { start: (input: { body: Body; warnings: string[] }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
     tokens: { count: () => new Promise(() => {}) },
     models: { list: () => new Promise(() => {}) },
+    presets: { save: (input: { name: string; body: Body }) => savePreset(input), list: async () => ({ ok: true, value: { presets: [] } }) },
   },
   onHostConnection: () => () => {},
 }));
@@ -23,6 +26,7 @@ const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
   start.mockClear();
+  savePreset.mockClear();
 });
 afterEach(cleanup);
 
@@ -126,6 +130,110 @@ describe('tool results', () => {
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
     ]);
+  });
+});
+
+describe('tool results go out once', () => {
+  const toolCall: Transcript = {
+    blocks: [{ kind: 'tool_call', id: 'call_1', name: 'get_weather', argsText: '{}', args: {}, complete: true }],
+    usage: {},
+  };
+  const answer = () => fireEvent.change(field('Result for get_weather'), { target: { value: '18°C' } });
+  const sentTurns = (call: number) => (start.mock.calls[call][0].body.messages as Body[]).slice(1).map((m) => m.role);
+
+  it('a send the core refuses leaves the body as it was, so the retry sends the results once', async () => {
+    finishedRun('chat', 'r1', toolCall);
+    const before = body('chat');
+    start.mockResolvedValueOnce({ ok: false, error: { code: 'busy', message: 'The core is busy' } });
+    render(<Composer protocol="chat" />);
+    answer();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send tool results' })));
+    expect(screen.getByText('The core is busy')).toBeTruthy();
+    expect(body('chat')).toBe(before);
+    answer();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send tool results' })));
+    expect(sentTurns(1)).toEqual(['assistant', 'tool']);
+    expect((body('chat').messages as Body[]).slice(1).map((m) => m.role)).toEqual(['assistant', 'tool']);
+    expect(useAppStore.getState().composers.chat.activeRunId).toBe('r2');
+  });
+
+  it('a double click while the core has not answered yet starts one run, and Send waits too', async () => {
+    finishedRun('messages', 'r1', toolCall);
+    let answerStart!: (a: StartAnswer) => void;
+    start.mockImplementationOnce(() => new Promise<StartAnswer>((r) => (answerStart = r)));
+    render(<Composer protocol="messages" />);
+    answer();
+    const button = screen.getByRole('button', { name: 'Send tool results' }) as HTMLButtonElement;
+    act(() => {
+      fireEvent.click(button);
+      fireEvent.click(button);
+    });
+    expect(button.disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => answerStart({ ok: true, value: { runId: 'r2' } }));
+    expect(start).toHaveBeenCalledTimes(1);
+    expect((body('messages').messages as Body[]).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});
+
+describe('a whole body loaded over the last run', () => {
+  const toolCall: Transcript = {
+    blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{}', args: {}, complete: true }],
+    usage: {},
+  };
+  const reopened = { model: 'm', messages: [{ role: 'user', content: 'reopened question' }], stream: true };
+
+  it('after History "Open in composer", the old reply offers no Continue, and Send carries no warnings accepted before', async () => {
+    finishedRun('chat', 'r1', { blocks: [{ kind: 'text', text: 'Reply to an old conversation' }], usage: {} });
+    useAppStore.setState((s) => ({ composers: { ...s.composers, chat: { ...s.composers.chat, warnings: ['Not proven on Chat Completions: tool calls.'] } } }));
+    render(<Composer protocol="chat" />);
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+    act(() => useAppStore.getState().composerRunReopened('chat', reopened));
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    expect(start.mock.calls[0][0].body.messages).toEqual(reopened.messages);
+    expect(start.mock.calls[0][0].warnings).toEqual([]);
+  });
+
+  it('a loaded body hides the old tool calls, while a form edit keeps them', () => {
+    finishedRun('messages', 'r1', toolCall);
+    render(<Composer protocol="messages" />);
+    fireEvent.change(field('temperature'), { target: { value: '0.3' } });
+    expect(screen.getByRole('button', { name: 'Send tool results' })).toBeTruthy();
+    act(() => useAppStore.getState().composerBodyLoaded('messages', { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'preset' }] }));
+    expect(screen.queryByLabelText('Result for get_weather')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send tool results' })).toBeNull();
+  });
+});
+
+describe('Attach image', () => {
+  it('after Continue, with the Message box empty, the image is a new user turn, not part of the earlier question', async () => {
+    finishedRun('messages', 'r1', { blocks: [{ kind: 'text', text: 'Answer one' }], usage: {} });
+    const question = (body('messages').messages as Body[])[0];
+    render(<Composer protocol="messages" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
+    await act(async () => {
+      fireEvent.change(document.querySelector('input[type=file]')!, { target: { files: [file] } });
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const messages = body('messages').messages as Body[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[0]).toEqual(question);
+    expect(messages[2].content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG') } }]);
+  });
+});
+
+describe('Save preset', () => {
+  it('saves what Send would send, the Message box included, and says so', async () => {
+    useAppStore.setState({ profiles: { activeId: 'p1', profiles: [], keyStorages: [] } });
+    render(<Composer protocol="messages" />);
+    fireEvent.change(field('Message'), { target: { value: 'My real prompt' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save preset' }));
+    expect(screen.getByRole('form', { name: 'Save preset' }).textContent).toMatch(/Message box is saved too/);
+    fireEvent.change(field('Preset name'), { target: { value: 'p' } });
+    await act(async () => fireEvent.submit(screen.getByRole('form', { name: 'Save preset' })));
+    expect((savePreset.mock.calls[0][0].body.messages as Body[]).at(-1)).toEqual({ role: 'user', content: 'My real prompt' });
   });
 });
 

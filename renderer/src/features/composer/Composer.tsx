@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
 import { maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
 import { bodyToSend } from './body-to-send';
 import { useAppStore } from '../../store';
+import { withToolResults } from '../../store/composer-slice';
 import { ModelPicker } from '../model-picker/ModelPicker';
 import { InputTokens } from '../token-counter/InputTokens';
 import { SavePreset } from '../library/SavePreset';
@@ -42,22 +43,28 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const noteDismissed = useAppStore((s) => s.composerNoteDismissed);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
   const continuedRunId = useAppStore((s) => s.composers[protocol].continuedRunId);
+  const detachedRunId = useAppStore((s) => s.composers[protocol].detachedRunId);
+  // The run this body was sent as; after another body was loaded, the active run's reply belongs to another conversation.
+  const ownRunId = activeRunId !== detachedRunId ? activeRunId : undefined;
   const runStatus = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
-  const lastTranscript = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.transcript : undefined));
-  const lastVerdict = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.verdict : undefined));
+  const lastTranscript = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.transcript : undefined));
+  const lastVerdict = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.verdict : undefined));
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const edit = useAppStore((s) => s.composerBodyEdited);
   const typeJson = useAppStore((s) => s.composerJsonTyped);
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const runStarted = useAppStore((s) => s.composerRunStarted);
   const turnContinued = useAppStore((s) => s.composerTurnContinued);
-  const toolResultsAnswered = useAppStore((s) => s.composerToolResultsAnswered);
+  const toolResultsSent = useAppStore((s) => s.composerToolResultsSent);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const runCancelRequested = useAppStore((s) => s.runCancelRequested);
   const [sendError, setSendError] = useState<string>();
   const [toolResults, setToolResults] = useState<Record<string, string>>({});
   const [toolsText, setToolsText] = useState<string>();
   const [codeOpen, setCodeOpen] = useState(false);
+  // A ref, not only state: a second click can arrive before React re-renders the disabled button.
+  const startPending = useRef(false);
+  const [starting, setStarting] = useState(false);
 
   const set = useCallback((next: Body) => edit(protocol, next), [edit, protocol]);
   const running = runStatus === 'starting' || runStatus === 'streaming';
@@ -72,40 +79,54 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const system = getSystem(protocol, body);
   const turns = getTurns(protocol, body);
   const pending = useMemo(() => (lastTranscript ? pendingToolCalls(lastTranscript) : []), [lastTranscript]);
-  const canContinue = !!lastTranscript && lastVerdict !== undefined && continuedRunId !== activeRunId && lastTranscript.blocks.length > 0;
+  const canContinue = !!lastTranscript && lastVerdict !== undefined && continuedRunId !== ownRunId && lastTranscript.blocks.length > 0;
   // While the JSON does not parse, a form edit would rewrite it from the last valid body and lose what was typed there.
   const formLocked = !!jsonError;
   const blockedReason = jsonError ? 'Fix the JSON before sending.' : !profileId ? 'No profile.' : !model ? 'Pick a model first.' : undefined;
 
-  const send = async (override?: Body) => {
-    if (blockedReason || running) return;
-    const toSend = override ?? bodyToSend(protocol, body, draft);
-    if (!override && toSend !== body) {
+  /** Starts a run of `toSend`; its id once the core took it, undefined (and the error shown) when it did not. */
+  const start = async (toSend: Body): Promise<string | undefined> => {
+    startPending.current = true;
+    setStarting(true);
+    setSendError(undefined);
+    try {
+      const r = await runStartRequested({ profileId: profileId!, protocol, body: toSend, warnings, origin: 'composer' });
+      if (r.error) setSendError(r.error.message);
+      else if (r.runId) runStarted(protocol, r.runId);
+      return r.runId;
+    } catch (err) {
+      setSendError(err instanceof Error ? err.message : String(err));
+      return undefined;
+    } finally {
+      startPending.current = false;
+      setStarting(false);
+    }
+  };
+
+  const send = async () => {
+    if (blockedReason || running || startPending.current) return;
+    const toSend = bodyToSend(protocol, body, draft);
+    if (toSend !== body) {
       set(toSend);
       typeDraft(protocol, '');
     }
-    setSendError(undefined);
-    const r = await runStartRequested({ profileId: profileId!, protocol, body: toSend, warnings, origin: 'composer' });
-    if (r.error) setSendError(r.error.message);
-    else if (r.runId) runStarted(protocol, r.runId);
+    await start(toSend);
   };
 
   const continueTurn = (t: Transcript) => {
-    if (!activeRunId) return;
-    turnContinued(protocol, activeRunId, t);
+    if (!ownRunId) return;
+    turnContinued(protocol, ownRunId, t);
     setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
   };
 
-  const sendToolResults = () => {
-    if (!lastTranscript || !activeRunId || blockedReason || running) return;
-    const next = toolResultsAnswered(
-      protocol,
-      activeRunId,
-      lastTranscript,
-      pending.map((c) => ({ id: c.id, name: c.name, output: toolResults[c.id] ?? '' })),
-    );
+  const sendToolResults = async () => {
+    if (!lastTranscript || !ownRunId || blockedReason || running || startPending.current) return;
+    const answered = ownRunId;
+    const results = pending.map((c) => ({ id: c.id, name: c.name, output: toolResults[c.id] ?? '' }));
+    const next = withToolResults(protocol, useAppStore.getState().composers[protocol], answered, lastTranscript, results);
+    if (!(await start(next))) return;
+    toolResultsSent(protocol, answered, next);
     setToolResults({});
-    void send(next);
   };
 
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
@@ -240,13 +261,13 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
                         e.preventDefault();
                         e.stopPropagation();
-                        sendToolResults();
+                        void sendToolResults();
                       }
                     }}
                   />
                 </label>
               ))}
-              <button type="button" className="primary" disabled={running || !!blockedReason} onClick={sendToolResults}>
+              <button type="button" className="primary" disabled={running || starting || !!blockedReason} onClick={() => void sendToolResults()}>
                 Send tool results
               </button>
             </section>
@@ -429,7 +450,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
         <button type="button" disabled={!running || !activeRunId} onClick={() => activeRunId && void runCancelRequested(activeRunId)}>
           Stop
         </button>
-        <button type="button" className="primary" disabled={!!blockedReason || running} onClick={() => void send()} title="Ctrl/Cmd+Enter">
+        <button type="button" className="primary" disabled={!!blockedReason || running || starting} onClick={() => void send()} title="Ctrl/Cmd+Enter">
           Send
         </button>
       </div>

@@ -48,6 +48,26 @@ describe('form ↔ body: the form edits known fields and keeps every other field
     ]);
   });
 
+  it('adds an image as a new user turn when the last turn is not a user turn, leaving the earlier question alone', () => {
+    const asked = { role: 'user', content: 'see' };
+    expect(addImage('messages', { messages: [asked, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }] }, 'image/png', 'AAA').messages).toEqual([
+      asked,
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA' } }] },
+    ]);
+    expect(addImage('chat', { messages: [asked, { role: 'assistant', content: 'ok' }] }, 'image/png', 'AAA').messages).toEqual([
+      asked,
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAA', detail: 'auto' } }] },
+    ]);
+    const output = { type: 'function_call_output', call_id: 'c1', output: '18' };
+    expect(addImage('responses', { input: [asked, output] }, 'image/png', 'AAA').input).toEqual([
+      asked,
+      output,
+      { role: 'user', content: [{ type: 'input_image', image_url: 'data:image/png;base64,AAA', detail: 'auto' }] },
+    ]);
+  });
+
   it('reads a number field: every step of typing a decimal is a number, and text that is none says so', () => {
     for (const [text, value] of [['0', 0], ['0.', 0], ['0.7', 0.7], ['.5', 0.5], ['-0.25', -0.25], [' 1e3 ', 1000], ['', undefined]] as const) {
       expect(numberText.read(text), text).toEqual({ value });

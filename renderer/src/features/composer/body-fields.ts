@@ -181,7 +181,10 @@ export function setTurnCached(body: Body, i: number, on: boolean): Body {
   });
 }
 
-/** Adds an image (base64) to the last user turn, in the protocol's own part shape. */
+/**
+ * Adds an image (base64), in the protocol's own part shape, to the last turn when that is a user turn, or else
+ * as a new user turn: after an assistant turn or tool results, an earlier user turn is not the one being written.
+ */
 export function addImage(protocol: ProtocolId, body: Body, mediaType: string, base64: string): Body {
   const part =
     protocol === 'messages'
@@ -191,10 +194,9 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
         : { type: 'input_image', image_url: `data:${mediaType};base64,${base64}`, detail: 'auto' };
   const textType = protocol === 'responses' ? 'input_text' : 'text';
   return withTurns(protocol, body, (turns) => {
-    let idx = -1;
-    for (let j = turns.length - 1; j >= 0; j--) if (isObj(turns[j]) && (turns[j] as Json).role === 'user') { idx = j; break; }
-    if (idx < 0) return [...turns, { role: 'user', content: [part] }];
-    const t = turns[idx] as Json;
+    const idx = turns.length - 1;
+    const t = turns[idx];
+    if (!isObj(t) || t.role !== 'user' || (t.type !== undefined && t.type !== 'message')) return [...turns, { role: 'user', content: [part] }];
     const content = typeof t.content === 'string' ? [{ type: textType, text: t.content }] : Array.isArray(t.content) ? [...t.content] : [];
     turns[idx] = { ...t, content: [...content, part] };
     return turns;

@@ -28,7 +28,7 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
   const composerBody = useBodyToSend(protocol);
   const activeProfileId = useAppStore((s) => s.profiles?.activeId);
   const profileId = activeProfileId;
-  const edit = useAppStore((s) => s.composerBodyEdited);
+  const load = useAppStore((s) => s.composerBodyLoaded);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const [mode, setMode] = useState<'export' | 'import'>('export');
   const [lang, setLang] = useState<ExportLanguage>('curl');
@@ -117,7 +117,7 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
                   }
                   setError(undefined);
                   setImported(r.value);
-                  if (r.value.protocol && r.value.body) edit(r.value.protocol, r.value.body);
+                  if (r.value.protocol && r.value.body) load(r.value.protocol, r.value.body);
                 }}
               >
                 Import

@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { Preset } from '../../../../shared/contract';
+import type { Transcript } from '../../../../shared/protocols/types';
 
 // Only the transport is faked (see test/fake-gateway.ts): the store and the components are the real ones.
 vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { PresetsTab } from './PresetsTab';
+import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
-import { answers, resetGateway } from '../../test/fake-gateway';
+import { answers, calls, resetGateway } from '../../test/fake-gateway';
+import { completedRun } from '../../test/runs';
 
 const preset: Preset = { id: 'p1', name: 'My long prompt', tags: [], protocol: 'messages', model: 'm', body: { model: 'm', messages: [] }, stream: true, createdAt: '', updatedAt: '' };
 const diskFull = async () => ({ ok: false as const, error: { code: 'io_error', message: 'could not write presets.json (disk full)' } });
@@ -65,5 +68,28 @@ describe('presets: delete and undo', () => {
     expect(screen.getByText('My long prompt')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+});
+
+describe('presets: Load', () => {
+  it('detaches the composer from its last run: no tool results for that run, and no warnings accepted before go out with the preset', async () => {
+    const toolCall: Transcript = { blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{}', args: {}, complete: true }], usage: {} };
+    useAppStore.setState((s) => ({
+      profiles: { activeId: 'demo', profiles: [], keyStorages: [] },
+      composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'm' }, activeRunId: 'r1', runIds: ['r1'], warnings: ['Not proven for m: tool calls.'] } },
+      runs: { r1: completedRun('r1', toolCall) },
+    }));
+    answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r2' } });
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Load My long prompt' }));
+    cleanup();
+    render(<Composer protocol="messages" />);
+    expect(screen.queryByRole('button', { name: 'Send tool results' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    const sent = calls.find((c) => c.call === 'runs:start')!.input;
+    expect(sent.body).toEqual({ model: 'm', messages: [], stream: true });
+    expect(sent.warnings).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ function download(name: string, text: string) {
 export function PresetsTab() {
   const presets = useAppStore((s) => s.presets);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
-  const edit = useAppStore((s) => s.composerBodyEdited);
+  const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
@@ -48,7 +48,7 @@ export function PresetsTab() {
       return;
     }
     if (to === p.protocol) {
-      edit(p.protocol, { ...p.body, stream: p.stream });
+      bodyLoaded(p.protocol, { ...p.body, stream: p.stream });
       tabSelected(p.protocol);
       return;
     }
@@ -158,7 +158,7 @@ export function PresetsTab() {
               type="button"
               className="primary"
               onClick={() => {
-                edit(translated.to, translated.body);
+                bodyLoaded(translated.to, translated.body);
                 tabSelected(translated.to);
                 setTranslated(undefined);
               }}

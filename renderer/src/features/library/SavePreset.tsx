@@ -2,9 +2,12 @@ import { useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
+import { useBodyToSend } from '../composer/body-to-send';
 
 export function SavePreset({ protocol }: { protocol: ProtocolId }) {
-  const body = useAppStore((s) => s.composers[protocol].body);
+  // What Send would send, as the token counter and the code export show it: the "Message" box included.
+  const body = useBodyToSend(protocol);
+  const draft = useAppStore((s) => s.composers[protocol].draft);
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
   const [open, setOpen] = useState(false);
@@ -61,6 +64,7 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
       <input aria-label="Preset name" placeholder="name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
       <input aria-label="Preset notes" placeholder="notes (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} />
       <input aria-label="Preset tags" placeholder="tags" className="narrow" value={tags} onChange={(e) => setTags(e.target.value)} />
+      {draft.trim() && <span className="muted small">The text in the Message box is saved too, as the last user turn.</span>}
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save
       </button>

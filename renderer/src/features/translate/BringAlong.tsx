@@ -13,8 +13,7 @@ import { useAppStore } from '../../store';
 export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: ProtocolId; onDone: () => void }) {
   const source = useAppStore((s) => s.composers[from].body);
   const profileId = useAppStore((s) => s.profiles?.activeId);
-  const edit = useAppStore((s) => s.composerBodyEdited);
-  const acceptWarnings = useAppStore((s) => s.composerWarningsAccepted);
+  const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
   const probeRequested = useAppStore((s) => s.probeRequested);
   const probing = useAppStore((s) => Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'));
   const [open, setOpen] = useState(false);
@@ -116,8 +115,7 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
               disabled={checking}
               title={checking ? 'Waiting for the capability check' : undefined}
               onClick={() => {
-                edit(to, result.body);
-                acceptWarnings(to, warnings);
+                bodyLoaded(to, result.body, warnings);
                 onDone();
               }}
             >
