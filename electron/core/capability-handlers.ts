@@ -9,15 +9,24 @@ import type { CapabilityStore } from './capability-store';
 import { RunError } from './runs';
 import type { CoreContext, Handlers } from './service';
 import { runProbe } from './probes';
-import { Limiter, ProbeJob, type ProbeCell } from './probes/jobs';
+import { Limiter, pauseKey, ProbeJob, type ProbeCell } from './probes/jobs';
 
 type CapabilityCall = Extract<CallName, `capabilities:${string}`>;
 export type CapabilityHandlers = Pick<Handlers, CapabilityCall>;
 
+export interface CapabilityModule {
+  handlers: CapabilityHandlers;
+  /**
+   * Drops everything learnt about a profile's gateway: its jobs (cancelled, so no result still in flight
+   * lands after), its rate-limit pauses and its stored results.
+   */
+  forgetProfile(profileId: string): Promise<void>;
+}
+
 /** Probes in flight at once across every job (the issue's bound). */
 export const PROBE_CONCURRENCY = 2;
 
-export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStore): CapabilityHandlers {
+export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStore): CapabilityModule {
   const limiter = new Limiter(PROBE_CONCURRENCY);
   const jobs = new Map<string, ProbeJob>();
   /** profile × model → epoch ms before which no probe is sent (the gateway's retry-after). */
@@ -28,7 +37,14 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
     if (!ctx.profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
   };
 
-  return {
+  const forgetProfile = async (profileId: string) => {
+    for (const job of jobs.values()) if (job.profileId === profileId) job.cancel();
+    const prefix = pauseKey(profileId, '');
+    for (const key of [...pauses.keys()]) if (key.startsWith(prefix)) pauses.delete(key);
+    await store.forget(profileId);
+  };
+
+  const handlers: CapabilityHandlers = {
     'capabilities:list': async ({ profileId }) => {
       requireProfile(profileId);
       const now = Date.now();
@@ -78,4 +94,5 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
       return guardReport({ model, protocol }, requiredCapabilities(protocol, body), store.forTarget(profileId, model, protocol));
     },
   };
+  return { handlers, forgetProfile };
 }

@@ -34,6 +34,8 @@ type Cached = z.infer<typeof CachedList>;
 
 export class ModelsService {
   private cache: Record<string, Cached> = {};
+  /** Bumped by forget: a fetch that started before it asked the old connection, so it is not kept. */
+  private readonly epochs = new Map<string, number>();
   private readonly file: string;
 
   constructor(
@@ -51,6 +53,7 @@ export class ModelsService {
   }
 
   forget(profileId: string): Promise<void> {
+    this.epochs.set(profileId, (this.epochs.get(profileId) ?? 0) + 1);
     delete this.cache[profileId];
     return this.persist();
   }
@@ -63,7 +66,9 @@ export class ModelsService {
   async list(profileId: string, refresh: boolean): Promise<ModelList> {
     const cached = this.cache[profileId];
     if (cached && !refresh) return { profileId, ...cached };
+    const epoch = this.epochs.get(profileId);
     const fetched = await this.fetchAll(profileId);
+    if (epoch !== this.epochs.get(profileId)) return this.list(profileId, refresh);
     if ('error' in fetched) {
       return {
         profileId,

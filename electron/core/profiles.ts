@@ -4,7 +4,7 @@
  * key stays in memory.
  */
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   AUTH_SCHEMES,
@@ -115,6 +115,23 @@ export class ProfileStore {
 
   keyFor(id: string): string | undefined {
     return this.builtinKeys.get(id) ?? this.vault.get(id);
+  }
+
+  /**
+   * A digest of everything that decides which gateway a profile reaches and as whom: what was learnt about a
+   * profile (its model list, probe results) holds only while this stays the same. Hashed so the key is not
+   * kept around in yet another string.
+   */
+  connectionFingerprint(id: string): string | undefined {
+    const p = this.get(id);
+    if (!p) return undefined;
+    const base = normalizeBaseUrl(p.baseUrl);
+    // Header names are case-insensitive on the wire, so "X-Tenant" and "x-tenant" reach the same gateway.
+    const headers = Object.entries(p.extraHeaders)
+      .map(([k, v]) => [k.toLowerCase(), v])
+      .sort(([a], [b]) => a.localeCompare(b));
+    const parts = [base.ok ? base.normalized : p.baseUrl, p.authScheme, headers, this.keyFor(id) ?? null];
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   }
 
   state(): ProfilesState {

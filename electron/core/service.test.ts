@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { ModelList, ProfilesState, Result, RunResult, RunUpdate } from '../../shared/contract';
+import type { CapabilityList, GuardReport, ModelList, ProfilesState, Result, RunResult, RunUpdate } from '../../shared/contract';
 import { createCore, type Core, type Receiver } from './service';
 import { LayeredVault } from './vault';
 import { startSimulator, type RunningSimulator } from './simulator';
@@ -56,9 +56,11 @@ function tempDir(): string {
 
 let second: RunningSimulator;
 let third: RunningSimulator;
+/** The second gateway's key → models map, read on every request: a test may change what it serves. */
+const secondKeys: Record<string, string[]> = { [SECOND_KEY]: ['gpt-sim-mini', 'sim-chat-only'] };
 
 beforeAll(async () => {
-  second = await startSimulator({ port: 0, keys: { [SECOND_KEY]: ['gpt-sim-mini', 'sim-chat-only'] } });
+  second = await startSimulator({ port: 0, keys: secondKeys });
   third = await startSimulator({ port: 0, keys: { [SECOND_KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] } });
 });
 afterAll(async () => {
@@ -116,12 +118,17 @@ describe('core: connection profiles and models', () => {
   it('says which models appeared and disappeared after a refresh', async () => {
     const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
     const p = state.profiles.find((x) => x.name === 'Second')!;
-    value(await core.dispatch('profiles:save', { id: p.id, name: 'Second', baseUrl: third.url }, r));
-    const cached = value<ModelList>(await core.dispatch('models:list', { profileId: p.id }, r));
-    expect(cached.models.map((m) => m.id)).toContain('sim-chat-only');
-    const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
-    expect(list.added).toEqual(['claude-sim-haiku']);
-    expect(list.removed).toEqual(['sim-chat-only']);
+    const served = secondKeys[SECOND_KEY];
+    secondKeys[SECOND_KEY] = ['gpt-sim-mini', 'claude-sim-haiku'];
+    try {
+      const cached = value<ModelList>(await core.dispatch('models:list', { profileId: p.id }, r));
+      expect(cached.models.map((m) => m.id)).toContain('sim-chat-only');
+      const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
+      expect(list.added).toEqual(['claude-sim-haiku']);
+      expect(list.removed).toEqual(['sim-chat-only']);
+    } finally {
+      secondKeys[SECOND_KEY] = served;
+    }
   });
 
   it('shows status, the gateway message and request id for a 401, keeping the last good list', async () => {
@@ -166,6 +173,99 @@ describe('core: connection profiles and models', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('core: what was learnt through a connection is forgotten when the connection changes', () => {
+  let core: Core;
+  const r = new Capture();
+  beforeAll(async () => ({ core } = await newCore()));
+  afterAll(() => core.close());
+
+  const toolBody = (model: string) => ({
+    model,
+    messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  });
+  const toolsState = async (profileId: string, model: string) =>
+    value<GuardReport>(await core.dispatch('capabilities:guard', { profileId, model, protocol: 'chat', body: toolBody(model) }, r)).items.find(
+      (i) => i.capability === 'tools',
+    )?.state;
+  const stored = async (profileId: string) => value<CapabilityList>(await core.dispatch('capabilities:list', { profileId }, r)).results;
+  const proveTools = async (profileId: string, model: string) => {
+    const { jobId } = value<{ jobId: string }>(
+      await core.dispatch('capabilities:probe', { profileId, models: [model], protocols: ['chat'], capabilities: ['tools'] }, r),
+    );
+    for (let waited = 0; value<CapabilityList>(await core.dispatch('capabilities:list', { profileId }, r)).jobs.some((j) => j.jobId === jobId); waited += 20) {
+      if (waited > 20_000) throw new Error(`probe job ${jobId} did not finish`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(await toolsState(profileId, model)).toBe('proven');
+  };
+  const modelsRequests = (sim: RunningSimulator) => sim.requests.filter((q) => q.path === '/v1/models').length;
+  const cachedModels = async (profileId: string) => value<ModelList>(await core.dispatch('models:list', { profileId }, r));
+
+  it('a save that only renames (same URL in another spelling, same key typed again) keeps probe results and the model list', async () => {
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Renamed later', baseUrl: second.url, key: SECOND_KEY }, r));
+    const id = saved.profiles.find((p) => p.name === 'Renamed later')!.id;
+    expect((await cachedModels(id)).models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
+    await proveTools(id, 'sim-chat-only');
+    const listed = modelsRequests(second);
+
+    value(await core.dispatch('profiles:save', { id, name: 'Now renamed', baseUrl: `${second.url}/v1/`, key: SECOND_KEY }, r));
+    expect(await toolsState(id, 'sim-chat-only')).toBe('proven');
+    expect(await stored(id)).toHaveLength(1);
+    expect((await cachedModels(id)).models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
+    expect(modelsRequests(second)).toBe(listed);
+  });
+
+  it('a new base URL, auth scheme, extra header or key forgets the probe results and the cached model list', async () => {
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Moves around', baseUrl: second.url, key: SECOND_KEY }, r));
+    const id = saved.profiles.find((p) => p.name === 'Moves around')!.id;
+    await cachedModels(id);
+    await proveTools(id, 'sim-chat-only');
+
+    // The third gateway does not serve sim-chat-only: nothing proven on the second may still be claimed.
+    const form = { id, name: 'Moves around', baseUrl: third.url, authScheme: 'native', extraHeaders: {} as Record<string, string> };
+    value(await core.dispatch('profiles:save', form, r));
+    expect(await toolsState(id, 'sim-chat-only')).toBe('unknown');
+    expect(await stored(id)).toEqual([]);
+    const listed = modelsRequests(third);
+    expect((await cachedModels(id)).models.map((m) => m.id).sort()).toEqual(['claude-sim-haiku', 'gpt-sim-mini']);
+    expect(modelsRequests(third)).toBe(listed + 1);
+
+    const edits: Record<string, unknown>[] = [
+      { ...form, authScheme: 'bearer' },
+      { ...form, authScheme: 'bearer', extraHeaders: { 'x-tenant': 'blue' } },
+      { ...form, authScheme: 'bearer', extraHeaders: { 'x-tenant': 'blue' }, key: 'sk-another-key-for-the-same-gateway' },
+    ];
+    for (const edit of edits) {
+      await proveTools(id, 'gpt-sim-mini');
+      await cachedModels(id);
+      const before = modelsRequests(third);
+      value(await core.dispatch('profiles:save', edit, r));
+      expect(await toolsState(id, 'gpt-sim-mini'), JSON.stringify(edit)).toBe('unknown');
+      expect(await stored(id)).toEqual([]);
+      await cachedModels(id);
+      expect(modelsRequests(third), `models list after ${JSON.stringify(edit)}`).toBe(before + 1);
+    }
+  });
+
+  it('a probe job still running against the old connection is stopped and records nothing afterwards', async () => {
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Edited mid-probe', baseUrl: second.url, key: SECOND_KEY }, r));
+    const id = saved.profiles.find((p) => p.name === 'Edited mid-probe')!.id;
+    const { jobId, total } = value<{ jobId: string; total: number }>(
+      await core.dispatch('capabilities:probe', { profileId: id, models: ['gpt-sim-mini', 'sim-chat-only'], protocols: ['chat'] }, r),
+    );
+    expect(total).toBeGreaterThan(4);
+    value(await core.dispatch('profiles:save', { id, name: 'Edited mid-probe', baseUrl: third.url }, r));
+    const ended = Date.now();
+    while (r.raw.every((p) => !(p.includes(jobId) && /"state":"(cancelled|finished)"/.test(p)))) {
+      if (Date.now() - ended > 20_000) throw new Error(`probe job ${jobId} did not end`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(r.raw.some((p) => p.includes(jobId) && p.includes('"state":"cancelled"'))).toBe(true);
+    expect(await stored(id)).toEqual([]);
   });
 });
 

@@ -110,15 +110,26 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
 
   const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
+  const capabilities = createCapabilityHandlers(ctx, capabilityStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
     'profiles:list': async () => profiles.state(),
-    'profiles:save': async (input) => profiles.save(input),
+    'profiles:save': async (input) => {
+      const before = input.id ? profiles.connectionFingerprint(input.id) : undefined;
+      const state = await profiles.save(input);
+      // Another gateway, auth or key may serve other models with other abilities: what the old connection
+      // proved is no evidence for the new one. A rename changes nothing the gateway sees, so it keeps them.
+      if (input.id && before !== profiles.connectionFingerprint(input.id)) {
+        await capabilities.forgetProfile(input.id);
+        await models.forget(input.id);
+      }
+      return state;
+    },
     'profiles:delete': async ({ id }) => {
       const state = await profiles.delete(id);
+      await capabilities.forgetProfile(id);
       await models.forget(id);
-      await capabilityStore.forget(id);
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
@@ -133,7 +144,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       if (!run) throw new RunError('not_found', `Run ${runId} is no longer in memory.`);
       return run;
     },
-    ...createCapabilityHandlers(ctx, capabilityStore),
+    ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
     ...createLibraryHandlers(ctx, presets, history),
   };

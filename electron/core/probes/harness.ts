@@ -61,7 +61,7 @@ export const PROBE_RUN_TIMEOUT_MS = 180_000;
 /** Probe runs report nowhere live: their evidence is the finished run (history) and the stored result. */
 const SILENT_SINK: RunSink = { push: () => undefined };
 
-const NONCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const NONCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** A fresh random token per request, so a cached or canned answer cannot pass (protocols.md §7). */
 export function nonce(length = 6): string {

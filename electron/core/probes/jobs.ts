@@ -72,6 +72,11 @@ export class Limiter {
   }
 }
 
+/** Where a profile × model's rate-limit pause is kept in the map every job shares. */
+export function pauseKey(profileId: string, model: string): string {
+  return `${profileId}\u0000${model}`;
+}
+
 interface QueuedCell {
   cell: ProbeCell;
   attempts: number;
@@ -144,7 +149,7 @@ export class ProbeJob {
   }
 
   private pauseKey(model: string): string {
-    return `${this.profileId}\u0000${model}`;
+    return pauseKey(this.profileId, model);
   }
 
   /** The latest pause among the models still queued (for the progress bar). */

@@ -14,6 +14,7 @@ import { ProfileStore } from '../profiles';
 import { RunManager } from '../runs';
 import { LayeredVault } from '../vault';
 import { ProbeCancelled, runProbe, type ProbeTarget } from './index';
+import { readText } from '../simulator/conversation';
 import type { CapabilityId } from '../../../shared/capabilities';
 import type { ProtocolId } from '../../../shared/protocols/types';
 
@@ -342,11 +343,67 @@ describe('background', () => {
 });
 
 describe('vision', () => {
-  it('naming every candidate colour is not proof', async () => {
-    route = () => ({ json: messagesText('It could be red, green, blue or yellow.') });
+  /** The image the probe sent, in whichever protocol shape. */
+  function sentImage(body: Record<string, unknown>): Buffer {
+    const parts = ((body.messages ?? body.input) as { content: Record<string, unknown>[] }[])[0].content;
+    const part = parts[0];
+    if (part.type === 'image') return Buffer.from((part.source as { data: string }).data, 'base64');
+    const url = part.type === 'image_url' ? (part.image_url as { url: string }).url : (part.image_url as string);
+    expect(url).toMatch(/^data:image\/png;base64,/);
+    return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+  }
+
+  const answer = (protocol: ProtocolId, text: string) => ({
+    json:
+      protocol === 'messages'
+        ? messagesText(text)
+        : protocol === 'chat'
+          ? chatMessage({ content: text })
+          : responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }]),
+  });
+
+  it('a gateway that drops the image and always answers "Red." is never proven (50 probes)', async () => {
+    const protocols: ProtocolId[] = ['messages', 'chat', 'responses'];
+    for (let i = 0; i < 50; i++) {
+      const protocol = protocols[i % protocols.length];
+      route = () => answer(protocol, 'Red.');
+      const { result } = await probe(protocol, 'vision');
+      expect(result.outcome, `probe ${i + 1} on ${protocol}: ${result.message}`).toBe('not-supported');
+      expect(result.status).toBe(200);
+    }
+  });
+
+  it('no other fixed answer passes either: a nonce-like word, a made-up reading, an empty reply', async () => {
+    const nonces = new Set<unknown>();
+    for (const text of ['K7PX2M', 'The text in the image is ABCDEF.', '']) {
+      for (let i = 0; i < 5; i++) {
+        route = () => answer('chat', text);
+        const { result } = await probe('chat', 'vision');
+        expect(result.outcome, `answering "${text}": ${result.message}`).toBe('not-supported');
+        nonces.add(result.evidence.fields.nonce);
+      }
+    }
+    expect(nonces.size).toBe(15);
+  });
+
+  it('the nonce is only in the pixels: the prompt does not carry it, the PNG shows it', async () => {
+    route = () => ({ json: messagesText('Red.') });
     const { result } = await probe('messages', 'vision');
-    expect(result.outcome).toBe('not-supported');
+    const secret = result.evidence.fields.nonce as string;
+    expect(secret).toMatch(/^[A-Z2-9]{6}$/);
+    expect(JSON.stringify(seen[0].body)).not.toContain(secret);
     const image = ((seen[0].body.messages as { content: { type: string }[] }[])[0].content)[0];
     expect(image).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png' } });
+    expect(readText(sentImage(seen[0].body))).toBe(secret);
+  });
+
+  it('reading the text back proves it, in any case, spacing or sentence', async () => {
+    const answers = [(t: string) => t, (t: string) => `The image says "${t.toLowerCase()}".`, (t: string) => `${t.slice(0, 3)} ${t.slice(3)}`];
+    for (const [i, protocol] of (['messages', 'chat', 'responses'] as const).entries()) {
+      route = (_path, body) => answer(protocol, answers[i](readText(sentImage(body)) ?? ''));
+      const { result } = await probe(protocol, 'vision');
+      expect(result.outcome, `${protocol}: ${result.message}`).toBe('proven');
+      expect(result.evidence.fields).toMatchObject({ read: true, nonce: expect.stringMatching(/^[A-Z2-9]{6}$/) });
+    }
   });
 });

@@ -12,6 +12,7 @@ import type {
   CapabilityProgress,
   CapabilityResult,
   GuardReport,
+  ProfilesState,
   PushName,
   Pushes,
   Result,
@@ -21,6 +22,7 @@ import type { ProtocolId } from '../../../shared/protocols/types';
 import { createCore, type Core, type Receiver } from '../service';
 import type { FinishedRun } from '../runs';
 import { LayeredVault } from '../vault';
+import { DEMO_KEY } from '../simulator';
 
 class Capture implements Receiver {
   readonly progress: CapabilityProgress[] = [];
@@ -132,6 +134,21 @@ describe('capability probes against the simulator', () => {
     for (const p of ['chat', 'responses'] as const) {
       const r = cell(results, 'tools', p);
       expect(r.outcome, r.message).toBe('proven');
+      expectEvidenceRuns(r);
+    }
+  }, 60_000);
+
+  it('vision: a vision model reads the nonce written in the image on every protocol; a text-only model cannot', async () => {
+    // A profile of its own, so these results do not count in the cancel test's tally of the demo profile.
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Vision check', baseUrl: core.demoUrl, key: DEMO_KEY }, new Capture()));
+    const profileId = saved.profiles.find((p) => p.name === 'Vision check')!.id;
+    const { results } = await probe(['claude-sim-sonnet', 'gpt-sim-mini'], ['messages', 'chat', 'responses'], ['vision'], { profileId });
+    expect(results).toHaveLength(6);
+    for (const r of results) {
+      const expected = r.model === 'gpt-sim-mini' ? 'not-supported' : 'proven';
+      expect(r.outcome, `${r.model} on ${r.protocol}: ${r.message}`).toBe(expected);
+      expect(r.status).toBe(200);
+      expect(r.evidence.fields.read).toBe(expected === 'proven');
       expectEvidenceRuns(r);
     }
   }, 60_000);

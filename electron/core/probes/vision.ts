@@ -1,38 +1,14 @@
 /**
- * Vision (protocols.md §7.6, the colour variant the issue allows): a small PNG generated at run time in a
- * colour picked at random, sent base64 in the protocol's image shape; the reply must name that colour and no
- * other candidate. The random colour is the nonce: a gateway that drops the image can only guess (1 in 4).
+ * Vision (protocols.md §7.6): a PNG generated at run time showing a fresh nonce in large black text on white,
+ * sent base64 in the protocol's image shape; the reply must contain that nonce. The nonce exists only in the
+ * image's pixels (never in the prompt), so a gateway that drops the image, or a text-only model, can only
+ * guess: one chance in 32^6 (about 10^-9) per probe.
  */
-import { randomInt } from 'node:crypto';
-import { PNG } from 'pngjs';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import { capText, nonce, replyText, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import { textPng } from './pixel-font';
 
-export interface ProbeColour {
-  name: string;
-  rgb: [number, number, number];
-  /** Other words that name the same colour. */
-  aliases: string[];
-}
-
-export const PROBE_COLOURS: ProbeColour[] = [
-  { name: 'red', rgb: [220, 30, 30], aliases: ['crimson', 'scarlet'] },
-  { name: 'green', rgb: [30, 170, 60], aliases: [] },
-  { name: 'blue', rgb: [30, 70, 220], aliases: ['navy'] },
-  { name: 'yellow', rgb: [245, 210, 20], aliases: [] },
-];
-
-/** A solid square of one colour: no text, so the model has to look at the pixels. */
-export function colourPng(rgb: [number, number, number], size = 32): Buffer {
-  const png = new PNG({ width: size, height: size });
-  for (let i = 0; i < size * size; i++) {
-    png.data[i * 4] = rgb[0];
-    png.data[i * 4 + 1] = rgb[1];
-    png.data[i * 4 + 2] = rgb[2];
-    png.data[i * 4 + 3] = 255;
-  }
-  return PNG.sync.write(png);
-}
+export const VISION_PROMPT = 'Reply with only the text in the image.';
 
 function imagePart(protocol: ProtocolId, b64: string): unknown {
   if (protocol === 'messages') return { type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64 } };
@@ -44,28 +20,35 @@ function textPart(protocol: ProtocolId, text: string): unknown {
   return protocol === 'responses' ? { type: 'input_text', text } : { type: 'text', text };
 }
 
-export function namesOf(reply: string): string[] {
-  const words = new Set(reply.toLowerCase().match(/[a-z]+/g) ?? []);
-  return PROBE_COLOURS.filter((c) => words.has(c.name) || c.aliases.some((a) => words.has(a))).map((c) => c.name);
+/**
+ * Case, spaces and punctuation are ignored: a model that saw the image may well answer "K7P X2M." or wrap it
+ * in a sentence, and the nonce alphabet has no letters a reader could confuse (no I, O, 0 or 1).
+ */
+export function readsNonce(reply: string, expected: string): boolean {
+  return reply.toUpperCase().replace(/[^A-Z0-9]/g, '').includes(expected.toUpperCase());
 }
 
 export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
-  const colour = PROBE_COLOURS[randomInt(PROBE_COLOURS.length)];
-  const png = colourPng(colour.rgb);
-  const b64 = png.toString('base64');
-  const prompt = `What is the main colour of this image? Answer with one word. (probe ${nonce()})`;
-  const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), textPart(env.protocol, prompt)], 32);
+  const secret = nonce();
+  const image = textPng(secret);
+  const b64 = image.png.toString('base64');
+  const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), textPart(env.protocol, VISION_PROMPT)], 32);
   const run = await env.call(body);
   const reply = replyText(run.result.transcript);
-  const named = namesOf(reply);
-  const fields = { colour: colour.name, rgb: colour.rgb, pngBytes: png.length, named, inputTokens: run.result.transcript.usage.inputTotal };
+  const read = readsNonce(reply, secret);
+  const fields = {
+    nonce: secret,
+    read,
+    image: { width: image.width, height: image.height, pngBytes: image.png.length },
+    inputTokens: run.result.transcript.usage.inputTotal,
+  };
   const status = statusOf(run);
-  if (named.length === 1 && named[0] === colour.name) {
+  if (read) {
     return {
       outcome: 'proven',
       status,
-      message: `Named the image's colour, ${colour.name}.`,
-      explanation: 'The colour was picked at random for this request and exists only in the image, so the model saw the image.',
+      message: `Read the text in the image, ${secret}.`,
+      explanation: 'The text was made up for this request and written only into the image\'s pixels, so the model saw the image.',
       fields,
       text: capText(reply),
     };
@@ -73,11 +56,10 @@ export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
   return {
     outcome: 'not-supported',
     status,
-    message:
-      named.length === 0
-        ? `HTTP ${status} without naming the colour (${colour.name}): the image was dropped or not seen.`
-        : `Named ${named.join(', ')} for a ${colour.name} image.`,
-    explanation: 'A model that received the image names its colour; any other answer means the gateway dropped it or the model is text-only.',
+    message: reply.trim()
+      ? `HTTP ${status} without the text in the image (${secret}): the image was dropped or not seen.`
+      : `HTTP ${status} with an empty reply: the text in the image (${secret}) was not read.`,
+    explanation: 'A model that received the image can read its text back; any other answer means the gateway dropped it or the model is text-only.',
     fields,
     text: capText(reply),
   };

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
+import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS } from '../probes/pixel-font';
 
 type Json = Record<string, unknown>;
 
@@ -345,6 +346,61 @@ export function dominantColour(png: Buffer): string | undefined {
   return best[0];
 }
 
+const GLYPH_OF = new Map(Object.entries(GLYPHS).map(([ch, rows]) => [rows.join(''), ch]));
+
+/**
+ * What a vision model would read in the image, for text drawn in the pixel font (the vision probe's nonce):
+ * black glyphs on a light background, found by the blank columns between them and read cell by cell. Any
+ * other image (a photo, a solid colour, another font) has no text this reader can vouch for.
+ */
+export function readText(png: Buffer): string | undefined {
+  let img: PNG;
+  try {
+    img = PNG.sync.read(png);
+  } catch {
+    return undefined;
+  }
+  const { width, height, data } = img;
+  const ink = (x: number, y: number) => {
+    const i = (y * width + x) * 4;
+    return data[i] < 96 && data[i + 1] < 96 && data[i + 2] < 96 && data[i + 3] >= 128;
+  };
+  const inkedColumn: boolean[] = new Array(width).fill(false);
+  let top = height;
+  let bottom = -1;
+  let inked = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!ink(x, y)) continue;
+      inked++;
+      inkedColumn[x] = true;
+      top = Math.min(top, y);
+      bottom = y;
+    }
+  }
+  // Mostly dark is a dark picture, not text on a page.
+  if (inked === 0 || inked * 2 > width * height) return undefined;
+  const scale = (bottom - top + 1) / GLYPH_HEIGHT;
+  if (!Number.isInteger(scale)) return undefined;
+  const centre = Math.floor(scale / 2);
+  let text = '';
+  for (let x = 0; x < width; x++) {
+    if (!inkedColumn[x]) continue;
+    let end = x;
+    while (end < width && inkedColumn[end]) end++;
+    if (end - x !== GLYPH_WIDTH * scale) return undefined;
+    let cells = '';
+    for (let r = 0; r < GLYPH_HEIGHT; r++) {
+      for (let c = 0; c < GLYPH_WIDTH; c++) cells += ink(x + c * scale + centre, top + r * scale + centre) ? '1' : '0';
+    }
+    const ch = GLYPH_OF.get(cells);
+    if (!ch) return undefined;
+    text += ch;
+    x = end;
+  }
+  return text || undefined;
+}
+
 /**
  * Whether the prompt mentions an enum value as a whole word. Values are schema data ("c++", "a.b"), never
  * patterns, so this is a plain search with word edges checked by hand (`\b` would not match after a "+").
@@ -414,8 +470,9 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
   } else if (last?.role === 'tool') {
     p.text = `The tool returned: ${last.text}. Based on that result, here is the answer you asked for.`;
   } else if (lastUser?.images.length && model.vision) {
-    const colour = dominantColour(lastUser.images[0]);
-    p.text = colour ? `The image is mostly ${colour}.` : 'I could not read that image.';
+    const text = readText(lastUser.images[0]);
+    const colour = text ? undefined : dominantColour(lastUser.images[0]);
+    p.text = text ?? (colour ? `The image is mostly ${colour}.` : 'I could not read that image.');
   } else if (model.fault === 'fragmented') {
     p.text = `Fragments test: café — naïve 日本語 text with an emoji 🚀 survives splitting. ${replyText(model, lastUser?.text ?? '')}`;
   } else {

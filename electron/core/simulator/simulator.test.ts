@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import Ajv from 'ajv';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './index';
-import { valueFor } from './conversation';
+import { readText, valueFor } from './conversation';
+import { textPng } from '../probes/pixel-font';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -125,6 +126,24 @@ describe('capabilities as evidence', () => {
     expect(c.choices[0].message.content).toMatch(/red/);
     const r = await (await post('/v1/responses', { model: 'gpt-sim-4o', input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${png(40, 180, 60)}` }] }] })).json();
     expect(r.output[0].content[0].text).toMatch(/green/);
+  });
+
+  it('vision: reads back text written in the probe\'s pixel font, in each protocol', async () => {
+    const data = textPng('K7PX2M').png.toString('base64');
+    const prompt = 'Reply with only the text in the image.';
+    const m = await (await post('/v1/messages', { model: 'claude-sim-sonnet', max_tokens: 50, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, { type: 'text', text: prompt }] }] })).json();
+    expect(m.content[0].text).toBe('K7PX2M');
+    const c = await (await post('/v1/chat/completions', { model: 'gpt-sim-4o', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } }, { type: 'text', text: prompt }] }] })).json();
+    expect(c.choices[0].message.content).toBe('K7PX2M');
+    const r = await (await post('/v1/responses', { model: 'gpt-sim-4o', input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${data}` }, { type: 'input_text', text: prompt }] }] })).json();
+    expect(r.output[0].content[0].text).toBe('K7PX2M');
+  });
+
+  it('vision: finds no text in solid colours, a black page, or a broken image', () => {
+    const solid = (rgb: number[]) => Buffer.from(png(rgb[0], rgb[1], rgb[2]), 'base64');
+    for (const rgb of [[30, 60, 220], [220, 30, 30], [250, 250, 250], [10, 10, 10]]) expect(readText(solid(rgb))).toBeUndefined();
+    expect(readText(Buffer.from('not a png'))).toBeUndefined();
+    for (const scale of [1, 3, 6, 9]) expect(readText(textPng('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', scale, 4).png)).toBe('ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
   });
 
   it('structured output: the reply is only JSON that validates and carries the nonce', async () => {
