@@ -30,4 +30,9 @@ export function requestHeaders(opts: {
   return headers;
 }
 
-export const SECRET_HEADER = /(authorization|api[-_]?key|token|secret|cookie|password)/i;
+/**
+ * Header names that carry credentials: redacted in ledgers and history, `<SECRET>` in exported code. Broad on
+ * purpose, since gateways invent their own (`helicone-auth`, `ocp-apim-subscription-key`, `x-goog-api-key`): a
+ * false positive only masks a value, a miss leaks a secret.
+ */
+export const SECRET_HEADER = /(auth|key|token|secret|cookie|password|passwd|subscription|signature|session|credential)/i;
