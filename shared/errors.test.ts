@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyErrorOf, describeNetworkError, parseGatewayError, RAW_BODY_CAP } from './errors';
+import { bodyErrorOf, closeCutJson, describeNetworkError, parseGatewayError, RAW_BODY_CAP } from './errors';
 
 const json = { 'content-type': 'application/json' };
 
@@ -142,6 +142,43 @@ function fetchFailed(cause: unknown): TypeError {
 function sysError(code: string, message: string, extra: Record<string, unknown> = {}): Error {
   return Object.assign(new Error(message), { code, ...extra });
 }
+
+describe('parseGatewayError: a JSON body cut short', () => {
+  it('keeps the envelope when its message arrived whole', () => {
+    const body = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"';
+    expect(parseGatewayError(529, { ...json, 'retry-after': '7' }, body)).toEqual({
+      status: 529,
+      type: 'overloaded_error',
+      message: 'Overloaded',
+      retryAfter: 7,
+      rawBody: body,
+      contentType: 'application/json',
+    });
+    expect(parseGatewayError(401, json, '{"detail":"Invalid token"')).toMatchObject({ type: 'gateway_error', message: 'Invalid token' });
+  });
+
+  it('keeps the type but not a message cut mid-word, and says the body was cut', () => {
+    const cut = parseGatewayError(529, json, '{"type":"error","error":{"type":"overloaded_error","message":"Overl');
+    expect(cut).toMatchObject({ type: 'overloaded_error', message: 'HTTP 529 Overloaded with a JSON body cut short: "{"type":"error","error":{"type":"overloaded_error","message":"Overl"' });
+    expect(parseGatewayError(503, json, '{"error":{"message":"over')).toMatchObject({
+      type: 'gateway_error',
+      message: 'HTTP 503 Service Unavailable with a JSON body cut short: "{"error":{"message":"over"',
+    });
+  });
+
+  it('closes only the start of valid JSON, after its last complete value', () => {
+    expect(closeCutJson('{"a":[1,2,{"b":tr')).toEqual({ a: [1, 2, {}] });
+    expect(closeCutJson('{"a":12')).toEqual({});
+    expect(closeCutJson('{"a":12,"b"')).toEqual({ a: 12 });
+    expect(closeCutJson('{"a":"x\\"y')).toEqual({});
+    expect(closeCutJson('[')).toEqual([]);
+    expect(closeCutJson('{"error":{"message":"x"}}garbage')).toBeUndefined();
+    expect(closeCutJson('{"a" "b"}')).toBeUndefined();
+    expect(closeCutJson('plain text')).toBeUndefined();
+    // Malformed after a complete document is not "cut": it stays a non-JSON body.
+    expect(parseGatewayError(500, json, '{"error":{"message":"x"}}garbage').type).toBe('gateway_error');
+  });
+});
 
 describe('describeNetworkError', () => {
   it('refused names the address', () => {

@@ -203,13 +203,34 @@ export function parseGatewayError(
   }
 
   let json: unknown;
+  let cutShort = false;
   const trimmed = body.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       json = JSON.parse(trimmed);
     } catch {
-      json = undefined;
+      json = closeCutJson(trimmed);
+      cutShort = json !== undefined;
     }
+  }
+  if (cutShort && isObject(json)) {
+    // Only what the cut left whole: a type is kept even when the message after it was cut mid-word.
+    const envelope = bodyErrorOf(json);
+    const inner = isObject(json.error) ? json.error : json;
+    if (envelope && typeof (typeof json.error === 'string' ? json.error : inner.message) === 'string') {
+      info.type = envelope.type ?? 'error';
+      info.message = envelope.message;
+      if (envelope.code !== undefined) info.code = envelope.code;
+      return info;
+    }
+    if (typeof json.detail === 'string') {
+      info.message = json.detail;
+      return info;
+    }
+    if (envelope?.type !== undefined) info.type = envelope.type;
+    if (envelope?.code !== undefined) info.code = envelope.code;
+    info.message = withProxy(`${statusLabel(status)} with a JSON body cut short: "${shortExtract(body)}"`, h);
+    return info;
   }
   if (isObject(json)) {
     if (info.requestId === undefined && typeof json.request_id === 'string') info.requestId = json.request_id;
@@ -238,6 +259,118 @@ export function parseGatewayError(
   }
   info.message = withProxy(nonJsonMessage(status, body, contentType), h);
   return info;
+}
+
+type Frame = { close: '}' | ']'; expect: 'first-key' | 'key' | 'colon' | 'value' | 'first-value' | 'comma' };
+
+/**
+ * A JSON document cut short (an error body reset or stalled mid-way), closed after its last complete value
+ * so it parses: `{"error":{"type":"overloaded_error","message":"Over` → `{"error":{"type":"overloaded_error"}}`.
+ * Undefined unless the text is the start of a valid object or array: malformed JSON is not "cut".
+ */
+export function closeCutJson(text: string): unknown {
+  const stack: Frame[] = [];
+  let i = 0;
+  let safe = -1;
+  let closers = '';
+  const n = text.length;
+  const skipWs = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const mark = () => {
+    safe = i;
+    closers = stack
+      .map((f) => f.close)
+      .reverse()
+      .join('');
+  };
+  /** Index after the string starting at i, or -1 when the text ends inside it. */
+  const stringEnd = (): number => {
+    for (let j = i + 1; j < n; j++) {
+      if (text[j] === '\\') j++;
+      else if (text[j] === '"') return j + 1;
+    }
+    return -1;
+  };
+  const valueDone = () => {
+    stack[stack.length - 1].expect = 'comma';
+    mark();
+  };
+  /** false: not JSON; undefined: the text ends inside the value. */
+  const value = (): boolean | undefined => {
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      stack.push(c === '{' ? { close: '}', expect: 'first-key' } : { close: ']', expect: 'first-value' });
+      i++;
+      mark();
+      return true;
+    }
+    if (c === '"') {
+      const end = stringEnd();
+      if (end < 0) return undefined;
+      i = end;
+      valueDone();
+      return true;
+    }
+    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
+    if (!m) {
+      const rest = text.slice(i);
+      return rest === '-' || ['true', 'false', 'null'].some((l) => l.startsWith(rest)) ? undefined : false;
+    }
+    // A number or literal that runs to the end may itself be cut (`12` of `123`, `tr` of `true`).
+    if (i + m[0].length >= n) return undefined;
+    i += m[0].length;
+    valueDone();
+    return true;
+  };
+
+  skipWs();
+  if (text[i] !== '{' && text[i] !== '[') return undefined;
+  value();
+  for (;;) {
+    skipWs();
+    if (i >= n) break;
+    const top = stack.at(-1);
+    // The document closed and more follows: that is malformed, not cut.
+    if (!top) return undefined;
+    const c = text[i];
+    let ok: boolean | undefined = true;
+    if ((top.expect === 'first-key' || top.expect === 'comma') && c === top.close) {
+      i++;
+      stack.pop();
+      if (stack.length === 0) return undefined;
+      valueDone();
+    } else if (top.expect === 'first-value' && c === ']') {
+      i++;
+      stack.pop();
+      if (stack.length === 0) return undefined;
+      valueDone();
+    } else if (top.expect === 'comma') {
+      if (c !== ',') return undefined;
+      i++;
+      top.expect = top.close === '}' ? 'key' : 'value';
+    } else if (top.expect === 'first-key' || top.expect === 'key') {
+      if (c !== '"') return undefined;
+      const end = stringEnd();
+      if (end < 0) break;
+      i = end;
+      top.expect = 'colon';
+    } else if (top.expect === 'colon') {
+      if (c !== ':') return undefined;
+      i++;
+      top.expect = 'value';
+    } else {
+      ok = value();
+      if (ok === false) return undefined;
+    }
+    if (ok === undefined) break;
+  }
+  if (safe < 0) return undefined;
+  try {
+    return JSON.parse(text.slice(0, safe) + closers);
+  } catch {
+    return undefined;
+  }
 }
 
 function nonJsonMessage(status: number | undefined, body: string, contentType: string | undefined): string {

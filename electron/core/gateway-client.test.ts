@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyWatchingDecoder, scrub } from './gateway-client';
+import { keyWatchingDecoder, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, sniffBody } from './gateway-client';
 
 const KEY = 'sk-live-0123456789abcdef';
 
@@ -29,5 +29,77 @@ describe('keyWatchingDecoder', () => {
 
   it('scrub replaces every occurrence', () => {
     expect(scrub(`${KEY} and ${KEY}`, KEY)).toBe('[redacted] and [redacted]');
+  });
+});
+
+describe('safeResponseHeaders', () => {
+  it('scrubs the key from every value and redacts secret-looking names, but not token counts', () => {
+    const h = new Headers({
+      'x-echo': `Bearer ${KEY}`,
+      'www-authenticate': `Bearer realm="${KEY}"`,
+      authorization: `Bearer ${KEY}`,
+      'set-cookie': 'sid=abc',
+      'x-auth-token': 'tok',
+      'x-ratelimit-limit-tokens': '1000',
+      'content-type': 'application/json',
+    });
+    expect(safeResponseHeaders(h, KEY)).toEqual({
+      'x-echo': 'Bearer [redacted]',
+      'www-authenticate': 'Bearer realm="[redacted]"',
+      authorization: 'Bearer [redacted …cdef]',
+      'set-cookie': '[redacted]',
+      'x-auth-token': '[redacted]',
+      'x-ratelimit-limit-tokens': '1000',
+      'content-type': 'application/json',
+    });
+  });
+});
+
+async function* chunks(parts: (string | Uint8Array)[], fail?: Error): AsyncGenerator<Uint8Array> {
+  for (const p of parts) yield typeof p === 'string' ? Buffer.from(p) : p;
+  if (fail) throw fail;
+}
+
+describe('readBody', () => {
+  it('returns the text that arrived and what cut it, instead of throwing it away', async () => {
+    const timer = new RequestTimer({ headersMs: 1_000, idleMs: 1_000 });
+    const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    const body = await readBody(chunks(['{"error":', '{"message":"ov', Buffer.from('é').subarray(0, 1)], reset), timer);
+    timer.done();
+    expect(body.cut).toBe(reset);
+    // The half of a character the cut left is shown as U+FFFD, not dropped silently.
+    expect(body.text).toBe('{"error":{"message":"ov\uFFFD');
+    expect(body.bytes).toBe(24);
+    const whole = await readBody(chunks(['{}']), timer);
+    expect(whole).toEqual({ text: '{}', bytes: 2, capped: false });
+    expect('cut' in whole).toBe(false);
+  });
+
+  it('readBodyText still throws for callers that treat a cut body as a failure', async () => {
+    const timer = new RequestTimer({ headersMs: 1_000, idleMs: 1_000 });
+    const res = new Response(new ReadableStream({ start: (c) => (c.enqueue(Buffer.from('{"a"')), c.error(new Error('reset'))) }));
+    await expect(readBodyText(res, timer)).rejects.toThrow('reset');
+    timer.done();
+  });
+});
+
+describe('sniffBody', () => {
+  const b = (s: string) => new Uint8Array(Buffer.from(s));
+  it('reads the first non-blank bytes, past a BOM and blank lines', () => {
+    expect(sniffBody(b('\uFEFF\r\n  {"error":1}'), false)).toBe('document');
+    expect(sniffBody(b('[1]'), false)).toBe('document');
+    expect(sniffBody(b('<!DOCTYPE html>'), false)).toBe('document');
+    for (const s of ['data: {}', 'event: ping', 'id: 1', 'retry: 10', ': keep-alive', '\n\ndata:x']) expect(sniffBody(b(s), false), s).toBe('event-stream');
+    expect(sniffBody(b('Internal Server Error'), false)).toBe('text');
+    expect(sniffBody(b('database down'), false)).toBe('text');
+  });
+
+  it('waits while the bytes cannot tell, unless the body has ended', () => {
+    expect(sniffBody(b(''), false)).toBeUndefined();
+    expect(sniffBody(b(' \n'), false)).toBeUndefined();
+    expect(sniffBody(b(' \n'), true)).toBe('empty');
+    expect(sniffBody(b('dat'), false)).toBeUndefined();
+    expect(sniffBody(b('re'), false)).toBeUndefined();
+    expect(sniffBody(b('dat'), true)).toBe('text');
   });
 });

@@ -7,9 +7,18 @@ import type { Profile } from './profiles';
 import { joinUrl } from '../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
 import { StringDecoder } from 'node:string_decoder';
+import { Agent } from 'undici';
 import { keyHint } from './vault';
 
 export { ANTHROPIC_VERSION } from '../../shared/request-headers';
+
+/**
+ * The dispatcher every core fetch to a gateway goes through. undici's own headers and body timeouts (300 s
+ * each) would otherwise end a long non-streamed answer or a quiet stream before `RequestTimer` does, under
+ * its own name ("Headers Timeout Error") and regardless of the user's settings: `RequestTimer` is the one
+ * clock. The connect timeout stays: it only bounds the TCP/TLS handshake, which no setting covers.
+ */
+export const gatewayDispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 export interface BuiltRequest {
   url: string;
@@ -85,6 +94,21 @@ export function headersToRecord(h: Headers): Record<string, string> {
   h.forEach((value, name) => {
     out[name] = value;
   });
+  return out;
+}
+
+/**
+ * Response headers fit to leave the core: a gateway may echo the key back (debug headers, a reflected
+ * Authorization) or set its own secrets (set-cookie, session tokens). Token *counts* (`…-ratelimit-…-tokens`)
+ * and auth *challenges* (`www-authenticate`, which says why a 401 happened) are what a user came to see, so
+ * those names alone do not make a value secret; the key is still scrubbed from them.
+ */
+export function safeResponseHeaders(h: Headers, key: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headersToRecord(h))) {
+    const secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));
+    out[name] = secret ? redact(value, key) : scrub(value, key);
+  }
   return out;
 }
 
@@ -166,22 +190,78 @@ export class RequestTimer {
   }
 }
 
-/** Reads a whole body as text with the idle timer running, capped so a runaway body cannot eat memory. */
-export async function readBodyText(res: Response, timer: RequestTimer, capBytes = 8 * 1024 * 1024): Promise<{ text: string; bytes: number; capped: boolean }> {
-  if (!res.body) return { text: '', bytes: 0, capped: false };
+export interface BodyText {
+  text: string;
+  bytes: number;
+  capped: boolean;
+  /** What ended the body before its end (a reset, or the timer's abort); absent when it ended normally. */
+  cut?: unknown;
+}
+
+/**
+ * Reads a whole body as text with the idle timer running, capped so a runaway body cannot eat memory. Never
+ * throws: a body cut short still returns what arrived, since an error body's first bytes often already name
+ * the error.
+ */
+export async function readBody(
+  body: Response | AsyncIterable<Uint8Array>,
+  timer: RequestTimer,
+  capBytes = 8 * 1024 * 1024,
+): Promise<BodyText> {
+  const chunks = body instanceof Response ? (body.body as unknown as AsyncIterable<Uint8Array> | null) : body;
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
   let capped = false;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    timer.activity();
-    bytes += chunk.byteLength;
-    if (bytes > capBytes) {
-      capped = true;
-      continue;
+  if (!chunks) return { text, bytes, capped };
+  let cut: { err: unknown } | undefined;
+  try {
+    for await (const chunk of chunks) {
+      timer.activity();
+      bytes += chunk.byteLength;
+      if (bytes > capBytes) {
+        capped = true;
+        continue;
+      }
+      text += decoder.decode(chunk, { stream: true });
     }
-    text += decoder.decode(chunk, { stream: true });
+  } catch (err) {
+    cut = { err };
   }
   text += decoder.decode();
-  return { text, bytes, capped };
+  return cut ? { text, bytes, capped, cut: cut.err } : { text, bytes, capped };
+}
+
+/** `readBody` for callers that treat a cut body as a failure: throws what cut it. */
+export async function readBodyText(res: Response, timer: RequestTimer, capBytes = 8 * 1024 * 1024): Promise<{ text: string; bytes: number; capped: boolean }> {
+  const body = await readBody(res, timer, capBytes);
+  if ('cut' in body) throw body.cut;
+  return body;
+}
+
+export type BodySniff = 'document' | 'event-stream' | 'text' | 'empty';
+
+const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'].map((f) => Buffer.from(f));
+
+/**
+ * What a body's first non-blank bytes say it is, whatever its content type claims: `{`, `[` or `<` open a
+ * document, an SSE field name or a `:` comment opens an event stream. Undefined while the bytes so far cannot
+ * tell (blank, or a field name cut short) and more may come; `ended` says none will.
+ */
+export function sniffBody(head: Uint8Array, ended: boolean): BodySniff | undefined {
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+  if (i === head.length) return ended ? 'empty' : undefined;
+  const c = head[i];
+  if (c === 0x7b || c === 0x5b || c === 0x3c) return 'document';
+  if (c === 0x3a) return 'event-stream';
+  const rest = head.subarray(i);
+  let partial = false;
+  for (const field of SSE_FIELDS) {
+    const n = Math.min(field.length, rest.length);
+    if (!Buffer.from(rest.buffer, rest.byteOffset, n).equals(field.subarray(0, n))) continue;
+    if (n === field.length) return 'event-stream';
+    partial = true;
+  }
+  return partial && !ended ? undefined : 'text';
 }

@@ -24,11 +24,14 @@ import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shar
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
-  headersToRecord,
+  gatewayDispatcher,
   keyWatchingDecoder,
-  readBodyText,
+  readBody,
   RequestTimer,
+  safeResponseHeaders,
   scrub,
+  sniffBody,
+  type BodySniff,
   type Timeouts,
 } from './gateway-client';
 import type { ProfileStore } from './profiles';
@@ -221,45 +224,114 @@ export class RunManager {
         ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
         : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${log.length} events: the stream went quiet.`;
 
+    const networkError = (err: unknown): GatewayErrorInfo => {
+      const info = describeNetworkError(err);
+      return { ...info, message: scrub(info.message, key) };
+    };
+    const capped = (text: string) => (text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text);
+
     let fold: ReturnType<typeof createFold> | undefined;
     const read = async (): Promise<FinishedRun> => {
       let res: Response;
       try {
-        res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: timer.signal });
+        // Node's fetch takes undici's `dispatcher`; the DOM typing of RequestInit does not know it.
+        const init: RequestInit & { dispatcher: typeof gatewayDispatcher } = {
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          signal: timer.signal,
+          dispatcher: gatewayDispatcher,
+        };
+        res = await fetch(req.url, init);
       } catch (err) {
         const cause = timer.cause();
         if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);
         if (cause) return finish('timeout', timeoutReason(cause), empty, { error: { type: 'network:timeout', message: timeoutReason(cause) } });
-        const error = describeNetworkError(err);
+        const error = networkError(err);
         return finish('network-error', error.message, empty, { error });
       }
       timer.activity();
-      const headers = headersToRecord(res.headers);
+      const headers = safeResponseHeaders(res.headers, key);
       const contentType = headers['content-type'];
-      response = { status: res.status, statusText: res.statusText, headers, contentType, ttfbMs: since() };
+      response = { status: res.status, statusText: scrub(res.statusText, key), headers, contentType, ttfbMs: since() };
       sink.push({ kind: 'response', runId, response });
 
-      const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
-      if (!res.ok || !isSse) {
-        let body: { text: string; bytes: number; capped: boolean };
-        try {
-          body = await readBodyText(res, timer);
-        } catch (err) {
-          const cause = timer.cause();
-          if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty);
-          if (cause) return finish('timeout', timeoutReason(cause), empty);
-          if (!res.ok) {
-            const error = parseGatewayError(res.status, headers, '');
-            return finish('http-error', `HTTP ${res.status}: ${error.message}`, empty, { error });
+      const body = res.body ? (res.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]() : undefined;
+      const labelledSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
+      // A 2xx body is judged by its first non-blank bytes when they contradict its label (an event stream sent
+      // as application/json or with no type; a JSON error sent as text/event-stream). Only those first bytes
+      // wait: a labelled stream is handed on as soon as its first non-blank byte is seen.
+      const head: { bytes: Uint8Array; t: number }[] = [];
+      let headCut: { err: unknown } | undefined;
+      let sniffed: BodySniff | undefined;
+      let seen: Uint8Array = new Uint8Array(0);
+      if (res.ok && body) {
+        let ended = false;
+        for (;;) {
+          const found = sniffBody(seen, ended || labelledSse);
+          if (found !== undefined && (found !== 'empty' || ended)) {
+            sniffed = found;
+            break;
           }
-          return finish('truncated', `The connection closed before the body was complete (${describeNetworkError(err).message}).`, empty);
+          try {
+            const next = await body.next();
+            if (next.done) ended = true;
+            else {
+              timer.activity();
+              head.push({ bytes: next.value, t: since() });
+              seen = seen.length ? Buffer.concat([seen, next.value]) : next.value;
+            }
+          } catch (err) {
+            headCut = { err };
+            ended = true;
+          }
         }
-        bytes = body.bytes;
-        const text = scrub(body.text, key);
-        const rawBody = text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text;
+      }
+      const lead = () => /^([a-z]+:|.)/i.exec(Buffer.from(seen.subarray(0, 64)).toString('utf8').replace(/^\uFEFF/, '').trimStart())?.[0] ?? '';
+      const label = contentType ? `labelled ${contentType.split(';')[0].trim()}` : 'sent with no content type';
+      if (res.ok && labelledSse && sniffed === 'document') {
+        warnings.push(`The body is ${label} but starts with "${lead()}": it was read as one body, not as events.`);
+      } else if (res.ok && !labelledSse && sniffed === 'event-stream') {
+        warnings.push(`The body is ${label} but starts with "${lead()}", like an event stream: it was read as one.`);
+      }
+      async function* rest(): AsyncGenerator<Uint8Array> {
+        for (const h of head) yield h.bytes;
+        if (headCut) throw headCut.err;
+        if (!body) return;
+        for (;;) {
+          const next = await body.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      }
+
+      const asStream = res.ok && (labelledSse ? sniffed !== 'document' : sniffed === 'event-stream');
+      if (!asStream) {
+        const whole = await readBody(rest(), timer);
+        bytes = whole.bytes;
+        const text = scrub(whole.text, key);
+        const rawBody = capped(text);
+        const cut = 'cut' in whole;
+        const cause = cut ? timer.cause() : undefined;
+        const idleS = Math.round(this.timeouts.idleMs / 1000);
         if (!res.ok) {
+          // The status, the error type and retry-after are known from the headers and the first bytes: a body
+          // that stalls or is cut does not turn a 503 into a bare timeout or an "empty body".
           const error = parseGatewayError(res.status, headers, text);
-          return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}`, empty, { error, rawBody });
+          let note = '';
+          if (cause === 'cancelled') note = ` (You stopped the run while the error body was arriving, after ${bytes} bytes.)`;
+          else if (cause) note = ` (The error body stalled: no bytes for ${idleS} s after ${bytes} bytes.)`;
+          else if (cut) note = ` (The connection closed after ${bytes} bytes of the error body: ${networkError(whole.cut).message})`;
+          return finish('http-error', `HTTP ${res.status} ${error.type}: ${error.message}${note}`, empty, { error, rawBody });
+        }
+        if (cut) {
+          const kept = rawBody === '' ? {} : { rawBody };
+          if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty, kept);
+          if (cause) {
+            const reason = `No bytes for ${idleS} s after ${bytes} bytes of the body.`;
+            return finish('timeout', reason, empty, { error: { type: 'network:timeout', message: reason }, ...kept });
+          }
+          return finish('truncated', `The connection closed before the body was complete (${networkError(whole.cut).message}).`, empty, kept);
         }
         let json: unknown;
         try {
@@ -290,7 +362,20 @@ export class RunManager {
             rawBody,
           });
         }
-        return finish('complete', 'The gateway returned a complete response.', reading.transcript, { rawBody });
+        const t = reading.transcript;
+        if (!t.blocks.some((b) => b.kind !== 'text' || b.text !== '') && t.stopReason === undefined && t.rawUsage === undefined && Object.values(t.usage).every((v) => v === undefined)) {
+          // `truncated`, not `error-event`: nothing reports an error. A body's stop reason is its terminal
+          // marker (protocols.md §0: complete only once the terminal marker arrived), and sources.md §3.4 traces
+          // such empty 2xx answers to upstream resets: the answer was cut before it began.
+          const shown = text.trim().length > 60 ? `${text.trim().slice(0, 60)}…` : text.trim();
+          return finish(
+            'truncated',
+            `HTTP ${res.status}, but the body (${shown}) holds no content, no stop reason and no usage: the answer never started, most likely an upstream failure.`,
+            t,
+            { rawBody },
+          );
+        }
+        return finish('complete', 'The gateway returned a complete response.', t, { rawBody });
       }
 
       const live = createFold(protocol);
@@ -298,17 +383,27 @@ export class RunManager {
       // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
       let chunkT = 0;
       let terminalSeen = false;
+      let messages = 0;
+      // Until the first event, the text so far: a body that yields no events at all is shown, and read for an
+      // error, as it came.
+      let beforeEvents = '';
       const flushPending = () => {
         const events = log.take();
         if (events.length) sink.push({ kind: 'events', runId, events });
       };
-      const decoder = keyWatchingDecoder(key);
+      const watch = keyWatchingDecoder(key);
+      const keepBeforeEvents = (text: string) => {
+        if (messages === 0 && beforeEvents.length < RESULT_BODY_CAP) beforeEvents += text;
+        return text;
+      };
+      const decoder = { write: (chunk: Uint8Array) => keepBeforeEvents(watch.write(chunk)), end: () => keepBeforeEvents(watch.end()) };
       const reader = createSseReader({
         onMessage: (message) => {
+          if (messages++ === 0) beforeEvents = '';
           // Scrubbed before anything reads it: a key the gateway echoes (in an error event, say) reaches
           // neither the Events list nor the transcript nor history.
           let m = message;
-          if (decoder.sawKey) {
+          if (watch.sawKey) {
             const data = scrub(message.data, key);
             if (data !== message.data) m = { ...message, data };
           }
@@ -321,56 +416,93 @@ export class RunManager {
           if (step.terminal) terminalSeen = true;
         },
         onComment: (comment) => {
-          const text = decoder.sawKey ? scrub(comment, key) : comment;
+          const text = watch.sawKey ? scrub(comment, key) : comment;
           log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
         },
       }, decoder);
+      const take = (chunk: Uint8Array, t: number) => {
+        chunkT = t;
+        bytes += chunk.byteLength;
+        reader.feed(chunk);
+        flushPending();
+      };
+      const noEventsBody = () => (messages === 0 && beforeEvents.trim() !== '' ? scrub(beforeEvents, key) : undefined);
 
       let transportError: unknown;
       try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          timer.activity();
-          chunkT = since();
-          bytes += chunk.byteLength;
-          reader.feed(chunk);
-          flushPending();
-          // The protocol's terminal event ends the run even when a relay holds the connection open (and
-          // keeps sending pings): leaving the loop cancels the body.
+        for (const h of head) {
+          take(h.bytes, h.t);
           if (terminalSeen) break;
         }
-        if (!terminalSeen) {
+        if (!terminalSeen && headCut) throw headCut.err;
+        while (!terminalSeen && body) {
+          const next = await body.next();
+          if (next.done) break;
+          timer.activity();
+          take(next.value, since());
+        }
+        // The protocol's terminal event ends the run even when a relay holds the connection open (and keeps
+        // sending pings): the rest of the body is cancelled.
+        if (terminalSeen) await body?.return?.();
+        else {
           chunkT = since();
           reader.end();
         }
       } catch (err) {
         transportError = err;
+        // A fold that threw leaves the body unread: release the connection, as leaving a for-await would.
+        body?.return?.().catch(() => undefined);
       }
       flushPending();
       const cause = terminalSeen ? undefined : timer.cause();
+      const asSent = noEventsBody();
+      const kept = asSent === undefined ? {} : { rawBody: capped(asSent) };
       if (cause === 'cancelled') {
         warnings.push(...live.warnings());
-        return finish('cancelled', `Stopped by you after ${log.length} events; the partial output is kept.`, live.transcript());
+        return finish('cancelled', `Stopped by you after ${log.length} events; the partial output is kept.`, live.transcript(), kept);
       }
       if (cause) {
         warnings.push(...live.warnings());
-        return finish('timeout', timeoutReason(cause), live.transcript(), { error: { type: 'network:timeout', message: timeoutReason(cause) } });
+        return finish('timeout', timeoutReason(cause), live.transcript(), { error: { type: 'network:timeout', message: timeoutReason(cause) }, ...kept });
       }
       const outcome = live.end();
       warnings.push(...outcome.warnings);
       let reason = outcome.reason;
-      if (transportError && outcome.verdict === 'truncated') reason += ` (${describeNetworkError(transportError).message})`;
+      if (transportError && outcome.verdict === 'truncated') reason += ` (${networkError(transportError).message})`;
+      if (asSent !== undefined) {
+        // Keep-alive comments may come before a relay's JSON error: they are not part of it.
+        const doc = asSent
+          .split(/\r\n|\r|\n/)
+          .filter((line) => !line.startsWith(':'))
+          .join('\n')
+          .trim();
+        let json: unknown;
+        try {
+          json = JSON.parse(doc);
+        } catch {
+          json = undefined;
+        }
+        const inBody = bodyErrorOf(json);
+        if (inBody) {
+          return finish('error-event', `HTTP ${res.status} with an error body instead of events: ${inBody.message}`, live.transcript(), {
+            error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message },
+            ...kept,
+          });
+        }
+        reason += ` The body held no events: ${parseGatewayError(res.status, headers, asSent).message}`;
+      }
       const error: GatewayErrorInfo | undefined = outcome.error
         ? { type: outcome.error.type ?? 'error', code: outcome.error.code, message: outcome.error.message, status: res.status }
         : undefined;
-      return finish(outcome.verdict, reason, live.transcript(), { error });
+      return finish(outcome.verdict, reason, live.transcript(), { error, ...kept });
     };
     try {
       return await read();
     } catch (err) {
       // Input no parser foresaw must still end the run with one verdict and what arrived, not leave the
-      // window waiting on a run that will never end.
+      // window waiting on a run that will never end. Its text may quote the request (a header value, the key).
       timer.cancel();
-      const why = err instanceof Error ? err.message : String(err);
+      const why = scrub(err instanceof Error ? err.message : String(err), key);
       const failed = response !== undefined && (response.status < 200 || response.status > 299);
       return finish(failed ? 'http-error' : 'truncated', `The app failed while reading the response (${why}); what arrived before is kept.`, fold?.transcript() ?? empty);
     }

@@ -34,6 +34,21 @@ export interface ProfilesState {
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid header name');
 
+/**
+ * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: fetch
+ * then refuses the header on every request with an error that quotes the whole value, key included. Tab is
+ * legal inside a header value; a key has no use for it.
+ */
+const sendable = (what: string, allowTab: boolean) =>
+  z
+    .string()
+    .refine((s) => !(allowTab ? /[\u0000-\u0008\u000a-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s), {
+      message: `${what} contains a line break or another control character: paste it again as one line`,
+    })
+    .refine((s) => !/[^\u0000-\u00ff]/.test(s), {
+      message: `${what} contains a character that cannot be sent in an HTTP header (a typographic quote or an invisible space?)`,
+    });
+
 export const HttpUrl = z
   .string()
   .trim()
@@ -54,9 +69,9 @@ export const ProfileInput = z
     name: z.string().trim().min(1, 'a name is required').max(100),
     baseUrl: HttpUrl,
     authScheme: z.enum(AUTH_SCHEMES).default('native'),
-    extraHeaders: z.record(headerName, z.string().max(8192)).default({}),
+    extraHeaders: z.record(headerName, sendable('the value', true).max(8192)).default({}),
     /** A new key; omitted = keep the stored one. */
-    key: z.string().min(1).max(4096).optional(),
+    key: sendable('the key', false).min(1).max(4096).optional(),
     clearKey: z.boolean().optional(),
     /** Where to keep a new key: the host's best persistent store, or this session only. */
     keyStorage: z.enum(['persist', 'session']).default('persist'),

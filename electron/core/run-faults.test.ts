@@ -1,0 +1,303 @@
+/**
+ * One run against a small local gateway that misbehaves on purpose: keys that must not leak, bodies whose
+ * content type lies, error bodies cut short, answers slower than undici's own clocks, empty "successes".
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import type { ProtocolId } from '../../shared/protocols/types';
+import { ProfileInput, type RunUpdate } from '../../shared/contract';
+import type { Profile, ProfileStore } from './profiles';
+import { RunManager, type RunSink } from './runs';
+import type { Timeouts } from './gateway-client';
+
+const KEY = 'sk-live-ECHOED-0123456789abcdef';
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/** A gateway that answers once the request body has arrived. */
+async function gateway(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Only what RunManager reads of the store: a key that ProfileInput would now refuse can still be on disk. */
+function store(baseUrl: string, key: string): ProfileStore {
+  const profile: Profile = { id: 'p', name: 'Faulty', baseUrl, authScheme: 'native', extraHeaders: {} };
+  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key } as unknown as ProfileStore;
+}
+
+const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> = {
+  messages: (stream) => ({ model: 'm', max_tokens: 16, stream, messages: [{ role: 'user', content: 'hi' }] }),
+  chat: (stream) => ({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] }),
+  responses: (stream) => ({ model: 'm', stream, input: 'hi' }),
+};
+
+async function runOnce(
+  url: string,
+  opts: { protocol?: ProtocolId; stream?: boolean; key?: string; timeouts?: Timeouts; sink?: RunSink } = {},
+) {
+  const protocol = opts.protocol ?? 'chat';
+  const pushed: RunUpdate[] = [];
+  const runs = new RunManager(store(url, opts.key ?? KEY), opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 });
+  const sink = opts.sink ?? { push: (u: RunUpdate) => void pushed.push(u) };
+  const { done } = runs.start({ profileId: 'p', protocol, warnings: [], origin: 'composer', body: BODIES[protocol](opts.stream ?? true) }, sink);
+  const finished = await done;
+  return { finished, result: finished.result, pushed, everything: JSON.stringify({ pushed, finished }) };
+}
+
+const CHAT_SSE =
+  'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n' +
+  'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n' +
+  'data: [DONE]\n\n';
+
+describe('a key with a line break in it', () => {
+  const wrapped = 'sk-live-SECRET\nKEY-0123456789abcdef';
+
+  it('is refused by ProfileInput with a field error, as is an extra-header value with a control character', () => {
+    const base = { name: 'P', baseUrl: 'https://gw.example' };
+    for (const key of [wrapped, 'sk-live-abc\r', 'sk-\u0007bell', 'sk-live\tabc', 'sk-live-abc\u2028', 'sk-\u201cquoted\u201d']) {
+      const parsed = ProfileInput.safeParse({ ...base, key });
+      expect(parsed.success, JSON.stringify(key)).toBe(false);
+      const issue = parsed.error!.issues[0];
+      expect(issue.path).toEqual(['key']);
+      expect(issue.message).toMatch(/^the key contains /);
+      expect(issue.message).not.toContain('sk-');
+    }
+    const header = ProfileInput.safeParse({ ...base, extraHeaders: { 'X-Tenant': 'acme\r\nX-Evil: 1' } });
+    expect(header.success).toBe(false);
+    expect(header.error!.issues[0]).toMatchObject({ path: ['extraHeaders', 'X-Tenant'], message: expect.stringMatching(/line break/) });
+    expect(ProfileInput.safeParse({ ...base, key: KEY, extraHeaders: { 'X-Tenant': 'acme\tteam é' } }).success).toBe(true);
+  });
+
+  it('a key already stored with one fails the run without its text reaching a push or the result', async () => {
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const { result, everything } = await runOnce(url, { key: wrapped, stream: false });
+    expect(result.verdict).toBe('network-error');
+    expect(result.reason).toContain('[redacted]');
+    expect(result.error?.message).toContain('[redacted]');
+    expect(everything).not.toContain('SECRET');
+    expect(everything).not.toContain('KEY-0123456789abcdef');
+  });
+
+  it('an exception that quotes the key is scrubbed from the verdict it turns into', async () => {
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const ends: RunUpdate[] = [];
+    const sink: RunSink = {
+      push: (u) => {
+        if (u.kind === 'response') throw new Error(`renderer refused a header: Bearer ${KEY}`);
+        ends.push(u);
+      },
+    };
+    const { result, finished } = await runOnce(url, { sink, stream: false });
+    expect(result.verdict).toBe('truncated');
+    expect(result.reason).toContain('Bearer [redacted]');
+    expect(JSON.stringify({ ends, finished })).not.toContain(KEY);
+  });
+});
+
+describe('response headers', () => {
+  it('a key the gateway echoes in a header, and its own secrets, are redacted; rate-limit token counts are kept', async () => {
+    const url = await gateway((req, res) =>
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'x-echo-authorization': String(req.headers.authorization),
+          'x-debug': `upstream saw key=${KEY}`,
+          'set-cookie': 'sid=s3cr3t',
+          'x-session-token': 'tok-abc',
+          'x-ratelimit-remaining-tokens': '9000',
+          'anthropic-ratelimit-output-tokens-remaining': '800',
+        })
+        .end('{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}'),
+    );
+    const { result, everything, pushed } = await runOnce(url, { stream: false });
+    expect(result.verdict).toBe('complete');
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain('s3cr3t');
+    expect(everything).not.toContain('tok-abc');
+    const shown = pushed.find((u) => u.kind === 'response');
+    expect(shown?.kind === 'response' && shown.response.headers).toMatchObject({
+      'x-echo-authorization': 'Bearer [redacted …cdef]',
+      'x-debug': 'upstream saw key=[redacted]',
+      'set-cookie': '[redacted]',
+      'x-session-token': '[redacted]',
+      'x-ratelimit-remaining-tokens': '9000',
+      'anthropic-ratelimit-output-tokens-remaining': '800',
+    });
+    expect(result.response?.headers['x-debug']).toBe('upstream saw key=[redacted]');
+  });
+});
+
+describe('a 2xx body whose first bytes contradict its content type', () => {
+  it('a plain JSON error labelled text/event-stream is the gateway error, with the body kept', async () => {
+    const body = '{"error":{"message":"model not found: foo","type":"invalid_request_error","code":"model_not_found"}}';
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(body));
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('error-event');
+    expect(result.error).toMatchObject({ status: 200, type: 'invalid_request_error', code: 'model_not_found', message: 'model not found: foo' });
+    expect(result.reason).toContain('model not found: foo');
+    expect(result.rawBody).toBe(body);
+    expect(result.warnings.join(' ')).toMatch(/labelled text\/event-stream but starts with "\{"/);
+  });
+
+  it('a JSON error after a keep-alive comment, labelled text/event-stream, is read from the raw text', async () => {
+    const url = await gateway((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': ping\n\n{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n'),
+    );
+    const { result } = await runOnce(url, { protocol: 'messages' });
+    expect(result.verdict).toBe('error-event');
+    expect(result.error).toMatchObject({ status: 200, type: 'overloaded_error', message: 'Overloaded' });
+    expect(result.rawBody).toContain('"overloaded_error"');
+  });
+
+  it('text that yields no events keeps its text and says so', async () => {
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('upstream exploded\n'));
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('truncated');
+    expect(result.reason).toMatch(/held no events: .*upstream exploded/);
+    expect(result.rawBody).toBe('upstream exploded\n');
+  });
+
+  it('an event stream labelled application/json, or sent with no content type, is folded as one', async () => {
+    for (const headers of [{ 'content-type': 'application/json' }, {}] as http.OutgoingHttpHeaders[]) {
+      const url = await gateway((_req, res) => res.writeHead(200, headers).end(`\n${CHAT_SSE}`));
+      const { result } = await runOnce(url);
+      expect(result.verdict, JSON.stringify(headers)).toBe('complete');
+      expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+      expect(result.metrics.events).toBe(3);
+      expect(result.warnings.join(' ')).toMatch(/starts with "data:", like an event stream/);
+    }
+  });
+
+  it('an event stream whose first field arrives in pieces is still recognised', async () => {
+    const url = await gateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('\r\n');
+      setTimeout(() => res.write('da'), 30);
+      setTimeout(() => res.end(CHAT_SSE.slice(2)), 60);
+    });
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('complete');
+    expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+  });
+
+  it('a labelled stream is not held back: its first event is pushed, and times the first token, before the rest arrives', async () => {
+    const url = await gateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(CHAT_SSE.split('\n\n')[0] + '\n\n');
+      setTimeout(() => res.end(CHAT_SSE.split('\n\n').slice(1).join('\n\n')), 500);
+    });
+    const firstEventsAt: number[] = [];
+    const t0 = Date.now();
+    const pushed: RunUpdate[] = [];
+    const { result } = await runOnce(url, {
+      sink: {
+        push: (u) => {
+          if (u.kind === 'events' && firstEventsAt.length === 0) firstEventsAt.push(Date.now() - t0);
+          pushed.push(u);
+        },
+      },
+    });
+    expect(result.verdict).toBe('complete');
+    expect(result.warnings).toEqual([]);
+    expect(firstEventsAt[0]).toBeLessThan(400);
+    expect(result.metrics.ttftMs).toBeLessThan(400);
+    expect(result.metrics.totalMs).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('an error body cut short or stalled', () => {
+  it('a 529 whose JSON body is reset mid-way keeps status, type, retry-after and the bytes that arrived', async () => {
+    const partial = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"';
+    const url = await gateway((_req, res) => {
+      res.writeHead(529, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.write(partial);
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const { result } = await runOnce(url, { protocol: 'messages' });
+    expect(result.verdict).toBe('http-error');
+    expect(result.error).toMatchObject({ status: 529, type: 'overloaded_error', message: 'Overloaded', retryAfter: 7 });
+    expect(result.rawBody).toBe(partial);
+    expect(result.metrics.bytes).toBe(partial.length);
+    expect(result.reason).toMatch(/^HTTP 529 overloaded_error: Overloaded \(The connection closed after \d+ bytes of the error body/);
+  });
+
+  it('a 503 whose body stalls is still that 503, with its retry-after, and says the body stalled', async () => {
+    const url = await gateway((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.write('{"error":{"message":"over');
+    });
+    const { result } = await runOnce(url, { timeouts: { headersMs: 5_000, idleMs: 1_000 } });
+    expect(result.verdict).toBe('http-error');
+    expect(result.error).toMatchObject({ status: 503, retryAfter: 7 });
+    expect(result.metrics.status).toBe(503);
+    expect(result.rawBody).toBe('{"error":{"message":"over');
+    expect(result.reason).toMatch(/^HTTP 503 .*\(The error body stalled: no bytes for 1 s after 25 bytes\.\)$/);
+  });
+});
+
+describe("the app's timers, not undici's, end a slow answer", () => {
+  it('headers and body gaps longer than the process-wide dispatcher allows still complete', async () => {
+    const url = await gateway((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(CHAT_SSE.split('\n\n')[0] + '\n\n');
+        setTimeout(() => res.end(CHAT_SSE.split('\n\n').slice(1).join('\n\n')), 1_500);
+      }, 1_500);
+    });
+    const before = getGlobalDispatcher();
+    // Stands in for undici's 300 s defaults: any fetch left on the process-wide dispatcher fails within ~1 s.
+    const impatient = new Agent({ headersTimeout: 1, bodyTimeout: 1 });
+    setGlobalDispatcher(impatient);
+    try {
+      const plain = await fetch(url).then(
+        () => 'answered',
+        (err: { cause?: { code?: string } }) => err.cause?.code,
+      );
+      expect(plain).toBe('UND_ERR_HEADERS_TIMEOUT');
+      const { result } = await runOnce(url);
+      expect(result.verdict).toBe('complete');
+      expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+      expect(result.metrics.ttfbMs).toBeGreaterThan(1_400);
+    } finally {
+      setGlobalDispatcher(before);
+      await impatient.close();
+    }
+  });
+});
+
+describe('an empty 2xx body', () => {
+  for (const [protocol, body] of [
+    ['chat', '{}'],
+    ['messages', 'null'],
+    ['responses', '{"object":"response"}'],
+  ] as const) {
+    it(`${protocol} ${body}: no content, no stop reason, no usage is not "complete"`, async () => {
+      const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+      const { result } = await runOnce(url, { protocol, stream: false });
+      expect(result.verdict).toBe('truncated');
+      expect(result.reason).toContain('holds no content, no stop reason and no usage');
+      expect(result.rawBody).toBe(body);
+    });
+  }
+
+  it('an empty answer the gateway did finish, with a stop reason and usage, is complete', async () => {
+    const body = '{"id":"msg_1","type":"message","role":"assistant","content":[],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":0}}';
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const { result } = await runOnce(url, { protocol: 'messages', stream: false });
+    expect(result.verdict).toBe('complete');
+  });
+});
