@@ -3,10 +3,10 @@
  * finds words anywhere in the first SEARCH_CHARS characters of the output, after a restart too.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RecordedRun } from '../../shared/contract';
+import type { RecordedRun, StartupProblem } from '../../shared/contract';
 import { HistoryStore, SEARCH_CHARS } from './history-store';
 
 const dirs: string[] = [];
@@ -87,5 +87,33 @@ describe('history filters', () => {
     await again.settled();
     expect(ids(again, { text: 'pineapple' })).toEqual(['run_old']);
     expect(readFileSync(indexFile, 'utf8')).toContain('PINEAPPLE');
+  });
+});
+
+describe('history saves that fail', () => {
+  it('never reject; they are reported in the problem list, counted, and cleared once a save works', async () => {
+    const dataDir = temp();
+    const problems: StartupProblem[] = [{ file: 'other.json', message: 'someone else' }];
+    const h = new HistoryStore(dataDir, problems);
+    await h.load();
+    const dir = path.join(dataDir, 'history');
+    // A file where the history folder should be fails the write even for root.
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'not a folder');
+    await expect(h.add(run('run_a', 'm', 'a'))).resolves.toBeUndefined();
+    expect(problems).toEqual([
+      { file: 'other.json', message: 'someone else' },
+      { file: dir, message: expect.stringMatching(/^The last run was not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)\. Check that the data folder is writable/) },
+    ]);
+    await h.add(run('run_b', 'm', 'b'));
+    expect(problems).toHaveLength(2);
+    expect(problems[1].message).toMatch(/^The last 2 runs were not saved/);
+    expect(ids(h, {})).toEqual([]);
+
+    rmSync(dir);
+    mkdirSync(dir);
+    await h.add(run('run_c', 'm', 'c'));
+    expect(problems).toEqual([{ file: 'other.json', message: 'someone else' }]);
+    expect(ids(h, {})).toEqual(['run_c']);
   });
 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { HistorySettings, HistorySummary, RecordedRun, RunResult, StartupProblem } from '../../shared/contract';
 import type { RawEvent } from '../../shared/protocols/types';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { describeFsError } from './profiles';
 
 export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */
@@ -103,8 +104,17 @@ export class HistoryStore {
   private readonly settingsFile: string;
   /** Writes go one after another so the index never races itself. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Runs that could not be saved since the last save that worked. */
+  private unsaved = 0;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    /**
+     * The core's problem list (what app:info reports): a run that cannot be saved is said there, since it ends
+     * long after the call that started it and has no caller to fail.
+     */
+    private readonly problems: StartupProblem[] = [],
+  ) {
     this.dir = path.join(dataDir, 'history');
     this.indexFile = path.join(this.dir, 'index.json');
     this.settingsFile = path.join(this.dir, 'settings.json');
@@ -191,14 +201,35 @@ export class HistoryStore {
     return { ledger: header.ledger, response: header.response, result: header.result, origin: header.origin, events };
   }
 
+  /** Never rejects: a save that fails is reported in the problem list, and the run itself is unaffected. */
   add(run: RecordedRun): Promise<void> {
     return this.enqueue(async () => {
-      const text = await encodeRun(run);
-      await writeFileAtomic(this.runFile(run.ledger.runId), text);
-      this.runs = [summarize(run, Buffer.byteLength(text)), ...this.runs.filter((r) => r.runId !== run.ledger.runId)];
-      await this.prune();
-      await this.saveIndex();
+      try {
+        const text = await encodeRun(run);
+        await writeFileAtomic(this.runFile(run.ledger.runId), text);
+        this.runs = [summarize(run, Buffer.byteLength(text)), ...this.runs.filter((r) => r.runId !== run.ledger.runId)];
+        await this.prune();
+        await this.saveIndex();
+        this.unsaved = 0;
+        const at = this.problems.findIndex((p) => p.file === this.dir);
+        if (at >= 0) this.problems.splice(at, 1);
+      } catch (err) {
+        this.unsaved++;
+        this.reportUnsaved(err);
+      }
     });
+  }
+
+  /** One entry for history in the problem list, carrying the latest failure; a save that works removes it. */
+  private reportUnsaved(err: unknown): void {
+    const at = this.problems.findIndex((p) => p.file === this.dir);
+    const runs = this.unsaved === 1 ? 'The last run was' : `The last ${this.unsaved} runs were`;
+    const problem: StartupProblem = {
+      file: this.dir,
+      message: `${runs} not saved to history: ${this.dir} could not be written (${describeFsError(err)}). Check that the data folder is writable and has free space; runs are kept again once it is.`,
+    };
+    if (at >= 0) this.problems[at] = problem;
+    else this.problems.push(problem);
   }
 
   /** Resolves once every save queued so far is on disk and in the list. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../../shared/contract';
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
-import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { buildRequest, DEFAULT_TIMEOUTS, headersToRecord, readBodyText, RequestTimer, scrub, type Timeouts } from './gateway-client';
 import type { ProfileStore } from './profiles';
 
@@ -37,6 +37,8 @@ export class ModelsService {
   /** Bumped by forget: a fetch that started before it asked the old connection, so it is not kept. */
   private readonly epochs = new Map<string, number>();
   private readonly file: string;
+  /** models-cache.json writes, one after another: the last list fetched is on disk with every other profile's. */
+  private readonly queued = writeQueue();
 
   constructor(
     dataDir: string,
@@ -133,7 +135,8 @@ export class ModelsService {
     return { models: mergeModels(pages), pages: pages.length };
   }
 
+  /** Writes the cache as it is when this write's turn comes, so the last write carries every profile's list. */
   private persist(): Promise<void> {
-    return writeJsonAtomic(this.file, { version: 1, byProfile: this.cache });
+    return this.queued(() => writeJsonAtomic(this.file, { version: 1, byProfile: this.cache }));
   }
 }

@@ -4,7 +4,7 @@
  * saves made together leave the latest list on disk.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PRESET_FORMAT } from '../../shared/contract';
@@ -95,5 +95,32 @@ describe('preset store', () => {
       if (names !== 'first,second') wrong.push(`trial ${trial}: ${names}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('a change that cannot be written is refused as "unwritable" and leaves the list as it was; the same change works afterwards', async () => {
+    const dir = temp();
+    const { store } = await open(dir);
+    const kept = await store.save({ name: 'Kept', tags: [], protocol: 'chat', body: {}, stream: false });
+    const before = store.list();
+    // A file where the data folder should be fails the write even for root.
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'not a folder');
+    const doc = JSON.stringify({ format: PRESET_FORMAT, version: 2, presets: [preset('Kept'), preset('Other')] });
+    const attempts: [string, () => Promise<unknown>][] = [
+      ['save', () => store.save({ name: 'New', tags: [], protocol: 'chat', body: {}, stream: false })],
+      ['rename', () => store.rename(kept.id, 'Renamed')],
+      ['duplicate', () => store.duplicate(kept.id)],
+      ['delete', () => store.delete(kept.id)],
+      ['restore', () => store.restore(preset('Restored') as never)],
+      ['import', () => store.importText(doc, 'keep-both')],
+    ];
+    for (const [what, attempt] of attempts) {
+      await expect(attempt(), what).rejects.toMatchObject({ code: 'unwritable', message: expect.stringContaining(path.join(dir, 'presets.json')) });
+      expect(store.list(), what).toEqual(before);
+    }
+    rmSync(dir);
+    mkdirSync(dir);
+    expect(await store.importText(doc, 'keep-both')).toEqual({ imported: 2, replaced: 0, conflicts: ['Kept'] });
+    expect(onDisk(dir)).toEqual(['Kept', 'Kept (2)', 'Other']);
   });
 });

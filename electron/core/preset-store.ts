@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PRESET_FORMAT, PRESET_VERSION, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
+import { unwritable } from './profiles';
 
 const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
 /** What a migrated document must satisfy: exactly what the store will read back from presets.json. */
@@ -112,59 +113,57 @@ export class PresetStore {
   }
 
   async save(input: z.output<typeof PresetSaveInput>): Promise<Preset> {
-    const now = new Date().toISOString();
-    const existing = input.id ? this.presets.find((p) => p.id === input.id) : undefined;
-    const preset: Preset = this.scrub({
-      id: existing?.id ?? randomUUID(),
-      name: input.name,
-      notes: input.notes,
-      tags: input.tags,
-      protocol: input.protocol,
-      model: input.model ?? (typeof input.body.model === 'string' ? input.body.model : undefined),
-      body: input.body,
-      stream: input.stream,
-      compare: input.compare,
-      createdAt: existing?.createdAt ?? now,
-      updatedAt: now,
+    return this.change((presets) => {
+      const now = new Date().toISOString();
+      const existing = input.id ? presets.find((p) => p.id === input.id) : undefined;
+      const preset: Preset = this.scrub({
+        id: existing?.id ?? randomUUID(),
+        name: input.name,
+        notes: input.notes,
+        tags: input.tags,
+        protocol: input.protocol,
+        model: input.model ?? (typeof input.body.model === 'string' ? input.body.model : undefined),
+        body: input.body,
+        stream: input.stream,
+        compare: input.compare,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      });
+      return { next: existing ? presets.map((p) => (p.id === existing.id ? preset : p)) : [...presets, preset], result: preset };
     });
-    this.presets = existing ? this.presets.map((p) => (p.id === existing.id ? preset : p)) : [...this.presets, preset];
-    await this.persist();
-    return preset;
   }
 
-  private find(id: string): Preset {
-    const p = this.presets.find((x) => x.id === id);
+  private find(presets: Preset[], id: string): Preset {
+    const p = presets.find((x) => x.id === id);
     if (!p) throw new Error(`No preset with id ${id}.`);
     return p;
   }
 
   async rename(id: string, name: string): Promise<Preset> {
-    const p = { ...this.find(id), name, updatedAt: new Date().toISOString() };
-    this.presets = this.presets.map((x) => (x.id === id ? p : x));
-    await this.persist();
-    return p;
+    return this.change((presets) => {
+      const p = { ...this.find(presets, id), name, updatedAt: new Date().toISOString() };
+      return { next: presets.map((x) => (x.id === id ? p : x)), result: p };
+    });
   }
 
   async duplicate(id: string): Promise<Preset> {
-    const src = this.find(id);
-    const now = new Date().toISOString();
-    const copy: Preset = { ...structuredClone(src), id: randomUUID(), name: this.freeName(`${src.name} (copy)`), createdAt: now, updatedAt: now };
-    this.presets.push(copy);
-    await this.persist();
-    return copy;
+    return this.change((presets) => {
+      const src = this.find(presets, id);
+      const now = new Date().toISOString();
+      const copy: Preset = { ...structuredClone(src), id: randomUUID(), name: freeName(presets, `${src.name} (copy)`), createdAt: now, updatedAt: now };
+      return { next: [...presets, copy], result: copy };
+    });
   }
 
   async delete(id: string): Promise<Preset> {
-    const p = this.find(id);
-    this.presets = this.presets.filter((x) => x.id !== id);
-    await this.persist();
-    return p;
+    return this.change((presets) => {
+      const p = this.find(presets, id);
+      return { next: presets.filter((x) => x.id !== id), result: p };
+    });
   }
 
   async restore(preset: Preset): Promise<Preset> {
-    this.presets = [...this.presets.filter((x) => x.id !== preset.id), this.scrub(preset)];
-    await this.persist();
-    return preset;
+    return this.change((presets) => ({ next: [...presets.filter((x) => x.id !== preset.id), this.scrub(preset)], result: preset }));
   }
 
   exportText(ids?: string[]): { text: string; count: number } {
@@ -181,37 +180,53 @@ export class PresetStore {
     }
     const m = migrate(doc);
     if ('error' in m) throw new Error(`${m.error} Nothing was imported.`);
-    // Only presets that were here before the import can clash or be replaced, each at most once: two presets
-    // of the same name inside the file are both kept (the second renamed), never one replacing the other.
-    const before = new Map(this.presets.map((p) => [p.name.toLowerCase(), p]));
-    const conflicts = [...new Set(m.presets.filter((p) => before.has(p.name.toLowerCase())).map((p) => p.name))];
-    if (conflicts.length && onConflict === 'ask') return { imported: 0, replaced: 0, conflicts };
-    const replacedIds = new Set<string>();
-    let imported = 0;
-    for (const incoming of m.presets) {
-      const clash = before.get(incoming.name.toLowerCase());
-      const p = this.scrub({ ...incoming, id: randomUUID() });
-      if (clash && onConflict === 'replace' && !replacedIds.has(clash.id)) {
-        this.presets = this.presets.map((x) => (x.id === clash.id ? { ...p, id: clash.id } : x));
-        replacedIds.add(clash.id);
-      } else {
-        p.name = this.freeName(p.name);
-        this.presets.push(p);
-        imported++;
+    return this.change((presets) => {
+      // Only presets that were here before the import can clash or be replaced, each at most once: two presets
+      // of the same name inside the file are both kept (the second renamed), never one replacing the other.
+      const before = new Map(presets.map((p) => [p.name.toLowerCase(), p]));
+      const conflicts = [...new Set(m.presets.filter((p) => before.has(p.name.toLowerCase())).map((p) => p.name))];
+      if (conflicts.length && onConflict === 'ask') return { next: presets, result: { imported: 0, replaced: 0, conflicts } };
+      const replacedIds = new Set<string>();
+      let next = [...presets];
+      let imported = 0;
+      for (const incoming of m.presets) {
+        const clash = before.get(incoming.name.toLowerCase());
+        const p = this.scrub({ ...incoming, id: randomUUID() });
+        if (clash && onConflict === 'replace' && !replacedIds.has(clash.id)) {
+          next = next.map((x) => (x.id === clash.id ? { ...p, id: clash.id } : x));
+          replacedIds.add(clash.id);
+        } else {
+          p.name = freeName(next, p.name);
+          next.push(p);
+          imported++;
+        }
       }
-    }
-    await this.persist();
-    return { imported, replaced: replacedIds.size, conflicts };
+      return { next, result: { imported, replaced: replacedIds.size, conflicts } };
+    });
   }
 
-  private freeName(name: string): string {
-    const taken = new Set(this.presets.map((p) => p.name.toLowerCase()));
-    if (!taken.has(name.toLowerCase())) return name;
-    for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`.toLowerCase())) return `${name} (${i})`;
+  /**
+   * One change at a time, in the write queue, each from the list the previous one left. The new list is written
+   * first and becomes the store's list only once it is on disk: a failed write changes nothing, so the user can
+   * try again without a phantom preset or a "(2)" copy appearing.
+   */
+  private change<T>(make: (presets: Preset[]) => { next: Preset[]; result: T }): Promise<T> {
+    return this.queued(async () => {
+      const { next, result } = make(this.presets);
+      if (next === this.presets) return result;
+      try {
+        await writeJsonAtomic(this.file, { format: PRESET_FORMAT, version: PRESET_VERSION, presets: next });
+      } catch (err) {
+        throw unwritable(this.file, err);
+      }
+      this.presets = next;
+      return result;
+    });
   }
+}
 
-  /** Writes the list as it is when this write's turn comes, so the last write always carries the latest list. */
-  private persist(): Promise<void> {
-    return this.queued(() => writeJsonAtomic(this.file, { format: PRESET_FORMAT, version: PRESET_VERSION, presets: this.presets }));
-  }
+function freeName(presets: Preset[], name: string): string {
+  const taken = new Set(presets.map((p) => p.name.toLowerCase()));
+  if (!taken.has(name.toLowerCase())) return name;
+  for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`.toLowerCase())) return `${name} (${i})`;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../shared/contract';
 import { normalizeBaseUrl } from '../../shared/url';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
+import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
 
 export const DEMO_PROFILE_ID = 'demo';
@@ -48,6 +49,35 @@ export class FieldError extends Error {
   constructor(readonly fields: Record<string, string>) {
     super(Object.values(fields).join('; '));
   }
+}
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a file is where a folder should be',
+  EEXIST: 'a file is where a folder should be',
+  EISDIR: 'a folder is where a file should be',
+};
+
+/** A file-system failure in words a user can act on, keeping the errno code to search for. */
+export function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code && FS_REASONS[code]) return `${FS_REASONS[code]}, ${code}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A data file that could not be written, as the call's error: code `unwritable`, naming the file. Callers
+ * throw it only when nothing was changed, so trying again after fixing the folder is safe.
+ */
+export function unwritable(file: string, err: unknown): RunError {
+  return new RunError(
+    'unwritable',
+    `Nothing was saved: ${file} could not be written (${describeFsError(err)}). Check that the data folder is writable and has free space, then try again.`,
+  );
 }
 
 export class ProfileStore {
@@ -153,54 +183,98 @@ export class ProfileStore {
     };
   }
 
+  /**
+   * Each change runs in the write queue, validated against the state the previous change left, and is applied
+   * in memory only once profiles.json holds it: a failed write leaves the list, the active profile and the key
+   * as they were, so the error is the whole story and the same save can simply be tried again.
+   */
   async save(raw: ProfileInput): Promise<ProfilesState> {
     const input = ProfileInput.parse(raw);
     const base = normalizeBaseUrl(input.baseUrl);
     if (!base.ok) throw new FieldError({ baseUrl: base.error });
-    const existing = input.id ? this.get(input.id) : undefined;
-    if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
-    if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
-    const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
-    if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` });
-    const profile: Profile = {
-      id: existing?.id ?? randomUUID(),
-      name: input.name,
-      baseUrl: input.baseUrl,
-      authScheme: input.authScheme,
-      extraHeaders: input.extraHeaders,
+    return this.queued(async () => {
+      const existing = input.id ? this.get(input.id) : undefined;
+      if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
+      if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
+      const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
+      if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` });
+      const profile: Profile = {
+        id: existing?.id ?? randomUUID(),
+        name: input.name,
+        baseUrl: input.baseUrl,
+        authScheme: input.authScheme,
+        extraHeaders: input.extraHeaders,
+      };
+      const next = existing ? this.profiles.map((p) => (p === existing ? profile : p)) : [...this.profiles, profile];
+      const undoKey = await this.changeKey(profile.id, input);
+      try {
+        await this.commit(next, profile.id);
+      } catch (err) {
+        await undoKey();
+        throw err;
+      }
+      return this.state();
+    });
+  }
+
+  /** Applies the key part of a save and returns how to put the previous key back if the save goes no further. */
+  private async changeKey(id: string, input: ProfileInput): Promise<() => Promise<void>> {
+    if (!input.clearKey && !input.key) return async () => undefined;
+    const before = this.vault.get(id);
+    const beforeStorage = this.vault.storageOf(id);
+    const undo = async () => {
+      // Best effort: the vault puts its memory back even when its own file cannot be written either.
+      const restored = before === undefined ? this.vault.delete(id) : this.vault.set(id, before, beforeStorage !== 'session');
+      await restored.catch(() => undefined);
     };
-    if (existing) this.profiles[this.profiles.indexOf(existing)] = profile;
-    else this.profiles.push(profile);
-    if (input.clearKey) await this.vault.delete(profile.id);
-    if (input.key) await this.vault.set(profile.id, input.key, input.keyStorage === 'persist');
-    this.activeId = profile.id;
-    await this.persist();
-    return this.state();
+    try {
+      if (input.clearKey) await this.vault.delete(id);
+      if (input.key) await this.vault.set(id, input.key, input.keyStorage === 'persist');
+    } catch (err) {
+      await undo();
+      throw new RunError(
+        'unwritable',
+        `Nothing was saved: the key could not be stored (${describeFsError(err)}). Check that the data folder is writable and has free space, or keep the key for this session only.`,
+      );
+    }
+    return undo;
   }
 
   async delete(id: string): Promise<ProfilesState> {
-    const p = this.get(id);
-    if (!p) throw new FieldError({ id: `No profile with id ${id}.` });
-    if (p.builtin) throw new FieldError({ id: `${p.name} is built in and cannot be deleted.` });
-    this.profiles = this.profiles.filter((x) => x.id !== id);
-    await this.vault.delete(id);
-    if (this.activeId === id) this.activeId = DEMO_PROFILE_ID;
-    await this.persist();
-    return this.state();
+    return this.queued(async () => {
+      const p = this.get(id);
+      if (!p) throw new FieldError({ id: `No profile with id ${id}.` });
+      if (p.builtin) throw new FieldError({ id: `${p.name} is built in and cannot be deleted.` });
+      await this.commit(
+        this.profiles.filter((x) => x.id !== id),
+        this.activeId === id ? DEMO_PROFILE_ID : this.activeId,
+      );
+      // After the profile is gone rather than before: a key dropped first would be lost for a profile that
+      // stays, while a key left behind belongs to nothing and is only reported.
+      await this.vault.delete(id).catch((err: unknown) => {
+        throw new RunError('unwritable', `"${p.name}" was deleted, but its saved key could not be removed (${describeFsError(err)}). Check that the data folder is writable.`);
+      });
+      return this.state();
+    });
   }
 
   async select(id: string): Promise<ProfilesState> {
-    if (!this.has(id)) throw new FieldError({ id: `No profile with id ${id}.` });
-    this.activeId = id;
-    await this.persist();
-    return this.state();
+    return this.queued(async () => {
+      if (!this.has(id)) throw new FieldError({ id: `No profile with id ${id}.` });
+      await this.commit(this.profiles, id);
+      return this.state();
+    });
   }
 
-  /** Writes the profiles as they are when this write's turn comes (see writeQueue). */
-  private persist(): Promise<void> {
-    return this.queued(() => {
-      const stored = this.profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
-      return writeJsonAtomic(this.file, { version: 1, activeId: this.activeId, profiles: stored });
-    });
+  /** Writes this list and active profile, and makes them the store's state once they are on disk. */
+  private async commit(profiles: Profile[], activeId: string): Promise<void> {
+    const stored = profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
+    try {
+      await writeJsonAtomic(this.file, { version: 1, activeId, profiles: stored });
+    } catch (err) {
+      throw unwritable(this.file, err);
+    }
+    this.profiles = profiles;
+    this.activeId = activeId;
   }
 }

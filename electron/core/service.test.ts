@@ -3,7 +3,7 @@
  * as both hosts drive it (raw, untrusted payloads in; Result envelopes and pushes out).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, promises as fs, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -331,6 +331,112 @@ describe('core: start-up with damaged files', () => {
         const file = path.join(dataDir, f);
         if (statSync(file).isFile()) expect(readFileSync(file, 'utf8')).not.toContain(SECOND_KEY);
       }
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+/**
+ * A data folder that cannot be written, made so even for root: a regular file where the folder should be
+ * fails mkdir (EEXIST, ENOTDIR) whoever runs the test, as permissions would for a user.
+ */
+describe('core: a data folder that cannot be written', () => {
+  const breakDir = (dir: string) => {
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, 'not a folder');
+  };
+  const mendDir = (dir: string) => {
+    rmSync(dir, { force: true });
+    mkdirSync(dir);
+  };
+
+  it('start-up stops with one sentence naming the folder, what failed and what to do, not a raw error', async () => {
+    const blocker = path.join(tempDir(), 'a-file');
+    writeFileSync(blocker, 'x');
+    const under = path.join(blocker, 'data');
+    const failed = newCore(under);
+    await expect(failed).rejects.toMatchObject({ name: 'DataDirError', dataDir: under });
+    await expect(failed).rejects.toThrow(
+      `Gateway Playground cannot start: the data folder ${under} cannot be used (could not create ${under}: a file is where a folder should be, ENOTDIR); make it writable, or choose another data folder.`,
+    );
+
+    const dataDir = tempDir();
+    writeFileSync(path.join(dataDir, 'history'), 'x');
+    await expect(newCore(dataDir)).rejects.toThrow(/^Gateway Playground cannot start: the data folder .* cannot be used \(could not create .*history: a file is where a folder should be, EEXIST\); make it writable/);
+  });
+
+  it('a profile save that cannot be written fails "unwritable", changes nothing, and the same save works once the folder is fixed', async () => {
+    const { core, dataDir } = await newCore();
+    const r = new Capture();
+    try {
+      const before = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Kept', baseUrl: second.url }, r));
+      const kept = before.profiles.find((p) => p.name === 'Kept')!;
+      breakDir(dataDir);
+
+      for (const input of [{ name: 'New', baseUrl: second.url }, { name: 'New', baseUrl: second.url, key: SECOND_KEY, keyStorage: 'persist' }]) {
+        const failed = await core.dispatch('profiles:save', input, r);
+        expect(failed).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+        expect(!failed.ok && failed.error.message).toMatch(/^Nothing was saved: .*(profiles\.json|key) could not be (written|stored) \(a file is where a folder should be, E[A-Z]+\)/);
+        expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, r))).toEqual(before);
+      }
+      // A session key needs no write, so it is set before profiles.json fails, and must be taken back.
+      const renamed = await core.dispatch('profiles:save', { id: kept.id, name: 'Renamed', baseUrl: second.url, key: SECOND_KEY, keyStorage: 'session' }, r);
+      expect(renamed).toMatchObject({ ok: false, error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'profiles.json')) } });
+      expect(await core.dispatch('profiles:select', { id: 'demo' }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      expect(await core.dispatch('profiles:delete', { id: kept.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, r))).toEqual(before);
+
+      mendDir(dataDir);
+      const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'New', baseUrl: second.url }, r));
+      expect(saved.profiles.map((p) => p.name)).toEqual(['Demo gateway', 'Kept', 'New']);
+      expect(saved.activeId).toBe(saved.profiles[2].id);
+      expect(JSON.parse(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).profiles.map((p: { name: string }) => p.name)).toEqual(['Kept', 'New']);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a preset save that cannot be written fails "unwritable" and leaves no preset behind', async () => {
+    const { core, dataDir } = await newCore();
+    const r = new Capture();
+    try {
+      breakDir(dataDir);
+      const input = { name: 'P', protocol: 'messages', body: { model: 'claude-sim-sonnet' } };
+      const failed = await core.dispatch('presets:save', input, r);
+      expect(failed).toMatchObject({ ok: false, error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'presets.json')) } });
+      expect(value<{ presets: unknown[] }>(await core.dispatch('presets:list', {}, r)).presets).toEqual([]);
+      mendDir(dataDir);
+      value(await core.dispatch('presets:save', input, r));
+      expect(value<{ presets: { name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets.map((p) => p.name)).toEqual(['P']);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a run whose history save fails still ends, and app:info reports it until a save works again', async () => {
+    const { core, dataDir } = await newCore();
+    const r = new Capture();
+    const problems = async () => value<{ problems: { file: string; message: string }[] }>(await core.dispatch('app:info', {}, r)).problems;
+    const run = async () => {
+      const body = { model: 'claude-sim-sonnet', max_tokens: 32, stream: true, messages: [{ role: 'user', content: 'hi' }] };
+      const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r));
+      expect((await r.end(runId)).verdict).toBe('complete');
+      return value<{ total: number }>(await core.dispatch('history:list', {}, r)).total;
+    };
+    try {
+      breakDir(dataDir);
+      expect(await run()).toBe(0);
+      expect(await run()).toBe(0);
+      expect(await problems()).toEqual([
+        {
+          file: path.join(dataDir, 'history'),
+          message: expect.stringMatching(/^The last 2 runs were not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)/),
+        },
+      ]);
+      mendDir(dataDir);
+      expect(await run()).toBe(1);
+      expect(await problems()).toEqual([]);
     } finally {
       await core.close();
     }

@@ -20,7 +20,7 @@ import {
 } from '../../shared/contract';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
 import { ModelsService } from './models-service';
-import { FieldError, ProfileStore } from './profiles';
+import { describeFsError, FieldError, ProfileStore } from './profiles';
 import { PushBatcher } from './push-batcher';
 import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
@@ -72,8 +72,41 @@ export interface Core {
   readonly demoUrl: string;
 }
 
+/**
+ * Start-up could not create or read the data folder (permissions, a read-only disk, a file in the way). Hosts
+ * show `sentence()` with their own way to choose another folder, and stop: there is nothing to run without it.
+ */
+export class DataDirError extends Error {
+  override readonly name = 'DataDirError';
+
+  constructor(
+    readonly dataDir: string,
+    /** What failed, e.g. "could not create /d/history: permission denied, EACCES". */
+    readonly detail: string,
+  ) {
+    super(dataDirSentence(dataDir, detail, 'choose another data folder'));
+  }
+
+  sentence(howToChooseAnother: string): string {
+    return dataDirSentence(this.dataDir, this.detail, howToChooseAnother);
+  }
+}
+
+function dataDirSentence(dataDir: string, detail: string, howToChooseAnother: string): string {
+  return `Gateway Playground cannot start: the data folder ${dataDir} cannot be used (${detail}); make it writable, or ${howToChooseAnother}.`;
+}
+
+const SYSCALL_WORDS: Record<string, string> = { mkdir: 'could not create', open: 'could not open', rename: 'could not rename', scandir: 'could not list', read: 'could not read', stat: 'could not check' };
+
+/** A file-system error met while opening the data folder, as a DataDirError; anything else is left as it is. */
+function asDataDirError(dataDir: string, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (!e?.code || !e.syscall || typeof e.path !== 'string') return err;
+  const what = SYSCALL_WORDS[e.syscall] ?? `${e.syscall} failed on`;
+  return new DataDirError(dataDir, `${what} ${e.path}: ${describeFsError(err)}`);
+}
+
 export async function createCore(opts: CoreOptions): Promise<Core> {
-  await fs.mkdir(opts.dataDir, { recursive: true });
   const timeouts: Timeouts = {
     headersMs: opts.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
     idleMs: opts.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
@@ -85,15 +118,19 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     demo = { baseUrl: simulator.url, key: DEMO_KEY };
   }
   const env = opts.env?.baseUrl ? { baseUrl: opts.env.baseUrl, key: opts.env.apiKey } : undefined;
+  const problems: StartupProblem[] = [];
   const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
-  const problems: StartupProblem[] = [...(await profiles.load()), ...(await models.load())];
   const capabilityStore = new CapabilityStore(opts.dataDir);
-  problems.push(...(await capabilityStore.load()));
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
-  problems.push(...(await presets.load()));
-  const history = new HistoryStore(opts.dataDir);
-  problems.push(...(await history.load()));
+  const history = new HistoryStore(opts.dataDir, problems);
+  try {
+    await fs.mkdir(opts.dataDir, { recursive: true });
+    for (const store of [profiles, models, capabilityStore, presets, history]) problems.push(...(await store.load()));
+  } catch (err) {
+    await simulator?.close();
+    throw asDataDirError(opts.dataDir, err);
+  }
   const runs = new RunManager(profiles, timeouts);
   runs.onFinished((run) => history.add(run));
   if (opts.onRunFinished) runs.onFinished(opts.onRunFinished);

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { app, BrowserWindow, protocol } from 'electron';
-import { createCore, type Core } from '../core/service';
+import { app, BrowserWindow, dialog, protocol } from 'electron';
+import { createCore, DataDirError, type Core } from '../core/service';
 import { registerIpc } from './ipc';
 import { createSafeStorageVault } from './safe-storage-vault';
 import { APP_ORIGIN, CSP, hardenSessions } from './security';
@@ -77,13 +77,25 @@ app.whenReady().then(async () => {
   hardenSessions();
   serveRenderer();
   const dataDir = app.getPath('userData');
-  core = await createCore({
-    dataDir,
-    host: 'electron',
-    version: app.getVersion(),
-    vault: createSafeStorageVault(dataDir),
-    env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
-  });
+  try {
+    core = await createCore({
+      dataDir,
+      host: 'electron',
+      version: app.getVersion(),
+      vault: createSafeStorageVault(dataDir),
+      env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
+    });
+  } catch (err) {
+    // No window exists yet, so a rejected start-up would leave the app running with nothing on screen.
+    const message =
+      err instanceof DataDirError
+        ? err.sentence('start the app with GATEWAY_PLAYGROUND_DATA set to a folder you can write to')
+        : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`;
+    console.error(message);
+    dialog.showErrorBox('Gateway Playground cannot start', message);
+    app.exit(1);
+    return;
+  }
   registerIpc(core);
   createWindow();
   app.on('activate', () => {

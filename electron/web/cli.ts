@@ -10,7 +10,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createCore } from '../core/service';
+import { createCore, DataDirError, type Core } from '../core/service';
 import { LayeredVault } from '../core/vault';
 import { startWebHost } from './server';
 
@@ -79,22 +79,35 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const vault = new LayeredVault(args.persistKeys ? 'file' : undefined, args.persistKeys ? path.join(args.dataDir, 'keys.json') : undefined);
-  const core = await createCore({
-    dataDir: args.dataDir,
-    host: 'web',
-    version: process.env.npm_package_version ?? '0.1.0',
-    vault,
-    env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
-    timeouts: { idleMs: args.idleTimeoutMs, headersMs: args.headersTimeoutMs },
-  });
-  const host = await startWebHost({ core, port: args.port, staticDir: staticDir() });
+  let core: Core | undefined;
+  let host: Awaited<ReturnType<typeof startWebHost>>;
+  try {
+    core = await createCore({
+      dataDir: args.dataDir,
+      host: 'web',
+      version: process.env.npm_package_version ?? '0.1.0',
+      vault,
+      env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
+      timeouts: { idleMs: args.idleTimeoutMs, headersMs: args.headersTimeoutMs },
+    });
+    host = await startWebHost({ core, port: args.port, staticDir: staticDir() });
+  } catch (err) {
+    // One sentence the user can act on: a stack trace says nothing about which folder or option to change.
+    console.error(
+      err instanceof DataDirError
+        ? err.sentence('start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)')
+        : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    await core?.close().catch(() => undefined);
+    process.exit(1);
+  }
   console.log(`Gateway Playground: ${host.url}`);
   if (args.open) openBrowser(host.url);
   const stop = async () => {
     // A stuck socket must not keep a stopped host alive: exit anyway after a grace period.
     setTimeout(() => process.exit(0), 3000).unref();
     await host.close();
-    await core.close();
+    await core?.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);
