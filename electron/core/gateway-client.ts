@@ -20,6 +20,13 @@ export { ANTHROPIC_VERSION } from '../../shared/request-headers';
  */
 export const gatewayDispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
+/** The core's one way to send a built request: through gatewayDispatcher, so RequestTimer is the only clock. */
+export function gatewayFetch(req: BuiltRequest, signal: AbortSignal): Promise<Response> {
+  // Node's fetch takes undici's `dispatcher`; the DOM typing of RequestInit does not know it.
+  const init: RequestInit & { dispatcher: Agent } = { method: req.method, headers: req.headers, body: req.body, signal, dispatcher: gatewayDispatcher };
+  return fetch(req.url, init);
+}
+
 export interface BuiltRequest {
   url: string;
   method: 'GET' | 'POST';

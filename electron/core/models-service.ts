@@ -8,7 +8,7 @@ import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, DEFAULT_TIMEOUTS, headersToRecord, readBodyText, RequestTimer, scrub, type Timeouts } from './gateway-client';
+import { buildRequest, DEFAULT_TIMEOUTS, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub, type Timeouts } from './gateway-client';
 import type { ProfileStore } from './profiles';
 
 const MAX_PAGES = 50;
@@ -104,7 +104,7 @@ export class ModelsService {
       let res: Response;
       let text: string;
       try {
-        res = await fetch(req.url, { method: 'GET', headers: req.headers, signal: timer.signal });
+        res = await gatewayFetch(req, timer.signal);
         timer.activity();
         text = (await readBodyText(res, timer)).text;
       } catch (err) {
@@ -112,11 +112,13 @@ export class ModelsService {
         if (cause?.startsWith('timeout')) {
           return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
         }
-        return { error: describeNetworkError(err) };
+        // A network error can quote the request, key included (an invalid header value).
+        const info = describeNetworkError(err);
+        return { error: { ...info, message: scrub(info.message, key) } };
       } finally {
         timer.done();
       }
-      const headers = headersToRecord(res.headers);
+      const headers = safeResponseHeaders(res.headers, key);
       if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, key)) };
       let json: unknown;
       try {

@@ -301,3 +301,31 @@ describe('an empty 2xx body', () => {
     expect(result.verdict).toBe('complete');
   });
 });
+
+describe('the other calls that reach a gateway', () => {
+  const wrapped = 'sk-live-SECRET\nKEY-0123456789abcdef';
+
+  it('a stored key with a line break reaches neither the models list error nor the token count', async () => {
+    const { ModelsService } = await import('./models-service');
+    const { createTokenHandlers } = await import('./token-handlers');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+    const profiles = store(url, wrapped);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gp-faults-'));
+    try {
+      const models = new ModelsService(dir, profiles, { headersMs: 10_000, idleMs: 10_000 });
+      const list = await models.list('p', true);
+      expect(JSON.stringify(list.error)).toContain('[redacted]');
+      expect(JSON.stringify(list)).not.toContain('SECRET');
+      const capabilities = { forTarget: () => [] } as unknown as Parameters<typeof createTokenHandlers>[1];
+      const handlers = createTokenHandlers({ profiles, models } as unknown as Parameters<typeof createTokenHandlers>[0], capabilities);
+      const count = await handlers['tokens:count']({ profileId: 'p', protocol: 'messages', body: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }, { send: () => {} });
+      expect(count.source).toBe('estimate');
+      expect(JSON.stringify(count)).not.toContain('SECRET');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -24,7 +24,7 @@ import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shar
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
-  gatewayDispatcher,
+  gatewayFetch,
   keyWatchingDecoder,
   readBody,
   RequestTimer,
@@ -234,15 +234,7 @@ export class RunManager {
     const read = async (): Promise<FinishedRun> => {
       let res: Response;
       try {
-        // Node's fetch takes undici's `dispatcher`; the DOM typing of RequestInit does not know it.
-        const init: RequestInit & { dispatcher: typeof gatewayDispatcher } = {
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          signal: timer.signal,
-          dispatcher: gatewayDispatcher,
-        };
-        res = await fetch(req.url, init);
+        res = await gatewayFetch(req, timer.signal);
       } catch (err) {
         const cause = timer.cause();
         if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);

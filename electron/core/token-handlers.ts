@@ -6,7 +6,7 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, headersToRecord, readBodyText, RequestTimer, scrub } from './gateway-client';
+import { buildRequest, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
 import type { CoreContext, Handlers, Receiver } from './service';
 import { RunError } from './runs';
 import { countTokens, type CountDeps } from './token-count';
@@ -39,11 +39,11 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
         const abort = () => timer.cancel();
         signal?.addEventListener('abort', abort, { once: true });
         try {
-          const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: timer.signal });
+          const res = await gatewayFetch(req, timer.signal);
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, headersToRecord(res.headers), text);
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, key), text);
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseGatewayError, describeNetworkError } from '../../../shared/errors';
-import { buildRequest, headersToRecord, readBodyText, RequestTimer, scrub } from '../gateway-client';
+import { buildRequest, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub } from '../gateway-client';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 
@@ -174,18 +174,19 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
   try {
     let res: Response;
     try {
-      res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: timer.signal });
+      res = await gatewayFetch(req, timer.signal);
     } catch (err) {
       if (timer.cause() === 'cancelled') throw new ProbeCancelled();
       if (timer.cause()) {
         throw new ProbeStop({ outcome: 'inconclusive', message: 'count_tokens did not answer in time.', explanation: 'A timeout says nothing about token counting; try again.' });
       }
-      const info = describeNetworkError(err);
+      const found = describeNetworkError(err);
+      const info = { ...found, message: scrub(found.message, key) };
       evidence.error = info;
       return { ok: false, networkError: info.message, evidence };
     }
     timer.activity();
-    const headers = headersToRecord(res.headers);
+    const headers = safeResponseHeaders(res.headers, key);
     const body = await readBodyText(res, timer, 256 * 1024).catch((err: unknown) => {
       if (timer.cause() === 'cancelled') throw new ProbeCancelled();
       throw err;
