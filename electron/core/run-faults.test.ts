@@ -321,7 +321,7 @@ describe('the other calls that reach a gateway', () => {
       expect(JSON.stringify(list)).not.toContain('SECRET');
       const capabilities = { forTarget: () => [] } as unknown as Parameters<typeof createTokenHandlers>[1];
       const handlers = createTokenHandlers({ profiles, models } as unknown as Parameters<typeof createTokenHandlers>[0], capabilities);
-      const count = await handlers['tokens:count']({ profileId: 'p', protocol: 'messages', body: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }, { send: () => {} });
+      const count = await handlers['tokens:count']({ profileId: 'p', protocol: 'messages', useGateway: 'auto', body: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }, { send: () => {} });
       expect(count.source).toBe('estimate');
       expect(JSON.stringify(count)).not.toContain('SECRET');
     } finally {
