@@ -34,6 +34,8 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     try {
       return await fn();
     } catch (err) {
+      // A store's own coded errors (unwritable, not_found) say more than "invalid input".
+      if (err instanceof RunError) throw err;
       throw invalid(err);
     }
   };

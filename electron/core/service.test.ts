@@ -408,6 +408,14 @@ describe('core: a data folder that cannot be written', () => {
       expect(value<{ presets: unknown[] }>(await core.dispatch('presets:list', {}, r)).presets).toEqual([]);
       mendDir(dataDir);
       value(await core.dispatch('presets:save', input, r));
+      const [saved] = value<{ presets: { id: string; name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets;
+      expect(saved.name).toBe('P');
+      // Rename, duplicate and delete report the same code, not "invalid input".
+      breakDir(dataDir);
+      expect(await core.dispatch('presets:rename', { id: saved.id, name: 'Q' }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      expect(await core.dispatch('presets:duplicate', { id: saved.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      expect(await core.dispatch('presets:delete', { id: saved.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      mendDir(dataDir);
       expect(value<{ presets: { name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets.map((p) => p.name)).toEqual(['P']);
     } finally {
       await core.close();
