@@ -294,3 +294,16 @@ test('a small scroll up while a stream is live stops following, and scrolling ba
   await app.getByRole('button', { name: 'Stop' }).click();
   await expect(status(app)).toContainText('cancelled');
 });
+
+test('a non-streamed reply: the Ledger shows the body the gateway returned, as sent', async ({ app }) => {
+  await openTab(app, 'Chat Completions');
+  await pickModel(app, 'gpt-sim-4o');
+  await app.getByRole('checkbox', { name: 'Stream', exact: true }).uncheck();
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  const body = app.getByRole('region', { name: 'Response body' });
+  await expect(body).toContainText('"object": "chat.completion"');
+  await expect(body).toContainText('"finish_reason"');
+  await expect(body).toContainText('JSON, re-indented');
+});
