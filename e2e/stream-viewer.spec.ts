@@ -301,6 +301,7 @@ test('a non-streamed reply: the Ledger shows the body the gateway returned, as s
   await app.getByRole('checkbox', { name: 'Stream', exact: true }).uncheck();
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(app.getByRole('region', { name: 'Events' })).toContainText('No events arrived: the response body, if there was one, is in the Ledger.');
   await app.getByRole('tab', { name: 'Ledger' }).click();
   const body = app.getByRole('region', { name: 'Response body' });
   await expect(body).toContainText('"object": "chat.completion"');

@@ -134,7 +134,7 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
             );
           })}
         </div>
-        {events.length === 0 && <p className="muted empty">No events yet.</p>}
+        {events.length === 0 && <p className="muted empty">{live ? 'No events yet.' : 'No events arrived: the response body, if there was one, is in the Ledger.'}</p>}
       </div>
     </div>
   );
