@@ -31,8 +31,11 @@ export function requestHeaders(opts: {
 }
 
 /**
- * Header names that carry credentials: redacted in ledgers and history, `<SECRET>` in exported code. Broad on
- * purpose, since gateways invent their own (`helicone-auth`, `ocp-apim-subscription-key`, `x-goog-api-key`): a
- * false positive only masks a value, a miss leaks a secret.
+ * Header names that carry credentials: redacted in ledgers and history, `<SECRET>` in exported code. Named
+ * ones that gateways invent (`helicone-auth`, `ocp-apim-subscription-key`, `x-goog-api-key`) plus name parts
+ * that only credentials use. Bare parts such as `key`, `session` or `auth` are not enough: they would hide
+ * `x-litellm-key-spend`, `x-portkey-provider`, `idempotency-key` or a session-affinity header, and make an
+ * exported command fail. The key itself is scrubbed from every value whatever the name.
  */
-export const SECRET_HEADER = /(auth|key|token|secret|cookie|password|passwd|subscription|signature|session|credential)/i;
+export const SECRET_HEADER =
+  /authorization|^(cookie|set-cookie)$|api[-_]?key|access[-_]?key|subscription[-_]?key|secret|password|passwd|credential|(^|[-_])(token|auth)$|(^|[-_])auth[-_]/i;
