@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { launchHost } from './fixtures';
 import { openTab, output, pickModel, status } from './helpers';
@@ -115,6 +116,24 @@ test('export as code writes <API_KEY>; a pasted curl opens the right tab and say
     await expect(page.getByRole('tab', { name: 'Responses' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-4o');
     expect(await page.content()).not.toContain('sk-pasted-secret-1');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a run that cannot be saved to history still ends, and opening History says why', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'claude-sim-haiku');
+    // A file where the history folder should be: writes fail even for root.
+    rmSync(path.join(host.dataDir, 'history'), { recursive: true, force: true });
+    writeFileSync(path.join(host.dataDir, 'history'), 'not a folder');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('complete', { timeout: 15_000 });
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('The last run was not saved to history');
   } finally {
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });

@@ -10,8 +10,8 @@ test('a corrupt profile file is moved aside, reported in the UI, and the app sti
   const host = await launchHost({ dataDir });
   try {
     await page.goto(host.url);
-    await expect(page.getByRole('alert', { name: 'Start-up problems' })).toContainText('profiles.json is not valid JSON');
-    await expect(page.getByRole('alert', { name: 'Start-up problems' })).toContainText('moved aside');
+    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('profiles.json is not valid JSON');
+    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('moved aside');
     await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
     expect(readdirSync(dataDir).some((f) => f.startsWith('profiles.json.corrupt-'))).toBe(true);
   } finally {

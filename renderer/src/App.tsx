@@ -39,7 +39,9 @@ export function App() {
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
-  const [problemsDismissed, setProblemsDismissed] = useState(false);
+  /** The problems the user dismissed: a new one (a history save failing later) shows again. */
+  const [problemsDismissed, setProblemsDismissed] = useState<string>();
+  const problemsKey = problems?.map((p) => p.message).join('\n');
 
   useEffect(() => {
     void appStarted();
@@ -70,12 +72,12 @@ export function App() {
           The connection to the app host dropped — reconnecting…
         </div>
       )}
-      {problems && problems.length > 0 && !problemsDismissed && (
-        <div className="banner warn" role="alert" aria-label="Start-up problems">
+      {problems && problems.length > 0 && problemsDismissed !== problemsKey && (
+        <div className="banner warn" role="alert" aria-label="Data folder problems">
           {problems.map((p) => (
             <div key={p.file}>{p.message}</div>
           ))}
-          <button type="button" className="ghost small" onClick={() => setProblemsDismissed(true)}>
+          <button type="button" className="ghost small" onClick={() => setProblemsDismissed(problemsKey)}>
             Dismiss
           </button>
         </div>

@@ -38,6 +38,14 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     set({ historyFilter: f });
     const r = await gateway.history.list({ ...f, limit: 500 });
     if (r.ok) set({ history: r.value });
+    // A run that could not be saved ends like any other: the core reports it among app:info's problems, so the
+    // list is read again whenever History is.
+    void Promise.resolve()
+      .then(() => gateway.app.info({}))
+      .then((info) => {
+        if (info.ok) set({ appInfo: info.value });
+      })
+      .catch(() => undefined);
   },
   recordedRunRequested(runId) {
     if (get().runs[runId]?.result) return Promise.resolve(undefined);
