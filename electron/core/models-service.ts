@@ -86,7 +86,9 @@ export class ModelsService {
     const diff = diffModelIds(cached?.models.map((m) => m.id), ids);
     const next: Cached = { models: fetched.models, fetchedAt: new Date().toISOString(), ...diff, pages: fetched.pages };
     this.cache[profileId] = next;
-    await this.persist();
+    // The file only spares a fetch at the next start: a folder that cannot be written must not hide the list
+    // the gateway just gave.
+    await this.persist().catch(() => undefined);
     return { profileId, ...next };
   }
 

@@ -397,6 +397,20 @@ describe('core: a data folder that cannot be written', () => {
     }
   });
 
+  it('a models refresh in a folder that cannot be written still shows the list the gateway gave', async () => {
+    const { core, dataDir } = await newCore();
+    const r = new Capture();
+    try {
+      breakDir(dataDir);
+      const list = value<ModelList>(await core.dispatch('models:list', { profileId: 'demo', refresh: true }, r));
+      expect(list.error).toBeUndefined();
+      expect(list.models.map((m) => m.id)).toContain('claude-sim-sonnet');
+    } finally {
+      mendDir(dataDir);
+      await core.close();
+    }
+  });
+
   it('a preset save that cannot be written fails "unwritable" and leaves no preset behind', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();
