@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   AUTH_SCHEMES,
+  headerValueProblem,
   ProfileInput,
   type AuthScheme,
   type KeyStorage,
@@ -125,6 +126,19 @@ export class ProfileStore {
           `The saved key for ${locked.map((n) => `"${n}"`).join(', ')} could not be decrypted (the keychain may be locked, ` +
           'or the file comes from another computer). It was kept as it is and will be tried again at the next start; ' +
           'enter the key again to replace it.',
+      });
+    }
+    // Keys saved before they were checked can hold a line break: every request with one fails, so say so now.
+    const unsendable = this.profiles.filter((p) => {
+      const key = this.keyFor(p.id);
+      return key !== undefined && headerValueProblem(key, false) !== undefined;
+    });
+    if (unsendable.length) {
+      problems.push({
+        file: 'keys',
+        message:
+          `The saved key for ${unsendable.map((p) => `"${p.name}"`).join(', ')} contains a line break or a character no HTTP header can carry, ` +
+          'so every request with it fails. Enter the key again in Connections.',
       });
     }
     return problems;

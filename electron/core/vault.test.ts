@@ -52,6 +52,20 @@ describe('key vault', () => {
     expect(unlocked.undecryptable()).toEqual([]);
   });
 
+  it('reports a saved key that no request can carry (a line break from a wrapped paste), by profile name', async () => {
+    const dir = temp();
+    const keysFile = path.join(dir, 'keys.json');
+    writeFileSync(
+      path.join(dir, 'profiles.json'),
+      JSON.stringify({ version: 1, profiles: [{ id: 'W', name: 'Wrapped', baseUrl: 'http://127.0.0.1:2', authScheme: 'native', extraHeaders: {} }, { id: 'F', name: 'Fine', baseUrl: 'http://127.0.0.1:3', authScheme: 'native', extraHeaders: {} }] }),
+    );
+    writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys: { W: 'enc:sk-live-AAAA\nBBBB-1234', F: 'enc:sk-live-CCCC-5678' } }));
+    const profiles = new ProfileStore(dir, new LayeredVault('keychain', keysFile, lockedCodec('none')), builtins);
+    const problems = await profiles.load();
+    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/saved key for "Wrapped" contains a line break.*Enter the key again/)]);
+    expect(JSON.stringify(problems)).not.toContain('AAAA');
+  });
+
   it('replaces or deletes an undecryptable key when the user sets or deletes that profile key', async () => {
     const keysFile = path.join(temp(), 'keys.json');
     writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys: { B: 'enc:old', D: 'enc:gone' } }));

@@ -39,13 +39,18 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a vali
  * then refuses the header on every request with an error that quotes the whole value, key included. Tab is
  * legal inside a header value; a key has no use for it.
  */
+export function headerValueProblem(value: string, allowTab: boolean): 'control' | 'non-latin1' | undefined {
+  if ((allowTab ? /[\u0000-\u0008\u000a-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(value)) return 'control';
+  return /[^\u0000-\u00ff]/.test(value) ? 'non-latin1' : undefined;
+}
+
 const sendable = (what: string, allowTab: boolean) =>
   z
     .string()
-    .refine((s) => !(allowTab ? /[\u0000-\u0008\u000a-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s), {
+    .refine((s) => headerValueProblem(s, allowTab) !== 'control', {
       message: `${what} contains a line break or another control character: paste it again as one line`,
     })
-    .refine((s) => !/[^\u0000-\u00ff]/.test(s), {
+    .refine((s) => headerValueProblem(s, allowTab) !== 'non-latin1', {
       message: `${what} contains a character that cannot be sent in an HTTP header (a typographic quote or an invisible space?)`,
     });
 
