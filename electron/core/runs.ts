@@ -63,6 +63,8 @@ export class RunManager {
   private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
   /** Recently finished runs, oldest first, so evidence and columns can be reopened without history. */
   private readonly recent = new Map<string, FinishedRun>();
+  /** Runs not yet through their finished listeners: shutting down waits for them (see `settled`). */
+  private readonly unfinished = new Set<Promise<FinishedRun>>();
   private recentEvents = 0;
 
   constructor(
@@ -117,7 +119,15 @@ export class RunManager {
       }
       return finished;
     });
+    this.unfinished.add(done);
+    const forget = () => void this.unfinished.delete(done);
+    done.then(forget, forget);
     return { runId, done };
+  }
+
+  /** Resolves once every run started so far has ended and its finished listeners (history) have run. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.unfinished]);
   }
 
   get(runId: string): FinishedRun | undefined {

@@ -397,6 +397,23 @@ describe('core: a data folder that cannot be written', () => {
     }
   });
 
+  it('closing the core (quitting a host) keeps a run it stopped in history, partial output included', async () => {
+    const { core, dataDir } = await newCore();
+    const r = new Capture();
+    const body = { model: 'sim-fault-slow', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] };
+    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r));
+    for (let i = 0; i < 200 && !r.text(runId).includes('text_delta'); i++) await new Promise((res) => setTimeout(res, 20));
+    await core.close();
+    const after = await newCore(dataDir);
+    try {
+      const recorded = value<{ result: RunResult }>(await after.core.dispatch('history:get', { runId }, r));
+      expect(recorded.result.verdict).toBe('cancelled');
+      expect(recorded.result.transcript.blocks.some((b) => b.kind === 'text' && b.text !== '')).toBe(true);
+    } finally {
+      await after.core.close();
+    }
+  });
+
   it('a models refresh in a folder that cannot be written still shows the list the gateway gave', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();

@@ -106,6 +106,9 @@ function asDataDirError(dataDir: string, err: unknown): unknown {
   return new DataDirError(dataDir, `${what} ${e.path}: ${describeFsError(err)}`);
 }
 
+/** How long closing the core waits for stopped runs to reach history. */
+const CLOSE_GRACE_MS = 5_000;
+
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const timeouts: Timeouts = {
     headersMs: opts.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
@@ -228,6 +231,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       runs.cancelAll();
+      // A run stopped by shutting down keeps its partial output like any other (design §5): wait for its
+      // verdict and its history write, within a bound so a stuck write cannot hold the process forever.
+      const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
+      await Promise.race([runs.settled().then(() => history.settled()), bound]);
       await simulator?.close();
     },
   };

@@ -107,6 +107,11 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('will-quit', () => {
-  void core?.close();
+let closing = false;
+app.on('will-quit', (event) => {
+  if (closing || !core) return;
+  // Quitting waits for the core: runs stopped by the quit are written to history before the process ends.
+  event.preventDefault();
+  closing = true;
+  void core.close().finally(() => app.quit());
 });
