@@ -287,6 +287,9 @@ describe('core: untrusted payloads get a Result error, never a crash', () => {
     });
     const huge = { profileId: 'demo', protocol: 'messages', body: { blob: 'x'.repeat(33 * 1024 * 1024) } };
     expect(await core.dispatch('runs:start', huge, r)).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    // Counted in bytes, as the host's frame limit counts them: 12 M CJK characters are 36 MB.
+    const wide = { profileId: 'demo', protocol: 'messages', body: { blob: '漢'.repeat(12 * 1024 * 1024) } };
+    expect(await core.dispatch('runs:start', wide, r)).toMatchObject({ ok: false, error: { code: 'too_large' } });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(await core.dispatch('runs:start', circular, r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });

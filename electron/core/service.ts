@@ -197,7 +197,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       const callName = name as CallName;
       let size: number;
       try {
-        size = JSON.stringify(input ?? {}).length;
+        // Bytes, as the browser host's frame limit counts them: a CJK payload is three times its length.
+        size = Buffer.byteLength(JSON.stringify(input ?? {}));
       } catch {
         return fail('invalid_input', 'The payload is not plain data.');
       }

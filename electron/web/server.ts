@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { fail, MAX_PAYLOAD_BYTES, type Result } from '../../shared/contract';
+import { fail, MAX_FRAME_BYTES, type Result } from '../../shared/contract';
 import type { Core, Receiver } from '../core/service';
 
 export interface WebHostOptions {
@@ -168,7 +168,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES + 64 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req, socket, head) => {
     // The HTTP server stops listening for errors on a socket it hands over: a peer resetting it before the
     // refusal is written would otherwise be an uncaught 'error'.

@@ -64,6 +64,19 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+describe('browser-host bridge: a call too large for the host', () => {
+  it('is refused in the tab with too_large, never sent (the host would close the socket and cancel its runs), and the connection goes on', async () => {
+    const { gateway } = await freshBridge();
+    socket(0).open();
+    const big = gateway.runs.start({ profileId: 'demo', protocol: 'messages', body: { blob: '漢'.repeat(12 * 1024 * 1024) } });
+    expect(await state(big)).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    expect(socket(0).sent).toEqual([]);
+    const next = gateway.app.info({});
+    socket(0).replyAll();
+    expect(await state(next)).toEqual({ ok: true, value: 'app:info' });
+  });
+});
+
 describe('browser-host bridge: calls made while the host is unreachable', () => {
   it('a call made at start-up, when the first connection fails, is sent once a retry connects and gets its answer', async () => {
     const { gateway } = await freshBridge();

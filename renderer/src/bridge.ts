@@ -2,7 +2,7 @@
  * The only reader of window.gateway (Electron preload) and the only WebSocket client (browser host).
  * Everything else in the renderer imports `gateway` from here.
  */
-import { createGatewayApi, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
+import { createGatewayApi, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
 
 declare global {
   interface Window {
@@ -50,8 +50,15 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
   let retryMs = 250;
 
   const send = (id: number, name: CallName, input: unknown, resolve: Pending) => {
+    const text = JSON.stringify({ id, name, input });
+    const bytes = text.length * 3 <= MAX_FRAME_BYTES ? text.length : new TextEncoder().encode(text).length;
+    if (bytes > MAX_FRAME_BYTES) {
+      // The host would close the socket on such a frame, cancelling every run of this tab.
+      resolve({ ok: false, error: { code: 'too_large', message: `The payload is ${(bytes / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.` } });
+      return;
+    }
     pending.set(id, resolve);
-    socket.send(JSON.stringify({ id, name, input }));
+    socket.send(text);
   };
 
   const connect = () => {

@@ -28,5 +28,11 @@ export function defineCall<O>() {
   return <I extends z.ZodType>(input: I): CallSpec<I, O> => ({ input });
 }
 
-/** Largest payload a host accepts for one call (base64 images can be big; upstream caps requests at 32 MB). */
+/** Largest payload a host accepts for one call, in UTF-8 bytes (base64 images can be big; upstream caps requests at 32 MB). */
 export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Largest WebSocket frame the browser host reads: a call's payload plus its envelope. A bigger frame closes
+ * the socket (and cancels that tab's runs), so the renderer refuses such a call itself before sending it.
+ */
+export const MAX_FRAME_BYTES = MAX_PAYLOAD_BYTES + 64 * 1024;
