@@ -6,9 +6,10 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PRESET_FORMAT, PRESET_VERSION, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
+import { PRESET_FORMAT, PRESET_VERSION, PRESETS_FILE_MAX_BYTES, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { unwritable } from './profiles';
+import { RunError } from './runs';
 
 const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
 /** What a migrated document must satisfy: exactly what the store will read back from presets.json. */
@@ -168,7 +169,16 @@ export class PresetStore {
 
   exportText(ids?: string[]): { text: string; count: number } {
     const chosen = ids ? this.presets.filter((p) => ids.includes(p.id)) : this.presets;
-    return { text: JSON.stringify({ format: PRESET_FORMAT, version: PRESET_VERSION, exportedAt: new Date().toISOString(), presets: chosen.map((p) => this.scrub(p)) }, null, 2) + '\n', count: chosen.length };
+    const text = JSON.stringify({ format: PRESET_FORMAT, version: PRESET_VERSION, exportedAt: new Date().toISOString(), presets: chosen.map((p) => this.scrub(p)) }, null, 2) + '\n';
+    const bytes = Buffer.byteLength(text);
+    // A file that import would refuse is a trap: say so now, while the presets can still be exported in parts.
+    if (bytes > PRESETS_FILE_MAX_BYTES) {
+      throw new RunError(
+        'too_large',
+        `These ${chosen.length} presets make a ${(bytes / 1048576).toFixed(1)} MB file, and import takes at most ${Math.floor(PRESETS_FILE_MAX_BYTES / 1048576)} MB (images inside presets count in full): export them in smaller groups.`,
+      );
+    }
+    return { text, count: chosen.length };
   }
 
   async importText(text: string, onConflict: 'ask' | 'keep-both' | 'replace'): Promise<{ imported: number; replaced: number; conflicts: string[] }> {

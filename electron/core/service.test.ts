@@ -400,6 +400,26 @@ describe('core: a data folder that cannot be written', () => {
     }
   });
 
+  it('an export too large for import is refused with a way out; a smaller one imports back', async () => {
+    const { core } = await newCore();
+    const r = new Capture();
+    try {
+      const image = 'A'.repeat(4 * 1024 * 1024);
+      for (let i = 0; i < 9; i++) {
+        const body = { model: 'claude-sim-sonnet', max_tokens: 16, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] }] };
+        value(await core.dispatch('presets:save', { name: `Vision ${i}`, protocol: 'messages', body }, r));
+      }
+      const all = await core.dispatch('presets:export', {}, r);
+      expect(all).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringContaining('smaller groups') } });
+      const presets = value<{ presets: { id: string }[] }>(await core.dispatch('presets:list', {}, r)).presets;
+      const some = value<{ text: string; count: number }>(await core.dispatch('presets:export', { ids: presets.slice(0, 3).map((p) => p.id) }, r));
+      expect(some.count).toBe(3);
+      expect(value<{ imported: number }>(await core.dispatch('presets:import', { text: some.text, onConflict: 'keep-both' }, r)).imported).toBe(3);
+    } finally {
+      await core.close();
+    }
+  });
+
   it('closing the core (quitting a host) keeps a run it stopped in history, partial output included', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();

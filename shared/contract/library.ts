@@ -2,7 +2,7 @@
  * Saving and reusing work: presets, the history of every finished run, export as code and import from curl.
  */
 import { z } from 'zod';
-import { defineCall } from './define';
+import { defineCall, MAX_PAYLOAD_BYTES } from './define';
 import { ProtocolSchema, type RecordedRun } from './runs';
 import type { ProtocolId, Verdict } from '../protocols/types';
 
@@ -112,6 +112,9 @@ export interface CurlImport {
 const Id = z.object({ id: z.string().min(1).max(100) }).strict();
 const RunId = z.object({ runId: z.string().min(1).max(100) }).strict();
 
+/** The largest presets file an import takes (one call's payload, less room for the call around it). */
+export const PRESETS_FILE_MAX_BYTES = MAX_PAYLOAD_BYTES - 64 * 1024;
+
 export const libraryCalls = {
   'presets:list': defineCall<{ presets: Preset[] }>()(z.object({}).strict()),
   'presets:save': defineCall<Preset>()(PresetSaveInput),
@@ -123,7 +126,7 @@ export const libraryCalls = {
   'presets:export': defineCall<{ text: string; count: number }>()(z.object({ ids: z.array(z.string().max(100)).max(10_000).optional() }).strict()),
   /** With onConflict "ask", a name clash imports nothing and lists the clashing names for the user to decide. */
   'presets:import': defineCall<{ imported: number; replaced: number; conflicts: string[] }>()(
-    z.object({ text: z.string().max(20 * 1024 * 1024), onConflict: z.enum(['ask', 'keep-both', 'replace']).default('ask') }).strict(),
+    z.object({ text: z.string().max(PRESETS_FILE_MAX_BYTES), onConflict: z.enum(['ask', 'keep-both', 'replace']).default('ask') }).strict(),
   ),
   'history:list': defineCall<{ runs: HistorySummary[]; total: number; bytes: number }>()(HistoryFilter),
   'history:get': defineCall<RecordedRun>()(RunId),
