@@ -71,6 +71,17 @@ describe('presets: delete and undo', () => {
   });
 });
 
+describe('presets: export', () => {
+  it('an export the core refuses (too large for import) says why instead of doing nothing', async () => {
+    answers['presets:export'] = async () => ({ ok: false, error: { code: 'too_large', message: 'These 9 presets make a 36.0 MB file … export them in smaller groups.' } });
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Export all' }));
+    await settle();
+    expect(screen.getByRole('alert').textContent).toContain('Could not export: These 9 presets make a 36.0 MB file');
+  });
+});
+
 describe('presets: Load', () => {
   it('detaches the composer from its last run: no tool results for that run, and no warnings accepted before go out with the preset', async () => {
     const toolCall: Transcript = { blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{}', args: {}, complete: true }], usage: {} };

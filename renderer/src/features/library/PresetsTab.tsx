@@ -74,6 +74,7 @@ export function PresetsTab() {
           type="button"
           onClick={async () => {
             const r = await gateway.presets.export({});
+            setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
             if (r.ok) download('gateway-playground-presets.json', r.value.text);
           }}
         >
@@ -226,6 +227,7 @@ export function PresetsTab() {
                 className="ghost"
                 onClick={async () => {
                   const r = await gateway.presets.export({ ids: [p.id] });
+                  setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
                   if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
                 }}
               >
