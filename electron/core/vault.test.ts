@@ -52,6 +52,23 @@ describe('key vault', () => {
     expect(unlocked.undecryptable()).toEqual([]);
   });
 
+  it('leaves keys saved by the other host (desktop keychain blobs) untouched, and keeps keys entered here for the session', async () => {
+    const dir = temp();
+    const keysFile = path.join(dir, 'keys.json');
+    const desktop = JSON.stringify({ version: 1, encoding: 'keychain', keys: { A: 'djExj6P/EADEnoH+InqR0AvuMw==' } });
+    writeFileSync(keysFile, desktop);
+    const vault = new LayeredVault('file', keysFile);
+    const problems = await vault.load();
+    expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('holds keys saved by another host')]);
+    expect(vault.get('A')).toBeUndefined();
+    expect(vault.persistentKind).toBeUndefined();
+    await vault.set('B', 'sk-typed-here-1234', true);
+    expect(vault.get('B')).toBe('sk-typed-here-1234');
+    expect(vault.storageOf('B')).toBe('session');
+    await vault.delete('A');
+    expect(readFileSync(keysFile, 'utf8')).toBe(desktop);
+  });
+
   it('reports a saved key that no request can carry (a line break from a wrapped paste), by profile name', async () => {
     const dir = temp();
     const keysFile = path.join(dir, 'keys.json');

@@ -38,8 +38,16 @@ export class LayeredVault implements KeyVault {
   /** keys.json writes, one after another: the last change made is the one on disk. */
   private readonly queued = writeQueue();
 
+  /** The encoding keys.json was written in by another host (the desktop app's keychain, say), when not ours. */
+  private foreign: string | undefined;
+
+  /** None while keys.json belongs to another host's encoding: writing ours over it would destroy its keys. */
+  get persistentKind(): 'keychain' | 'file' | undefined {
+    return this.foreign === undefined ? this.kind : undefined;
+  }
+
   constructor(
-    readonly persistentKind: 'keychain' | 'file' | undefined,
+    private readonly kind: 'keychain' | 'file' | undefined,
     private readonly file: string | undefined,
     private readonly codec: { encode(key: string): string; decode(blob: string): string } = {
       encode: (k) => Buffer.from(k, 'utf8').toString('base64'),
@@ -48,9 +56,20 @@ export class LayeredVault implements KeyVault {
   ) {}
 
   async load(): Promise<StartupProblem[]> {
-    if (!this.file || !this.persistentKind) return [];
+    if (!this.file || !this.kind) return [];
     try {
-      const raw = JSON.parse(await fs.readFile(this.file, 'utf8')) as { version: number; keys: Record<string, string> };
+      const raw = JSON.parse(await fs.readFile(this.file, 'utf8')) as { version: number; encoding?: string; keys: Record<string, string> };
+      if (raw.encoding !== undefined && raw.encoding !== this.kind) {
+        // Both hosts can share one data folder: the browser host must not read the desktop app's keychain blobs
+        // as its own (they would be sent as garbage keys) nor rewrite them (they could never be decrypted again).
+        this.foreign = raw.encoding;
+        return [
+          {
+            file: this.file,
+            message: `${path.basename(this.file)} holds keys saved by another host of this app (stored as "${raw.encoding}"). They are left untouched; keys entered here are kept for this session only.`,
+          },
+        ];
+      }
       for (const [id, blob] of Object.entries(raw.keys ?? {})) {
         try {
           this.persisted.set(id, this.codec.decode(blob));
@@ -109,7 +128,7 @@ export class LayeredVault implements KeyVault {
       const keys: Record<string, string> = Object.fromEntries(this.locked);
       for (const [id, key] of this.persisted) keys[id] = this.codec.encode(key);
       await fs.mkdir(path.dirname(this.file), { recursive: true });
-      await writeJsonAtomic(this.file, { version: 1, encoding: this.persistentKind, keys }, 0o600);
+      await writeJsonAtomic(this.file, { version: 1, encoding: this.kind, keys }, 0o600);
     });
   }
 }
