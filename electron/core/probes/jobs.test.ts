@@ -22,6 +22,7 @@ function makeJob(
   policy = { maxAttempts: 3, maxWaitMs: 1000 },
   limiter = new Limiter(2),
   pauses = new Map<string, number>(),
+  workers = 2,
 ) {
   const recorded: CapabilityResult[] = [];
   const progress: CapabilityProgress[] = [];
@@ -30,7 +31,7 @@ function makeJob(
     policy,
     runCell,
     pauses,
-    workers: 2,
+    workers,
     record: async (_pid, r) => {
       recorded.push(r);
     },
@@ -106,6 +107,34 @@ describe('ProbeJob', () => {
     await job.finished;
     expect(n).toBe(1);
     expect(recorded[0].message).toContain('the gateway asked to wait 30 s, longer than the 1 s allowed');
+  });
+
+  it('a retry-after longer than allowed gives up on the model\'s other queued cells at once, other models go on', async () => {
+    const ran: string[] = [];
+    const runCell: CellRunner = async (_p, cell) => {
+      ran.push(`${cell.model}/${cell.capability}`);
+      if (cell.model === 'x') return { result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 30_000 };
+      return { result: cellResult(cell, 'proven') };
+    };
+    const list: ProbeCell[] = [
+      ...(['tools', 'streaming', 'vision'] as const).map((capability) => ({ model: 'x', protocol: 'messages' as const, capability })),
+      { model: 'y', protocol: 'messages', capability: 'tools' },
+    ];
+    // One worker: the model's later cells are only taken after the 429 is known.
+    const { job, recorded, progress } = makeJob(list, runCell, { maxAttempts: 3, maxWaitMs: 1000 }, new Limiter(2), new Map(), 1);
+    const t0 = Date.now();
+    job.start();
+    await job.finished;
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(ran).toEqual(['x/tools', 'y/tools']);
+    const x = recorded.filter((r) => r.model === 'x');
+    expect(x).toHaveLength(3);
+    for (const r of x) {
+      expect(r.outcome).toBe('inconclusive');
+      expect(r.message).toMatch(/wait (29|30) s.*longer than the 1 s allowed; try again later/);
+    }
+    expect(recorded.find((r) => r.model === 'y')?.outcome).toBe('proven');
+    expect(progress.at(-1)).toMatchObject({ state: 'finished', done: 4, total: 4 });
   });
 
   it('a later job keeps off a model until the retry-after a give-up recorded', async () => {

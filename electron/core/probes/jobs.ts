@@ -2,7 +2,8 @@
  * Probe jobs: a set of matrix cells run in the background with bounded concurrency shared by every job, so
  * "probe everything" cannot flood a gateway. Rate-limit aware: a 429 pauses that profile × model until the
  * gateway's retry-after (other models go on), the cell is retried, and after `maxAttempts` — or when the
- * gateway asks for a longer wait than the caller allows — it is recorded inconclusive. Cancelling stops the
+ * gateway asks for a longer wait than the caller allows — it is recorded inconclusive, and so are that model's
+ * other queued cells, without waiting or sending anything. Cancelling stops the
  * runs in flight and records nothing for unfinished cells.
  */
 import { randomUUID } from 'node:crypto';
@@ -163,14 +164,19 @@ export class ProbeJob {
     return until;
   }
 
-  /** The first queued cell whose model is not paused, or how long until one is. */
-  private take(): { item: QueuedCell } | { waitMs: number } | undefined {
+  /**
+   * The first queued cell whose model is not paused, or one whose model is paused longer than the caller
+   * allows (to give up on), or how long until one is.
+   */
+  private take(): { item: QueuedCell } | { skip: QueuedCell; until: number } | { waitMs: number } | undefined {
     if (this.queue.length === 0) return undefined;
     const now = Date.now();
     let soonest = Infinity;
     for (let i = 0; i < this.queue.length; i++) {
       const p = this.deps.pauses.get(this.pauseKey(this.queue[i].cell.model)) ?? 0;
       if (p <= now) return { item: this.queue.splice(i, 1)[0] };
+      // Waiting would only earn another 429 and another long pause, once per cell of the model.
+      if (p - now > this.deps.policy.maxWaitMs) return { skip: this.queue.splice(i, 1)[0], until: p };
       soonest = Math.min(soonest, p - now);
     }
     return { waitMs: soonest };
@@ -185,6 +191,11 @@ export class ProbeJob {
         if ('waitMs' in next) {
           this.announcePause();
           await abortableSleep(next.waitMs, signal);
+          continue;
+        }
+        if ('skip' in next) {
+          if (signal.aborted) return;
+          await this.finish(this.pausedResult(next.skip, next.until));
           continue;
         }
         const { item } = next;
@@ -210,9 +221,7 @@ export class ProbeJob {
           }
           out.result.message = this.givingUp(out, item.attempts, waitMs);
         }
-        await this.deps.record(this.profileId, out.result).catch(() => undefined);
-        this.done++;
-        if (this.state === 'running') this.deps.progress({ ...this.view(), latest: out.result });
+        await this.finish(out.result);
       }
     } catch (err) {
       if (!(err instanceof ProbeCancelled)) throw err;
@@ -220,6 +229,26 @@ export class ProbeJob {
       // carrying on would send more requests nobody wants and record them over earlier results.
       if (!signal.aborted) this.cancel();
     }
+  }
+
+  private async finish(result: CapabilityResult): Promise<void> {
+    await this.deps.record(this.profileId, result).catch(() => undefined);
+    this.done++;
+    if (this.state === 'running') this.deps.progress({ ...this.view(), latest: result });
+  }
+
+  private pausedResult(item: QueuedCell, until: number): CapabilityResult {
+    const waitMs = until - Date.now();
+    return {
+      ...item.cell,
+      outcome: 'inconclusive',
+      message: `Rate limited — not run: the gateway asked to wait ${fmtSeconds(waitMs)} for this model, longer than the ${fmtSeconds(this.deps.policy.maxWaitMs)} allowed; try again later.`,
+      evidence: { runIds: [], fields: {}, explanation: 'The gateway rate-limited this model, so the probe was not sent.' },
+      at: new Date().toISOString(),
+      attempts: item.attempts,
+      durationMs: 0,
+      retryAfter: new Date(until).toISOString(),
+    };
   }
 
   private givingUp(out: CellOutcome, attempts: number, waitMs: number): string {

@@ -94,6 +94,30 @@ describe('capability matrix across profiles', () => {
   });
 });
 
+describe('the age of a result', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('is counted from its timestamp and moves on while the tab stays open', async () => {
+    const realNow = Date.now();
+    // The listed ageMs is stale on purpose: only `at` tells the truth.
+    listed.a.results = [{ ...proven('alpha-model'), at: new Date(realNow - 5 * 60_000).toISOString(), ageMs: 1000 }];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    await openCapabilities();
+    fireEvent.click(cell('alpha-model'));
+    const age = () => screen.getByRole('complementary', { name: 'Cell evidence' }).textContent!.match(/\(([^)]*) ago\)/)?.[1];
+    expect(age()).toBe('5 min');
+    expect(cell('alpha-model').title).toContain('(5 min ago)');
+
+    vi.spyOn(Date, 'now').mockReturnValue(realNow + 3 * 3600_000);
+    act(() => void vi.advanceTimersByTime(30_000));
+    expect(age()).toBe('3 h');
+    expect(cell('alpha-model').title).toContain('(3 h ago)');
+  });
+});
+
 describe('probe jobs the core is still running (a reloaded window)', () => {
   const job: ProbeJobView = { jobId: 'j9', profileId: 'a', state: 'running', done: 3, total: 40, startedAt: new Date().toISOString() };
 

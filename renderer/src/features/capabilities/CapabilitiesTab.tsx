@@ -9,6 +9,8 @@ import { StreamViewer } from '../stream-viewer/StreamViewer';
 const EMPTY: CapabilityResultView[] = [];
 /** How often the matrix lists again while a probe job of its profile is running. */
 const JOB_POLL_MS = 2000;
+/** How often the shown ages move on while the tab is open; they are in seconds to days, so slowly is enough. */
+const AGE_TICK_MS = 30_000;
 const SHORT: Record<CapabilityId, string> = {
   streaming: 'str',
   tools: 'tool',
@@ -54,6 +56,14 @@ export function CapabilitiesTab() {
     setError(undefined);
   }
   const running = jobs.length > 0;
+  const [, setAgeTick] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => setAgeTick((n) => n + 1), AGE_TICK_MS);
+    return () => clearInterval(t);
+  }, []);
+  // The listed ageMs is as old as the list; the timestamp stays true however long the tab is open.
+  const now = Date.now();
+  const ageOf = (r: CapabilityResultView) => formatAge(now - Date.parse(r.at));
 
   useEffect(() => {
     if (profileId) void capabilitiesRequested(profileId);
@@ -158,7 +168,7 @@ export function CapabilitiesTab() {
                           type="button"
                           className={`cell ${r?.outcome ?? 'none'} ${isSel ? 'sel' : ''}`}
                           aria-label={`${model} ${PROTOCOL_INFO[c.protocol].label} ${c.capability}: ${r ? r.outcome : 'not probed'}`}
-                          title={r ? `${r.outcome} — ${r.message} (${formatAge(r.ageMs)} ago)` : 'not probed'}
+                          title={r ? `${r.outcome} — ${r.message} (${ageOf(r)} ago)` : 'not probed'}
                           onClick={() => {
                             setPicked({ model, ...c });
                             setEvidenceRun(undefined);
@@ -186,7 +196,7 @@ export function CapabilitiesTab() {
                   <span className={`badge outcome ${selectedResult.outcome}`}>{selectedResult.outcome}</span> {selectedResult.message}
                 </p>
                 <p className="muted small">
-                  {new Date(selectedResult.at).toLocaleString()} ({formatAge(selectedResult.ageMs)} ago) · {selectedResult.attempts} attempt(s)
+                  {new Date(selectedResult.at).toLocaleString()} ({ageOf(selectedResult)} ago) · {selectedResult.attempts} attempt(s)
                   {selectedResult.status ? ` · HTTP ${selectedResult.status}` : ''}
                 </p>
                 <p>{selectedResult.evidence.explanation}</p>
