@@ -26,6 +26,8 @@ export function HistoryTab() {
   const [error, setError] = useState<string>();
   const replay = useRef<ReplayHandle | undefined>(undefined);
   const [stepping, setStepping] = useState(false);
+  /** Bumped by every selection change: a fetch that finishes after another was made is stale and dropped. */
+  const request = useRef(0);
   const [code, setCode] = useState<{ protocol: ProtocolId; recorded: RecordedRequest }>();
 
   useEffect(() => {
@@ -37,14 +39,18 @@ export function HistoryTab() {
     replay.current?.stop();
     setStepping(false);
     setSelected(runId);
+    const req = ++request.current;
     const err = await recordedRunRequested(runId);
+    if (req !== request.current) return;
     setError(err?.message);
     setShown(err ? undefined : runId);
   };
 
   const play = async (mode: ReplayMode) => {
     if (!selected) return;
+    const req = ++request.current;
     const r = await gateway.history.get({ runId: selected });
+    if (req !== request.current) return;
     if (!r.ok) return setError(r.error.message);
     replay.current?.stop();
     const h = startReplay(r.value, mode, runUpdatesReceived, `replay_${++replayCounter}_${selected}`);
@@ -172,6 +178,9 @@ export function HistoryTab() {
               type="button"
               className="danger"
               onClick={async () => {
+                ++request.current;
+                replay.current?.stop();
+                setStepping(false);
                 await gateway.history.delete({ runId: selected });
                 setSelected(undefined);
                 setShown(undefined);

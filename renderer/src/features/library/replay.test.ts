@@ -27,6 +27,22 @@ describe('replay', () => {
     vi.useRealTimers();
   });
 
+  it('keeps up with the wall clock on a dense stream, one update per frame at most', () => {
+    vi.useFakeTimers();
+    const dense: RecordedRun = { ...run, events: Array.from({ length: 2000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: '{}', size: 2 })) };
+    const got: RunUpdate[] = [];
+    startReplay(dense, 'realtime', (u) => got.push(...u), 'rd');
+    const shown = () => got.flatMap((u) => (u.kind === 'events' ? u.events : [])).length;
+    vi.advanceTimersByTime(100);
+    expect(shown()).toBeGreaterThan(800);
+    expect(shown()).toBeLessThanOrEqual(1001);
+    vi.advanceTimersByTime(120);
+    expect(shown()).toBe(2000);
+    expect(got.at(-1)?.kind).toBe('end');
+    expect(got.filter((u) => u.kind === 'events').length).toBeLessThanOrEqual(15);
+    vi.useRealTimers();
+  });
+
   it('steps one event at a time', () => {
     const got: RunUpdate[] = [];
     const h = startReplay(run, 'step', (u) => got.push(...u), 'rs');

@@ -5,6 +5,9 @@
  */
 import type { RecordedRun, RunUpdate } from '../../../../shared/contract';
 
+/** About one frame: more updates than the screen can show would only slow the store down. */
+const FRAME_MS = 16;
+
 export type ReplayMode = 'realtime' | 'fast' | 'step';
 
 export interface ReplayHandle {
@@ -21,6 +24,7 @@ export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates:
   let i = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const startedAt = Date.now();
   const end = () => {
     if (stopped) return;
     stopped = true;
@@ -36,14 +40,16 @@ export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates:
     if (stopped) return;
     if (mode === 'fast') {
       deliver(Math.max(50, Math.ceil(run.events.length / 60)));
-      if (!stopped) timer = setTimeout(tick, 16);
+      if (!stopped) timer = setTimeout(tick, FRAME_MS);
       return;
     }
-    const due = run.events[i]?.t ?? 0;
+    // Everything due by the wall clock goes in one update: one tick per recorded timestamp falls far behind
+    // on dense streams, as timers cannot fire that often.
+    const elapsed = Date.now() - startedAt;
     let n = 0;
-    while (i + n < run.events.length && run.events[i + n].t <= due) n++;
-    deliver(Math.max(1, n));
-    if (!stopped) timer = setTimeout(tick, Math.max(0, (run.events[i]?.t ?? due) - due));
+    while (i + n < run.events.length && run.events[i + n].t <= elapsed) n++;
+    deliver(n);
+    if (!stopped) timer = setTimeout(tick, Math.max(FRAME_MS, run.events[i].t - elapsed));
   };
   if (mode !== 'step') timer = setTimeout(tick, mode === 'realtime' ? (run.events[0]?.t ?? 0) : 0);
   if (!run.events.length && mode !== 'step') end();

@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { RecordedRun, HistorySummary } from '../../../../shared/contract';
+
+// Only the transport is faked (see test/fake-gateway.ts): the store and the components are the real ones.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
+
+import { HistoryTab } from './HistoryTab';
+import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
+
+const recorded = (runId: string, word: string, events: number, gap: number): RecordedRun => ({
+  ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '2026-01-01T00:00:00Z', warnings: [] },
+  events: Array.from({ length: events }, (_, seq) => ({ seq, t: seq * gap, type: 'chunk', data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${word} ` } }] }), size: 40 })),
+  result: { verdict: 'complete', reason: '', transcript: { blocks: [{ kind: 'text', text: `${word} `.repeat(events) }], usage: {} }, metrics: { totalMs: events * gap, events, bytes: 8, usage: {} }, warnings: [], endedAt: '' },
+  origin: 'composer',
+});
+const summary = (runId: string, preview: string): HistorySummary => ({ runId, startedAt: '2026-01-01T00:00:00Z', protocol: 'chat', model: `m-${runId}`, profileName: 'P', origin: 'composer', verdict: 'complete', totalMs: 1, events: 1, bytes: 1, preview });
+
+const settle = (ms = 20) => act(() => new Promise((r) => setTimeout(r, ms)));
+const replays = () => Object.entries(useAppStore.getState().runs).filter(([id]) => id.startsWith('replay_'));
+const pick = async (preview: string) => {
+  fireEvent.click(screen.getByText(preview).closest('button')!);
+  await settle();
+};
+
+let runs: Record<string, RecordedRun>;
+/** A fetch of run A that takes this long, as from a slow disk. */
+let slowA = 0;
+const pristine = useAppStore.getState();
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  resetGateway();
+  slowA = 0;
+  runs = { A: recorded('A', 'ALPHA', 40, 50), B: recorded('B', 'BRAVO', 3, 1) };
+  answers['history:list'] = async () => ({ ok: true, value: { runs: Object.keys(runs).map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')), total: Object.keys(runs).length, bytes: 1 } });
+  answers['history:get'] = async ({ runId }) => {
+    if (runId === 'A' && slowA) await new Promise((r) => setTimeout(r, slowA));
+    return runs[runId] ? { ok: true, value: runs[runId] } : { ok: false, error: { code: 'not_found', message: 'gone' } };
+  };
+  answers['history:delete'] = async ({ runId }) => {
+    delete runs[runId];
+    return { ok: true, value: { deleted: true } };
+  };
+});
+afterEach(cleanup);
+
+describe('History replay', () => {
+  it('a replay fetched for one run is dropped once another run is picked', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    slowA = 100;
+    fireEvent.click(screen.getByRole('button', { name: 'Replay fast' }));
+    await pick('bravo');
+    await settle(250);
+    expect(replays()).toEqual([]);
+    const detail = document.querySelector('.library-detail')!.textContent;
+    expect(detail).toContain('BRAVO');
+    expect(detail).not.toContain('ALPHA');
+  });
+
+  it('deleting the shown run stops its replay', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    fireEvent.click(screen.getByRole('button', { name: 'Replay 1×' }));
+    await settle(200);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await settle();
+    const [[, atDelete]] = replays();
+    expect(atDelete.events.length).toBeLessThan(40);
+    await settle(300);
+    const [[, later]] = replays();
+    expect(later.events.length).toBe(atDelete.events.length);
+  });
+
+  it('deleting a run being stepped through ends its step-through', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    fireEvent.click(screen.getByRole('button', { name: 'Step through' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await settle();
+    const [[, stepped]] = replays();
+    expect(stepped.events).toHaveLength(1);
+    expect(stepped.status).toBe('done');
+  });
+});
