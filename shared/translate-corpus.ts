@@ -15,6 +15,15 @@ export interface CorpusEntry {
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoKdHJhaWxlcgo8PC9Sb290IDEgMCBSPj4KJSVFT0YK';
 
+/** Codex CLI's shell tool, as it sends it on the Responses route. */
+const codexShellTool = {
+  type: 'function',
+  name: 'shell',
+  description: 'Run a shell command',
+  parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
+  strict: false,
+};
+
 const weatherSchema = {
   type: 'object',
   properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['c', 'f'] } },
@@ -365,15 +374,7 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<environment_context>cwd=/repo</environment_context>' }] },
         { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
       ],
-      tools: [
-        {
-          type: 'function',
-          name: 'shell',
-          description: 'Run a shell command',
-          parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
-          strict: false,
-        },
-      ],
+      tools: [codexShellTool],
       tool_choice: 'auto',
       parallel_tool_calls: false,
       reasoning: { effort: 'high', summary: 'auto' },
@@ -396,15 +397,7 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         { type: 'function_call', call_id: 'call_ls', name: 'shell', arguments: '{"command":["ls"]}' },
         { type: 'function_call_output', call_id: 'call_ls', output: 'README.md\nsrc\n' },
       ],
-      tools: [
-        {
-          type: 'function',
-          name: 'shell',
-          description: 'Run a shell command',
-          parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
-          strict: false,
-        },
-      ],
+      tools: [codexShellTool],
       tool_choice: 'auto',
       reasoning: { effort: 'medium', summary: 'auto' },
       max_output_tokens: 2000,
