@@ -11,71 +11,61 @@ interface ExportInput {
   language: 'curl' | 'python' | 'typescript' | 'http';
 }
 
-/** A run the core recorded earlier, on the Chat Completions route of profile p-old (hoisted for the bridge mock). */
-const { SENT_BODY, RECORDED, PROFILES, exportCalls } = vi.hoisted(() => {
-  const SENT_BODY = { model: 'gpt-sim-4o', stream: true, messages: [{ role: 'user', content: 'the question as it was sent' }], vendor_flag: 'kept' };
-  const RECORDED: RecordedRun = {
-    ledger: {
-      runId: 'run_1',
-      protocol: 'chat',
-      profileId: 'p-old',
-      profileName: 'Old gateway',
-      model: 'gpt-sim-4o',
-      stream: true,
-      method: 'POST',
-      url: 'https://old.example.com/v1/chat/completions',
-      headers: { authorization: '[redacted …abcd]' },
-      body: JSON.stringify(SENT_BODY),
-      bodyBytes: 0,
-      startedAt: '2026-01-01T00:00:00Z',
-      warnings: [],
-    },
-    events: [],
-    origin: 'composer',
-    result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} }, transcript: { blocks: [{ kind: 'text', text: 'an answer' }], usage: {} }, warnings: [], endedAt: '2026-01-01T00:00:01Z' },
-  };
-  const PROFILES: Record<string, { baseUrl: string }> = { p1: { baseUrl: 'https://gw.example.com' }, 'p-old': { baseUrl: 'https://moved.example.com' } };
-  return { SENT_BODY, RECORDED, PROFILES, exportCalls: [] as ExportInput[] };
-});
+/** A run the core recorded earlier, on the Chat Completions route of profile p-old. */
+const SENT_BODY = { model: 'gpt-sim-4o', stream: true, messages: [{ role: 'user', content: 'the question as it was sent' }], vendor_flag: 'kept' };
+const RECORDED: RecordedRun = {
+  ledger: {
+    runId: 'run_1',
+    protocol: 'chat',
+    profileId: 'p-old',
+    profileName: 'Old gateway',
+    model: 'gpt-sim-4o',
+    stream: true,
+    method: 'POST',
+    url: 'https://old.example.com/v1/chat/completions',
+    headers: { authorization: '[redacted …abcd]' },
+    body: JSON.stringify(SENT_BODY),
+    bodyBytes: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    warnings: [],
+  },
+  events: [],
+  origin: 'composer',
+  result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} }, transcript: { blocks: [{ kind: 'text', text: 'an answer' }], usage: {} }, warnings: [], endedAt: '2026-01-01T00:00:01Z' },
+};
+const PROFILES: Record<string, { baseUrl: string }> = { p1: { baseUrl: 'https://gw.example.com' }, 'p-old': { baseUrl: 'https://moved.example.com' } };
+const exportCalls: ExportInput[] = [];
 
-// Only the transport is faked; "export:code" answers as the core does, with the real generator.
-vi.mock('../../bridge', async () => {
-  const { exportCode, exportInputFromLedger } = await import('../../../../shared/code-export');
-  const summary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
-  return {
-    gateway: {
-      runs: { start: async () => ({ ok: true, value: { runId: 'r1' } }), cancel: async () => ({ ok: true, value: {} }) },
-      tokens: { count: () => new Promise(() => {}) },
-      models: { list: () => new Promise(() => {}) },
-      history: {
-        list: async () => ({ ok: true, value: { runs: [summary], total: 1, bytes: 10 } }),
-        get: async () => ({ ok: true, value: RECORDED }),
-        delete: async () => ({ ok: true, value: { deleted: true } }),
-        // As the core answers "history:code": from the ledger, whatever the profile's base URL is now.
-        code: async ({ language }: { runId: string; language: ExportInput['language'] }) => ({
-          ok: true,
-          value: { language, code: exportCode(language, exportInputFromLedger(RECORDED.ledger, JSON.parse(RECORDED.ledger.body))!) },
-        }),
-      },
-      export: {
-        code: async (input: ExportInput) => {
-          exportCalls.push(input);
-          const profile = PROFILES[input.profileId];
-          if (!profile) return { ok: false, error: { code: 'not_found', message: `No profile with id ${input.profileId}.` } };
-          return { ok: true, value: { language: input.language, code: exportCode(input.language, { ...profile, authScheme: 'native', extraHeaders: {}, protocol: input.protocol, body: input.body }) } };
-        },
-      },
-    },
-    onHostConnection: () => () => {},
-  };
-});
+// Only the transport is faked; "export:code" and "history:code" answer as the core does, with the real generator.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from '../composer/Composer';
 import { HistoryTab } from '../library/HistoryTab';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
+import { exportCode, exportInputFromLedger } from '../../../../shared/code-export';
+
+const summary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
+  resetGateway();
+  answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r1' } });
+  answers['runs:cancel'] = async () => ({ ok: true, value: {} });
+  answers['history:list'] = async () => ({ ok: true, value: { runs: [summary], total: 1, bytes: 10 } });
+  answers['history:get'] = async () => ({ ok: true, value: RECORDED });
+  answers['history:delete'] = async () => ({ ok: true, value: { deleted: true } });
+  // As the core answers "history:code": from the ledger, whatever the profile's base URL is now.
+  answers['history:code'] = async ({ language }: { runId: string; language: ExportInput['language'] }) => ({
+    ok: true,
+    value: { language, code: exportCode(language, exportInputFromLedger(RECORDED.ledger, JSON.parse(RECORDED.ledger.body))!) },
+  });
+  answers['export:code'] = async (input: ExportInput) => {
+    exportCalls.push(input);
+    const profile = PROFILES[input.profileId];
+    if (!profile) return { ok: false, error: { code: 'not_found', message: `No profile with id ${input.profileId}.` } };
+    return { ok: true, value: { language: input.language, code: exportCode(input.language, { ...profile, authScheme: 'native', extraHeaders: {}, protocol: input.protocol, body: input.body }) } };
+  };
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },

@@ -23,20 +23,18 @@ const count = vi.fn(async (input: CountInput) => {
 });
 const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r1' } }));
 // Only the transport is faked: the store, the Composer and the counter are the real ones.
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    tokens: { count: (input: CountInput) => count(input) },
-    models: { list: () => new Promise(() => {}) },
-  },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
+  resetGateway();
+  answers['runs:start'] = (input: { body: Body }) => start(input);
+  answers['runs:cancel'] = async () => ({ ok: true, value: {} });
+  answers['tokens:count'] = (input: CountInput) => count(input);
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
