@@ -34,6 +34,15 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
+  // The rows drawn depend on following, so a change of it is a render of its own: the scroll event that
+  // changed it may be one the virtualizer reads as nothing new (a write to the bottom and a scroll back to the
+  // top in one frame), and the list would stay drawn for the tail while showing the top.
+  const [, setFollowing] = useState(true);
+  const setFollow = (on: boolean) => {
+    if (follow.current === on) return;
+    follow.current = on;
+    setFollowing(on);
+  };
   /** Where the last follow write left the list: its scroll event arrives a frame later and says nothing about the user. */
   const written = useRef(-1);
   const counts = useMemo(() => (live ? [] : typeCounts(events)), [events, live]);
@@ -94,20 +103,20 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
         // distance from the bottom: a slow scroll up moves less per frame than the list grows, and the next
         // commit would pull it back down. It resumes at the bottom.
         onWheel={(e) => {
-          if (e.deltaY < 0) follow.current = false;
+          if (e.deltaY < 0) setFollow(false);
         }}
         onKeyDown={(e) => {
-          if (['ArrowUp', 'PageUp', 'Home'].includes(e.key)) follow.current = false;
+          if (['ArrowUp', 'PageUp', 'Home'].includes(e.key)) setFollow(false);
         }}
         onPointerDown={(e) => {
-          if (e.target === e.currentTarget) follow.current = false;
+          if (e.target === e.currentTarget) setFollow(false);
         }}
         onScroll={(e) => {
           const el = e.currentTarget;
           if (el.scrollTop === written.current) return;
           const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-          if (fromBottom < 2) follow.current = true;
-          else if (fromBottom > 40) follow.current = false;
+          if (fromBottom < 2) setFollow(true);
+          else if (fromBottom > 40) setFollow(false);
         }}
       >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
