@@ -6,6 +6,7 @@ import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
 import type { PresetStore } from './preset-store';
+import { FieldError } from './profiles';
 import { RunError } from './runs';
 import type { CoreContext, Handlers } from './service';
 
@@ -34,8 +35,9 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     try {
       return await fn();
     } catch (err) {
-      // A store's own coded errors (unwritable, not_found) say more than "invalid input".
-      if (err instanceof RunError) throw err;
+      // A store's own coded errors (unwritable, not_found) say more than "invalid input", and a field error
+      // must keep its field so the form can show it in place.
+      if (err instanceof RunError || err instanceof FieldError) throw err;
       throw invalid(err);
     }
   };

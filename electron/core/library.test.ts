@@ -62,6 +62,31 @@ describe('presets', () => {
     }
   });
 
+  it('rename and save refuse a name another preset has (ignoring case and spaces), naming it in a field error', async () => {
+    const c = await core();
+    try {
+      const weather = value<Preset>(await c.dispatch('presets:save', { name: 'Weather', protocol: 'chat', body: { model: 'a' } }, rx));
+      const pirate = value<Preset>(await c.dispatch('presets:save', { name: 'Pirate', protocol: 'chat', body: { model: 'b' } }, rx));
+      const refused = { ok: false, error: { code: 'invalid_input', message: 'A preset named "Weather" already exists.', fields: { name: 'A preset named "Weather" already exists.' } } };
+      expect(await c.dispatch('presets:rename', { id: pirate.id, name: '  wEATHER ' }, rx)).toEqual(refused);
+      expect(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'c' } }, rx)).toEqual(refused);
+      expect(await c.dispatch('presets:save', { id: pirate.id, name: 'Weather', protocol: 'chat', body: { model: 'b' } }, rx)).toEqual(refused);
+      const names = async () => value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name);
+      expect(await names()).toEqual(['Pirate', 'Weather']);
+      // Its own name, in another case or saved again, is not a clash.
+      expect(value<Preset>(await c.dispatch('presets:rename', { id: weather.id, name: 'WEATHER' }, rx)).name).toBe('WEATHER');
+      value(await c.dispatch('presets:save', { id: pirate.id, name: 'Pirate', protocol: 'chat', body: { model: 'b2' } }, rx));
+      expect(await names()).toEqual(['Pirate', 'WEATHER']);
+      // A deleted preset whose name was taken meanwhile comes back beside it, not as its twin.
+      const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: pirate.id }, rx));
+      value(await c.dispatch('presets:rename', { id: weather.id, name: 'pirate' }, rx));
+      expect(value<Preset>(await c.dispatch('presets:restore', { preset: deleted }, rx))).toMatchObject({ id: pirate.id, name: 'Pirate (2)' });
+      expect(await names()).toEqual(['pirate', 'Pirate (2)']);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('import: a name clash asks; keep both or replace as chosen; a malformed file changes nothing', async () => {
     const c = await core();
     try {

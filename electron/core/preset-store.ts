@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PRESET_FORMAT, PRESET_VERSION, PRESETS_FILE_MAX_BYTES, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { unwritable } from './profiles';
+import { FieldError, unwritable } from './profiles';
 import { RunError } from './runs';
 
 const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
@@ -117,6 +117,7 @@ export class PresetStore {
     return this.change((presets) => {
       const now = new Date().toISOString();
       const existing = input.id ? presets.find((p) => p.id === input.id) : undefined;
+      refuseClash(presets, input.name, existing?.id);
       const preset: Preset = this.scrub({
         id: existing?.id ?? randomUUID(),
         name: input.name,
@@ -143,6 +144,7 @@ export class PresetStore {
   async rename(id: string, name: string): Promise<Preset> {
     return this.change((presets) => {
       const p = { ...this.find(presets, id), name, updatedAt: new Date().toISOString() };
+      refuseClash(presets, name, id);
       return { next: presets.map((x) => (x.id === id ? p : x)), result: p };
     });
   }
@@ -164,7 +166,12 @@ export class PresetStore {
   }
 
   async restore(preset: Preset): Promise<Preset> {
-    return this.change((presets) => ({ next: [...presets.filter((x) => x.id !== preset.id), this.scrub(preset)], result: preset }));
+    return this.change((presets) => {
+      const others = presets.filter((x) => x.id !== preset.id);
+      // Its name may have been taken since it was deleted: undo brings it back beside that one, never as a twin.
+      const back = this.scrub({ ...preset, name: freeName(others, preset.name) });
+      return { next: [...others, back], result: back };
+    });
   }
 
   exportText(ids?: string[]): { text: string; count: number } {
@@ -233,6 +240,17 @@ export class PresetStore {
       return result;
     });
   }
+}
+
+/**
+ * Names are unique, ignoring case and surrounding spaces, as import and duplicate already keep them: two
+ * presets of one name cannot be told apart in the list or by "Load <name>". Thrown as a field error so the form
+ * shows it next to the name and keeps what was typed.
+ */
+function refuseClash(presets: Preset[], name: string, selfId?: string): void {
+  const key = name.trim().toLowerCase();
+  const clash = presets.find((p) => p.id !== selfId && p.name.trim().toLowerCase() === key);
+  if (clash) throw new FieldError({ name: `A preset named "${clash.name}" already exists.` });
 }
 
 function freeName(presets: Preset[], name: string): string {

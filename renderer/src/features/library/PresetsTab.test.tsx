@@ -71,6 +71,66 @@ describe('presets: delete and undo', () => {
   });
 });
 
+describe('presets: undo after several deletions', () => {
+  it('deleting a second preset keeps the first one undoable: each Undo brings back the latest still deleted', async () => {
+    const other: Preset = { ...preset, id: 'p2', name: 'Short prompt' };
+    stored = [preset, other];
+    answers['presets:delete'] = async ({ id }) => {
+      const gone = stored.find((p) => p.id === id)!;
+      stored = stored.filter((p) => p.id !== id);
+      return { ok: true, value: { deleted: gone } };
+    };
+    answers['presets:restore'] = async ({ preset: p }) => {
+      stored = [...stored, p];
+      return { ok: true, value: p };
+    };
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete My long prompt' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Short prompt' }));
+    await settle();
+    expect(screen.getByText(/Deleted “Short prompt” \(and 1 before it\)/)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Load Short prompt' })).toBeTruthy();
+    expect(screen.getByText(/Deleted “My long prompt”\./)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+});
+
+describe('presets: rename', () => {
+  it('a name another preset has is shown next to the field, which keeps what was typed; a free name then goes through', async () => {
+    const clash = 'A preset named "Short prompt" already exists.';
+    answers['presets:rename'] = async ({ id, name }) =>
+      name.trim().toLowerCase() === 'short prompt'
+        ? { ok: false, error: { code: 'invalid_input', message: clash, fields: { name: clash } } }
+        : { ok: true, value: { ...preset, id, name } };
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    const field = screen.getByRole('textbox', { name: 'New name' }) as HTMLInputElement;
+    fireEvent.change(field, { target: { value: 'short PROMPT ' } });
+    fireEvent.submit(field);
+    await settle();
+    const shown = screen.getByRole('textbox', { name: 'New name' }) as HTMLInputElement;
+    expect(shown.value).toBe('short PROMPT ');
+    expect(shown.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(shown.getAttribute('aria-describedby')!)?.textContent).toBe(clash);
+
+    fireEvent.change(shown, { target: { value: 'Long prompt' } });
+    fireEvent.submit(shown);
+    await settle();
+    expect(screen.queryByRole('textbox', { name: 'New name' })).toBeNull();
+    expect(calls.filter((c) => c.call === 'presets:rename').map((c) => c.input.name)).toEqual(['short PROMPT ', 'Long prompt']);
+  });
+});
+
 describe('presets: export', () => {
   it('an export the core refuses (too large for import) says why instead of doing nothing', async () => {
     answers['presets:export'] = async () => ({ ok: false, error: { code: 'too_large', message: 'These 9 presets make a 36.0 MB file … export them in smaller groups.' } });

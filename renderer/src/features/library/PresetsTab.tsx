@@ -23,12 +23,15 @@ export function PresetsTab() {
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
   const [query, setQuery] = useState('');
-  const [undo, setUndo] = useState<Preset>();
+  // Every deletion since the tab opened, newest last: deleting another preset must not make the first one
+  // impossible to bring back, and a deleted preset lives only here until a restore succeeds.
+  const [deleted, setDeleted] = useState<Preset[]>([]);
+  const undo = deleted.at(-1);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
   const [pendingImport, setPendingImport] = useState<{ text: string; conflicts: string[] }>();
   const [translated, setTranslated] = useState<{ preset: Preset; to: ProtocolId; body: Record<string, unknown>; losses: Loss[] }>();
-  const [renaming, setRenaming] = useState<{ id: string; name: string }>();
+  const [renaming, setRenaming] = useState<{ id: string; name: string; error?: string }>();
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -107,16 +110,16 @@ export function PresetsTab() {
         )}
         {undo && (
           <span className="note">
-            Deleted “{undo.name}”.{' '}
+            Deleted “{undo.name}”{deleted.length > 1 ? ` (and ${deleted.length - 1} before it)` : ''}.{' '}
             <button
               type="button"
               className="small"
               onClick={async () => {
                 setError(undefined);
                 const r = await gateway.presets.restore({ preset: undo });
-                // Undo stays offered after a failure: the deleted preset lives only here until a restore succeeds.
+                // Undo stays offered after a failure.
                 if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
-                setUndo(undefined);
+                setDeleted((d) => d.filter((x) => x.id !== undo.id));
                 void presetsRequested();
               }}
             >
@@ -181,12 +184,25 @@ export function PresetsTab() {
                   onSubmit={async (e) => {
                     e.preventDefault();
                     const r = await gateway.presets.rename({ id: p.id, name: renaming.name });
-                    if (!r.ok) setMessage(r.error.message);
+                    // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
+                    if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
                     setRenaming(undefined);
                     void presetsRequested();
                   }}
                 >
-                  <input aria-label="New name" autoFocus value={renaming.name} onChange={(e) => setRenaming({ id: p.id, name: e.target.value })} />
+                  <input
+                    aria-label="New name"
+                    autoFocus
+                    value={renaming.name}
+                    aria-invalid={!!renaming.error}
+                    aria-describedby={renaming.error ? 'rename-error' : undefined}
+                    onChange={(e) => setRenaming({ id: p.id, name: e.target.value })}
+                  />
+                  {renaming.error && (
+                    <span id="rename-error" className="field-error" role="alert">
+                      {renaming.error}
+                    </span>
+                  )}
                 </form>
               ) : (
                 <strong>{p.name}</strong>
@@ -240,7 +256,7 @@ export function PresetsTab() {
                 onClick={async () => {
                   setError(undefined);
                   const r = await gateway.presets.delete({ id: p.id });
-                  if (r.ok) setUndo(r.value.deleted);
+                  if (r.ok) setDeleted((d) => [...d.filter((x) => x.id !== r.value.deleted.id), r.value.deleted]);
                   else setError(`Could not delete “${p.name}”: ${r.error.message}`);
                   void presetsRequested();
                 }}
