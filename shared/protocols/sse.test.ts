@@ -6,7 +6,7 @@ import type { SseMessage } from './types';
 
 let makeDecoder: (() => StreamTextDecoder) | undefined;
 
-function read(input: string | Uint8Array[], end = true) {
+function read(input: string | (Uint8Array | string)[], end = true) {
   const messages: SseMessage[] = [];
   const comments: string[] = [];
   const reader = createSseReader({ onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) }, makeDecoder?.());
@@ -80,6 +80,35 @@ describe.each([
     expect(read([bom, rest]).messages).toEqual([{ event: 'a', data: 'x' }]);
     expect(read([bom.subarray(0, 1), bom.subarray(1), rest]).messages).toEqual([{ event: 'a', data: 'x' }]);
     expect(read('data: y\n\n').messages).toEqual([{ data: 'y' }]);
+  });
+
+  // A BOM left in would glue itself to the first field name ("\uFEFFevent"), and that line would be dropped as
+  // an unknown field: a named first event loses its name, a data-first one is lost outright.
+  it.each([
+    ['named', 'event: ping\ndata: {"n":1}\n\n', { event: 'ping', data: '{"n":1}' }, 'ping'],
+    ['data-only', 'data: {"type":"message_start"}\n\n', { data: '{"type":"message_start"}' }, 'message_start'],
+  ])('strips a BOM however the first chunks split it, before a %s first event', (_kind, body, first, type) => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(body)]);
+    const at = (...cuts: number[]) => [0, ...cuts].map((c, i, all) => bytes.subarray(c, all[i + 1] ?? bytes.length));
+    const splits: Record<string, Uint8Array[]> = {
+      'EF | BB BF …': at(1),
+      'EF BB | BF …': at(2),
+      'EF BB BF | …': at(3),
+      'EF | BB | BF | …': at(1, 2, 3),
+      'EF | BB BF | …': at(1, 3),
+      'EF BB | BF | …': at(2, 3),
+      'empty | EF BB BF …': [new Uint8Array(0), bytes],
+      'empty | EF | BB BF …': [new Uint8Array(0), ...at(1)],
+      'one byte at a time': [...bytes].map((b) => Uint8Array.of(b)),
+    };
+    for (let cut = 4; cut < bytes.length; cut++) splits[`EF BB BF + ${cut - 3} | …`] = at(cut);
+    for (const [name, chunks] of Object.entries(splits)) {
+      const { messages } = read(chunks);
+      expect(messages[0], name).toEqual(first);
+      expect(eventTypeOf(messages[0]), name).toBe(type);
+      expect(messages, name).toHaveLength(1);
+    }
+    expect(read(['', `\uFEFF${body}`]).messages[0]).toEqual(first);
   });
 
   it('turns invalid UTF-8 into U+FFFD instead of failing, and flushes a dangling partial character at end()', () => {
