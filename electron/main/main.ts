@@ -73,7 +73,19 @@ function createWindow(): BrowserWindow {
 
 let core: Core | undefined;
 
-app.whenReady().then(async () => {
+/** Brings the running app forward when it is launched again. */
+function showExistingWindow(): void {
+  const win = BrowserWindow.getAllWindows()[0];
+  // With no window left (macOS keeps the app running), a launch means "open it", once the core is up to serve one.
+  if (!win) {
+    if (core) createWindow();
+    return;
+  }
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
+
+async function start(): Promise<void> {
   hardenSessions();
   serveRenderer();
   const dataDir = app.getPath('userData');
@@ -101,7 +113,18 @@ app.whenReady().then(async () => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
-});
+}
+
+// Two processes on one data folder would race each other's writes to presets, history and keys. Electron keys
+// the lock on the userData path, so this comes after GATEWAY_PLAYGROUND_DATA is applied: instances on
+// different folders (tests, portable installs) still run side by side. app.quit() is asynchronous, so a second
+// instance must not reach start() in the meantime.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', showExistingWindow);
+  void app.whenReady().then(start);
+}
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
