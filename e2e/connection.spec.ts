@@ -4,6 +4,7 @@ import { expect, test } from './fixtures';
 import { openTab, pickModel, status } from './helpers';
 
 const KEY = 'sk-e2e-secret-key-0123456789-zyxw';
+const HELICONE = 'Bearer sk-helicone-e2e-secret-4321-hlcn';
 
 test('first launch opens on the Demo gateway with its models', async ({ app }) => {
   await expect(app.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
@@ -13,7 +14,7 @@ test('first launch opens on the Demo gateway with its models', async ({ app }) =
   await expect(app.getByLabel('Models fetched')).toContainText(/\d+ models · fetched/);
 });
 
-test('a second gateway: add a profile with a key, see its own models, and what changed after a refresh', async ({ app, startGateway, host, received }) => {
+test('a second gateway: add a profile with a key and a credential header, see its own models, and what changed after a refresh', async ({ app, startGateway, host, received }) => {
   // What the key may use on this gateway: changed below, as a relay's admin would.
   const served: Record<string, string[]> = { [KEY]: ['gpt-sim-mini', 'sim-chat-only'] };
   const second = await startGateway({ keys: served });
@@ -25,15 +26,21 @@ test('a second gateway: add a profile with a key, see its own models, and what c
   await expect(dialog.getByLabel('Endpoint URLs')).toContainText(`${second.url}/v1/messages/count_tokens`);
   await expect(dialog.getByLabel('Endpoint URLs')).toContainText('trailing /v1');
   await dialog.getByLabel('API key').fill(KEY);
+  await dialog.getByRole('button', { name: '+ Add header' }).click();
+  await dialog.getByLabel('Header 1 name').fill('helicone-auth');
+  await dialog.getByLabel('Header 1 value').fill(HELICONE);
   await dialog.getByRole('button', { name: 'Add profile' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Saved.');
   await expect(dialog.getByLabel('API key')).toHaveValue('');
   await expect(dialog.getByText('…zyxw').first()).toBeVisible();
+  await expect(dialog.getByLabel('Header 1 value')).toHaveValue('');
+  await expect(dialog.getByLabel('Header 1 value')).toHaveAttribute('placeholder', 'stored (…hlcn) — type to replace');
 
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Second gateway');
   await expect(app.getByLabel('Models fetched')).toContainText('2 models');
+  expect([...new Set(second.requests.filter((q) => q.path === '/v1/models').map((q) => q.headers['helicone-auth']))]).toEqual([HELICONE]);
   served[KEY] = ['gpt-sim-mini', 'claude-sim-haiku'];
   await app.getByRole('button', { name: 'Refresh models' }).click();
   await expect(app.getByLabel('Model changes')).toContainText('+1 new: claude-sim-haiku');
@@ -41,17 +48,21 @@ test('a second gateway: add a profile with a key, see its own models, and what c
   await app.getByRole('combobox', { name: 'Model' }).click();
   await expect(app.getByRole('listbox', { name: 'Models' }).getByRole('option')).toHaveCount(2);
 
-  // The key test: nowhere in the renderer, its storage, what it received, or the profile file.
-  expect(await app.content()).not.toContain(KEY);
+  // The key test, for the key and the credential header: nowhere in the renderer, its storage, what it
+  // received, or the profile file.
   const storage = await app.evaluate(async () => {
     const dbs = (await indexedDB.databases?.()) ?? [];
     return JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, dbs });
   });
-  expect(storage).not.toContain(KEY);
   expect(received.length).toBeGreaterThan(3);
-  expect(received.join('\n')).not.toContain(KEY);
-  for (const f of readdirSync(host.dataDir)) {
-    if (f.endsWith('.json')) expect(readFileSync(path.join(host.dataDir, f), 'utf8')).not.toContain(KEY);
+  const page = await app.content();
+  for (const secret of [KEY, HELICONE]) {
+    expect(page).not.toContain(secret);
+    expect(storage).not.toContain(secret);
+    expect(received.join('\n')).not.toContain(secret);
+    for (const f of readdirSync(host.dataDir)) {
+      if (f.endsWith('.json')) expect(readFileSync(path.join(host.dataDir, f), 'utf8')).not.toContain(secret);
+    }
   }
   expect(readFileSync(path.join(host.dataDir, 'profiles.json'), 'utf8')).toContain('Second gateway');
 });

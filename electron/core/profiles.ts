@@ -1,7 +1,7 @@
 /**
- * Connection profiles: persisted without keys (keys go to the vault), plus two built-ins that are never
- * written to disk: the embedded Demo gateway and, when GATEWAY_BASE_URL is set, an Environment profile whose
- * key stays in memory.
+ * Connection profiles: persisted without keys or secret header values (both go to the vault), plus two
+ * built-ins that are never written to disk: the embedded Demo gateway and, when GATEWAY_BASE_URL is set, an
+ * Environment profile whose key stays in memory.
  */
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
@@ -14,8 +14,10 @@ import {
   type KeyStorage,
   type ProfilesState,
   type ProfileView,
+  type SecretHeaderStatus,
   type StartupProblem,
 } from '../../shared/contract';
+import { SECRET_HEADER } from '../../shared/request-headers';
 import { normalizeBaseUrl } from '../../shared/url';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { RunError } from './runs';
@@ -24,6 +26,7 @@ import { keyHint, type KeyVault } from './vault';
 export const DEMO_PROFILE_ID = 'demo';
 export const ENV_PROFILE_ID = 'env';
 
+/** A profile as requests use it: every extra header with its real value. Only the core ever holds one. */
 export interface Profile {
   id: string;
   name: string;
@@ -33,12 +36,36 @@ export interface Profile {
   builtin?: 'demo' | 'env';
 }
 
+/** A profile as the store keeps it: a header named in `vaulted` has its value in the vault and '' here. */
+interface Entry extends Profile {
+  vaulted: string[];
+}
+
+const HEADER_ID = '\u0000header:';
+
+/**
+ * The vault id of a secret header's value. Keys are stored by profile id (a UUID, 'demo' or 'env'), which
+ * never holds a NUL, so the two cannot collide and keys.json keeps its shape. Lowercased: the name is
+ * sent lowercased, so a change of case is the same header.
+ */
+export function secretHeaderId(profileId: string, name: string): string {
+  return `${profileId}${HEADER_ID}${name.toLowerCase()}`;
+}
+
+function parseVaultId(id: string): { profileId: string; header?: string } {
+  const at = id.indexOf(HEADER_ID);
+  return at < 0 ? { profileId: id } : { profileId: id.slice(0, at), header: id.slice(at + HEADER_ID.length) };
+}
+
 const StoredProfile = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   baseUrl: z.string().min(1),
   authScheme: z.enum(AUTH_SCHEMES),
+  /** A secret header's value is '' here: it is in the vault. */
   extraHeaders: z.record(z.string(), z.string()),
+  /** Extra headers whose values are in the vault; absent in files written before they went there. */
+  secretHeaders: z.array(z.string()).optional(),
 });
 const ProfilesFile = z.object({
   version: z.literal(1),
@@ -81,8 +108,16 @@ export function unwritable(file: string, err: unknown): RunError {
   );
 }
 
+/** One change a save makes to the vault: a value to set, or none to delete; `what` names it in errors. */
+interface VaultChange {
+  id: string;
+  value?: string;
+  persist?: boolean;
+  what: string;
+}
+
 export class ProfileStore {
-  private profiles: Profile[] = [];
+  private profiles: Entry[] = [];
   private activeId = DEMO_PROFILE_ID;
   private readonly builtinKeys = new Map<string, string>();
   private readonly file: string;
@@ -102,30 +137,35 @@ export class ProfileStore {
     const read = await readJsonFile(this.file, ProfilesFile);
     if (read.problem) problems.push(read.problem);
     this.profiles = [
-      { id: DEMO_PROFILE_ID, name: 'Demo gateway', baseUrl: this.builtins.demo.baseUrl, authScheme: 'native', extraHeaders: {}, builtin: 'demo' },
+      { id: DEMO_PROFILE_ID, name: 'Demo gateway', baseUrl: this.builtins.demo.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'demo' },
     ];
     this.builtinKeys.set(DEMO_PROFILE_ID, this.builtins.demo.key);
     const env = this.builtins.env;
     if (env && normalizeBaseUrl(env.baseUrl).ok) {
-      this.profiles.push({ id: ENV_PROFILE_ID, name: 'Environment', baseUrl: env.baseUrl, authScheme: 'native', extraHeaders: {}, builtin: 'env' });
+      this.profiles.push({ id: ENV_PROFILE_ID, name: 'Environment', baseUrl: env.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'env' });
       if (env.key) this.builtinKeys.set(ENV_PROFILE_ID, env.key);
     } else if (env) {
       problems.push({ file: 'GATEWAY_BASE_URL', message: `GATEWAY_BASE_URL is not an http(s) URL (${env.baseUrl}); the Environment profile was not added.` });
     }
-    for (const p of read.value?.profiles ?? []) {
+    for (const { secretHeaders, ...p } of read.value?.profiles ?? []) {
       if (p.id === DEMO_PROFILE_ID || p.id === ENV_PROFILE_ID) continue;
-      this.profiles.push(p);
+      this.profiles.push({ ...p, vaulted: (secretHeaders ?? []).filter((name) => Object.hasOwn(p.extraHeaders, name)) });
     }
     const wanted = read.value?.activeId ?? (this.has(ENV_PROFILE_ID) ? ENV_PROFILE_ID : DEMO_PROFILE_ID);
     this.activeId = this.has(wanted) ? wanted : DEMO_PROFILE_ID;
-    const locked = this.vault.undecryptable().map((id) => this.get(id)?.name ?? id);
+    problems.push(...(await this.movePlainSecrets()));
+    const locked = this.vault.undecryptable().map((id) => {
+      const { profileId, header } = parseVaultId(id);
+      const name = `"${this.entry(profileId)?.name ?? profileId}"`;
+      return header === undefined ? `key for ${name}` : `value of header ${header} for ${name}`;
+    });
     if (locked.length) {
       problems.push({
         file: 'keys.json',
         message:
-          `The saved key for ${locked.map((n) => `"${n}"`).join(', ')} could not be decrypted (the keychain may be locked, ` +
+          `The saved ${locked.join(', ')} could not be decrypted (the keychain may be locked, ` +
           'or the file comes from another computer). It was kept as it is and will be tried again at the next start; ' +
-          'enter the key again to replace it.',
+          'enter it again to replace it.',
       });
     }
     // Keys saved before they were checked can hold a line break: every request with one fails, so say so now.
@@ -144,17 +184,104 @@ export class ProfileStore {
     return problems;
   }
 
+  /**
+   * Secret header values in plain text in profiles.json (saved before they went to the vault) move to the
+   * vault's persistent layer, then profiles.json is rewritten without them: written in that order, a value
+   * that cannot be moved all the way is in both places, never in neither. With no persistent layer (no
+   * keychain, or keys.json belongs to another host) the value stays in profiles.json: keeping it for this
+   * session only would lose it at the next start. It is still never sent to the renderer, and a problem says
+   * where it is.
+   */
+  private async movePlainSecrets(): Promise<StartupProblem[]> {
+    const plain = this.profiles.flatMap((p) =>
+      Object.entries(p.extraHeaders)
+        .filter(([name, value]) => value !== '' && !p.vaulted.includes(name) && SECRET_HEADER.test(name))
+        .map(([name, value]) => ({ p, name, value })),
+    );
+    if (!plain.length) return [];
+    const where = (list: typeof plain) => list.map(({ p, name }) => `${name} of "${p.name}"`).join(', ');
+    if (!this.vault.persistentKind) {
+      return [
+        {
+          file: this.file,
+          message:
+            `The value of ${where(plain)} is kept in plain text in profiles.json, where it was saved: this host has no keychain or key file to move it to. ` +
+            'Type the value again to keep it for this session only, or open the app where a keychain is available to move it there.',
+        },
+      ];
+    }
+    const moved = new Map<Entry, string[]>();
+    for (const m of plain) {
+      try {
+        await this.vault.set(secretHeaderId(m.p.id, m.name), m.value, true);
+      } catch (err) {
+        return [
+          {
+            file: this.file,
+            message: `The value of ${where(plain)} is still in plain text in profiles.json: it could not be moved to the key store (${describeFsError(err)}). Moving it will be tried again at the next start.`,
+          },
+        ];
+      }
+      moved.set(m.p, [...(moved.get(m.p) ?? []), m.name]);
+    }
+    const next = this.profiles.map((p) => {
+      const names = moved.get(p);
+      if (!names) return p;
+      const extraHeaders = Object.fromEntries(Object.entries(p.extraHeaders).map(([n, v]) => [n, names.includes(n) ? '' : v]));
+      return { ...p, extraHeaders, vaulted: [...p.vaulted, ...names] };
+    });
+    // The vault holds the values now, whether or not profiles.json can be rewritten: the next save drops them there.
+    this.profiles = next;
+    try {
+      await this.queued(() => this.write(next, this.activeId));
+    } catch (err) {
+      return [
+        {
+          file: this.file,
+          message: `The value of ${where(plain)} was moved to the key store, but profiles.json could not be rewritten (${describeFsError(err)}), so it also stays there in plain text until the next save.`,
+        },
+      ];
+    }
+    return [];
+  }
+
   has(id: string): boolean {
     return this.profiles.some((p) => p.id === id);
   }
 
+  /** The profile with the real values of its secret headers, for sending requests. */
   get(id: string): Profile | undefined {
+    const e = this.entry(id);
+    if (!e) return undefined;
+    const { vaulted: _v, ...profile } = e;
+    return { ...profile, extraHeaders: this.resolvedHeaders(e) };
+  }
+
+  private entry(id: string): Entry | undefined {
     return this.profiles.find((p) => p.id === id);
   }
 
-  /** Every key known to this store (to keep them out of anything written elsewhere). */
+  /** A header whose value could not be decrypted this launch is left out: it was reported at start-up. */
+  private resolvedHeaders(e: Entry): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(e.extraHeaders)) {
+      const real = e.vaulted.includes(name) ? this.vault.get(secretHeaderId(e.id, name)) : value;
+      if (real !== undefined) headers[name] = real;
+    }
+    return headers;
+  }
+
+  /** Every key and secret header value known to this store (to keep them out of anything written elsewhere). */
   allKeys(): string[] {
-    return this.profiles.map((p) => this.keyFor(p.id)).filter((k): k is string => !!k);
+    return this.profiles.flatMap((p) => {
+      const headers = this.resolvedHeaders(p);
+      const secrets = Object.keys(headers).filter((name) => this.isSecret(p, name)).map((name) => headers[name]);
+      return [this.keyFor(p.id), ...secrets].filter((k): k is string => !!k);
+    });
+  }
+
+  private isSecret(e: Entry, name: string): boolean {
+    return e.vaulted.includes(name) || SECRET_HEADER.test(name);
   }
 
   keyFor(id: string): string | undefined {
@@ -163,8 +290,8 @@ export class ProfileStore {
 
   /**
    * A digest of everything that decides which gateway a profile reaches and as whom: what was learnt about a
-   * profile (its model list, probe results) holds only while this stays the same. Hashed so the key is not
-   * kept around in yet another string.
+   * profile (its model list, probe results) holds only while this stays the same. Hashed so the key and the
+   * secret header values are not kept around in yet another string.
    */
   connectionFingerprint(id: string): string | undefined {
     const p = this.get(id);
@@ -183,15 +310,29 @@ export class ProfileStore {
     return { profiles: this.profiles.map((p) => this.view(p)), activeId: this.activeId, keyStorages: storages };
   }
 
-  private view(p: Profile): ProfileView {
+  private view(p: Entry): ProfileView {
     const key = this.keyFor(p.id);
     const storage: KeyStorage = p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
+    const extraHeaders: Record<string, string> = {};
+    const secretHeaders: Record<string, SecretHeaderStatus> = {};
+    for (const [name, value] of Object.entries(p.extraHeaders)) {
+      if (!this.isSecret(p, name)) {
+        extraHeaders[name] = value;
+        continue;
+      }
+      extraHeaders[name] = '';
+      const id = secretHeaderId(p.id, name);
+      const inVault = p.vaulted.includes(name);
+      const real = inVault ? this.vault.get(id) : value;
+      secretHeaders[name] = real ? { hasValue: true, hint: keyHint(real), storage: inVault ? this.vault.storageOf(id) : 'profiles-file' } : { hasValue: false, storage: 'none' };
+    }
     return {
       id: p.id,
       name: p.name,
       baseUrl: p.baseUrl,
       authScheme: p.authScheme,
-      extraHeaders: { ...p.extraHeaders },
+      extraHeaders,
+      secretHeaders,
       key: key ? { hasKey: true, hint: keyHint(key), storage } : { hasKey: false, storage: 'none' },
       builtin: p.builtin,
     };
@@ -207,56 +348,121 @@ export class ProfileStore {
     const base = normalizeBaseUrl(input.baseUrl);
     if (!base.ok) throw new FieldError({ baseUrl: base.error });
     return this.queued(async () => {
-      const existing = input.id ? this.get(input.id) : undefined;
+      const existing = input.id ? this.entry(input.id) : undefined;
       if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
       if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
       const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
       if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` });
-      const profile: Profile = {
-        id: existing?.id ?? randomUUID(),
+      const id = existing?.id ?? randomUUID();
+      const headers = this.planHeaders(id, existing, input);
+      const profile: Entry = {
+        id,
         name: input.name,
         baseUrl: input.baseUrl,
         authScheme: input.authScheme,
-        extraHeaders: input.extraHeaders,
+        extraHeaders: headers.extraHeaders,
+        vaulted: headers.vaulted,
       };
       const next = existing ? this.profiles.map((p) => (p === existing ? profile : p)) : [...this.profiles, profile];
-      const undoKey = await this.changeKey(profile.id, input);
+      const changes: VaultChange[] = [];
+      if (input.clearKey) changes.push({ id, what: 'the key' });
+      if (input.key) changes.push({ id, value: input.key, persist: input.keyStorage === 'persist', what: 'the key' });
+      const undo = await this.changeVault([...changes, ...headers.changes]);
       try {
         await this.commit(next, profile.id);
       } catch (err) {
-        await undoKey();
+        await undo();
         throw err;
       }
       return this.state();
     });
   }
 
-  /** Applies the key part of a save and returns how to put the previous key back if the save goes no further. */
-  private async changeKey(id: string, input: ProfileInput): Promise<() => Promise<void>> {
-    if (!input.clearKey && !input.key) return async () => undefined;
-    const before = this.vault.get(id);
-    const beforeStorage = this.vault.storageOf(id);
+  /**
+   * The extra headers of a save as stored, and the vault changes they need: a new value of a secret header
+   * goes to the vault where the key would, a kept one stays where it is (moved to its new name on a rename),
+   * and one no longer there is deleted. Sets come before deletes, so a rename reads the old value first.
+   */
+  private planHeaders(
+    id: string,
+    existing: Entry | undefined,
+    input: z.output<typeof ProfileInput>,
+  ): { extraHeaders: Record<string, string>; vaulted: string[]; changes: VaultChange[] } {
+    const extraHeaders: Record<string, string> = {};
+    const vaulted: string[] = [];
+    const changes: VaultChange[] = [];
+    const errors: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.extraHeaders)) {
+      extraHeaders[name] = '';
+      const from = input.keepSecretHeaders[name];
+      if (from !== undefined) {
+        const source = existing && this.storedSecret(existing, from);
+        if (!source) {
+          errors[`extraHeaders.${name}`] = `No value is stored for ${from}: type the value.`;
+        } else if ('value' in source) {
+          extraHeaders[name] = source.value;
+        } else {
+          vaulted.push(name);
+          const target = secretHeaderId(id, name);
+          if (target === source.vaultId) continue;
+          const stored = this.vault.get(source.vaultId);
+          if (stored === undefined) errors[`extraHeaders.${name}`] = `The stored value of ${from} could not be decrypted this launch, so it cannot move to ${name}: type it again.`;
+          else changes.push({ id: target, value: stored, persist: this.vault.storageOf(source.vaultId) !== 'session', what: `the value of ${name}` });
+        }
+      } else if (SECRET_HEADER.test(name) && value !== '') {
+        vaulted.push(name);
+        changes.push({ id: secretHeaderId(id, name), value, persist: input.keyStorage === 'persist', what: `the value of ${name}` });
+      } else {
+        extraHeaders[name] = value;
+      }
+    }
+    if (Object.keys(errors).length) throw new FieldError(errors);
+    const kept = new Set(vaulted.map((name) => secretHeaderId(id, name)));
+    for (const name of existing?.vaulted ?? []) {
+      const gone = secretHeaderId(id, name);
+      if (!kept.has(gone)) changes.push({ id: gone, what: `the value of ${name}` });
+    }
+    return { extraHeaders, vaulted, changes };
+  }
+
+  /** Where a profile's secret header value is now: in the vault, or (see movePlainSecrets) still in plain text. */
+  private storedSecret(e: Entry, name: string): { vaultId: string } | { value: string } | undefined {
+    if (e.vaulted.includes(name)) return { vaultId: secretHeaderId(e.id, name) };
+    if (SECRET_HEADER.test(name) && Object.hasOwn(e.extraHeaders, name)) return { value: e.extraHeaders[name] };
+    return undefined;
+  }
+
+  /**
+   * Applies the vault part of a save in order and returns how to put every value back if the save goes no
+   * further. If one change cannot be stored, those before it are taken back and nothing is saved.
+   */
+  private async changeVault(changes: VaultChange[]): Promise<() => Promise<void>> {
+    const undos: (() => Promise<void>)[] = [];
     const undo = async () => {
-      // Best effort: the vault puts its memory back even when its own file cannot be written either.
-      const restored = before === undefined ? this.vault.delete(id) : this.vault.set(id, before, beforeStorage !== 'session');
-      await restored.catch(() => undefined);
+      // Best effort: the vault keeps its memory as it was when its own file cannot be written either.
+      for (const restore of [...undos].reverse()) await restore().catch(() => undefined);
     };
-    try {
-      if (input.clearKey) await this.vault.delete(id);
-      if (input.key) await this.vault.set(id, input.key, input.keyStorage === 'persist');
-    } catch (err) {
-      await undo();
-      throw new RunError(
-        'unwritable',
-        `Nothing was saved: the key could not be stored (${describeFsError(err)}). Check that the data folder is writable and has free space, or keep the key for this session only.`,
-      );
+    for (const change of changes) {
+      const before = this.vault.get(change.id);
+      const beforeStorage = this.vault.storageOf(change.id);
+      undos.push(() => (before === undefined ? this.vault.delete(change.id) : this.vault.set(change.id, before, beforeStorage !== 'session')));
+      try {
+        if (change.value === undefined) await this.vault.delete(change.id);
+        else await this.vault.set(change.id, change.value, change.persist ?? true);
+      } catch (err) {
+        await undo();
+        throw new RunError(
+          'unwritable',
+          `Nothing was saved: ${change.what} could not be stored (${describeFsError(err)}). Check that the data folder is writable and has free space, or keep ${change.what === 'the key' ? 'the key' : 'it'} for this session only.`,
+        );
+      }
     }
     return undo;
   }
 
   async delete(id: string): Promise<ProfilesState> {
     return this.queued(async () => {
-      const p = this.get(id);
+      const p = this.entry(id);
       if (!p) throw new FieldError({ id: `No profile with id ${id}.` });
       if (p.builtin) throw new FieldError({ id: `${p.name} is built in and cannot be deleted.` });
       await this.commit(
@@ -265,9 +471,11 @@ export class ProfileStore {
       );
       // After the profile is gone rather than before: a key dropped first would be lost for a profile that
       // stays, while a key left behind belongs to nothing and is only reported.
-      await this.vault.delete(id).catch((err: unknown) => {
-        throw new RunError('unwritable', `"${p.name}" was deleted, but its saved key could not be removed (${describeFsError(err)}). Check that the data folder is writable.`);
-      });
+      for (const vaultId of [id, ...p.vaulted.map((name) => secretHeaderId(id, name))]) {
+        await this.vault.delete(vaultId).catch((err: unknown) => {
+          throw new RunError('unwritable', `"${p.name}" was deleted, but its saved key or header values could not be removed (${describeFsError(err)}). Check that the data folder is writable.`);
+        });
+      }
       return this.state();
     });
   }
@@ -281,14 +489,18 @@ export class ProfileStore {
   }
 
   /** Writes this list and active profile, and makes them the store's state once they are on disk. */
-  private async commit(profiles: Profile[], activeId: string): Promise<void> {
-    const stored = profiles.filter((p) => !p.builtin).map(({ builtin: _b, ...p }) => p);
+  private async commit(profiles: Entry[], activeId: string): Promise<void> {
     try {
-      await writeJsonAtomic(this.file, { version: 1, activeId, profiles: stored });
+      await this.write(profiles, activeId);
     } catch (err) {
       throw unwritable(this.file, err);
     }
     this.profiles = profiles;
     this.activeId = activeId;
+  }
+
+  private async write(profiles: Entry[], activeId: string): Promise<void> {
+    const stored = profiles.filter((p) => !p.builtin).map(({ builtin: _b, vaulted, ...p }) => (vaulted.length ? { ...p, secretHeaders: vaulted } : p));
+    await writeJsonAtomic(this.file, { version: 1, activeId, profiles: stored });
   }
 }

@@ -115,6 +115,36 @@ describe('core: connection profiles and models', () => {
     expect(statSync(keysFile).mode & 0o777).toBe(0o600);
   });
 
+  it('a secret extra header is sent with every request, but never listed, written in clear, exported or recorded', async () => {
+    const HELICONE = 'Bearer sk-helicone-core-SECRET-9876';
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Behind Helicone', baseUrl: second.url, key: SECOND_KEY, extraHeaders: { 'x-team': 'blue', 'helicone-auth': HELICONE } }, r),
+    );
+    const id = saved.profiles.find((x) => x.name === 'Behind Helicone')!.id;
+    const listed = JSON.stringify(value<ProfilesState>(await core.dispatch('profiles:list', {}, r)));
+    for (const text of [JSON.stringify(saved), listed, readFileSync(path.join(dataDir, 'profiles.json'), 'utf8'), readFileSync(path.join(dataDir, 'keys.json'), 'utf8')]) {
+      expect(text).not.toContain('SECRET');
+    }
+
+    const before = second.requests.length;
+    expect(value<ModelList>(await core.dispatch('models:list', { profileId: id, refresh: true }, r)).error).toBeUndefined();
+    const body = { model: 'gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] };
+    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: id, protocol: 'chat', body }, r));
+    expect((await r.end(runId)).verdict).toBe('complete');
+    const sent = second.requests.slice(before);
+    expect(sent.map((q) => [q.path, q.headers['helicone-auth'], q.headers['x-team']])).toEqual([
+      ['/v1/models', HELICONE, 'blue'],
+      ['/v1/chat/completions', HELICONE, 'blue'],
+    ]);
+
+    await core.runs.settled();
+    expect(JSON.stringify(r.updates(runId))).not.toContain('SECRET');
+    expect(JSON.stringify(value(await core.dispatch('history:get', { runId }, r)))).not.toContain('SECRET');
+    const code = value<{ code: string }>(await core.dispatch('export:code', { profileId: id, protocol: 'chat', body, language: 'curl' }, r)).code;
+    expect(code).toContain('helicone-auth: <SECRET>');
+    expect(code).not.toContain('SECRET-9876');
+  });
+
   it('says which models appeared and disappeared after a refresh', async () => {
     const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
     const p = state.profiles.find((x) => x.name === 'Second')!;
@@ -249,6 +279,25 @@ describe('core: what was learnt through a connection is forgotten when the conne
       await cachedModels(id);
       expect(modelsRequests(third), `models list after ${JSON.stringify(edit)}`).toBe(before + 1);
     }
+  });
+
+  it('a new secret header value forgets what was learnt; a save that keeps the stored one does not', async () => {
+    const form = { name: 'Behind a relay', baseUrl: second.url, key: SECOND_KEY };
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { ...form, extraHeaders: { 'x-relay-token': 'relay-token-one-1111' } }, r));
+    const id = saved.profiles.find((p) => p.name === 'Behind a relay')!.id;
+    await cachedModels(id);
+    await proveTools(id, 'sim-chat-only');
+    const listed = modelsRequests(second);
+
+    const keep = { ...form, id, extraHeaders: { 'x-relay-token': '' }, keepSecretHeaders: { 'x-relay-token': 'x-relay-token' } };
+    value(await core.dispatch('profiles:save', keep, r));
+    expect(await toolsState(id, 'sim-chat-only')).toBe('proven');
+    await cachedModels(id);
+    expect(modelsRequests(second)).toBe(listed);
+
+    value(await core.dispatch('profiles:save', { ...form, id, extraHeaders: { 'x-relay-token': 'relay-token-two-2222' } }, r));
+    expect(await toolsState(id, 'sim-chat-only')).toBe('unknown');
+    expect(await stored(id)).toEqual([]);
   });
 
   it('a probe job still running against the old connection is stopped and records nothing afterwards', async () => {

@@ -3,7 +3,7 @@
  * decrypted this launch is kept on disk and reported, and changes made together leave the latest state on disk.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ProfileStore } from './profiles';
@@ -92,6 +92,32 @@ describe('key vault', () => {
     await vault.set('B', 'new-key-B', true);
     await vault.delete('D');
     expect(keysOnDisk(keysFile)).toEqual({ B: 'enc:new-key-B' });
+  });
+
+  it('a key change that cannot be written leaves the vault as it was, and the next write holds only what was saved', async () => {
+    // A regular file where the folder should be fails the write whoever runs the test, root included.
+    const dir = path.join(temp(), 'data');
+    mkdirSync(dir);
+    const keysFile = path.join(dir, 'keys.json');
+    const vault = new LayeredVault('file', keysFile);
+    await vault.load();
+    await vault.set('A', 'key-A-1234', true);
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'not a folder');
+
+    await expect(vault.set('B', 'key-B-5678', true)).rejects.toThrow();
+    expect([vault.get('B'), vault.storageOf('B')]).toEqual([undefined, 'none']);
+    await expect(vault.set('A', 'key-A-replaced', true)).rejects.toThrow();
+    await expect(vault.set('A', 'key-A-session', false)).rejects.toThrow();
+    await expect(vault.delete('A')).rejects.toThrow();
+    expect([vault.get('A'), vault.storageOf('A')]).toEqual(['key-A-1234', 'file']);
+
+    rmSync(dir);
+    mkdirSync(dir);
+    await vault.set('C', 'key-C-9012', true);
+    const reread = new LayeredVault('file', keysFile);
+    await reread.load();
+    expect(['A', 'B', 'C'].map((id) => reread.get(id))).toEqual(['key-A-1234', undefined, 'key-C-9012']);
   });
 
   it('keys saved together all end up on disk', async () => {

@@ -1,7 +1,7 @@
 /**
- * Where keys live. The key is handed to the core once and never leaves it: the contract only carries a
- * KeyStatus (hasKey + last four characters). Electron's vault (safeStorage) lives in electron/main so the
- * core never imports `electron`.
+ * Where keys live, and the values of secret extra headers (under ids from secretHeaderId in profiles.ts). The
+ * key is handed to the core once and never leaves it: the contract only carries a KeyStatus (hasKey + last
+ * four characters). Electron's vault (safeStorage) lives in electron/main so the core never imports `electron`.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +34,7 @@ export class LayeredVault implements KeyVault {
    * keychain), exactly as read. They are written back untouched on every save until the user sets or deletes
    * that profile's key: dropping them would erase the key for good on the next save.
    */
-  private readonly locked = new Map<string, string>();
+  private locked = new Map<string, string>();
   /** keys.json writes, one after another: the last change made is the one on disk. */
   private readonly queued = writeQueue();
 
@@ -101,34 +101,41 @@ export class LayeredVault implements KeyVault {
 
   async set(profileId: string, key: string, persist: boolean): Promise<void> {
     if (persist && this.persistentKind && this.file) {
+      await this.save((persisted, locked) => {
+        locked.delete(profileId);
+        persisted.set(profileId, key);
+        return true;
+      });
       this.session.delete(profileId);
-      this.locked.delete(profileId);
-      this.persisted.set(profileId, key);
-      await this.save();
     } else {
       // A key typed now replaces the saved one, readable or not: the user chose where this one lives.
-      const hadPersisted = this.persisted.delete(profileId);
-      const hadLocked = this.locked.delete(profileId);
+      await this.save((persisted, locked) => [persisted.delete(profileId), locked.delete(profileId)].some(Boolean));
       this.session.set(profileId, key);
-      if (hadPersisted || hadLocked) await this.save();
     }
   }
 
   async delete(profileId: string): Promise<void> {
+    await this.save((persisted, locked) => [persisted.delete(profileId), locked.delete(profileId)].some(Boolean));
     this.session.delete(profileId);
-    const hadPersisted = this.persisted.delete(profileId);
-    const hadLocked = this.locked.delete(profileId);
-    if (hadPersisted || hadLocked) await this.save();
   }
 
-  /** Writes the keys as they are when this write's turn comes (see writeQueue). */
-  private save(): Promise<void> {
+  /**
+   * Applies `change` to copies of the saved keys as they are when this write's turn comes (see writeQueue),
+   * writes them if it changed anything, and only then makes them the vault's: a write that fails leaves
+   * memory agreeing with the file, so no key is reported saved that the next launch would not find.
+   */
+  private save(change: (persisted: Map<string, string>, locked: Map<string, string>) => boolean): Promise<void> {
     return this.queued(async () => {
       if (!this.file) return;
-      const keys: Record<string, string> = Object.fromEntries(this.locked);
-      for (const [id, key] of this.persisted) keys[id] = this.codec.encode(key);
+      const persisted = new Map(this.persisted);
+      const locked = new Map(this.locked);
+      if (!change(persisted, locked)) return;
+      const keys: Record<string, string> = Object.fromEntries(locked);
+      for (const [id, key] of persisted) keys[id] = this.codec.encode(key);
       await fs.mkdir(path.dirname(this.file), { recursive: true });
       await writeJsonAtomic(this.file, { version: 1, encoding: this.kind, keys }, 0o600);
+      this.persisted = persisted;
+      this.locked = locked;
     });
   }
 }

@@ -44,6 +44,16 @@ describe('the contract', () => {
     expect(ProfileInput.safeParse({ name: 'a', baseUrl: 'https://x', sneaky: true }).success).toBe(false);
   });
 
+  it('validates kept secret headers: listed among the headers with no new value, credential names only, no name twice', () => {
+    const base = { name: 'a', baseUrl: 'https://x.example' };
+    const issues = (input: Record<string, unknown>) => ProfileInput.safeParse({ ...base, ...input }).error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(issues({ extraHeaders: { 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } })).toBeUndefined();
+    expect(issues({ extraHeaders: {}, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } })).toEqual([['keepSecretHeaders.helicone-auth', expect.stringContaining('not among the extra headers')]]);
+    expect(issues({ extraHeaders: { 'helicone-auth': 'typed' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } })).toEqual([['extraHeaders.helicone-auth', expect.stringContaining('not both')]]);
+    expect(issues({ extraHeaders: { 'x-relay': '' }, keepSecretHeaders: { 'x-relay': 'x-relay-token' } })).toEqual([['extraHeaders.x-relay', expect.stringContaining('type the value')]]);
+    expect(issues({ extraHeaders: { 'X-Relay-Token': 'a', 'x-relay-token': 'b' } })).toEqual([['extraHeaders.x-relay-token', expect.stringContaining('given twice')]]);
+  });
+
   it('keeps unknown body fields of a run as typed, and rejects unknown top-level keys', () => {
     const r = RunStartInput.safeParse({ profileId: 'p', protocol: 'chat', body: { model: 'm', vendor_flag: { a: 1 } } });
     expect(r.success && r.data.body).toEqual({ model: 'm', vendor_flag: { a: 1 } });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define';
+import { SECRET_HEADER } from '../request-headers';
 
 export const AUTH_SCHEMES = ['native', 'x-api-key', 'bearer', 'both'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
@@ -14,12 +15,30 @@ export interface KeyStatus {
   storage: KeyStorage;
 }
 
+/**
+ * What the renderer may know about the value of an extra header that carries a credential (its name matches
+ * SECRET_HEADER): never the value.
+ */
+export interface SecretHeaderStatus {
+  hasValue: boolean;
+  /** Last four characters, e.g. "…abcd". */
+  hint?: string;
+  /**
+   * Where the value is kept. 'profiles-file': saved before such values moved to the vault, on a host with no
+   * persistent vault, so it stays in plain text in profiles.json rather than be lost at the next start.
+   */
+  storage: KeyStorage | 'profiles-file';
+}
+
 export interface ProfileView {
   id: string;
   name: string;
   baseUrl: string;
   authScheme: AuthScheme;
+  /** Every extra header in order; a secret header's value is always '' here (see secretHeaders). */
   extraHeaders: Record<string, string>;
+  /** The status of each secret header's value, by its name in extraHeaders. */
+  secretHeaders: Record<string, SecretHeaderStatus>;
   key: KeyStatus;
   /** Built-in profiles cannot be deleted: the embedded demo gateway, and one from environment variables. */
   builtin?: 'demo' | 'env';
@@ -74,14 +93,37 @@ export const ProfileInput = z
     name: z.string().trim().min(1, 'a name is required').max(100),
     baseUrl: HttpUrl,
     authScheme: z.enum(AUTH_SCHEMES).default('native'),
+    /** Values of secret headers here are new values: they go to the vault with the key, never to profiles.json. */
     extraHeaders: z.record(headerName, sendable('the value', true).max(8192)).default({}),
+    /**
+     * Secret headers to send with the value already stored, which the renderer never sees: name in
+     * extraHeaders (given as '') → the name it is stored under now, the same one or, to rename it, the old one.
+     * A secret header in neither place is removed, and its stored value with it.
+     */
+    keepSecretHeaders: z.record(headerName, headerName).default({}),
     /** A new key; omitted = keep the stored one. */
     key: sendable('the key', false).min(1).max(4096).optional(),
     clearKey: z.boolean().optional(),
-    /** Where to keep a new key: the host's best persistent store, or this session only. */
+    /** Where to keep a new key and new secret header values: the host's best persistent store, or this session only. */
     keyStorage: z.enum(['persist', 'session']).default('persist'),
   })
-  .strict();
+  .strict()
+  .superRefine((input, ctx) => {
+    const seen = new Set<string>();
+    for (const name of Object.keys(input.extraHeaders)) {
+      // They are sent lowercased and a secret one is stored by its lowercased name: two spellings would collide.
+      if (seen.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is given twice (header names ignore case)` });
+      seen.add(name.toLowerCase());
+    }
+    for (const name of Object.keys(input.keepSecretHeaders)) {
+      if (!(name in input.extraHeaders)) ctx.addIssue({ code: 'custom', path: ['keepSecretHeaders', name], message: `${name} is not among the extra headers` });
+      else if (input.extraHeaders[name] !== '') ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name}: either keep the stored value or type a new one, not both` });
+      else if (!SECRET_HEADER.test(name)) {
+        // Only secret-named headers are redacted in ledgers and exports, so a stored value cannot follow a rename to another name.
+        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is not a credential header name, so its stored value cannot be kept: type the value` });
+      }
+    }
+  });
 export type ProfileInput = z.input<typeof ProfileInput>;
 
 const Id = z.object({ id: z.string().min(1).max(100) }).strict();

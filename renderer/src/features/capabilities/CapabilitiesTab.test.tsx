@@ -10,7 +10,7 @@ import { useAppStore } from '../../store';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
 
-const profile = (id: string, name: string): ProfileView => ({ id, name, baseUrl: 'https://gw.example', authScheme: 'native', extraHeaders: {}, key: { hasKey: false, storage: 'none' } });
+const profile = (id: string, name: string): ProfileView => ({ id, name, baseUrl: 'https://gw.example', authScheme: 'native', extraHeaders: {}, secretHeaders: {}, key: { hasKey: false, storage: 'none' } });
 const profiles = (activeId: string): ProfilesState => ({ profiles: [profile('a', 'Alpha'), profile('b', 'Beta')], activeId, keyStorages: ['keychain', 'session'] });
 const proven = (model: string): CapabilityResultView => ({
   model,

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { AUTH_SCHEMES, type AuthScheme, type ProfileView } from '../../../../shared/contract';
+import { AUTH_SCHEMES, type AuthScheme, type KeyStorage, type ProfileView, type SecretHeaderStatus } from '../../../../shared/contract';
+import { SECRET_HEADER } from '../../../../shared/request-headers';
 import { endpointUrls } from '../../../../shared/url';
 import { useAppStore } from '../../store';
 
@@ -11,8 +12,26 @@ interface Draft {
   key: string;
   keyStorage: 'persist' | 'session';
   clearKey: boolean;
-  headers: { name: string; value: string }[];
+  headers: HeaderRow[];
 }
+
+interface HeaderRow {
+  name: string;
+  /** For a secret header with a stored value, a new value; '' keeps the stored one. */
+  value: string;
+  /** The name a secret header's value is stored under in the core, which never sends the value here. */
+  stored?: string;
+  status?: SecretHeaderStatus;
+}
+
+const STORAGE_WORDS: Record<KeyStorage | 'profiles-file', string> = {
+  keychain: 'OS keychain',
+  file: '0600 file',
+  session: 'this session only',
+  env: 'env',
+  none: 'none',
+  'profiles-file': 'plain text in profiles.json',
+};
 
 const AUTH_LABELS: Record<AuthScheme, string> = {
   native: "Each endpoint's native header (x-api-key on /v1/messages*, Bearer elsewhere)",
@@ -29,8 +48,13 @@ const fromProfile = (p?: ProfileView): Draft => ({
   key: '',
   keyStorage: 'persist',
   clearKey: false,
-  headers: Object.entries(p?.extraHeaders ?? {}).map(([name, value]) => ({ name, value })),
+  headers: Object.entries(p?.extraHeaders ?? {}).map(([name, value]) => {
+    const status = p?.secretHeaders[name];
+    return status ? { name, value: '', stored: name, status } : { name, value };
+  }),
 });
+
+const valuePlaceholder = (h: HeaderRow) => (h.status?.hasValue ? `stored (${h.status.hint}) — type to replace` : 'value');
 
 export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
   const profiles = useAppStore((s) => s.profiles);
@@ -56,13 +80,20 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
 
   const save = async () => {
     const extraHeaders: Record<string, string> = {};
-    for (const h of draft.headers) if (h.name.trim()) extraHeaders[h.name.trim()] = h.value;
+    const keepSecretHeaders: Record<string, string> = {};
+    for (const h of draft.headers) {
+      const name = h.name.trim();
+      if (!name) continue;
+      extraHeaders[name] = h.value;
+      if (h.stored !== undefined && h.value === '') keepSecretHeaders[name] = h.stored;
+    }
     const err = await profileSaved({
       id: draft.id,
       name: draft.name,
       baseUrl: draft.baseUrl,
       authScheme: draft.authScheme,
       extraHeaders,
+      keepSecretHeaders,
       key: draft.key || undefined,
       clearKey: draft.clearKey || undefined,
       keyStorage: draft.keyStorage,
@@ -71,10 +102,11 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
       setErrors(err.fields ?? { _: err.message });
       return;
     }
-    // The key has been handed to the core: nothing in the renderer keeps it.
-    setDraft((d) => ({ ...d, key: '', clearKey: false }));
-    setErrors({});
+    // The key and secret header values have been handed to the core: nothing in the renderer keeps them.
     const state = useAppStore.getState().profiles;
+    const saved = state?.profiles.find((p) => p.id === state.activeId);
+    setDraft((d) => ({ ...fromProfile(saved), keyStorage: d.keyStorage }));
+    setErrors({});
     setSelected(state?.activeId);
     setMessage('Saved.');
   };
@@ -162,7 +194,7 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
             />
             {editing?.key.hasKey && !readOnly && (
               <span className="muted">
-                Stored: {editing.key.hint} ({editing.key.storage === 'keychain' ? 'OS keychain' : editing.key.storage === 'file' ? '0600 file' : editing.key.storage === 'session' ? 'this session only' : editing.key.storage}){' '}
+                Stored: {editing.key.hint} ({STORAGE_WORDS[editing.key.storage]}){' '}
                 <label className="inline">
                   <input type="checkbox" checked={draft.clearKey} onChange={(e) => setDraft({ ...draft, clearKey: e.target.checked })} /> forget it
                 </label>
@@ -190,20 +222,35 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
           </label>
           <fieldset disabled={readOnly}>
             <legend>Extra headers</legend>
+            <p className="muted">A credential header&apos;s value (a name with auth, token, api-key, secret…) is kept where the key is and not shown again.</p>
             {draft.headers.map((h, i) => (
-              <div className="header-row" key={i}>
-                <input aria-label={`Header ${i + 1} name`} placeholder="name" value={h.name} onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} />
-                <input aria-label={`Header ${i + 1} value`} placeholder="value" value={h.value} onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
-                <button type="button" className="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => setDraft({ ...draft, headers: draft.headers.filter((_, j) => j !== i) })}>
-                  ✕
-                </button>
+              <div key={i}>
+                <div className="header-row">
+                  <input aria-label={`Header ${i + 1} name`} placeholder="name" value={h.name} onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} />
+                  <input
+                    aria-label={`Header ${i + 1} value`}
+                    type={h.stored !== undefined || SECRET_HEADER.test(h.name.trim()) ? 'password' : 'text'}
+                    autoComplete="off"
+                    placeholder={valuePlaceholder(h)}
+                    value={h.value}
+                    onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
+                  />
+                  <button type="button" className="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => setDraft({ ...draft, headers: draft.headers.filter((_, j) => j !== i) })}>
+                    ✕
+                  </button>
+                </div>
+                {h.status?.hasValue && h.value === '' && (
+                  <span className="muted">
+                    Stored: {h.status.hint} ({STORAGE_WORDS[h.status.storage]})
+                  </span>
+                )}
               </div>
             ))}
             <button type="button" className="ghost" onClick={() => setDraft({ ...draft, headers: [...draft.headers, { name: '', value: '' }] })}>
               + Add header
             </button>
             {Object.entries(errors)
-              .filter(([k]) => k.startsWith('extraHeaders'))
+              .filter(([k]) => k.startsWith('extraHeaders') || k.startsWith('keepSecretHeaders'))
               .map(([k, v]) => (
                 <span key={k} className="field-error">
                   {v}

@@ -16,6 +16,7 @@ const profile = (id: string, name: string, extra: Partial<ProfileView> = {}): Pr
   baseUrl: 'https://gw.example',
   authScheme: 'native',
   extraHeaders: {},
+  secretHeaders: {},
   key: { hasKey: false, storage: 'none' },
   ...extra,
 });
