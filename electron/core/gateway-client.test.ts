@@ -101,5 +101,10 @@ describe('sniffBody', () => {
     expect(sniffBody(b('dat'), false)).toBeUndefined();
     expect(sniffBody(b('re'), false)).toBeUndefined();
     expect(sniffBody(b('dat'), true)).toBe('text');
+    // A BOM split across the first chunks: an event stream sent as application/json was read as plain text.
+    expect(sniffBody(Uint8Array.of(0xef), false)).toBeUndefined();
+    expect(sniffBody(Uint8Array.of(0xef, 0xbb), false)).toBeUndefined();
+    expect(sniffBody(Uint8Array.of(0xef), true)).toBe('text');
+    expect(sniffBody(Uint8Array.of(0xef, 0xbb, 0xbf, 0x64), false)).toBeUndefined();
   });
 });

@@ -248,6 +248,7 @@ export async function readBodyText(res: Response, timer: RequestTimer, capBytes 
 
 export type BodySniff = 'document' | 'event-stream' | 'text' | 'empty';
 
+const BOM = [0xef, 0xbb, 0xbf];
 const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'].map((f) => Buffer.from(f));
 
 /**
@@ -256,7 +257,9 @@ const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'].map((f) => Buffer.from(f
  * tell (blank, or a field name cut short) and more may come; `ended` says none will.
  */
 export function sniffBody(head: Uint8Array, ended: boolean): BodySniff | undefined {
-  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  // A BOM cut short by the first chunk says nothing yet about what follows it.
+  if (!ended && head.length > 0 && head.length < 3 && head.every((byte, at) => byte === BOM[at])) return undefined;
+  let i = head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2] ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
   if (i === head.length) return ended ? 'empty' : undefined;
   const c = head[i];

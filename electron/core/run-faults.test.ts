@@ -194,6 +194,20 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
     expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
   });
 
+  it('an event stream behind a BOM split across the first chunks is still recognised', async () => {
+    for (const cut of [1, 2]) {
+      const url = await gateway((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(CHAT_SSE)]);
+        res.write(bytes.subarray(0, cut));
+        setTimeout(() => res.end(bytes.subarray(cut)), 30);
+      });
+      const { result } = await runOnce(url);
+      expect(result.verdict, `cut after ${cut}`).toBe('complete');
+      expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+    }
+  });
+
   it('a labelled stream is not held back: its first event is pushed, and times the first token, before the rest arrives', async () => {
     const url = await gateway((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
