@@ -25,6 +25,19 @@ test('save a preset, restart the host on the same data dir, load it and send', a
     await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-mini');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(status(page)).toContainText('complete', { timeout: 15_000 });
+
+    // Saving the edited request under the same name asks first, and Replace saves over the one preset.
+    await page.getByLabel('System prompt', { exact: true }).fill('Answer like a sailor.');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await page.getByLabel('Preset name').fill('pirate chat');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('A preset named "Pirate chat" already exists.');
+    await page.getByRole('button', { name: 'Replace it' }).click();
+    await expect(page.getByText('Saved “pirate chat”.')).toBeVisible();
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await expect(page.getByRole('button', { name: /^Load / })).toHaveCount(1);
+    await page.getByRole('button', { name: 'Load pirate chat' }).click();
+    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a sailor.');
   } finally {
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });

@@ -77,6 +77,14 @@ describe('presets', () => {
       expect(value<Preset>(await c.dispatch('presets:rename', { id: weather.id, name: 'WEATHER' }, rx)).name).toBe('WEATHER');
       value(await c.dispatch('presets:save', { id: pirate.id, name: 'Pirate', protocol: 'chat', body: { model: 'b2' } }, rx));
       expect(await names()).toEqual(['Pirate', 'WEATHER']);
+      // Replace, chosen after the clash, saves over the preset of that name: same id and creation time, new body.
+      const replaced = value<Preset>(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'w2' }, replace: true }, rx));
+      expect(replaced).toMatchObject({ id: weather.id, createdAt: weather.createdAt, name: 'weather', body: { model: 'w2' } });
+      expect(await names()).toEqual(['Pirate', 'weather']);
+      // With no preset of that name, replace is an ordinary new preset.
+      expect(value<Preset>(await c.dispatch('presets:save', { name: 'Fresh', protocol: 'chat', body: { model: 'f' }, replace: true }, rx)).id).not.toBe(weather.id);
+      value(await c.dispatch('presets:delete', { id: value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.find((p) => p.name === 'Fresh')!.id }, rx));
+      expect(await names()).toEqual(['Pirate', 'weather']);
       // A deleted preset whose name was taken meanwhile comes back beside it, not as its twin.
       const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: pirate.id }, rx));
       value(await c.dispatch('presets:rename', { id: weather.id, name: 'pirate' }, rx));

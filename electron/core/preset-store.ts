@@ -116,7 +116,7 @@ export class PresetStore {
   async save(input: z.output<typeof PresetSaveInput>): Promise<Preset> {
     return this.change((presets) => {
       const now = new Date().toISOString();
-      const existing = input.id ? presets.find((p) => p.id === input.id) : undefined;
+      const existing = input.id ? presets.find((p) => p.id === input.id) : input.replace ? named(presets, input.name) : undefined;
       refuseClash(presets, input.name, existing?.id);
       const preset: Preset = this.scrub({
         id: existing?.id ?? randomUUID(),
@@ -248,9 +248,13 @@ export class PresetStore {
  * shows it next to the name and keeps what was typed.
  */
 function refuseClash(presets: Preset[], name: string, selfId?: string): void {
-  const key = name.trim().toLowerCase();
-  const clash = presets.find((p) => p.id !== selfId && p.name.trim().toLowerCase() === key);
+  const clash = named(presets, name, selfId);
   if (clash) throw new FieldError({ name: `A preset named "${clash.name}" already exists.` });
+}
+
+function named(presets: Preset[], name: string, exceptId?: string): Preset | undefined {
+  const key = name.trim().toLowerCase();
+  return presets.find((p) => p.id !== exceptId && p.name.trim().toLowerCase() === key);
 }
 
 function freeName(presets: Preset[], name: string): string {

@@ -61,7 +61,14 @@ const PresetFields = {
 
 export const PresetSchema = z.object({ id: z.string().min(1).max(100), ...PresetFields, createdAt: z.string(), updatedAt: z.string() });
 
-export const PresetSaveInput = z.object({ id: z.string().min(1).max(100).optional(), ...PresetFields }).strict();
+export const PresetSaveInput = z
+  .object({
+    id: z.string().min(1).max(100).optional(),
+    ...PresetFields,
+    /** Without an id: save over the preset that already has this name (the user chose Replace), instead of refusing. */
+    replace: z.boolean().optional(),
+  })
+  .strict();
 
 export interface HistorySummary {
   runId: string;

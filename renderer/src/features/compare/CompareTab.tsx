@@ -7,6 +7,7 @@ import { translateRequest } from '../../../../shared/translate';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { JsonEditor } from '../composer/JsonEditor';
+import { usePresetSave } from '../library/use-preset-save';
 import { getSystem, getTurns, setField, setSystem, setTurnText } from '../composer/body-fields';
 import { Output } from '../stream-viewer/Output';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
@@ -78,14 +79,13 @@ export function CompareTab() {
   const removeColumn = useAppStore((s) => s.compareColumnRemoved);
   const runsStarted = useAppStore((s) => s.compareRunsStarted);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
-  const presetsRequested = useAppStore((s) => s.presetsRequested);
   const results = useAppStore(useShallow((s) => runIds.map((id) => (id ? s.runs[id]?.result : undefined))));
   const [fullView, setFullView] = useState<string>();
   const [diffPair, setDiffPair] = useState<[number, number]>([0, 1]);
   // Keyed by column id, so a removed column's check is never shown (or sent) for its neighbour.
   const [guardsById, setGuardsById] = useState<Record<string, GuardReport | undefined>>({});
   const [presetName, setPresetName] = useState('');
-  const [message, setMessage] = useState<string>();
+  const saving = usePresetSave(() => undefined);
   const [layoutNote, setLayoutNote] = useState<string>();
   // Keyed by column id, like the guards: a column whose overrides field does not parse, with the parse error.
   const [overrideErrorsById, setOverrideErrorsById] = useState<Record<string, string | undefined>>({});
@@ -216,19 +216,29 @@ export function CompareTab() {
             + Column
           </button>
           <div className="spacer" />
-          <input aria-label="Comparison name" placeholder="comparison name" value={presetName} onChange={(e) => setPresetName(e.target.value)} />
+          <input
+            aria-label="Comparison name"
+            placeholder="comparison name"
+            value={presetName}
+            aria-invalid={!!saving.clash}
+            onChange={(e) => {
+              setPresetName(e.target.value);
+              saving.reset();
+            }}
+          />
           <button
             type="button"
             disabled={!presetName.trim()}
-            onClick={async () => {
-              const r = await gateway.presets.save({ name: presetName, protocol: 'messages', body, stream: body.stream === true, compare: { columns }, tags: ['comparison'] });
-              setMessage(r.ok ? `Saved “${r.value.name}”.` : r.error.message);
-              void presetsRequested();
-            }}
+            onClick={() => void saving.save({ name: presetName, protocol: 'messages', body, stream: body.stream === true, compare: { columns }, tags: ['comparison'] })}
           >
             Save comparison
           </button>
-          {message && <span className="note">{message}</span>}
+          {saving.message && <span className="note">{saving.message}</span>}
+          {saving.clash && (
+            <button type="button" onClick={() => void saving.replace()}>
+              Replace it
+            </button>
+          )}
         </div>
         {invalidOverrides.length > 0 && (
           <p className="note" role="status" aria-label="Run all blocked">

@@ -1,20 +1,24 @@
 import { useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { useBodyToSend } from '../composer/body-to-send';
+import { usePresetSave } from './use-preset-save';
 
 export function SavePreset({ protocol }: { protocol: ProtocolId }) {
   // What Send would send, as the token counter and the code export show it: the "Message" box included.
   const body = useBodyToSend(protocol);
   const draft = useAppStore((s) => s.composers[protocol].draft);
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
-  const presetsRequested = useAppStore((s) => s.presetsRequested);
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [notes, setNotes] = useState('');
   const [tags, setTags] = useState('');
-  const [message, setMessage] = useState<string>();
+  const { message, reset, clash, save, replace } = usePresetSave(() => {
+    setOpen(false);
+    setName('');
+    setNotes('');
+    setTags('');
+  });
 
   if (!open) {
     return (
@@ -28,7 +32,7 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
           type="button"
           disabled={!!jsonError}
           onClick={() => {
-            setMessage(undefined);
+            reset();
             setOpen(true);
           }}
         >
@@ -41,9 +45,9 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
     <form
       className="save-preset"
       aria-label="Save preset"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        const r = await gateway.presets.save({
+        void save({
           name,
           notes: notes || undefined,
           tags: tags.split(/[,\s]+/).filter(Boolean),
@@ -52,16 +56,19 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
           body,
           stream: body.stream === true,
         });
-        if (!r.ok) return setMessage(r.error.message);
-        setMessage(`Saved “${r.value.name}”.`);
-        setOpen(false);
-        setName('');
-        setNotes('');
-        setTags('');
-        void presetsRequested();
       }}
     >
-      <input aria-label="Preset name" placeholder="name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+      <input
+        aria-label="Preset name"
+        placeholder="name"
+        autoFocus
+        value={name}
+        aria-invalid={!!clash}
+        onChange={(e) => {
+          setName(e.target.value);
+          reset();
+        }}
+      />
       <input aria-label="Preset notes" placeholder="notes (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} />
       <input aria-label="Preset tags" placeholder="tags" className="narrow" value={tags} onChange={(e) => setTags(e.target.value)} />
       {draft.trim() && <span className="muted small">The text in the Message box is saved too, as the last user turn.</span>}
@@ -71,7 +78,18 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
       <button type="button" className="ghost" onClick={() => setOpen(false)}>
         Cancel
       </button>
-      {message && <span className="field-error">{message}</span>}
+      {message && (
+        <div className="save-preset-answer">
+          <span className="field-error" role="alert">
+            {message}
+          </span>
+          {clash && (
+            <button type="button" onClick={() => void replace()}>
+              Replace it
+            </button>
+          )}
+        </div>
+      )}
     </form>
   );
 }

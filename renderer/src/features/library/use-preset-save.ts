@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import type { z } from 'zod';
+import type { Preset, PresetSaveInput } from '../../../../shared/contract';
+import { gateway } from '../../bridge';
+import { useAppStore } from '../../store';
+
+type SaveInput = Omit<z.input<typeof PresetSaveInput>, 'replace' | 'id'>;
+
+/**
+ * Saving a preset under a name that is taken is a question, not a failure: the answer is a field error
+ * naming the other preset, and Replace saves over it (same preset, new request) when the user says so.
+ */
+export function usePresetSave(onSaved: (preset: Preset) => void) {
+  const presetsRequested = useAppStore((s) => s.presetsRequested);
+  const [message, setMessage] = useState<string>();
+  const [clash, setClash] = useState<SaveInput>();
+  const send = async (input: SaveInput, replace: boolean) => {
+    const r = await gateway.presets.save(replace ? { ...input, replace } : input);
+    if (!r.ok) {
+      setMessage(r.error.fields?.name ?? r.error.message);
+      setClash(r.error.fields?.name ? input : undefined);
+      return;
+    }
+    setClash(undefined);
+    setMessage(`Saved “${r.value.name}”.`);
+    onSaved(r.value);
+    void presetsRequested();
+  };
+  return {
+    message,
+    /** Forgets the last answer: what was typed has changed, so Replace would no longer mean what it says. */
+    reset: () => {
+      setMessage(undefined);
+      setClash(undefined);
+    },
+    /** The save that met a name clash, when Replace is on offer. */
+    clash,
+    save: (input: SaveInput) => send(input, false),
+    replace: () => (clash ? send(clash, true) : Promise.resolve()),
+  };
+}
