@@ -35,7 +35,7 @@ export function requestHeaders(opts: {
  * ones that gateways invent (`helicone-auth`, `ocp-apim-subscription-key`, `x-goog-api-key`) plus name parts
  * that only credentials use. Bare parts such as `key`, `session` or `auth` are not enough: they would hide
  * `x-litellm-key-spend`, `x-portkey-provider`, `idempotency-key` or a session-affinity header, and make an
- * exported command fail. The key itself is scrubbed from every value whatever the name.
+ * exported command fail. The key and these headers' values are scrubbed from every value whatever the name.
  */
 export const SECRET_HEADER =
   /authorization|^(cookie|set-cookie)$|api[-_]?key|access[-_]?key|subscription[-_]?key|secret|password|passwd|credential|(^|[-_])(token|auth)$|(^|[-_])auth[-_]/i;

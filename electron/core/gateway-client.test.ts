@@ -1,34 +1,62 @@
 import { describe, expect, it } from 'vitest';
-import { keyWatchingDecoder, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, sniffBody } from './gateway-client';
+import { buildRequest, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
+import type { Profile } from './profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
 
-describe('keyWatchingDecoder', () => {
+describe('secretWatchingDecoder', () => {
   it('sees a key split across two chunks at any byte, by the time its last byte is decoded', () => {
     const body = Buffer.from(`data: {"text":"é ${KEY}"}\n\n`);
     const start = body.indexOf(KEY);
     for (let cut = start; cut <= start + KEY.length; cut++) {
-      const d = keyWatchingDecoder(KEY);
+      const d = secretWatchingDecoder([KEY]);
       const text = d.write(body.subarray(0, cut));
-      expect(d.sawKey).toBe(cut === start + KEY.length);
+      expect(d.sawSecret).toBe(cut === start + KEY.length);
       expect(text + d.write(body.subarray(cut)) + d.end()).toBe(body.toString());
-      expect(d.sawKey).toBe(true);
+      expect(d.sawSecret).toBe(true);
     }
   });
 
   it('sees a key spread over many one-byte chunks, and never one that is not there', () => {
-    const d = keyWatchingDecoder(KEY);
+    const d = secretWatchingDecoder([KEY]);
     for (const byte of Buffer.from(`x${KEY}y`)) d.write(Uint8Array.of(byte));
-    expect(d.sawKey).toBe(true);
-    const clean = keyWatchingDecoder(KEY);
+    expect(d.sawSecret).toBe(true);
+    const clean = secretWatchingDecoder([KEY]);
     clean.write(Buffer.from(`data: ${KEY.slice(0, -1)}`));
     clean.write(Buffer.from('X\n\n'));
-    expect(clean.sawKey).toBe(false);
-    expect(keyWatchingDecoder(undefined).write(Buffer.from(KEY))).toBe(KEY);
+    expect(clean.sawSecret).toBe(false);
+    expect(secretWatchingDecoder([]).write(Buffer.from(KEY))).toBe(KEY);
   });
 
   it('scrub replaces every occurrence', () => {
-    expect(scrub(`${KEY} and ${KEY}`, KEY)).toBe('[redacted] and [redacted]');
+    expect(scrub(`${KEY} and ${KEY}`, [KEY])).toBe('[redacted] and [redacted]');
+  });
+
+  it('with two secrets, sees either one split across two chunks at any byte, and only once it is whole', () => {
+    // Longer than the key, so a carry of the key's length alone would miss its start.
+    const header = 'Bearer sk-helicone-split-0123456789abcdefghij';
+    for (const secret of [header, KEY]) {
+      const body = Buffer.from(`data: {"error":"invalid helicone-auth: ${secret}"}\n\n`);
+      const start = body.indexOf(secret);
+      for (let cut = start + 1; cut < start + secret.length; cut++) {
+        const d = secretWatchingDecoder([KEY, header]);
+        const text = d.write(body.subarray(0, cut));
+        expect(d.sawSecret).toBe(false);
+        expect(text + d.write(body.subarray(cut)) + d.end()).toBe(body.toString());
+        expect(d.sawSecret, `${secret} cut at ${cut - start}`).toBe(true);
+      }
+    }
+    const clean = secretWatchingDecoder([KEY, header]);
+    clean.write(Buffer.from(header.slice(0, -1)));
+    clean.write(Buffer.from(`X ${KEY.slice(1)}`));
+    expect(clean.sawSecret).toBe(false);
+  });
+
+  it('scrub replaces each secret, a longer one that holds another whole', () => {
+    const token = 'sk-hel-0123456789';
+    expect(scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc`, [KEY, token, `Bearer ${token}`, 'abc'])).toBe(
+      'auth=[redacted]; token=[redacted]; key=[redacted]; tiny=abc',
+    );
   });
 });
 
@@ -43,7 +71,7 @@ describe('safeResponseHeaders', () => {
       'x-ratelimit-limit-tokens': '1000',
       'content-type': 'application/json',
     });
-    expect(safeResponseHeaders(h, KEY)).toEqual({
+    expect(safeResponseHeaders(h, [KEY], KEY)).toEqual({
       'x-echo': 'Bearer [redacted]',
       'www-authenticate': 'Bearer realm="[redacted]"',
       authorization: 'Bearer [redacted …cdef]',
@@ -51,6 +79,40 @@ describe('safeResponseHeaders', () => {
       'x-auth-token': '[redacted]',
       'x-ratelimit-limit-tokens': '1000',
       'content-type': 'application/json',
+    });
+  });
+
+  it('scrubs every secret of the request, also beside the key in a reflected credential', () => {
+    const helicone = 'Bearer sk-helicone-0123456789';
+    const h = new Headers({
+      'x-debug': `upstream saw helicone-auth=${helicone}`,
+      'x-echo-helicone-auth': helicone,
+      authorization: `Bearer ${KEY}, ${helicone}`,
+    });
+    expect(safeResponseHeaders(h, [KEY, helicone], KEY)).toEqual({
+      'x-debug': 'upstream saw helicone-auth=[redacted]',
+      'x-echo-helicone-auth': '[redacted]',
+      authorization: 'Bearer [redacted …cdef], [redacted]',
+    });
+  });
+});
+
+describe('buildRequest', () => {
+  it('keeps the values of secret headers out of the plain headers the ledger shows', () => {
+    const profile: Profile = {
+      id: 'p',
+      name: 'P',
+      baseUrl: 'https://gw.example',
+      authScheme: 'bearer',
+      extraHeaders: { 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-trace': 'from Bearer sk-helicone-0123456789', 'x-team': 'blue' },
+    };
+    const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
+    expect(req.headers['x-trace']).toBe('from Bearer sk-helicone-0123456789');
+    expect(req.redactedHeaders).toMatchObject({
+      authorization: 'Bearer [redacted …cdef]',
+      'helicone-auth': '[redacted]',
+      'x-trace': 'from [redacted]',
+      'x-team': 'blue',
     });
   });
 });

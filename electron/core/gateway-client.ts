@@ -51,46 +51,63 @@ export function buildRequest(
     ...requestHeaders({ path, authScheme: profile.authScheme, extraHeaders: profile.extraHeaders, key, stream: opts.stream, hasBody: body !== undefined }),
     'user-agent': 'GatewayPlayground/0.1',
   };
+  // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
+  const secrets = [key ?? '', ...Object.entries(headers).filter(([name]) => SECRET_HEADER.test(name)).map(([, value]) => value)];
   const redactedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key) : scrub(value, key);
+    redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);
   }
   return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body) };
 }
 
-function redact(value: string, key: string | undefined): string {
-  if (key && value.includes(key)) return value.replace(key, `[redacted ${keyHint(key)}]`);
-  return '[redacted]';
-}
-
-/** Removes the key from any text that might echo it (error bodies, events) before it leaves the core. */
-export function scrub(text: string, key: string | undefined): string {
-  if (!key || key.length < 4 || !text.includes(key)) return text;
-  return text.split(key).join('[redacted]');
+/**
+ * A value under a credential's name: all of it hidden, unless it holds the key, which is then shown by its hint
+ * (so a ledger tells which key was sent) with the rest still scrubbed of every secret.
+ */
+function redact(value: string, key: string | undefined, secrets: readonly string[]): string {
+  if (!key || !value.includes(key)) return '[redacted]';
+  return value
+    .split(key)
+    .map((part) => scrub(part, secrets))
+    .join(`[redacted ${keyHint(key)}]`);
 }
 
 /**
- * A streamed body's decoder that also watches for the key, so events are scrubbed only once it has shown
- * up: one search per network chunk instead of one per event. The last key.length − 1 characters carry over,
- * so a key split across two chunks is still seen, and seen before the event holding it is dispatched (an
- * event is dispatched only when its blank line, which comes after the key, has arrived).
+ * Removes every secret a request carries (the key, secret header values) from any text that might echo them
+ * (error bodies, events) before it leaves the core. Shorter than 4 characters, a value would scrub ordinary
+ * text. Longest first: a secret that holds another (`Bearer sk-…` and `sk-…`) is replaced whole, not around it.
  */
-export function keyWatchingDecoder(key: string | undefined): { write(chunk: Uint8Array): string; end(): string; readonly sawKey: boolean } {
+export function scrub(text: string, secrets: readonly string[]): string {
+  const found = secrets.filter((s) => s.length >= 4 && text.includes(s));
+  if (found.length === 0) return text;
+  let out = text;
+  for (const s of found.sort((a, b) => b.length - a.length)) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+/**
+ * A streamed body's decoder that also watches for the secrets, so events are scrubbed only once one has shown
+ * up: one search per secret per network chunk instead of one per event. The last (longest secret − 1)
+ * characters carry over, so a secret split across two chunks is still seen, and seen before the event holding
+ * it is dispatched (an event is dispatched only when its blank line, which comes after the secret, has arrived).
+ */
+export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk: Uint8Array): string; end(): string; readonly sawSecret: boolean } {
   const utf8 = new StringDecoder('utf8');
-  const watch = key !== undefined && key.length >= 4;
+  const watched = secrets.filter((s) => s.length >= 4);
+  const keep = Math.max(0, ...watched.map((s) => s.length - 1));
   let saw = false;
   let tail = '';
   const look = (text: string): string => {
-    if (!watch || saw || text === '') return text;
-    const keep = key.length - 1;
-    saw = text.includes(key) || (tail + text.slice(0, keep)).includes(key);
+    if (watched.length === 0 || saw || text === '') return text;
+    const seam = tail + text.slice(0, keep);
+    saw = watched.some((s) => text.includes(s) || seam.includes(s));
     tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
     return text;
   };
   return {
     write: (chunk) => look(utf8.write(chunk)),
     end: () => look(utf8.end()),
-    get sawKey() {
+    get sawSecret() {
       return saw;
     },
   };
@@ -105,16 +122,17 @@ export function headersToRecord(h: Headers): Record<string, string> {
 }
 
 /**
- * Response headers fit to leave the core: a gateway may echo the key back (debug headers, a reflected
- * Authorization) or set its own secrets (set-cookie, session tokens). Token *counts* (`…-ratelimit-…-tokens`)
- * and auth *challenges* (`www-authenticate`, which says why a 401 happened) are what a user came to see, so
- * those names alone do not make a value secret; the key is still scrubbed from them.
+ * Response headers fit to leave the core: a gateway may echo the request's secrets back (debug headers, a
+ * reflected Authorization or helicone-auth) or set its own (set-cookie, session tokens). Token *counts*
+ * (`…-ratelimit-…-tokens`) and auth *challenges* (`www-authenticate`, which says why a 401 happened) are what a
+ * user came to see, so those names alone do not make a value secret; the secrets are still scrubbed from them.
+ * `key` is named apart so that a reflected credential shows which key it was, by its hint.
  */
-export function safeResponseHeaders(h: Headers, key: string | undefined): Record<string, string> {
+export function safeResponseHeaders(h: Headers, secrets: readonly string[], key: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headersToRecord(h))) {
     const secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));
-    out[name] = secret ? redact(value, key) : scrub(value, key);
+    out[name] = secret ? redact(value, key, secrets) : scrub(value, secrets);
   }
   return out;
 }

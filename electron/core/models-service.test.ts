@@ -60,6 +60,7 @@ describe('models cache', () => {
     const profiles = {
       get: (id: string) => ({ id, name: id, baseUrl: `${base}/${id}`, authScheme: 'native', extraHeaders: {} }),
       keyFor: () => 'sk-test-0123456789',
+      secretsFor: () => ['sk-test-0123456789'],
     } as unknown as ProfileStore;
     const models = new ModelsService(dataDir, profiles);
     await models.load();

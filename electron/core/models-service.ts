@@ -96,6 +96,7 @@ export class ModelsService {
     const profile = this.profiles.get(profileId);
     if (!profile) return { error: { type: 'not_found', message: `No profile with id ${profileId}.` } };
     const key = this.profiles.keyFor(profileId);
+    const secrets = this.profiles.secretsFor(profileId);
     const pages: ModelInfo[][] = [];
     let afterId: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -114,24 +115,24 @@ export class ModelsService {
         if (cause?.startsWith('timeout')) {
           return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
         }
-        // A network error can quote the request, key included (an invalid header value).
+        // A network error can quote the request, secrets included (an invalid header value).
         const info = describeNetworkError(err);
-        return { error: { ...info, message: scrub(info.message, key) } };
+        return { error: { ...info, message: scrub(info.message, secrets) } };
       } finally {
         timer.done();
       }
-      const headers = safeResponseHeaders(res.headers, key);
-      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, key)) };
+      const headers = safeResponseHeaders(res.headers, secrets, key);
+      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, secrets)) };
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        return { error: parseGatewayError(res.status, headers, scrub(text, key)) };
+        return { error: parseGatewayError(res.status, headers, scrub(text, secrets)) };
       }
       const inBody = bodyErrorOf(json);
-      if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: scrub(inBody.message, key), rawBody: scrub(text, key).slice(0, 65536) } };
+      if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: scrub(inBody.message, secrets), rawBody: scrub(text, secrets).slice(0, 65536) } };
       const read = readModelsPage(json);
-      if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody: scrub(text, key).slice(0, 65536) } };
+      if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody: scrub(text, secrets).slice(0, 65536) } };
       pages.push(read.models);
       if (!read.hasMore || !read.lastId || read.lastId === afterId) break;
       afterId = read.lastId;

@@ -61,6 +61,16 @@ describe('secret extra headers', () => {
     expect(reopened.get(id)!.extraHeaders['helicone-auth']).toBe(SECRET);
   });
 
+  it("secretsFor lists one profile's key and secret header values, with a Bearer value's token alone too", async () => {
+    const dir = temp();
+    const { store } = await open(dir);
+    const id = await saveNew(store, { key: 'sk-profile-key-0123', extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET, 'x-relay-token': 'abc' } });
+    await saveNew(store, { name: 'Other', extraHeaders: { 'helicone-auth': OTHER } });
+    expect(store.secretsFor(id).sort()).toEqual(['sk-profile-key-0123', SECRET, 'sk-helicone-SECRET-0123-abcd'].sort());
+    expect(store.secretsFor('demo')).toEqual(['demo-key-0000']);
+    expect(store.secretsFor('gone')).toEqual([]);
+  });
+
   it('keeps the stored value on a save that does not retype it, takes a new one, follows a rename, and leaves keys.json when removed', async () => {
     const dir = temp();
     const { store } = await open(dir);

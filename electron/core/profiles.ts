@@ -273,11 +273,28 @@ export class ProfileStore {
 
   /** Every key and secret header value known to this store (to keep them out of anything written elsewhere). */
   allKeys(): string[] {
-    return this.profiles.flatMap((p) => {
-      const headers = this.resolvedHeaders(p);
-      const secrets = Object.keys(headers).filter((name) => this.isSecret(p, name)).map((name) => headers[name]);
-      return [this.keyFor(p.id), ...secrets].filter((k): k is string => !!k);
+    return this.profiles.flatMap((p) => this.secretsOf(p));
+  }
+
+  /**
+   * What a request with this profile carries that must never come back out of the core: its key and its
+   * secret header values, at least 4 characters as `scrub` needs. A value of the form `Bearer sk-…` also
+   * gives its credentials alone, since a gateway may quote only those ("invalid token sk-…").
+   */
+  secretsFor(id: string): string[] {
+    const e = this.entry(id);
+    if (!e) return [];
+    const found = this.secretsOf(e).flatMap((s) => {
+      const credentials = /^[A-Za-z][\w.-]*\s+(\S{8,})$/.exec(s)?.[1];
+      return credentials ? [s, credentials] : [s];
     });
+    return [...new Set(found)].filter((s) => s.length >= 4);
+  }
+
+  private secretsOf(e: Entry): string[] {
+    const headers = this.resolvedHeaders(e);
+    const secrets = Object.keys(headers).filter((name) => this.isSecret(e, name)).map((name) => headers[name]);
+    return [this.keyFor(e.id), ...secrets].filter((k): k is string => !!k);
   }
 
   private isSecret(e: Entry, name: string): boolean {

@@ -36,7 +36,7 @@ async function gateway(handler: (req: http.IncomingMessage, res: http.ServerResp
 /** Only what RunManager reads of the store: a key that ProfileInput would now refuse can still be on disk. */
 function store(baseUrl: string, key: string): ProfileStore {
   const profile: Profile = { id: 'p', name: 'Faulty', baseUrl, authScheme: 'native', extraHeaders: {} };
-  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key } as unknown as ProfileStore;
+  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key, secretsFor: () => [key] } as unknown as ProfileStore;
 }
 
 const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> = {

@@ -25,7 +25,7 @@ import {
   buildRequest,
   DEFAULT_TIMEOUTS,
   gatewayFetch,
-  keyWatchingDecoder,
+  secretWatchingDecoder,
   readBody,
   RequestTimer,
   safeResponseHeaders,
@@ -84,6 +84,7 @@ export class RunManager {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
     const key = this.profiles.keyFor(profile.id);
+    const secrets = this.profiles.secretsFor(profile.id);
     const stream = input.body.stream === true;
     const req = buildRequest(profile, key, 'POST', PROTOCOL_INFO[input.protocol].path, input.body, { stream });
     const runId = `run_${randomUUID()}`;
@@ -97,7 +98,7 @@ export class RunManager {
       method: 'POST',
       url: req.url,
       headers: req.redactedHeaders,
-      body: scrub(req.body ?? '', key),
+      body: scrub(req.body ?? '', secrets),
       bodyBytes: Buffer.byteLength(req.body ?? ''),
       startedAt: new Date().toISOString(),
       warnings: input.warnings,
@@ -105,7 +106,7 @@ export class RunManager {
     const timer = new RequestTimer(this.timeouts);
     this.active.set(runId, { timer, sink });
     sink.push({ kind: 'started', runId, ledger });
-    const done = this.execute(runId, input.protocol, req, ledger, key, timer, sink).then(async (finished) => {
+    const done = this.execute(runId, input.protocol, req, ledger, { key, secrets }, timer, sink).then(async (finished) => {
       this.active.delete(runId);
       finished.origin = input.origin;
       this.remember(runId, finished);
@@ -177,7 +178,7 @@ export class RunManager {
     protocol: Ledger['protocol'],
     req: ReturnType<typeof buildRequest>,
     ledger: Ledger,
-    key: string | undefined,
+    { key, secrets }: { key: string | undefined; secrets: string[] },
     timer: RequestTimer,
     sink: RunSink,
   ): Promise<FinishedRun> {
@@ -236,7 +237,7 @@ export class RunManager {
 
     const networkError = (err: unknown): GatewayErrorInfo => {
       const info = describeNetworkError(err);
-      return { ...info, message: scrub(info.message, key) };
+      return { ...info, message: scrub(info.message, secrets) };
     };
     const capped = (text: string) => (text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text);
 
@@ -253,9 +254,9 @@ export class RunManager {
         return finish('network-error', error.message, empty, { error });
       }
       timer.activity();
-      const headers = safeResponseHeaders(res.headers, key);
+      const headers = safeResponseHeaders(res.headers, secrets, key);
       const contentType = headers['content-type'];
-      response = { status: res.status, statusText: scrub(res.statusText, key), headers, contentType, ttfbMs: since() };
+      response = { status: res.status, statusText: scrub(res.statusText, secrets), headers, contentType, ttfbMs: since() };
       sink.push({ kind: 'response', runId, response });
 
       const body = res.body ? (res.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]() : undefined;
@@ -311,7 +312,7 @@ export class RunManager {
       if (!asStream) {
         const whole = await readBody(rest(), timer);
         bytes = whole.bytes;
-        const text = scrub(whole.text, key);
+        const text = scrub(whole.text, secrets);
         const rawBody = capped(text);
         const cut = 'cut' in whole;
         const cause = cut ? timer.cause() : undefined;
@@ -393,7 +394,7 @@ export class RunManager {
         const events = log.take();
         if (events.length) sink.push({ kind: 'events', runId, events });
       };
-      const watch = keyWatchingDecoder(key);
+      const watch = secretWatchingDecoder(secrets);
       const keepBeforeEvents = (text: string) => {
         if (messages === 0 && beforeEvents.length < RESULT_BODY_CAP) beforeEvents += text;
         return text;
@@ -402,11 +403,11 @@ export class RunManager {
       const reader = createSseReader({
         onMessage: (message) => {
           if (messages++ === 0) beforeEvents = '';
-          // Scrubbed before anything reads it: a key the gateway echoes (in an error event, say) reaches
+          // Scrubbed before anything reads it: a secret the gateway echoes (in an error event, say) reaches
           // neither the Events list nor the transcript nor history.
           let m = message;
-          if (watch.sawKey) {
-            const data = scrub(message.data, key);
+          if (watch.sawSecret) {
+            const data = scrub(message.data, secrets);
             if (data !== message.data) m = { ...message, data };
           }
           // One JSON.parse per event, shared by the Events list's type and the fold.
@@ -418,7 +419,7 @@ export class RunManager {
           if (step.terminal) terminalSeen = true;
         },
         onComment: (comment) => {
-          const text = watch.sawKey ? scrub(comment, key) : comment;
+          const text = watch.sawSecret ? scrub(comment, secrets) : comment;
           log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
         },
       }, decoder);
@@ -428,7 +429,7 @@ export class RunManager {
         reader.feed(chunk);
         flushPending();
       };
-      const noEventsBody = () => (messages === 0 && beforeEvents.trim() !== '' ? scrub(beforeEvents, key) : undefined);
+      const noEventsBody = () => (messages === 0 && beforeEvents.trim() !== '' ? scrub(beforeEvents, secrets) : undefined);
 
       let transportError: unknown;
       try {
@@ -504,7 +505,7 @@ export class RunManager {
       // Input no parser foresaw must still end the run with one verdict and what arrived, not leave the
       // window waiting on a run that will never end. Its text may quote the request (a header value, the key).
       timer.cancel();
-      const why = scrub(err instanceof Error ? err.message : String(err), key);
+      const why = scrub(err instanceof Error ? err.message : String(err), secrets);
       const failed = response !== undefined && (response.status < 200 || response.status > 299);
       return finish(failed ? 'http-error' : 'truncated', `The app failed while reading the response (${why}); what arrived before is kept.`, fold?.transcript() ?? empty);
     }

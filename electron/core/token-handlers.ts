@@ -29,6 +29,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
       const key = ctx.profiles.keyFor(profile.id);
+      const secrets = ctx.profiles.secretsFor(profile.id);
       inFlight.get(receiver)?.abort();
       const controller = new AbortController();
       inFlight.set(receiver, controller);
@@ -43,7 +44,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, key), text);
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text);
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;
@@ -69,15 +70,15 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
         }
       };
       // Whatever the gateway (or a failed fetch) says reaches the renderer as the estimate's reason: a gateway
-      // that echoes the key in its 401 must not show it there.
+      // that echoes the key or a secret header in its 401 must not show it there.
       const deps: CountDeps = {
         async countViaGateway(messagesBody, signal) {
           try {
             const answer = await ask(messagesBody, signal);
-            return answer.ok ? answer : { ...answer, message: scrub(answer.message, key) };
+            return answer.ok ? answer : { ...answer, message: scrub(answer.message, secrets) };
           } catch (err) {
             if (err instanceof RunError || !(err instanceof Error)) throw err;
-            throw new Error(scrub(err.message, key));
+            throw new Error(scrub(err.message, secrets));
           }
         },
       };

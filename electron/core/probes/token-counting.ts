@@ -159,12 +159,13 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
   const profile = profiles.get(env.target.profileId);
   if (!profile) throw new ProbeStop({ outcome: 'error', message: `No profile with id ${env.target.profileId}.`, explanation: 'The profile was deleted during the probe.' });
   const key = profiles.keyFor(profile.id);
+  const secrets = profiles.secretsFor(profile.id);
   const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload);
   const evidence: Record<string, unknown> = {
     method: 'POST',
     url: req.url,
     headers: req.redactedHeaders,
-    body: scrub(req.body ?? '', key),
+    body: scrub(req.body ?? '', secrets),
     startedAt: new Date().toISOString(),
   };
   const timer = new RequestTimer({ headersMs: Math.min(timeouts.headersMs, env.runTimeoutMs), idleMs: timeouts.idleMs });
@@ -181,17 +182,17 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
         throw new ProbeStop({ outcome: 'inconclusive', message: 'count_tokens did not answer in time.', explanation: 'A timeout says nothing about token counting; try again.' });
       }
       const found = describeNetworkError(err);
-      const info = { ...found, message: scrub(found.message, key) };
+      const info = { ...found, message: scrub(found.message, secrets) };
       evidence.error = info;
       return { ok: false, networkError: info.message, evidence };
     }
     timer.activity();
-    const headers = safeResponseHeaders(res.headers, key);
+    const headers = safeResponseHeaders(res.headers, secrets, key);
     const body = await readBodyText(res, timer, 256 * 1024).catch((err: unknown) => {
       if (timer.cause() === 'cancelled') throw new ProbeCancelled();
       throw err;
     });
-    const text = scrub(body.text, key);
+    const text = scrub(body.text, secrets);
     evidence.status = res.status;
     evidence.responseHeaders = headers;
     evidence.responseBody = capText(text, 4000);
