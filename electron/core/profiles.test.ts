@@ -4,7 +4,7 @@
  * them. Against real files in a temp data dir.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProfileInput } from '../../shared/contract';
@@ -182,5 +182,41 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
     expect(problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/helicone-auth of "Old relay" is still in plain text in profiles\.json: it could not be moved/));
     expect(fileText(dir, 'profiles.json')).toContain(SECRET);
     expect(store.get('P')!.extraHeaders['helicone-auth']).toBe(SECRET);
+  });
+});
+
+describe('a saved value that does not decrypt this launch', () => {
+  // The keychain is locked this launch: blobs starting "LOCKED" do not decode.
+  const codec = { encode: (k: string) => `ENC:${k}`, decode: (b: string) => (b.startsWith('LOCKED') ? (() => { throw new Error('locked'); })() : b.slice(4)) };
+  const HID = secretHeaderId('P', 'helicone-auth');
+
+  async function lockedProfile(keys: Record<string, string>) {
+    const dir = temp();
+    writeFileSync(
+      path.join(dir, 'profiles.json'),
+      JSON.stringify({ version: 1, activeId: 'P', profiles: [{ id: 'P', name: 'Relay', baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: { 'helicone-auth': '' }, secretHeaders: ['helicone-auth'] }] }),
+    );
+    const keysFile = path.join(temp(), 'keys.json');
+    writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys }));
+    const { store, vault } = await open(dir, new LayeredVault('keychain', keysFile, codec));
+    // profiles.json can no longer be written: a folder stands where the file is.
+    rmSync(path.join(dir, 'profiles.json'));
+    mkdirSync(path.join(dir, 'profiles.json', 'x'), { recursive: true });
+    return { store, vault, onDisk: () => JSON.parse(readFileSync(keysFile, 'utf8')).keys as Record<string, string> };
+  }
+
+  it('is put back as it was when a save that replaced or removed it fails', async () => {
+    const kept = { id: 'P', ...form, name: 'Relay' };
+    const inputs: ProfileInput[] = [
+      { ...kept, extraHeaders: {} },
+      { ...kept, extraHeaders: { 'helicone-auth': 'Bearer sk-new-value-1234' } },
+      { ...kept, extraHeaders: { 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' }, key: 'sk-new-key-99999' },
+    ];
+    for (const input of inputs) {
+      const { store, vault, onDisk } = await lockedProfile({ [HID]: 'LOCKED-header', P: 'LOCKED-key' });
+      await expect(store.save(input)).rejects.toThrow(/could not be written/);
+      expect(onDisk(), JSON.stringify(input)).toEqual({ [HID]: 'LOCKED-header', P: 'LOCKED-key' });
+      expect(vault.undecryptable().sort()).toEqual([HID, 'P'].sort());
+    }
   });
 });

@@ -460,9 +460,8 @@ export class ProfileStore {
       for (const restore of [...undos].reverse()) await restore().catch(() => undefined);
     };
     for (const change of changes) {
-      const before = this.vault.get(change.id);
-      const beforeStorage = this.vault.storageOf(change.id);
-      undos.push(() => (before === undefined ? this.vault.delete(change.id) : this.vault.set(change.id, before, beforeStorage !== 'session')));
+      const before = this.vault.snapshot(change.id);
+      undos.push(() => this.vault.restore(change.id, before));
       try {
         if (change.value === undefined) await this.vault.delete(change.id);
         else await this.vault.set(change.id, change.value, change.persist ?? true);

@@ -19,6 +19,19 @@ export interface KeyVault {
   storageOf(profileId: string): KeyStorage;
   set(profileId: string, key: string, persist: boolean): Promise<void>;
   delete(profileId: string): Promise<void>;
+  /** All that is held for one id, to put back exactly with restore() when a change goes no further. */
+  snapshot(profileId: string): VaultEntry;
+  restore(profileId: string, entry: VaultEntry): Promise<void>;
+}
+
+/**
+ * One id's values in each layer. `locked` is a saved blob that did not decrypt this launch: get() cannot
+ * return it, so an undo built from get() alone would delete it for good.
+ */
+export interface VaultEntry {
+  session?: string;
+  persisted?: string;
+  locked?: string;
 }
 
 export function keyHint(key: string): string {
@@ -117,6 +130,26 @@ export class LayeredVault implements KeyVault {
   async delete(profileId: string): Promise<void> {
     await this.save((persisted, locked) => [persisted.delete(profileId), locked.delete(profileId)].some(Boolean));
     this.session.delete(profileId);
+  }
+
+  snapshot(profileId: string): VaultEntry {
+    const entry: VaultEntry = {};
+    if (this.session.has(profileId)) entry.session = this.session.get(profileId);
+    if (this.persisted.has(profileId)) entry.persisted = this.persisted.get(profileId);
+    if (this.locked.has(profileId)) entry.locked = this.locked.get(profileId);
+    return entry;
+  }
+
+  async restore(profileId: string, entry: VaultEntry): Promise<void> {
+    const put = (map: Map<string, string>, value: string | undefined): boolean => {
+      if (value === undefined) return map.delete(profileId);
+      const changed = map.get(profileId) !== value;
+      map.set(profileId, value);
+      return changed;
+    };
+    await this.save((persisted, locked) => [put(persisted, entry.persisted), put(locked, entry.locked)].some(Boolean));
+    if (entry.session === undefined) this.session.delete(profileId);
+    else this.session.set(profileId, entry.session);
   }
 
   /**
