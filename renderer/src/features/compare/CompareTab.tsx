@@ -86,6 +86,7 @@ export function CompareTab() {
   const [guardsById, setGuardsById] = useState<Record<string, GuardReport | undefined>>({});
   const [presetName, setPresetName] = useState('');
   const saving = usePresetSave(() => undefined);
+  const comparison = () => ({ name: presetName, protocol: 'messages' as const, body, stream: body.stream === true, compare: { columns }, tags: ['comparison'] });
   const [layoutNote, setLayoutNote] = useState<string>();
   // Keyed by column id, like the guards: a column whose overrides field does not parse, with the parse error.
   const [overrideErrorsById, setOverrideErrorsById] = useState<Record<string, string | undefined>>({});
@@ -229,13 +230,13 @@ export function CompareTab() {
           <button
             type="button"
             disabled={!presetName.trim()}
-            onClick={() => void saving.save({ name: presetName, protocol: 'messages', body, stream: body.stream === true, compare: { columns }, tags: ['comparison'] })}
+            onClick={() => void saving.save(comparison())}
           >
             Save comparison
           </button>
           {saving.message && <span className="note">{saving.message}</span>}
           {saving.clash && (
-            <button type="button" onClick={() => void saving.replace()}>
+            <button type="button" onClick={() => void saving.replace(comparison())}>
               Replace it
             </button>
           )}

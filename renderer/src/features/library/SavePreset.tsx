@@ -20,6 +20,16 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
     setTags('');
   });
 
+  const input = () => ({
+    name,
+    notes: notes || undefined,
+    tags: tags.split(/[,\s]+/).filter(Boolean),
+    protocol,
+    model: typeof body.model === 'string' ? body.model : undefined,
+    body,
+    stream: body.stream === true,
+  });
+
   if (!open) {
     return (
       <>
@@ -47,15 +57,7 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
       aria-label="Save preset"
       onSubmit={(e) => {
         e.preventDefault();
-        void save({
-          name,
-          notes: notes || undefined,
-          tags: tags.split(/[,\s]+/).filter(Boolean),
-          protocol,
-          model: typeof body.model === 'string' ? body.model : undefined,
-          body,
-          stream: body.stream === true,
-        });
+        void save(input());
       }}
     >
       <input
@@ -84,7 +86,7 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
             {message}
           </span>
           {clash && (
-            <button type="button" onClick={() => void replace()}>
+            <button type="button" onClick={() => void replace(input())}>
               Replace it
             </button>
           )}

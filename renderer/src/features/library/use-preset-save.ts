@@ -13,15 +13,15 @@ type SaveInput = Omit<z.input<typeof PresetSaveInput>, 'replace' | 'id'>;
 export function usePresetSave(onSaved: (preset: Preset) => void) {
   const presetsRequested = useAppStore((s) => s.presetsRequested);
   const [message, setMessage] = useState<string>();
-  const [clash, setClash] = useState<SaveInput>();
+  const [clash, setClash] = useState(false);
   const send = async (input: SaveInput, replace: boolean) => {
     const r = await gateway.presets.save(replace ? { ...input, replace } : input);
     if (!r.ok) {
       setMessage(r.error.fields?.name ?? r.error.message);
-      setClash(r.error.fields?.name ? input : undefined);
+      setClash(!!r.error.fields?.name);
       return;
     }
-    setClash(undefined);
+    setClash(false);
     setMessage(`Saved “${r.value.name}”.`);
     onSaved(r.value);
     void presetsRequested();
@@ -31,11 +31,12 @@ export function usePresetSave(onSaved: (preset: Preset) => void) {
     /** Forgets the last answer: what was typed has changed, so Replace would no longer mean what it says. */
     reset: () => {
       setMessage(undefined);
-      setClash(undefined);
+      setClash(false);
     },
-    /** The save that met a name clash, when Replace is on offer. */
+    /** The last save met a name clash: Replace is on offer until the name changes. */
     clash,
     save: (input: SaveInput) => send(input, false),
-    replace: () => (clash ? send(clash, true) : Promise.resolve()),
+    /** Saves what the form holds now (not what met the clash) over the preset of that name. */
+    replace: (input: SaveInput) => send(input, true),
   };
 }
