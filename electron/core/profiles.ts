@@ -43,6 +43,9 @@ interface Entry extends Profile {
 
 const HEADER_ID = '\u0000header:';
 
+/** Shorter secret header values are not scrubbed from responses (see secretsOf). */
+const MIN_HEADER_SECRET = 8;
+
 /**
  * The vault id of a secret header's value. Keys are stored by profile id (a UUID, 'demo' or 'env'), which
  * never holds a NUL, so the two cannot collide and keys.json keeps its shape. Lowercased: the name is
@@ -293,7 +296,11 @@ export class ProfileStore {
 
   private secretsOf(e: Entry): string[] {
     const headers = this.resolvedHeaders(e);
-    const secrets = Object.keys(headers).filter((name) => this.isSecret(e, name)).map((name) => headers[name]);
+    // A credential-shaped name can hold an ordinary value (`x-auth-mode: null`): scrubbing a word that short
+    // out of every answer would break the JSON it appears in, and it is no credential.
+    const secrets = Object.keys(headers)
+      .filter((name) => this.isSecret(e, name) && headers[name].length >= MIN_HEADER_SECRET)
+      .map((name) => headers[name]);
     return [this.keyFor(e.id), ...secrets].filter((k): k is string => !!k);
   }
 

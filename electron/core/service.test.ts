@@ -327,6 +327,17 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
     expect(readFileSync(path.join(dataDir, 'capabilities.json'), 'utf8')).toContain('[redacted]');
     await expectNowhere(count, probed);
   });
+
+  it('a credential-named header holding an ordinary word is no secret to scrub: the answer it appears in stays whole', async () => {
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Auth mode', baseUrl, key: 'sk-relay-key-0123456789', extraHeaders: { 'x-auth-mode': 'null' } }, r));
+    const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+    answer = (_req, res) => json(res, 200, completion);
+    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: saved.profiles.find((p) => p.name === 'Auth mode')!.id, protocol: 'chat', body: chatBody(false) }, r));
+    const result = await r.end(runId);
+    expect(result.verdict).toBe('complete');
+    expect(result.rawBody).toContain('"logprobs":null');
+  });
 });
 
 describe('core: what was learnt through a connection is forgotten when the connection changes', () => {
