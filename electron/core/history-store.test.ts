@@ -2,20 +2,14 @@
  * The History filters over real files in a temp data dir: the model box is free text, and the search box
  * finds words anywhere in the first SEARCH_CHARS characters of the output, after a restart too.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RecordedRun, StartupProblem } from '../../shared/contract';
 import { HistoryStore, SEARCH_CHARS } from './history-store';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-hist-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = tempDirs('gp-hist-');
 
 function run(runId: string, model: string, text: string, startedAt = new Date().toISOString()): RecordedRun {
   return {

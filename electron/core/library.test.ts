@@ -2,23 +2,17 @@
  * Presets and history through the real core with a temp data dir: migrations, import conflicts, pruning,
  * corrupt files, and every finished run recorded by the core.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HistorySummary, Preset, RecordedRun, Result, RunUpdate } from '../../shared/contract';
 import { createCore, type Receiver } from './service';
 import { encodeRun, HistoryStore } from './history-store';
 import { migrate } from './preset-store';
 import { LayeredVault } from './vault';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-lib-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = tempDirs('gp-lib-');
 
 const value = <T>(r: Result<unknown>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -56,7 +50,7 @@ describe('presets', () => {
       expect(exported.count).toBe(2);
       expect(exported.text).not.toContain(KEY);
       expect(exported.text).toContain('<API_KEY>');
-      expect(readFileSync(path.join(dirs.at(-1)!, 'presets.json'), 'utf8')).not.toContain(KEY);
+      expect(readFileSync(path.join(temp.made.at(-1)!, 'presets.json'), 'utf8')).not.toContain(KEY);
     } finally {
       await c.close();
     }

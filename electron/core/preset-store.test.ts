@@ -3,20 +3,14 @@
  * overwritten), imports obey the limits the store reads back with and replace only what was there before, and
  * saves made together leave the latest list on disk.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRESET_FORMAT } from '../../shared/contract';
 import { PresetStore } from './preset-store';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-presets-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = tempDirs('gp-presets-');
 
 async function open(dir: string): Promise<{ store: PresetStore; problems: { message: string; movedTo?: string }[] }> {
   const store = new PresetStore(dir, () => []);

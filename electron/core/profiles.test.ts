@@ -3,21 +3,15 @@
  * vault where the key does, never in profiles.json or anything the renderer gets, while requests still carry
  * them. Against real files in a temp data dir.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProfileInput } from '../../shared/contract';
 import { ProfileStore, secretHeaderId } from './profiles';
 import { LayeredVault } from './vault';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-profiles-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = tempDirs('gp-profiles-');
 
 const SECRET = 'Bearer sk-helicone-SECRET-0123-abcd';
 const OTHER = 'Bearer sk-helicone-OTHER-4567-wxyz';

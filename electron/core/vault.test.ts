@@ -2,20 +2,14 @@
  * The key vault and the profiles that use it, against real files in a temp data dir: a key that cannot be
  * decrypted this launch is kept on disk and reported, and changes made together leave the latest state on disk.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ProfileStore } from './profiles';
 import { LayeredVault } from './vault';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const temp = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'gp-vault-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = tempDirs('gp-vault-');
 
 /** A keychain that cannot decrypt one blob this launch (locked, or access denied). */
 const lockedCodec = (locked: string) => ({
