@@ -16,6 +16,7 @@ import {
   truncatedOutcome,
 } from './fold-kit';
 import { parseEvent } from './sse';
+import type { FastDelta } from './fast-json';
 import type {
   Block,
   FoldOutcome,
@@ -138,6 +139,13 @@ export function createChatFold(): StreamFold {
     return content;
   }
 
+  /** The same as `onChunk` for a chunk that carries only choice 0's content (see fast-json.ts). */
+  function onFastChunk(d: Extract<FastDelta, { family: 'chat' }>): boolean {
+    if (head.id === undefined) head.id = d.id;
+    if (head.model === undefined) head.model = d.model;
+    return append('text', d.content);
+  }
+
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
     const step: FoldStep = { type: parsed.type, content: false, terminal: false };
@@ -148,6 +156,12 @@ export function createChatFold(): StreamFold {
     if (parsed.done) {
       done = true;
       step.terminal = true;
+      return step;
+    }
+    const fast = parsed.delta;
+    if (fast?.family === 'chat' && message.event !== 'error') {
+      step.content = onFastChunk(fast);
+      if (step.content) contentSeen = true;
       return step;
     }
     const json = parsed.json;

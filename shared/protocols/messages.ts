@@ -17,6 +17,7 @@ import {
   truncatedOutcome,
 } from './fold-kit';
 import { parseEvent } from './sse';
+import type { FastDelta } from './fast-json';
 import type {
   Block,
   FoldOutcome,
@@ -138,45 +139,54 @@ export function createMessagesFold(): StreamFold {
     const slot = slotFor(json.index, 'content_block_delta');
     const delta = json.delta;
     if (!slot || !isObject(delta)) return false;
-    const b = slot.block;
     switch (delta.type) {
-      case 'text_delta': {
-        const t = str(delta.text) ?? '';
-        if (b.kind === 'text') b.text += t;
-        else return mismatch('text_delta', b);
-        return t !== '';
-      }
-      case 'thinking_delta': {
-        const t = str(delta.thinking) ?? '';
-        if (b.kind === 'thinking') b.text += t;
-        else return mismatch('thinking_delta', b);
-        return t !== '';
-      }
+      case 'text_delta':
+        return addText(slot, 'text_delta', str(delta.text) ?? '');
+      case 'thinking_delta':
+        return addText(slot, 'thinking_delta', str(delta.thinking) ?? '');
       case 'signature_delta': {
+        const b = slot.block;
         // The signature arrives whole, just before content_block_stop: last one wins.
         if (b.kind === 'thinking') b.signature = str(delta.signature) ?? b.signature;
         else mismatch('signature_delta', b);
         return false;
       }
-      case 'input_json_delta': {
-        const part = str(delta.partial_json) ?? '';
-        if (b.kind === 'tool_call') {
-          if (slot.seeded && part !== '') {
-            b.argsText = '';
-            slot.seeded = false;
-          }
-          b.argsText += part;
-        } else if (b.kind === 'other') {
-          slot.json = (slot.json ?? '') + part;
-        } else {
-          return mismatch('input_json_delta', b);
-        }
-        return part !== '';
-      }
+      case 'input_json_delta':
+        return addJson(slot, str(delta.partial_json) ?? '');
       default:
         // citations_delta and delta types added later: tolerated, the raw event stays in the Events list.
         return false;
     }
+  }
+
+  /** The same as `onDelta`, from the values the fast path read (see fast-json.ts). */
+  function onFastDelta(d: Extract<FastDelta, { family: 'messages' }>): boolean {
+    const slot = slotFor(d.index, 'content_block_delta');
+    if (!slot) return false;
+    return d.kind === 'input_json_delta' ? addJson(slot, d.value) : addText(slot, d.kind, d.value);
+  }
+
+  function addText(slot: BlockSlot, deltaType: 'text_delta' | 'thinking_delta', t: string): boolean {
+    const b = slot.block;
+    if ((b.kind === 'text' && deltaType === 'text_delta') || (b.kind === 'thinking' && deltaType === 'thinking_delta')) b.text += t;
+    else return mismatch(deltaType, b);
+    return t !== '';
+  }
+
+  function addJson(slot: BlockSlot, part: string): boolean {
+    const b = slot.block;
+    if (b.kind === 'tool_call') {
+      if (slot.seeded && part !== '') {
+        b.argsText = '';
+        slot.seeded = false;
+      }
+      b.argsText += part;
+    } else if (b.kind === 'other') {
+      slot.json = (slot.json ?? '') + part;
+    } else {
+      return mismatch('input_json_delta', b);
+    }
+    return part !== '';
   }
 
   function mismatch(deltaType: string, b: Block): false {
@@ -206,6 +216,13 @@ export function createMessagesFold(): StreamFold {
     }
     if (parsed.done) {
       warnings.add('done', 'A [DONE] sentinel arrived before message_stop; Anthropic streams have none, so it was ignored.');
+      return step;
+    }
+    const fast = parsed.delta;
+    // An `event: error` line makes any payload an error (below), so only then is the fast path not taken.
+    if (fast?.family === 'messages' && message.event !== 'error') {
+      if (!started) warnings.add('before-start', 'content_block_delta arrived before message_start.');
+      step.content = onFastDelta(fast);
       return step;
     }
     const json = parsed.json;

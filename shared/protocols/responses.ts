@@ -16,6 +16,7 @@ import {
   truncatedOutcome,
 } from './fold-kit';
 import { parseEvent } from './sse';
+import type { FastDelta } from './fast-json';
 import type {
   Block,
   FoldOutcome,
@@ -135,12 +136,16 @@ export function createResponsesFold(): StreamFold {
   }
 
   function textPart(json: Record<string, unknown>, kind: 'text' | 'refusal'): TextLike | undefined {
-    const slot = itemAt(json.output_index);
+    return textPartAt(json.output_index, json.content_index, json.type, kind);
+  }
+
+  function textPartAt(outputIndex: unknown, contentIndex: unknown, type: unknown, kind: 'text' | 'refusal'): TextLike | undefined {
+    const slot = itemAt(outputIndex);
     if (!slot) {
-      warnings.add(`no-index:${kind}`, `${String(json.type)} without an output_index ignored.`);
+      warnings.add(`no-index:${kind}`, `${String(type)} without an output_index ignored.`);
       return undefined;
     }
-    const key = typeof json.content_index === 'number' ? json.content_index : 0;
+    const key = typeof contentIndex === 'number' ? contentIndex : 0;
     const existing = slot.parts.get(key);
     if (existing && existing.kind === kind) return existing as TextLike;
     const b = { kind, text: '' } as TextLike;
@@ -159,14 +164,18 @@ export function createResponsesFold(): StreamFold {
   }
 
   function toolPart(json: Record<string, unknown>): ToolBlock | undefined {
-    const slot = itemAt(json.output_index, 'function_call');
+    return toolPartAt(json.output_index, json.item_id, json.name, json.type);
+  }
+
+  function toolPartAt(outputIndex: unknown, itemId: unknown, name: unknown, type: unknown): ToolBlock | undefined {
+    const slot = itemAt(outputIndex, 'function_call');
     if (!slot) {
-      warnings.add('no-index:args', `${String(json.type)} without an output_index ignored.`);
+      warnings.add('no-index:args', `${String(type)} without an output_index ignored.`);
       return undefined;
     }
     const existing = slot.parts.get(0);
     if (existing && existing.kind === 'tool_call') return existing;
-    const b = toolFromItem({ id: json.item_id, name: json.name }, false);
+    const b = toolFromItem({ id: itemId, name }, false);
     addPart(slot, 0, b);
     return b;
   }
@@ -288,6 +297,28 @@ export function createResponsesFold(): StreamFold {
     return content;
   }
 
+  /** The same as the two delta cases in `push`, from the values the fast path read (see fast-json.ts). */
+  function onFastDelta(d: Extract<FastDelta, { family: 'responses' }>): boolean {
+    checkSeq(d.seq);
+    if (!created) warnings.add('before-created', `${d.kind} arrived before response.created.`);
+    if (d.kind === 'response.output_text.delta') {
+      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text');
+      if (b) b.text += d.value;
+    } else {
+      const b = toolPartAt(d.outputIndex, d.itemId, undefined, d.kind);
+      if (b) b.argsText += d.value;
+    }
+    return d.value !== '';
+  }
+
+  function checkSeq(seq: unknown): void {
+    if (typeof seq !== 'number') return;
+    if (lastSeq !== undefined && seq !== lastSeq + 1) {
+      warnings.add('seq', `sequence gap: expected ${lastSeq + 1}, got ${seq}`);
+    }
+    lastSeq = seq;
+  }
+
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
     const step: FoldStep = { type: parsed.type, content: false, terminal: false };
@@ -298,6 +329,11 @@ export function createResponsesFold(): StreamFold {
     }
     if (terminal) {
       warnings.add('after-terminal', `${parsed.type} arrived after ${terminal} and was ignored.`);
+      return step;
+    }
+    const fast = parsed.delta;
+    if (fast?.family === 'responses' && message.event !== 'error') {
+      step.content = onFastDelta(fast);
       return step;
     }
     const json = parsed.json;
@@ -312,13 +348,7 @@ export function createResponsesFold(): StreamFold {
       warnings.add('malformed', `Event ${count} is not a JSON object and was skipped: ${excerpt(message.data)}`);
       return step;
     }
-    const seq = json.sequence_number;
-    if (typeof seq === 'number') {
-      if (lastSeq !== undefined && seq !== lastSeq + 1) {
-        warnings.add('seq', `sequence gap: expected ${lastSeq + 1}, got ${seq}`);
-      }
-      lastSeq = seq;
-    }
+    checkSeq(json.sequence_number);
     // The `event:` line is the event's name; an `error` line wins over a payload type no spec lists.
     const type = message.event === 'error' ? 'error' : typeof json.type === 'string' ? json.type : message.event;
     if (!created && type !== 'response.created' && type !== undefined && !TERMINALS.has(type)) {

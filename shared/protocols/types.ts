@@ -1,3 +1,5 @@
+import type { FastDelta } from './fast-json';
+
 /**
  * Types shared by the three chat protocols. Everything here is plain data: it crosses IPC, is written to
  * history and is folded identically in the core and in the renderer.
@@ -94,6 +96,8 @@ export interface ParsedEvent {
   done?: boolean;
   /** The data was not valid JSON (and not `[DONE]`). */
   malformed?: boolean;
+  /** A hot delta event's values, read without building its payload: folds use these instead of `json`. */
+  delta?: FastDelta;
 }
 
 /** One raw event as recorded by the core and shown in the Events list. */
