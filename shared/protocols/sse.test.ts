@@ -29,9 +29,9 @@ describe.each([
     expect(messages).toEqual([{ event: 'ping', data: '{"type":"ping"}' }, { data: '{"a":1}' }]);
   });
 
-  it('joins multiple data lines with \\n and ignores id and retry', () => {
+  it('joins multiple data lines with \\n; id and retry neither name the event nor reach its data', () => {
     const { messages } = read('id: 7\nretry: 1000\ndata: first\ndata:second\n\n');
-    expect(messages).toEqual([{ data: 'first\nsecond' }]);
+    expect(messages.map(({ event, data }) => ({ event, data }))).toEqual([{ event: undefined, data: 'first\nsecond' }]);
   });
 
   it('reports comments (gateway keep-alives) separately', () => {

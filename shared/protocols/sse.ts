@@ -4,7 +4,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { ParsedEvent, SseMessage } from './types';
-import { fastParse } from './fast-json';
+import { fastDelta, type FastDelta } from './fast-json';
 
 export interface SseReaderHandlers {
   onMessage(message: SseMessage): void;
@@ -36,9 +36,9 @@ function textDecoderStream(): StreamTextDecoder {
 export function createSseReader(handlers: SseReaderHandlers, decoder: StreamTextDecoder = textDecoderStream()): SseReader {
   const onComment = handlers.onComment;
   const parser = createParser({
-    onEvent(event) {
-      handlers.onMessage(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
-    },
+    // The parser's own event object is an SseMessage (plus the `id:` field): handed on as it is, not copied,
+    // since a firehose makes one per event.
+    onEvent: handlers.onMessage,
     onComment: onComment ? (text) => onComment(text) : undefined,
   });
   let ended = false;
@@ -83,9 +83,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function parseEvent(message: SseMessage): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
-  let json: unknown = fastParse(data);
+  const delta = fastDelta(data);
+  if (delta !== undefined) {
+    // The same types as below: a Chat chunk's is its `event:` line when it has one.
+    const type = delta.family === 'messages' ? 'content_block_delta' : delta.family === 'chat' ? message.event || 'chunk' : delta.kind;
+    return new FastEvent(type, delta, data);
+  }
+  let json: unknown;
   try {
-    if (json === undefined) json = JSON.parse(data);
+    json = JSON.parse(data);
   } catch {
     return { type: message.event || 'malformed', malformed: true };
   }
@@ -99,6 +105,20 @@ export function parseEvent(message: SseMessage): ParsedEvent {
     return { type: 'malformed', json };
   }
   return { type: message.event || 'malformed', json };
+}
+
+/** A hot delta event: its payload is parsed only if something asks for it (the folds read `delta`). */
+class FastEvent implements ParsedEvent {
+  private parsed: unknown;
+  constructor(
+    readonly type: string,
+    readonly delta: FastDelta,
+    private readonly data: string,
+  ) {}
+  get json(): unknown {
+    if (this.parsed === undefined) this.parsed = JSON.parse(this.data);
+    return this.parsed;
+  }
 }
 
 /** The type shown in the Events list for one message (see `parseEvent`). */
