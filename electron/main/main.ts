@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { app, BrowserWindow, dialog, protocol } from 'electron';
 import { createCore, DataDirError, type Core } from '../core/service';
+import { rendererFile } from '../core/renderer-files';
 import { registerIpc } from './ipc';
 import { createSafeStorageVault } from './safe-storage-vault';
 import { APP_ORIGIN, CSP, hardenSessions } from './security';
@@ -16,27 +17,16 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 if (process.env.GATEWAY_PLAYGROUND_DATA) app.setPath('userData', path.resolve(process.env.GATEWAY_PLAYGROUND_DATA));
 
 const rendererDir = path.join(__dirname, '../renderer');
-const MIME: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
-
 function serveRenderer(): void {
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).slice(1);
-    const file = path.resolve(rendererDir, rel);
-    if (url.host !== 'gateway' || !file.startsWith(rendererDir + path.sep)) return new Response('Not found', { status: 404 });
+    const target = url.host === 'gateway' ? rendererFile(rendererDir, url.pathname) : ({ status: 404 } as const);
+    if ('status' in target) return new Response(target.status === 400 ? 'Bad request' : 'Not found', { status: target.status });
     try {
-      const body = await fs.readFile(file);
+      const body = await fs.readFile(target.file);
       return new Response(body, {
         headers: {
-          'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+          'content-type': target.contentType,
           'content-security-policy': CSP,
           'x-content-type-options': 'nosniff',
         },

@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { fail, MAX_FRAME_BYTES, type Result } from '../../shared/contract';
 import type { Core, Receiver } from '../core/service';
+import { rendererFile } from '../core/renderer-files';
 
 export interface WebHostOptions {
   core: Core;
@@ -27,18 +28,6 @@ export interface RunningWebHost {
 }
 
 const COOKIE = 'gp_token';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-  '.map': 'application/json',
-};
 
 function sameToken(a: string | undefined | null, b: string): boolean {
   if (!a) return false;
@@ -62,15 +51,6 @@ function cookieToken(header: string | undefined): string | undefined {
 function parseTarget(target: string | undefined): URL | undefined {
   try {
     return new URL(target ?? '/', 'http://placeholder');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file path a URL path names, or undefined for broken percent-encoding (`/%E0%A4%A`). */
-function decodePath(pathname: string): string | undefined {
-  try {
-    return decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
@@ -120,17 +100,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const decoded = decodePath(url.pathname);
-    if (decoded === undefined) {
-      res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
+    const target = rendererFile(staticRoot, url.pathname);
+    if ('status' in target) {
+      if (target.status === 400) res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
+      else res.writeHead(404).end();
       return;
     }
-    const rel = decoded === '/' ? 'index.html' : decoded.slice(1);
-    const file = path.resolve(staticRoot, rel);
-    if (!file.startsWith(staticRoot + path.sep)) {
-      res.writeHead(404).end();
-      return;
-    }
+    const { file, rel } = target;
     let body: Buffer;
     try {
       body = await fs.readFile(file);
@@ -139,7 +115,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       return;
     }
     const headers: Record<string, string> = {
-      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-type': target.contentType,
       'content-security-policy': csp(),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
