@@ -1,9 +1,8 @@
-import type { FastDelta } from './fast-json';
-
 /**
  * Types shared by the three chat protocols. Everything here is plain data: it crosses IPC, is written to
  * history and is folded identically in the core and in the renderer.
  */
+import type { FastDelta } from './fast-json';
 
 export type ProtocolId = 'messages' | 'chat' | 'responses';
 
