@@ -98,11 +98,23 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
       };
     }
     if (c.usage.inputCached > 0) {
-      const write = calls[0].usage.inputCacheWrite;
+      const write = calls.slice(0, -1).find((x) => (x.usage.inputCacheWrite ?? 0) > 0)?.usage.inputCacheWrite;
+      if (env.protocol === 'messages' && write === undefined) {
+        // §7.2: on Messages the pass is a write reported by an earlier call and a read on the repeat. The prefix
+        // began with a fresh nonce, so a read nothing reported writing means the counters contradict themselves.
+        const reported = calls[0].usage.inputCacheWrite;
+        return {
+          outcome: 'inconclusive',
+          status: statusOf(last),
+          message: `The repeat read ${c.usage.inputCached} tokens from the cache, but no earlier call reported writing them (usage.cache_creation_input_tokens ${reported === undefined ? 'absent' : reported}).`,
+          explanation: 'The prefix began with a fresh nonce, so the first call must write the cache entry a later call reads; a read with no reported write means this gateway’s cache counters cannot be taken as evidence either way.',
+          fields,
+        };
+      }
       return {
         outcome: 'proven',
         status: statusOf(last),
-        message: `The repeat read ${c.usage.inputCached} tokens from the cache${write ? ` (first call wrote ${write})` : ''}.`,
+        message: `The repeat read ${c.usage.inputCached} tokens from the cache${write ? ` (an earlier call wrote ${write})` : ''}.`,
         explanation: `The prefix began with a fresh nonce, so only the first call of this probe could have cached it; ${readField} > 0 on the repeat shows the cache was hit.`,
         fields,
       };

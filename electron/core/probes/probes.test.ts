@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type {
   CapabilityList,
@@ -170,6 +172,45 @@ describe('capability probes against the simulator', () => {
     expect(r.outcome, r.message).toBe('not-supported');
     expect(r.message).toMatch(/not reported/);
     expect(r.evidence.runIds).toHaveLength(2);
+  }, 60_000);
+
+  it('on Messages a cache read that no call reported writing is inconclusive, not proven; with the write it is proven', async () => {
+    // A relay that passes cache reads through but zeroes cache_creation_input_tokens, and one that reports both.
+    for (const writes of [false, true]) {
+      let calls = 0;
+      const server = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          const first = calls++ === 0;
+          const usage = { input_tokens: 12, output_tokens: 1, cache_creation_input_tokens: first && writes ? 5200 : 0, cache_read_input_tokens: first ? 0 : 5200 };
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: `msg_${calls}`, type: 'message', role: 'assistant', model: 'relay-m', content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn', usage }));
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      try {
+        const name = `Cache relay ${writes}`;
+        const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, new Capture()));
+        const profileId = saved.profiles.find((x) => x.name === name)!.id;
+        const receiver = new Capture();
+        const { jobId } = value<{ jobId: string }>(
+          await core.dispatch('capabilities:probe', { profileId, models: ['relay-m'], protocols: ['messages'], capabilities: ['caching'] }, receiver),
+        );
+        await receiver.finished(jobId);
+        const r = cell(receiver.results(jobId), 'caching');
+        expect(calls).toBe(2);
+        if (writes) {
+          expect(r.outcome, r.message).toBe('proven');
+          expect(r.message).toMatch(/read 5200 tokens from the cache \(an earlier call wrote 5200\)/);
+        } else {
+          expect(r.outcome, r.message).toBe('inconclusive');
+          expect(r.message).toMatch(/no earlier call reported writing them \(usage\.cache_creation_input_tokens 0\)/);
+        }
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    }
   }, 60_000);
 
   it('a chat-only model gives "error" with status 404 on Responses', async () => {
