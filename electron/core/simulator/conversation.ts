@@ -318,13 +318,18 @@ const COLOURS: [string, number, number, number][] = [
   ['purple', 140, 60, 190],
 ];
 
-export function dominantColour(png: Buffer): string | undefined {
-  let img: PNG;
+/** The decoded image, or undefined for bytes that are not a readable PNG (a user may attach anything). */
+function decodePng(png: Buffer): PNG | undefined {
   try {
-    img = PNG.sync.read(png);
+    return PNG.sync.read(png);
   } catch {
     return undefined;
   }
+}
+
+export function dominantColour(png: Buffer): string | undefined {
+  const img = decodePng(png);
+  if (!img) return undefined;
   let r = 0;
   let g = 0;
   let b = 0;
@@ -354,12 +359,8 @@ const GLYPH_OF = new Map(Object.entries(GLYPHS).map(([ch, rows]) => [rows.join('
  * other image (a photo, a solid colour, another font) has no text this reader can vouch for.
  */
 export function readText(png: Buffer): string | undefined {
-  let img: PNG;
-  try {
-    img = PNG.sync.read(png);
-  } catch {
-    return undefined;
-  }
+  const img = decodePng(png);
+  if (!img) return undefined;
   const { width, height, data } = img;
   const ink = (x: number, y: number) => {
     const i = (y * width + x) * 4;
