@@ -106,8 +106,13 @@ function asDataDirError(dataDir: string, err: unknown): unknown {
   return new DataDirError(dataDir, `${what} ${e.path}: ${describeFsError(err)}`);
 }
 
-/** How long closing the core waits for stopped runs to reach history. */
-const CLOSE_GRACE_MS = 5_000;
+/** How long closing the core waits for stopped runs to reach history: a host must not exit sooner. */
+export const CLOSE_GRACE_MS = 5_000;
+
+/** The one sentence a host shows when the core cannot start: a stack trace says nothing the user can act on. */
+export function startupFailureMessage(err: unknown, howToChooseAnother: string): string {
+  return err instanceof DataDirError ? err.sentence(howToChooseAnother) : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`;
+}
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const timeouts: Timeouts = {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { app, BrowserWindow, dialog, protocol } from 'electron';
-import { createCore, DataDirError, type Core } from '../core/service';
+import { createCore, startupFailureMessage, type Core } from '../core/service';
 import { rendererFile } from '../core/renderer-files';
 import { registerIpc } from './ipc';
 import { createSafeStorageVault } from './safe-storage-vault';
@@ -89,10 +89,7 @@ async function start(): Promise<void> {
     });
   } catch (err) {
     // No window exists yet, so a rejected start-up would leave the app running with nothing on screen.
-    const message =
-      err instanceof DataDirError
-        ? err.sentence('start the app with GATEWAY_PLAYGROUND_DATA set to a folder you can write to')
-        : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`;
+    const message = startupFailureMessage(err, 'start the app with GATEWAY_PLAYGROUND_DATA set to a folder you can write to');
     console.error(message);
     dialog.showErrorBox('Gateway Playground cannot start', message);
     app.exit(1);

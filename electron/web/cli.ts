@@ -10,7 +10,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createCore, DataDirError, type Core } from '../core/service';
+import { CLOSE_GRACE_MS, createCore, startupFailureMessage, type Core } from '../core/service';
 import { LayeredVault } from '../core/vault';
 import { startWebHost } from './server';
 
@@ -93,19 +93,16 @@ async function main(): Promise<void> {
     host = await startWebHost({ core, port: args.port, staticDir: staticDir() });
   } catch (err) {
     // One sentence the user can act on: a stack trace says nothing about which folder or option to change.
-    console.error(
-      err instanceof DataDirError
-        ? err.sentence('start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)')
-        : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    console.error(startupFailureMessage(err, 'start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)'));
     await core?.close().catch(() => undefined);
     process.exit(1);
   }
   console.log(`Gateway Playground: ${host.url}`);
   if (args.open) openBrowser(host.url);
   const stop = async () => {
-    // A stuck socket must not keep a stopped host alive: exit anyway after a grace period.
-    setTimeout(() => process.exit(0), 3000).unref();
+    // A stuck socket must not keep a stopped host alive: exit anyway, but only after the core's own grace for
+    // writing stopped runs to history.
+    setTimeout(() => process.exit(0), CLOSE_GRACE_MS + 1000).unref();
     await host.close();
     await core?.close();
     process.exit(0);
