@@ -202,6 +202,12 @@ export function parseGatewayError(
     }
   }
 
+  if (status !== undefined && status >= 300 && status <= 399 && h.location) {
+    // The core never follows a redirect (gateway-client.ts): said here, so a 3xx is not read as a failure of the gateway.
+    info.type = 'redirect';
+    info.message = `The gateway redirected this request to ${h.location}. The app does not follow redirects: a redirected POST arrives as a GET without its body, and the key's header would go to the new address. If the new address is right, make it the profile's base URL.`;
+    return info;
+  }
   let json: unknown;
   let cutShort = false;
   const trimmed = body.trim();
@@ -458,6 +464,15 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
       type: 'network:reset',
       ...(code ? { code } : {}),
       message: `The connection was reset by ${where ?? 'the gateway'} (${detail}).`,
+    };
+  }
+  const badHeader = has('UND_ERR_INVALID_ARG') && /invalid ([\w-]+) header/i.exec(allText)?.[1];
+  if (badHeader) {
+    // undici names the header but not its value, which may be the key.
+    return {
+      type: 'network:invalid-header',
+      code: 'UND_ERR_INVALID_ARG',
+      message: `The request was not sent: the ${badHeader.toLowerCase()} header holds a character HTTP headers cannot carry (a line break or another control character). Re-enter the key, or fix that header in the profile.`,
     };
   }
   code = has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT');

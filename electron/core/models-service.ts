@@ -8,7 +8,7 @@ import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, DEFAULT_TIMEOUTS, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub, type Timeouts } from './gateway-client';
+import { buildRequest, DEFAULT_TIMEOUTS, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse, type Timeouts } from './gateway-client';
 import type { ProfileStore } from './profiles';
 
 const MAX_PAGES = 50;
@@ -104,10 +104,10 @@ export class ModelsService {
         query: afterId ? { after_id: afterId, limit: '1000' } : undefined,
       });
       const timer = new RequestTimer(this.timeouts);
-      let res: Response;
+      let res: GatewayResponse;
       let text: string;
       try {
-        res = await gatewayFetch(req, timer.signal);
+        res = await gatewayRequest(req, timer.signal);
         timer.activity();
         text = (await readBodyText(res, timer)).text;
       } catch (err) {

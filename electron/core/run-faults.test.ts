@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { ProtocolId } from '../../shared/protocols/types';
@@ -83,11 +84,13 @@ describe('a key with a line break in it', () => {
   });
 
   it('a key already stored with one fails the run without its text reaching a push or the result', async () => {
-    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    let reached = 0;
+    const url = await gateway((_req, res) => (reached++, res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
     const { result, everything } = await runOnce(url, { key: wrapped, stream: false });
     expect(result.verdict).toBe('network-error');
-    expect(result.reason).toContain('[redacted]');
-    expect(result.error?.message).toContain('[redacted]');
+    expect(result.error?.type).toBe('network:invalid-header');
+    expect(result.reason).toMatch(/^The request was not sent: the (x-api-key|authorization) header holds a character HTTP headers cannot carry/);
+    expect(reached).toBe(0);
     expect(everything).not.toContain('SECRET');
     expect(everything).not.toContain('KEY-0123456789abcdef');
   });
@@ -293,6 +296,78 @@ describe("the app's timers, not undici's, end a slow answer", () => {
   });
 });
 
+describe('what reaches the gateway is what the ledger shows', () => {
+  it('the gateway receives exactly the ledger\'s headers and body bytes, and nothing the HTTP client adds on its own', async () => {
+    let seen: http.IncomingHttpHeaders = {};
+    let bodyBytes = 0;
+    const server = http.createServer((req, res) => {
+      seen = req.headers;
+      req.on('data', (c: Buffer) => (bodyBytes += c.length));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(CHAT_SSE);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { finished, result } = await runOnce(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    expect(result.verdict).toBe('complete');
+    // Only what HTTP/1.1 itself needs is added: fetch would add accept-encoding, accept-language and sec-fetch-mode.
+    const transport = ['host', 'content-length', 'connection'];
+    expect(Object.keys(seen).filter((n) => !transport.includes(n)).sort()).toEqual(Object.keys(finished.ledger.headers).sort());
+    expect(seen['accept-encoding']).toBeUndefined();
+    expect(bodyBytes).toBe(finished.ledger.bodyBytes);
+  });
+
+  it('a redirect is shown with its Location, not followed: the POST and its key never reach the other address', async () => {
+    let elsewhere = 0;
+    const other = await gateway((_req, res) => {
+      elsewhere++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(CHAT_SSE);
+    });
+    const url = await gateway((_req, res) => {
+      res.writeHead(307, { location: `${other}/v1/chat/completions`, 'x-request-id': 'req_moved' });
+      res.end();
+    });
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('http-error');
+    expect(result.metrics.status).toBe(307);
+    expect(result.error).toMatchObject({ status: 307, type: 'redirect', requestId: 'req_moved' });
+    expect(result.reason).toContain(`redirected this request to ${other}/v1/chat/completions`);
+    expect(result.reason).toContain('does not follow redirects');
+    expect(elsewhere).toBe(0);
+  });
+
+  it('a stream the gateway compressed without being asked is inflated and folded like any other', async () => {
+    const url = await gateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.end(gzipSync(CHAT_SSE));
+    });
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('complete');
+    expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+    expect(result.response?.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('a compressed body cut short ends truncated with what was inflated so far, not as a crash', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `w${i} `);
+    const sse = words.map((w) => `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${w}"}}]}\n\n`).join('') + CHAT_SSE.split('\n\n').slice(1).join('\n\n');
+    const packed = gzipSync(sse);
+    const url = await gateway((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.write(packed.subarray(0, packed.length >> 1));
+      setTimeout(() => req.socket.destroy(), 50);
+    });
+    const { result } = await runOnce(url);
+    expect(result.verdict).toBe('truncated');
+    const text = result.transcript.blocks[0]?.kind === 'text' ? result.transcript.blocks[0].text : '';
+    expect(text.startsWith('w0 w1 w2 ')).toBe(true);
+    expect(text.length).toBeLessThan(words.join('').length);
+    expect(result.reason).toContain('other side closed');
+  });
+});
+
 describe('an empty 2xx body', () => {
   for (const [protocol, body] of [
     ['chat', '{}'],
@@ -331,7 +406,7 @@ describe('the other calls that reach a gateway', () => {
     try {
       const models = new ModelsService(dir, profiles, { headersMs: 10_000, idleMs: 10_000 });
       const list = await models.list('p', true);
-      expect(JSON.stringify(list.error)).toContain('[redacted]');
+      expect(list.error?.type).toBe('network:invalid-header');
       expect(JSON.stringify(list)).not.toContain('SECRET');
       const capabilities = { forTarget: () => [] } as unknown as Parameters<typeof createTokenHandlers>[1];
       const handlers = createTokenHandlers({ profiles, models } as unknown as Parameters<typeof createTokenHandlers>[0], capabilities);

@@ -25,7 +25,8 @@ import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shar
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
-  gatewayFetch,
+  gatewayRequest,
+  type GatewayResponse,
   secretWatchingDecoder,
   readBody,
   RequestTimer,
@@ -244,9 +245,9 @@ export class RunManager {
 
     let fold: ReturnType<typeof createFold> | undefined;
     const read = async (): Promise<FinishedRun> => {
-      let res: Response;
+      let res: GatewayResponse;
       try {
-        res = await gatewayFetch(req, timer.signal);
+        res = await gatewayRequest(req, timer.signal);
       } catch (err) {
         const cause = timer.cause();
         if (cause === 'cancelled') return finish('cancelled', 'Stopped by you before the gateway answered.', empty);
@@ -260,7 +261,7 @@ export class RunManager {
       response = { status: res.status, statusText: scrub(res.statusText, secrets), headers, contentType, ttfbMs: since() };
       sink.push({ kind: 'response', runId, response });
 
-      const body = res.body ? (res.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]() : undefined;
+      const body = res.body[Symbol.asyncIterator]();
       const labelledSse = contentType?.toLowerCase().includes('text/event-stream') ?? false;
       // A 2xx body is judged by its first non-blank bytes when they contradict its label (an event stream sent
       // as application/json or with no type; a JSON error sent as text/event-stream). Only those first bytes

@@ -6,7 +6,7 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
+import { buildRequest, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
 import type { CoreContext, Handlers, Receiver } from './service';
 import { RunError } from './runs';
 import { countTokens, type CountDeps } from './token-count';
@@ -40,7 +40,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
         const abort = () => timer.cancel();
         signal?.addEventListener('abort', abort, { once: true });
         try {
-          const res = await gatewayFetch(req, timer.signal);
+          const res = await gatewayRequest(req, timer.signal);
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {

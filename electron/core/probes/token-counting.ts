@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseGatewayError, describeNetworkError } from '../../../shared/errors';
-import { buildRequest, gatewayFetch, readBodyText, RequestTimer, safeResponseHeaders, scrub } from '../gateway-client';
+import { buildRequest, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse } from '../gateway-client';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 
@@ -173,9 +173,9 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
   env.signal.addEventListener('abort', onAbort, { once: true });
   const t0 = performance.now();
   try {
-    let res: Response;
+    let res: GatewayResponse;
     try {
-      res = await gatewayFetch(req, timer.signal);
+      res = await gatewayRequest(req, timer.signal);
     } catch (err) {
       if (timer.cause() === 'cancelled') throw new ProbeCancelled();
       if (timer.cause()) {
