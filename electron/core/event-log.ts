@@ -16,10 +16,10 @@ export class EventLog {
 
   /** Appends one event; its seq is the length before. */
   add(t: number, type: string, data: string, event: string | undefined, size: number): void {
-    const e: RawEvent = { seq: this.events.length, t, type, data, size };
+    const seq = this.events.length;
+    // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
     // Usually the event line repeats the JSON type: keep that one string, not a slice pinning the chunk.
-    if (event !== undefined) e.event = event === type ? type : event;
-    this.events.push(e);
+    this.events.push(event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event });
   }
 
   /** The events added since the last call (for a push). */
