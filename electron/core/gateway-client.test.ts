@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRequest, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
+import { buildRequest, describeRequestError, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
 import type { Profile } from './profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
@@ -57,6 +57,16 @@ describe('secretWatchingDecoder', () => {
     expect(scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc`, [KEY, token, `Bearer ${token}`, 'abc'])).toBe(
       'auth=[redacted]; token=[redacted]; key=[redacted]; tiny=abc',
     );
+  });
+});
+
+describe('describeRequestError', () => {
+  it('classifies a failed request and scrubs every secret its text quotes, through its causes too', () => {
+    const err = new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ECONNRESET while sending x-api-key: ${KEY}`), { code: 'ECONNRESET' }) });
+    const info = describeRequestError(err, [KEY]);
+    expect(info.type).toBe('network:reset');
+    expect(info.message).toContain('[redacted]');
+    expect(info.message).not.toContain(KEY);
   });
 });
 

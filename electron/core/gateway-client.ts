@@ -11,6 +11,8 @@ import { Agent, request } from 'undici';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { keyHint } from './vault';
+import { describeNetworkError } from '../../shared/errors';
+import type { GatewayErrorInfo } from '../../shared/contract';
 
 export { ANTHROPIC_VERSION } from '../../shared/request-headers';
 
@@ -166,6 +168,15 @@ export function safeResponseHeaders(h: Record<string, string>, secrets: readonly
     out[name] = secret ? redact(value, key, secrets) : scrub(value, secrets);
   }
   return out;
+}
+
+/**
+ * What a failed request (refused, reset, a header value undici rejects) means, in words fit to leave the core:
+ * an error's text can quote the request, so every secret of it is scrubbed here, for every caller.
+ */
+export function describeRequestError(err: unknown, secrets: readonly string[]): GatewayErrorInfo {
+  const info = describeNetworkError(err);
+  return { ...info, message: scrub(info.message, secrets) };
 }
 
 export interface Timeouts {

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../../shared/contract';
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
-import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, DEFAULT_TIMEOUTS, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse, type Timeouts } from './gateway-client';
+import { buildRequest, DEFAULT_TIMEOUTS, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse, type Timeouts } from './gateway-client';
 import type { ProfileStore } from './profiles';
 
 const MAX_PAGES = 50;
@@ -115,9 +115,7 @@ export class ModelsService {
         if (cause?.startsWith('timeout')) {
           return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
         }
-        // A network error can quote the request, secrets included (an invalid header value).
-        const info = describeNetworkError(err);
-        return { error: { ...info, message: scrub(info.message, secrets) } };
+        return { error: describeRequestError(err, secrets) };
       } finally {
         timer.done();
       }

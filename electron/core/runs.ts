@@ -21,10 +21,11 @@ import type { z } from 'zod';
 import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
 import { createSseReader, parseEvent } from '../../shared/protocols/sse';
-import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
+  describeRequestError,
   gatewayRequest,
   type GatewayResponse,
   secretWatchingDecoder,
@@ -237,10 +238,7 @@ export class RunManager {
         ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
         : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${log.length} events: the stream went quiet.`;
 
-    const networkError = (err: unknown): GatewayErrorInfo => {
-      const info = describeNetworkError(err);
-      return { ...info, message: scrub(info.message, secrets) };
-    };
+    const networkError = (err: unknown): GatewayErrorInfo => describeRequestError(err, secrets);
     const capped = (text: string) => (text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text);
 
     let fold: ReturnType<typeof createFold> | undefined;

@@ -4,9 +4,9 @@
  * never a guess from its name. A newer count from the same window aborts the one still in flight.
  */
 import type { ModelInfo } from '../../shared/contract';
-import { bodyErrorOf, describeNetworkError, parseGatewayError } from '../../shared/errors';
+import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
 import type { CoreContext, Handlers, Receiver } from './service';
 import { RunError } from './runs';
 import { countTokens, type CountDeps } from './token-count';
@@ -63,7 +63,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
         } catch (err) {
           if (timer.cause() === 'cancelled') throw new RunError('aborted', 'A newer count replaced this one.');
           if (timer.cause()) return { ok: false, message: 'count_tokens did not answer in time' };
-          return { ok: false, message: describeNetworkError(err).message };
+          return { ok: false, message: describeRequestError(err, secrets).message };
         } finally {
           timer.done();
           signal?.removeEventListener('abort', abort);

@@ -8,8 +8,8 @@
  * evidence; the Messages comparison is an ordinary run.
  */
 import { performance } from 'node:perf_hooks';
-import { parseGatewayError, describeNetworkError } from '../../../shared/errors';
-import { buildRequest, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse } from '../gateway-client';
+import { parseGatewayError } from '../../../shared/errors';
+import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse } from '../gateway-client';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 
@@ -181,8 +181,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
       if (timer.cause()) {
         throw new ProbeStop({ outcome: 'inconclusive', message: 'count_tokens did not answer in time.', explanation: 'A timeout says nothing about token counting; try again.' });
       }
-      const found = describeNetworkError(err);
-      const info = { ...found, message: scrub(found.message, secrets) };
+      const info = describeRequestError(err, secrets);
       evidence.error = info;
       return { ok: false, networkError: info.message, evidence };
     }
