@@ -22,6 +22,9 @@ export interface LibrarySlice {
   recordedRunRequested(runId: string): Promise<AppError | undefined>;
 }
 
+/** History list requests sent so far: only the newest one's answer is shown. */
+let listRequests = 0;
+
 /** Recorded runs being fetched: a second request for one joins the first instead of loading it again. */
 const loading = new Map<string, Promise<AppError | undefined>>();
 
@@ -36,16 +39,21 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   async historyRequested(filter) {
     const f = filter ?? get().historyFilter;
     set({ historyFilter: f });
+    const mine = ++listRequests;
+    if (filter === undefined) {
+      // A run that could not be saved ends like any other: the core reports it among app:info's problems, so
+      // they are read again when History is opened or refreshed (not on every keystroke of a filter).
+      void Promise.resolve()
+        .then(() => gateway.app.info({}))
+        .then((info) => {
+          if (info.ok) set({ appInfo: info.value });
+        })
+        .catch(() => undefined);
+    }
     const r = await gateway.history.list({ ...f, limit: 500 });
-    if (r.ok) set({ history: r.value });
-    // A run that could not be saved ends like any other: the core reports it among app:info's problems, so the
-    // list is read again whenever History is.
-    void Promise.resolve()
-      .then(() => gateway.app.info({}))
-      .then((info) => {
-        if (info.ok) set({ appInfo: info.value });
-      })
-      .catch(() => undefined);
+    // Typing in a filter sends a list request per keystroke: an answer that arrives after a newer request was
+    // sent is for a filter no longer shown.
+    if (r.ok && mine === listRequests) set({ history: r.value });
   },
   recordedRunRequested(runId) {
     if (get().runs[runId]?.result) return Promise.resolve(undefined);

@@ -7,7 +7,7 @@ vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { HistoryTab } from './HistoryTab';
 import { useAppStore } from '../../store';
-import { answers, resetGateway } from '../../test/fake-gateway';
+import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
 const recorded = (runId: string, word: string, events: number, gap: number): RecordedRun => ({
   ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '2026-01-01T00:00:00Z', warnings: [] },
@@ -44,6 +44,29 @@ beforeEach(() => {
   };
 });
 afterEach(cleanup);
+
+describe('History list', () => {
+  it('typing a filter asks for the list per keystroke but reads app info only when History opens, and a slow answer for an old filter does not replace a newer one', async () => {
+    answers['app:info'] = async () => ({ ok: true, value: {} });
+    answers['history:list'] = async (input: { text?: string }) => {
+      // The answer for "a" arrives last, after the one for "al".
+      if (input.text === 'a') await new Promise((r) => setTimeout(r, 80));
+      const shown = Object.keys(runs).filter((id) => (input.text ? (id === 'A' ? 'alpha' : 'bravo').includes(input.text) : true));
+      return { ok: true, value: { runs: shown.map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')), total: shown.length, bytes: 1 } };
+    };
+    render(<HistoryTab />);
+    await settle();
+    expect(calls.filter((c) => c.call === 'app:info')).toHaveLength(1);
+    const search = screen.getByRole('textbox', { name: 'Search history' });
+    fireEvent.change(search, { target: { value: 'a' } });
+    fireEvent.change(search, { target: { value: 'al' } });
+    await settle(150);
+    expect(calls.filter((c) => c.call === 'history:list')).toHaveLength(3);
+    expect(calls.filter((c) => c.call === 'app:info')).toHaveLength(1);
+    expect(screen.queryByText('bravo')).toBeNull();
+    expect(screen.getByText('alpha')).toBeTruthy();
+  });
+});
 
 describe('History replay', () => {
   it('a replay fetched for one run is dropped once another run is picked', async () => {
