@@ -61,7 +61,7 @@ describe('presets', () => {
     try {
       const weather = value<Preset>(await c.dispatch('presets:save', { name: 'Weather', protocol: 'chat', body: { model: 'a' } }, rx));
       const pirate = value<Preset>(await c.dispatch('presets:save', { name: 'Pirate', protocol: 'chat', body: { model: 'b' } }, rx));
-      const refused = { ok: false, error: { code: 'invalid_input', message: 'A preset named "Weather" already exists.', fields: { name: 'A preset named "Weather" already exists.' } } };
+      const refused = { ok: false, error: { code: 'name_taken', message: 'A preset named "Weather" already exists.', fields: { name: 'A preset named "Weather" already exists.' } } };
       expect(await c.dispatch('presets:rename', { id: pirate.id, name: '  wEATHER ' }, rx)).toEqual(refused);
       expect(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'c' } }, rx)).toEqual(refused);
       expect(await c.dispatch('presets:save', { id: pirate.id, name: 'Weather', protocol: 'chat', body: { model: 'b' } }, rx)).toEqual(refused);

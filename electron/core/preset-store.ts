@@ -249,7 +249,7 @@ export class PresetStore {
  */
 function refuseClash(presets: Preset[], name: string, selfId?: string): void {
   const clash = named(presets, name, selfId);
-  if (clash) throw new FieldError({ name: `A preset named "${clash.name}" already exists.` });
+  if (clash) throw new FieldError({ name: `A preset named "${clash.name}" already exists.` }, 'name_taken');
 }
 
 function named(presets: Preset[], name: string, exceptId?: string): Preset | undefined {

@@ -77,7 +77,11 @@ const ProfilesFile = z.object({
 });
 
 export class FieldError extends Error {
-  constructor(readonly fields: Record<string, string>) {
+  constructor(
+    readonly fields: Record<string, string>,
+    /** `name_taken` when the only problem is a name another item has: the form can then offer to replace it. */
+    readonly code: 'invalid_input' | 'name_taken' = 'invalid_input',
+  ) {
     super(Object.values(fields).join('; '));
   }
 }
@@ -376,7 +380,7 @@ export class ProfileStore {
       if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
       if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
       const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
-      if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` });
+      if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` }, 'name_taken');
       const id = existing?.id ?? randomUUID();
       const headers = this.planHeaders(id, existing, input);
       const profile: Entry = {

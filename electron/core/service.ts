@@ -223,7 +223,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         const handler = handlers[callName] as (input: unknown, r: Receiver) => Promise<unknown>;
         return ok(await handler(parsed.data, receiver));
       } catch (err) {
-        if (err instanceof FieldError) return fail('invalid_input', err.message, { fields: err.fields });
+        if (err instanceof FieldError) return fail(err.code, err.message, { fields: err.fields });
         if (err instanceof RunError) return fail(err.code, err.message);
         return fail('internal', err instanceof Error ? err.message : String(err));
       }

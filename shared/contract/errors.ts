@@ -4,7 +4,8 @@ export interface GatewayErrorInfo {
   status?: number;
   /**
    * The family's error type (`authentication_error`, `rate_limit_exceeded`…), `gateway_error` for non-JSON
-   * bodies, or for network errors `network:refused|dns|tls|reset|timeout|unknown`.
+   * bodies, `redirect` for a 3xx (never followed), or for network errors
+   * `network:refused|dns|tls|reset|timeout|invalid-header|unknown`.
    */
   type: string;
   message: string;

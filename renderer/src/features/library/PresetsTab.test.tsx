@@ -109,7 +109,7 @@ describe('presets: rename', () => {
     const clash = 'A preset named "Short prompt" already exists.';
     answers['presets:rename'] = async ({ id, name }) =>
       name.trim().toLowerCase() === 'short prompt'
-        ? { ok: false, error: { code: 'invalid_input', message: clash, fields: { name: clash } } }
+        ? { ok: false, error: { code: 'name_taken', message: clash, fields: { name: clash } } }
         : { ok: true, value: { ...preset, id, name } };
     render(<PresetsTab />);
     await settle();

@@ -14,7 +14,7 @@ beforeEach(() => {
   answers['presets:save'] = async (input) =>
     (input as { replace?: boolean }).replace
       ? { ok: true, value: { ...(input as object), id: 'p1', createdAt: '', updatedAt: '' } }
-      : { ok: false, error: { code: 'invalid_input', message: taken, fields: { name: taken } } };
+      : { ok: false, error: { code: 'name_taken', message: taken, fields: { name: taken } } };
 });
 afterEach(cleanup);
 
@@ -41,5 +41,17 @@ it('a taken name offers Replace, which saves what the form holds then, and goes 
   fireEvent.submit(screen.getByRole('form', { name: 'Save preset' }));
   await settle();
   fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'Weekly' } });
+  expect(screen.queryByRole('button', { name: 'Replace it' })).toBeNull();
+});
+
+it('a name refused for another reason (too long) is shown without offering Replace, which could only fail again', async () => {
+  const tooLong = 'name: Too big: expected string to have <=120 characters';
+  answers['presets:save'] = async () => ({ ok: false, error: { code: 'invalid_input', message: tooLong, fields: { name: tooLong } } });
+  render(<SavePreset protocol="messages" />);
+  fireEvent.click(screen.getByRole('button', { name: 'Save preset' }));
+  fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'x'.repeat(200) } });
+  fireEvent.submit(screen.getByRole('form', { name: 'Save preset' }));
+  await settle();
+  expect(screen.getByRole('alert').textContent).toBe(tooLong);
   expect(screen.queryByRole('button', { name: 'Replace it' })).toBeNull();
 });

@@ -18,7 +18,8 @@ export function usePresetSave(onSaved: (preset: Preset) => void) {
     const r = await gateway.presets.save(replace ? { ...input, replace } : input);
     if (!r.ok) {
       setMessage(r.error.fields?.name ?? r.error.message);
-      setClash(!!r.error.fields?.name);
+      // Only a taken name can be replaced: an empty or over-long one is just an error.
+      setClash(r.error.code === 'name_taken');
       return;
     }
     setClash(false);
