@@ -353,6 +353,10 @@ describe('vision', () => {
     return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
   }
 
+  /** The text-only control call (§7.6) carries no image. */
+  const hasImage = (body: Record<string, unknown>) =>
+    ((body.messages ?? body.input) as { content: Record<string, unknown>[] }[])[0].content.some((p) => p.type !== 'text' && p.type !== 'input_text');
+
   const answer = (protocol: ProtocolId, text: string) => ({
     json:
       protocol === 'messages'
@@ -395,12 +399,16 @@ describe('vision', () => {
     const image = ((seen[0].body.messages as { content: { type: string }[] }[])[0].content)[0];
     expect(image).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png' } });
     expect(readText(sentImage(seen[0].body))).toBe(secret);
+    // Then the control call: the same prompt, no image.
+    expect(seen).toHaveLength(2);
+    expect(hasImage(seen[1].body)).toBe(false);
+    expect(JSON.stringify(seen[1].body)).toContain('Reply with only the text in the image.');
   });
 
   it('reading the text back proves it, in any case, spacing or sentence', async () => {
     const answers = [(t: string) => t, (t: string) => `The image says "${t.toLowerCase()}".`, (t: string) => `${t.slice(0, 3)} ${t.slice(3)}`];
     for (const [i, protocol] of (['messages', 'chat', 'responses'] as const).entries()) {
-      route = (_path, body) => answer(protocol, answers[i](readText(sentImage(body)) ?? ''));
+      route = (_path, body) => answer(protocol, hasImage(body) ? answers[i](readText(sentImage(body)) ?? '') : 'There is no image.');
       const { result } = await probe(protocol, 'vision');
       expect(result.outcome, `${protocol}: ${result.message}`).toBe('proven');
       expect(result.evidence.fields).toMatchObject({ read: true, nonce: expect.stringMatching(/^[A-Z2-9]{6}$/) });

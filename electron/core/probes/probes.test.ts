@@ -151,7 +151,43 @@ describe('capability probes against the simulator', () => {
       expect(r.outcome, `${r.model} on ${r.protocol}: ${r.message}`).toBe(expected);
       expect(r.status).toBe(200);
       expect(r.evidence.fields.read).toBe(expected === 'proven');
+      // §7.6: a text-only control call shows what the image added to the input tokens. The simulator bills an
+      // image whether or not the model can read it, so the text-only model's failure is the model's, not a drop.
+      expect(r.evidence.runIds).toHaveLength(2);
+      expect(r.evidence.fields.imageInputTokens).toBeGreaterThan(0);
+      expect(r.message).toMatch(/The image added \d+ input tokens over a text-only control call/);
+      if (expected === 'not-supported') expect(r.evidence.explanation).toMatch(/reached the model/);
       expectEvidenceRuns(r);
+    }
+  }, 60_000);
+
+  it('vision: a relay that strips the image bills the same as the text-only control, and the verdict says it was dropped', async () => {
+    const bodies: { content: unknown[] }[] = [];
+    const server = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c));
+      req.on('end', () => {
+        bodies.push((JSON.parse(text) as { messages: { content: unknown[] }[] }).messages[0]);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: `msg_${bodies.length}`, type: 'message', role: 'assistant', model: 'relay-v', content: [{ type: 'text', text: 'There is no image.' }], stop_reason: 'end_turn', usage: { input_tokens: 14, output_tokens: 5 } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Image stripper', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, new Capture()));
+      const profileId = saved.profiles.find((x) => x.name === 'Image stripper')!.id;
+      const receiver = new Capture();
+      const { jobId } = value<{ jobId: string }>(await core.dispatch('capabilities:probe', { profileId, models: ['relay-v'], protocols: ['messages'], capabilities: ['vision'] }, receiver));
+      await receiver.finished(jobId);
+      const r = cell(receiver.results(jobId), 'vision');
+      expect(r.outcome, r.message).toBe('not-supported');
+      expect(r.evidence.fields).toMatchObject({ read: false, inputTokens: 14, controlInputTokens: 14, imageInputTokens: 0 });
+      expect(r.message).toMatch(/added no input tokens over a text-only control call \(14 against 14\): the gateway most likely dropped it/);
+      // The first call carried the image, the control only the prompt.
+      expect(bodies.map((b) => b.content.map((part) => (part as { type: string }).type))).toEqual([['image', 'text'], ['text']]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
     }
   }, 60_000);
 

@@ -28,38 +28,66 @@ export function readsNonce(reply: string, expected: string): boolean {
   return reply.toUpperCase().replace(/[^A-Z0-9]/g, '').includes(expected.toUpperCase());
 }
 
+/**
+ * What the image did to the input token count, against a text-only control call (§7.6): a gateway that
+ * strips images bills the same either way, a model that received an image it cannot read bills for it.
+ */
+function imageTokens(withImage: number | undefined, control: number | undefined): { imageInputTokens?: number; note: string } {
+  if (withImage === undefined || control === undefined) {
+    return { note: 'The gateway did not report input tokens for both calls, so whether the image was billed is unknown.' };
+  }
+  const added = withImage - control;
+  if (added > 0) return { imageInputTokens: added, note: `The image added ${added} input tokens over a text-only control call (${withImage} against ${control}).` };
+  return {
+    imageInputTokens: added,
+    note: `The image added no input tokens over a text-only control call (${withImage} against ${control}): the gateway most likely dropped it before the model.`,
+  };
+}
+
 export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
   const secret = nonce();
   const image = textPng(secret);
   const b64 = image.png.toString('base64');
   const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), textPart(env.protocol, VISION_PROMPT)], 32);
   const run = await env.call(body);
+  // The same request without the image: only the input tokens are compared.
+  const control = await env.call(userBody(env.protocol, env.model, [textPart(env.protocol, VISION_PROMPT)], 32));
   const reply = replyText(run.result.transcript);
   const read = readsNonce(reply, secret);
+  const inputTokens = run.result.transcript.usage.inputTotal;
+  const controlInputTokens = control.result.transcript.usage.inputTotal;
+  const billed = imageTokens(inputTokens, controlInputTokens);
   const fields = {
     nonce: secret,
     read,
     image: { width: image.width, height: image.height, pngBytes: image.png.length },
-    inputTokens: run.result.transcript.usage.inputTotal,
+    inputTokens,
+    controlInputTokens,
+    ...(billed.imageInputTokens !== undefined ? { imageInputTokens: billed.imageInputTokens } : {}),
   };
   const status = statusOf(run);
   if (read) {
     return {
       outcome: 'proven',
       status,
-      message: `Read the text in the image, ${secret}.`,
+      message: `Read the text in the image, ${secret}. ${billed.note}`,
       explanation: 'The text was made up for this request and written only into the image\'s pixels, so the model saw the image.',
       fields,
       text: capText(reply),
     };
   }
+  const reached = billed.imageInputTokens !== undefined && billed.imageInputTokens > 0;
   return {
     outcome: 'not-supported',
     status,
-    message: reply.trim()
-      ? `HTTP ${status} without the text in the image (${secret}): the image was dropped or not seen.`
-      : `HTTP ${status} with an empty reply: the text in the image (${secret}) was not read.`,
-    explanation: 'A model that received the image can read its text back; any other answer means the gateway dropped it or the model is text-only.',
+    message: `${
+      reply.trim()
+        ? `HTTP ${status} without the text in the image (${secret})`
+        : `HTTP ${status} with an empty reply: the text in the image (${secret}) was not read`
+    }. ${billed.note}`,
+    explanation: reached
+      ? 'The image reached the model (it was billed) but its text did not come back: the model does not read images.'
+      : 'A model that received the image can read its text back; any other answer means the gateway dropped it or the model is text-only.',
     fields,
     text: capText(reply),
   };
