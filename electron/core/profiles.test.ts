@@ -90,6 +90,22 @@ describe('secret extra headers', () => {
     expect(store.allKeys()).not.toContain(OTHER);
   });
 
+  it('saveComparing tells each save whether the connection changed, also for saves that overlap', async () => {
+    const { store } = await open(temp());
+    const first = await store.saveComparing({ ...form, extraHeaders: { 'x-team': 'blue' } });
+    expect(first.connectionChanged).toBe(false);
+    const id = first.state.profiles.find((p) => p.name === form.name)!.id;
+    expect((await store.saveComparing({ ...form, id, name: 'Renamed', extraHeaders: { 'X-Team': 'blue' } })).connectionChanged).toBe(false);
+    // Sent together: the second undoes the first. Compared around the queue, both would see the URL they began
+    // with and neither would report the change in between.
+    const [away, back] = await Promise.all([
+      store.saveComparing({ ...form, id, baseUrl: 'https://elsewhere.example.com', extraHeaders: { 'x-team': 'blue' } }),
+      store.saveComparing({ ...form, id, extraHeaders: { 'x-team': 'blue' } }),
+    ]);
+    expect([away.connectionChanged, back.connectionChanged]).toEqual([true, true]);
+    expect((await store.saveComparing({ ...form, id, key: 'sk-new-key-0123456789', extraHeaders: { 'x-team': 'blue' } })).connectionChanged).toBe(true);
+  });
+
   it('refuses to keep a value that is not stored, with a field error on that header', async () => {
     const { store } = await open(temp());
     const id = await saveNew(store, { extraHeaders: { 'x-team': 'blue' } });

@@ -372,11 +372,22 @@ export class ProfileStore {
    * as they were, so the error is the whole story and the same save can simply be tried again.
    */
   async save(raw: ProfileInput): Promise<ProfilesState> {
+    return (await this.saveComparing(raw)).state;
+  }
+
+  /**
+   * `save`, also telling whether the saved profile now reaches another gateway or as someone else (see
+   * `connectionFingerprint`). Compared inside the write queue: read around it, two overlapping saves (one
+   * changing the URL, the next changing it back) could each see no change, and a model list fetched between
+   * them would stay cached for the wrong gateway.
+   */
+  async saveComparing(raw: ProfileInput): Promise<{ state: ProfilesState; connectionChanged: boolean }> {
     const input = ProfileInput.parse(raw);
     const base = normalizeBaseUrl(input.baseUrl);
     if (!base.ok) throw new FieldError({ baseUrl: base.error });
     return this.queued(async () => {
       const existing = input.id ? this.entry(input.id) : undefined;
+      const before = existing ? this.connectionFingerprint(existing.id) : undefined;
       if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
       if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
       const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
@@ -402,7 +413,7 @@ export class ProfileStore {
         await undo();
         throw err;
       }
-      return this.state();
+      return { state: this.state(), connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id) };
     });
   }
 

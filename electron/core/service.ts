@@ -161,11 +161,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
     'profiles:list': async () => profiles.state(),
     'profiles:save': async (input) => {
-      const before = input.id ? profiles.connectionFingerprint(input.id) : undefined;
-      const state = await profiles.save(input);
+      const { state, connectionChanged } = await profiles.saveComparing(input);
       // Another gateway, auth or key may serve other models with other abilities: what the old connection
       // proved is no evidence for the new one. A rename changes nothing the gateway sees, so it keeps them.
-      if (input.id && before !== profiles.connectionFingerprint(input.id)) {
+      if (input.id && connectionChanged) {
         await capabilities.forgetProfile(input.id);
         await models.forget(input.id);
       }
