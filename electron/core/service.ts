@@ -8,6 +8,7 @@ import {
   calls,
   fail,
   MAX_PAYLOAD_BYTES,
+  tooLarge,
   ok,
   type AppInfo,
   type CallName,
@@ -207,7 +208,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         return fail('invalid_input', 'The payload is not plain data.');
       }
       if (size > MAX_PAYLOAD_BYTES) {
-        return fail('too_large', `The payload is ${(size / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.`);
+        return tooLarge(size);
       }
       const parsed = calls[callName].input.safeParse(input ?? {});
       if (!parsed.success) {

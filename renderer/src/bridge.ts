@@ -2,7 +2,7 @@
  * The only reader of window.gateway (Electron preload) and the only WebSocket client (browser host).
  * Everything else in the renderer imports `gateway` from here.
  */
-import { createGatewayApi, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
+import { createGatewayApi, MAX_FRAME_BYTES, tooLarge, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
 
 declare global {
   interface Window {
@@ -54,7 +54,7 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
     const bytes = text.length * 3 <= MAX_FRAME_BYTES ? text.length : new TextEncoder().encode(text).length;
     if (bytes > MAX_FRAME_BYTES) {
       // The host would close the socket on such a frame, cancelling every run of this tab.
-      resolve({ ok: false, error: { code: 'too_large', message: `The payload is ${(bytes / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.` } });
+      resolve(tooLarge(bytes));
       return;
     }
     pending.set(id, resolve);
