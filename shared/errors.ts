@@ -223,12 +223,7 @@ export function parseGatewayError(
     // Only what the cut left whole: a type is kept even when the message after it was cut mid-word.
     const envelope = bodyErrorOf(json);
     const inner = isObject(json.error) ? json.error : json;
-    if (envelope && typeof (typeof json.error === 'string' ? json.error : inner.message) === 'string') {
-      info.type = envelope.type ?? 'error';
-      info.message = envelope.message;
-      if (envelope.code !== undefined) info.code = envelope.code;
-      return info;
-    }
+    if (envelope && typeof (typeof json.error === 'string' ? json.error : inner.message) === 'string') return withEnvelope(info, envelope);
     if (typeof json.detail === 'string') {
       info.message = json.detail;
       return info;
@@ -243,13 +238,10 @@ export function parseGatewayError(
     const isProblem = /problem\+json/i.test(contentType ?? '') || (typeof json.title === 'string' && 'status' in json);
     const envelope = isProblem ? undefined : bodyErrorOf(json);
     if (envelope) {
-      info.type = envelope.type ?? 'error';
-      info.message = envelope.message;
-      if (envelope.code !== undefined) info.code = envelope.code;
       if (info.requestId === undefined && isObject(json.error) && typeof json.error.request_id === 'string') {
         info.requestId = json.error.request_id;
       }
-      return info;
+      return withEnvelope(info, envelope);
     }
     if (!isProblem && json.detail !== undefined && json.detail !== null) {
       info.message = detailMessage(json.detail);
@@ -264,6 +256,14 @@ export function parseGatewayError(
     }
   }
   info.message = withProxy(nonJsonMessage(status, body, contentType), h);
+  return info;
+}
+
+/** The family's error envelope as the error's type, message and code. */
+function withEnvelope(info: GatewayErrorInfo, envelope: NonNullable<ReturnType<typeof bodyErrorOf>>): GatewayErrorInfo {
+  info.type = envelope.type ?? 'error';
+  info.message = envelope.message;
+  if (envelope.code !== undefined) info.code = envelope.code;
   return info;
 }
 
