@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRequest, describeRequestError, readBody, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
+import { buildRequest, describeRequestError, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
 import type { Profile } from './profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
@@ -124,6 +124,22 @@ describe('buildRequest', () => {
       'x-trace': 'from [redacted]',
       'x-team': 'blue',
     });
+  });
+
+  it('hides the same secrets the core scrubs from answers: a Bearer credential\'s bare token too', () => {
+    const profile: Profile = {
+      id: 'p',
+      name: 'P',
+      baseUrl: 'https://gw.example',
+      authScheme: 'bearer',
+      extraHeaders: { 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-upstream-user': 'sk-helicone-0123456789', 'x-auth-mode': 'null' },
+    };
+    const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
+    expect(req.redactedHeaders['x-upstream-user']).toBe('[redacted]');
+    // A credential-named header is hidden by its name whatever its value; a short ordinary value is not
+    // scrubbed out of other headers (or answers), where it would only break the text around it.
+    expect(req.redactedHeaders['x-auth-mode']).toBe('[redacted]');
+    expect(requestSecrets(KEY, profile.extraHeaders, (n) => n === 'helicone-auth' || n === 'x-auth-mode')).toEqual([KEY, 'Bearer sk-helicone-0123456789', 'sk-helicone-0123456789']);
   });
 });
 

@@ -78,6 +78,29 @@ export interface BuiltRequest {
 }
 
 
+/** Shorter credential header values are not scrubbed: see requestSecrets. */
+const MIN_HEADER_SECRET = 8;
+
+/**
+ * What a request carries that must never come back out of the core, the one list both the ledger and the
+ * scrubbing of answers use: the key, and the values of credential headers. A credential header holding an
+ * ordinary short word (`x-auth-mode: null`) is left out: scrubbing it from every answer would break the JSON
+ * it appears in, and the header itself is still hidden by its name. A value of the form `Bearer sk-…` also
+ * gives its credentials alone, since a gateway may quote only those ("invalid token sk-…").
+ */
+export function requestSecrets(key: string | undefined, headers: Record<string, string>, isSecretName: (name: string) => boolean): string[] {
+  const values = Object.keys(headers)
+    .filter((name) => isSecretName(name) && headers[name].length >= MIN_HEADER_SECRET)
+    .map((name) => headers[name]);
+  const found = [key, ...values]
+    .filter((s): s is string => !!s)
+    .flatMap((s) => {
+      const credentials = /^[A-Za-z][\w.-]*\s+(\S{8,})$/.exec(s)?.[1];
+      return credentials ? [s, credentials] : [s];
+    });
+  return [...new Set(found)].filter((s) => s.length >= 4);
+}
+
 export function buildRequest(
   profile: Profile,
   key: string | undefined,
@@ -93,7 +116,7 @@ export function buildRequest(
     'user-agent': 'GatewayPlayground/0.1',
   };
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
-  const secrets = [key ?? '', ...Object.entries(headers).filter(([name]) => SECRET_HEADER.test(name)).map(([, value]) => value)];
+  const secrets = requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
   const redactedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);

@@ -20,6 +20,7 @@ import {
 import { SECRET_HEADER } from '../../shared/request-headers';
 import { normalizeBaseUrl } from '../../shared/url';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
+import { requestSecrets } from './gateway-client';
 import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
 
@@ -42,9 +43,6 @@ interface Entry extends Profile {
 }
 
 const HEADER_ID = '\u0000header:';
-
-/** Shorter secret header values are not scrubbed from responses (see secretsOf). */
-const MIN_HEADER_SECRET = 8;
 
 /**
  * The vault id of a secret header's value. Keys are stored by profile id (a UUID, 'demo' or 'env'), which
@@ -290,22 +288,11 @@ export class ProfileStore {
    */
   secretsFor(id: string): string[] {
     const e = this.entry(id);
-    if (!e) return [];
-    const found = this.secretsOf(e).flatMap((s) => {
-      const credentials = /^[A-Za-z][\w.-]*\s+(\S{8,})$/.exec(s)?.[1];
-      return credentials ? [s, credentials] : [s];
-    });
-    return [...new Set(found)].filter((s) => s.length >= 4);
+    return e ? this.secretsOf(e) : [];
   }
 
   private secretsOf(e: Entry): string[] {
-    const headers = this.resolvedHeaders(e);
-    // A credential-shaped name can hold an ordinary value (`x-auth-mode: null`): scrubbing a word that short
-    // out of every answer would break the JSON it appears in, and it is no credential.
-    const secrets = Object.keys(headers)
-      .filter((name) => this.isSecret(e, name) && headers[name].length >= MIN_HEADER_SECRET)
-      .map((name) => headers[name]);
-    return [this.keyFor(e.id), ...secrets].filter((k): k is string => !!k);
+    return requestSecrets(this.keyFor(e.id), this.resolvedHeaders(e), (name) => this.isSecret(e, name));
   }
 
   private isSecret(e: Entry, name: string): boolean {
