@@ -28,6 +28,8 @@ export interface RunsSlice {
   runStartRequested(input: RunStartInput): Promise<{ runId?: string; error?: AppError }>;
   runCancelRequested(runId: string): Promise<void>;
   runUpdatesReceived(updates: RunUpdate[]): void;
+  /** A view no one will show again (a replay that was stopped or replaced) leaves the store, events and all. */
+  runDiscarded(runId: string): void;
 }
 
 /** Live folds, one per streaming run: mutable, so they live outside the store and are dropped at `end`. */
@@ -123,6 +125,15 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   },
   runUpdatesReceived(updates) {
     set((s) => ({ runs: applyUpdates(s.runs, updates) }));
+  },
+  runDiscarded(runId) {
+    folds.delete(runId);
+    contentEvents.delete(runId);
+    set((s) => {
+      if (!s.runs[runId]) return {};
+      const { [runId]: _gone, ...runs } = s.runs;
+      return { runs };
+    });
   },
 });
 

@@ -83,32 +83,53 @@ describe('History replay', () => {
     expect(detail).not.toContain('ALPHA');
   });
 
-  it('deleting the shown run stops its replay', async () => {
+  it('deleting the shown run stops its replay and drops the replay\'s view: no later tick brings it back', async () => {
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
     fireEvent.click(screen.getByRole('button', { name: 'Replay 1×' }));
     await settle(200);
+    const [[, playing]] = replays();
+    expect(playing.events.length).toBeGreaterThan(0);
+    expect(playing.events.length).toBeLessThan(40);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await settle();
-    const [[, atDelete]] = replays();
-    expect(atDelete.events.length).toBeLessThan(40);
+    expect(replays()).toEqual([]);
+    // A replay still ticking would recreate its view with the next events.
     await settle(300);
-    const [[, later]] = replays();
-    expect(later.events.length).toBe(atDelete.events.length);
+    expect(replays()).toEqual([]);
   });
 
-  it('deleting a run being stepped through ends its step-through', async () => {
+  it('deleting a run being stepped through ends its step-through and drops its view', async () => {
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
     fireEvent.click(screen.getByRole('button', { name: 'Step through' }));
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    expect(replays()[0][1].events).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await settle();
-    const [[, stepped]] = replays();
-    expect(stepped.events).toHaveLength(1);
-    expect(stepped.status).toBe('done');
+    expect(replays()).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Next event' })).toBeNull();
+  });
+
+  it('a replay that is replaced, or left by picking another run or closing History, leaves no view behind', async () => {
+    const { unmount } = render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    fireEvent.click(screen.getByRole('button', { name: 'Replay fast' }));
+    await settle(100);
+    fireEvent.click(screen.getByRole('button', { name: 'Replay fast' }));
+    await settle(100);
+    expect(replays()).toHaveLength(1);
+    await pick('bravo');
+    expect(replays()).toEqual([]);
+    expect(document.querySelector('.library-detail')!.textContent).toContain('BRAVO');
+    fireEvent.click(screen.getByRole('button', { name: 'Replay 1×' }));
+    await settle(50);
+    expect(replays()).toHaveLength(1);
+    unmount();
+    expect(replays()).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ export function HistoryTab() {
   const historyRequested = useAppStore((s) => s.historyRequested);
   const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
+  const runDiscarded = useAppStore((s) => s.runDiscarded);
   const runReopened = useAppStore((s) => s.composerRunReopened);
   const profiles = useAppStore((s) => s.profiles);
   const profileSelected = useAppStore((s) => s.profileSelected);
@@ -33,10 +34,20 @@ export function HistoryTab() {
   useEffect(() => {
     void historyRequested();
   }, [historyRequested]);
-  useEffect(() => () => replay.current?.stop(), []);
+  /** Stops the replay, if any, and drops its view: a 20k-event replay is not kept once nothing shows it. */
+  const endReplay = () => {
+    const h = replay.current;
+    if (!h) return;
+    replay.current = undefined;
+    h.stop();
+    runDiscarded(h.runId);
+  };
+  useEffect(() => endReplay, []);
 
   const open = async (runId: string) => {
-    replay.current?.stop();
+    const wasReplay = replay.current !== undefined;
+    endReplay();
+    if (wasReplay) setShown(undefined);
     setStepping(false);
     setSelected(runId);
     const req = ++request.current;
@@ -52,7 +63,7 @@ export function HistoryTab() {
     const r = await gateway.history.get({ runId: selected });
     if (req !== request.current) return;
     if (!r.ok) return setError(r.error.message);
-    replay.current?.stop();
+    endReplay();
     const h = startReplay(r.value, mode, runUpdatesReceived, `replay_${++replayCounter}_${selected}`);
     replay.current = h;
     setShown(h.runId);
@@ -179,7 +190,7 @@ export function HistoryTab() {
               className="danger"
               onClick={async () => {
                 ++request.current;
-                replay.current?.stop();
+                endReplay();
                 setStepping(false);
                 await gateway.history.delete({ runId: selected });
                 setSelected(undefined);
