@@ -143,6 +143,18 @@ describe('Responses fold: items', () => {
     expect(run.transcript.usage).toEqual({});
   });
 
+  it('a relay that drops output_index from every event still folds each delta into its item, found by item_id', () => {
+    const withIndex = runFold('responses', fixtures.responsesTextTool);
+    const stripped = fixtures.responsesTextTool.replace(/"output_index":\d+,/g, '');
+    expect(stripped).not.toContain('output_index');
+    const run = runFold('responses', stripped);
+    expect(run.transcript.blocks).toEqual(withIndex.transcript.blocks);
+    expect(run.outcome).toMatchObject({ verdict: 'complete' });
+    expect(run.outcome.warnings.filter((w) => w.includes('output_index'))).toEqual([]);
+    // Every text delta counted as content, as with the index: time to first token is the same event.
+    expect(run.steps.map((st) => st.content)).toEqual(withIndex.steps.map((st) => st.content));
+  });
+
   it('adopts response.completed output when a relay sent no item events', () => {
     const run = runFold(
       'responses',

@@ -136,13 +136,21 @@ export function createResponsesFold(): StreamFold {
   }
 
   function textPart(json: Record<string, unknown>, kind: 'text' | 'refusal'): TextLike | undefined {
-    return textPartAt(json.output_index, json.content_index, json.type, kind);
+    return textPartAt(json.output_index, json.content_index, json.type, kind, json.item_id);
   }
 
-  function textPartAt(outputIndex: unknown, contentIndex: unknown, type: unknown, kind: 'text' | 'refusal'): TextLike | undefined {
-    const slot = itemAt(outputIndex);
+  /**
+   * The item an event is about: by output_index, else (a relay that drops it, as Codex's fixtures do on
+   * output_item.done) by the item_id of an item already announced.
+   */
+  function itemFor(outputIndex: unknown, itemId: unknown, type?: string): ItemSlot | undefined {
+    return itemAt(outputIndex, type) ?? slotById(itemId);
+  }
+
+  function textPartAt(outputIndex: unknown, contentIndex: unknown, type: unknown, kind: 'text' | 'refusal', itemId: unknown): TextLike | undefined {
+    const slot = itemFor(outputIndex, itemId);
     if (!slot) {
-      warnings.add(`no-index:${kind}`, `${String(type)} without an output_index ignored.`);
+      warnings.add(`no-index:${kind}`, `${String(type)} without an output_index or the item_id of an announced item ignored.`);
       return undefined;
     }
     const key = typeof contentIndex === 'number' ? contentIndex : 0;
@@ -154,8 +162,11 @@ export function createResponsesFold(): StreamFold {
   }
 
   function thinkingPart(json: Record<string, unknown>): TextLike | undefined {
-    const slot = itemAt(json.output_index, 'reasoning');
-    if (!slot) return undefined;
+    const slot = itemFor(json.output_index, json.item_id, 'reasoning');
+    return slot && thinkingOf(slot);
+  }
+
+  function thinkingOf(slot: ItemSlot): TextLike {
     const existing = slot.parts.get(0);
     if (existing && existing.kind === 'thinking') return existing as TextLike;
     const b: TextLike = { kind: 'thinking', text: '' };
@@ -168,9 +179,9 @@ export function createResponsesFold(): StreamFold {
   }
 
   function toolPartAt(outputIndex: unknown, itemId: unknown, name: unknown, type: unknown): ToolBlock | undefined {
-    const slot = itemAt(outputIndex, 'function_call');
+    const slot = itemFor(outputIndex, itemId, 'function_call');
     if (!slot) {
-      warnings.add('no-index:args', `${String(type)} without an output_index ignored.`);
+      warnings.add('no-index:args', `${String(type)} without an output_index or the item_id of an announced item ignored.`);
       return undefined;
     }
     const existing = slot.parts.get(0);
@@ -302,7 +313,7 @@ export function createResponsesFold(): StreamFold {
     checkSeq(d.seq);
     if (!created) warnings.add('before-created', `${d.kind} arrived before response.created.`);
     if (d.kind === 'response.output_text.delta') {
-      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text');
+      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', d.itemId);
       if (b) b.text += d.value;
     } else {
       const b = toolPartAt(d.outputIndex, d.itemId, undefined, d.kind);
@@ -405,9 +416,9 @@ export function createResponsesFold(): StreamFold {
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const d = str(json.delta) ?? '';
-        const b = thinkingPart(json);
-        if (!b) break;
-        const slot = items.get(json.output_index as number)!;
+        const slot = itemFor(json.output_index, json.item_id, 'reasoning');
+        if (!slot) break;
+        const b = thinkingOf(slot);
         const index = typeof json.summary_index === 'number' ? json.summary_index : typeof json.content_index === 'number' ? json.content_index : 0;
         // Summaries are separate paragraphs: keep them apart as the done item will.
         if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
