@@ -34,6 +34,7 @@ export function Ledger({ ledger, response, body }: { ledger?: LedgerData; respon
         {ledger.profileName} · {ledger.startedAt} · body {bytes(ledger.bodyBytes)}
       </p>
       <Headers headers={ledger.headers} label="Request headers" />
+      <p className="muted small">Only host, content-length and connection are added on the wire (HTTP/1.1 needs them); redirects are not followed.</p>
       {ledger.warnings.length > 0 && (
         <div className="warnings">
           <h4>Sent despite these capability warnings</h4>
