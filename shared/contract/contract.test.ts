@@ -40,6 +40,9 @@ describe('the contract', () => {
   it('validates profiles: http(s) base URLs, header names, defaults', () => {
     expect(ProfileInput.safeParse({ name: 'a', baseUrl: 'https://x.example' }).data).toMatchObject({ authScheme: 'native', extraHeaders: {}, keyStorage: 'persist' });
     expect(ProfileInput.safeParse({ name: 'a', baseUrl: 'file:///etc/passwd' }).success).toBe(false);
+    // Headers HTTP sets itself would make every request fail in the HTTP client: refused at save, by field.
+    const transport = ProfileInput.safeParse({ name: 'a', baseUrl: 'https://x.example', extraHeaders: { 'X-Team': 'blue', 'Transfer-Encoding': 'chunked' } });
+    expect(transport.error?.issues).toEqual([expect.objectContaining({ path: ['extraHeaders', 'Transfer-Encoding'], message: 'Transfer-Encoding is set by HTTP itself and cannot be sent as an extra header' })]);
     expect(ProfileInput.safeParse({ name: 'a', baseUrl: 'https://x', extraHeaders: { 'bad header': 'v' } }).success).toBe(false);
     expect(ProfileInput.safeParse({ name: 'a', baseUrl: 'https://x', sneaky: true }).success).toBe(false);
   });

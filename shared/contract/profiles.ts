@@ -53,9 +53,12 @@ export interface ProfilesState {
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid header name');
 
+/** Headers HTTP/1.1 itself sets or forbids a client to choose: the HTTP client refuses a request that carries them. */
+export const TRANSPORT_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection'];
+
 /**
- * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: fetch
- * then refuses the header on every request with an error that quotes the whole value, key included. Tab is
+ * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: the HTTP
+ * client then refuses the header on every request (some clients quote the whole value, key included). Tab is
  * legal inside a header value; a key has no use for it.
  */
 export function headerValueProblem(value: string, allowTab: boolean): 'control' | 'non-latin1' | undefined {
@@ -114,6 +117,9 @@ export const ProfileInput = z
       // They are sent lowercased and a secret one is stored by its lowercased name: two spellings would collide.
       if (seen.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is given twice (header names ignore case)` });
       seen.add(name.toLowerCase());
+      if (TRANSPORT_HEADERS.includes(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is set by HTTP itself and cannot be sent as an extra header` });
+      }
     }
     for (const name of Object.keys(input.keepSecretHeaders)) {
       if (!(name in input.extraHeaders)) ctx.addIssue({ code: 'custom', path: ['keepSecretHeaders', name], message: `${name} is not among the extra headers` });
