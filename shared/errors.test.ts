@@ -181,6 +181,18 @@ describe('parseGatewayError: a JSON body cut short', () => {
 });
 
 describe('describeNetworkError', () => {
+  it('a header undici refuses is named, and told apart: a bad character in a value, or a header HTTP sets itself', () => {
+    const refused = (name: string) => Object.assign(new Error(`invalid ${name} header`), { code: 'UND_ERR_INVALID_ARG', name: 'InvalidArgumentError' });
+    expect(describeNetworkError(refused('authorization'))).toMatchObject({
+      type: 'network:invalid-header',
+      message: expect.stringMatching(/^The request was not sent: the authorization header holds a character HTTP headers cannot carry/),
+    });
+    expect(describeNetworkError(refused('Transfer-Encoding'))).toMatchObject({
+      type: 'network:invalid-header',
+      message: "The request was not sent: transfer-encoding is a header HTTP sets itself. Remove it from the profile's extra headers.",
+    });
+  });
+
   it('refused names the address', () => {
     const err = fetchFailed(sysError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1234', { address: '127.0.0.1', port: 1234, syscall: 'connect' }));
     expect(describeNetworkError(err)).toEqual({

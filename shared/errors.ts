@@ -4,6 +4,7 @@
  * `{detail}` bodies, Cloudflare HTML pages or `problem+json`.
  */
 import type { GatewayErrorInfo } from './contract/errors';
+import { TRANSPORT_HEADERS } from './contract/profiles';
 import type { StreamError } from './protocols/types';
 
 export const RAW_BODY_CAP = 64 * 1024;
@@ -205,7 +206,11 @@ export function parseGatewayError(
   if (status !== undefined && status >= 300 && status <= 399 && h.location) {
     // The core never follows a redirect (gateway-client.ts): said here, so a 3xx is not read as a failure of the gateway.
     info.type = 'redirect';
-    info.message = `The gateway redirected this request to ${h.location}. The app does not follow redirects: a redirected POST arrives as a GET without its body, and the key's header would go to the new address. If the new address is right, make it the profile's base URL.`;
+    const resent =
+      status === 307 || status === 308
+        ? 'following it would send the request, key included, to that address'
+        : 'following it would turn a POST into a GET without its body, and send the key there';
+    info.message = `The gateway redirected this request to ${h.location}. The app does not follow redirects (${resent}). If that address is right, change the profile's base URL to match it.`;
     return info;
   }
   let json: unknown;
@@ -403,7 +408,7 @@ interface ErrorFacts {
   hostname?: string;
 }
 
-/** undici wraps the system error: `TypeError: fetch failed` → cause (maybe an AggregateError) → code. */
+/** The system error may be wrapped (`TypeError: fetch failed` → cause, or an AggregateError of attempts): the codes are collected from every layer. */
 function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
   if (depth > 6 || err === null || err === undefined) return;
   if (typeof err !== 'object') {
@@ -423,7 +428,7 @@ function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
-/** A fetch failure (no HTTP status) in words the user can act on. */
+/** A request that failed without an HTTP status (refused, reset, timed out, undecodable) in words the user can act on. */
 export function describeNetworkError(err: unknown): GatewayErrorInfo {
   const facts: ErrorFacts = { codes: [], messages: [], names: [] };
   collectFacts(err, facts);
@@ -466,13 +471,27 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
       message: `The connection was reset by ${where ?? 'the gateway'} (${detail}).`,
     };
   }
-  const badHeader = has('UND_ERR_INVALID_ARG') && /invalid ([\w-]+) header/i.exec(allText)?.[1];
+  code = codes.find((c) => /^(Z_|ERR_BROTLI|ERR__ZLIB|ERR_ZLIB|ERR_CONTENT_DECODING)/.test(c));
+  if (code) {
+    return {
+      type: 'network:decoding',
+      code,
+      message:
+        code === 'ERR_CONTENT_DECODING'
+          ? `The gateway's answer was not decoded: ${detail}.`
+          : `The gateway's compressed body could not be decoded (${detail}): its content-encoding header does not match the bytes sent.`,
+    };
+  }
+  const badHeader = has('UND_ERR_INVALID_ARG') && /invalid ([\w-]+) header/i.exec(allText)?.[1]?.toLowerCase();
   if (badHeader) {
-    // undici names the header but not its value, which may be the key.
+    // undici names the header but not its value, which may be the key. It says the same of a header HTTP
+    // manages itself (a profile saved before those were refused).
     return {
       type: 'network:invalid-header',
       code: 'UND_ERR_INVALID_ARG',
-      message: `The request was not sent: the ${badHeader.toLowerCase()} header holds a character HTTP headers cannot carry (a line break or another control character). Re-enter the key, or fix that header in the profile.`,
+      message: TRANSPORT_HEADERS.includes(badHeader)
+        ? `The request was not sent: ${badHeader} is a header HTTP sets itself. Remove it from the profile's extra headers.`
+        : `The request was not sent: the ${badHeader} header holds a character HTTP headers cannot carry (a line break or another control character). Re-enter the key, or fix that header in the profile.`,
     };
   }
   code = has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT');

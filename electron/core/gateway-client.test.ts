@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { buildRequest, describeRequestError, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, constants as zlibConstants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { errors as undiciErrors } from 'undici';
+import { describeNetworkError } from '../../shared/errors';
+import { buildRequest, describeRequestError, gatewayRequest, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
 import type { Profile } from './profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
@@ -62,7 +67,9 @@ describe('secretWatchingDecoder', () => {
 
 describe('describeRequestError', () => {
   it('classifies a failed request and scrubs every secret its text quotes, through its causes too', () => {
-    const err = new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ECONNRESET while sending x-api-key: ${KEY}`), { code: 'ECONNRESET' }) });
+    // As undici's request() throws it: its own error class, with the system error as the cause.
+    const err = new undiciErrors.SocketError('other side closed');
+    err.cause = Object.assign(new Error(`read ECONNRESET after x-api-key: ${KEY}`), { code: 'ECONNRESET' });
     const info = describeRequestError(err, [KEY]);
     expect(info.type).toBe('network:reset');
     expect(info.message).toContain('[redacted]');
@@ -139,6 +146,8 @@ describe('buildRequest', () => {
     // A credential-named header is hidden by its name whatever its value; a short ordinary value is not
     // scrubbed out of other headers (or answers), where it would only break the text around it.
     expect(req.redactedHeaders['x-auth-mode']).toBe('[redacted]');
+    const withPlain = buildRequest({ ...profile, extraHeaders: { ...profile.extraHeaders, 'x-mode-note': 'null means default' } }, KEY, 'POST', '/v1/chat/completions', {});
+    expect(withPlain.redactedHeaders['x-mode-note']).toBe('null means default');
     expect(requestSecrets(KEY, profile.extraHeaders, (n) => n === 'helicone-auth' || n === 'x-auth-mode')).toEqual([KEY, 'Bearer sk-helicone-0123456789', 'sk-helicone-0123456789']);
   });
 });
@@ -194,5 +203,79 @@ describe('sniffBody', () => {
     expect(sniffBody(Uint8Array.of(0xef, 0xbb), false)).toBeUndefined();
     expect(sniffBody(Uint8Array.of(0xef), true)).toBe('text');
     expect(sniffBody(Uint8Array.of(0xef, 0xbb, 0xbf, 0x64), false)).toBeUndefined();
+  });
+});
+
+describe('gatewayRequest: bodies as the gateway encoded them', () => {
+  const servers: http.Server[] = [];
+  afterEach(() => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+  async function answer(status: number, headers: Record<string, string>, body: Buffer | string): Promise<string> {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(status, headers).end(body));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/models`;
+  }
+  async function read(url: string) {
+    const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
+    try {
+      const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal);
+      return { res, body: await readBody(res.body, timer) };
+    } finally {
+      timer.done();
+    }
+  }
+  const TEXT = '{"data":[{"id":"m-é"}]}';
+
+  it('inflates gzip, x-gzip, zlib and raw deflate, br, and stacked layers, to the text the gateway meant', async () => {
+    const cases: [string, Buffer][] = [
+      ['gzip', gzipSync(TEXT)],
+      ['x-gzip', gzipSync(TEXT)],
+      ['deflate', deflateSync(TEXT)],
+      ['deflate', deflateRawSync(TEXT)],
+      ['br', brotliCompressSync(TEXT)],
+      ['deflate, gzip', gzipSync(deflateSync(TEXT))],
+      ['identity', Buffer.from(TEXT)],
+    ];
+    for (const [encoding, bytes] of cases) {
+      const { res, body } = await read(await answer(200, { 'content-encoding': encoding }, bytes));
+      expect(body, encoding).toEqual({ text: TEXT, bytes: Buffer.byteLength(TEXT), capped: false });
+      expect(res.headers['content-encoding']).toBe(encoding);
+    }
+  });
+
+  it('is as lenient as browsers: an empty body, a 204, and gzip flushed but never finished read without error', async () => {
+    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, ''))).body).toEqual({ text: '', bytes: 0, capped: false });
+    expect((await read(await answer(204, { 'content-encoding': 'gzip' }, ''))).body).toEqual({ text: '', bytes: 0, capped: false });
+    const unfinished = gzipSync(TEXT, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, unfinished))).body.text).toBe(TEXT);
+  });
+
+  it('leaves an encoding it does not know as it came, even one named like an object property', async () => {
+    for (const encoding of ['compress', 'constructor', 'gzip, toString']) {
+      const { body } = await read(await answer(200, { 'content-encoding': encoding }, TEXT));
+      expect(body.text, encoding).toBe(TEXT);
+    }
+  });
+
+  it('a body that does not match its encoding is cut with a decoding error, not a connection one', async () => {
+    const { body } = await read(await answer(200, { 'content-encoding': 'gzip' }, 'plain text, not gzip'));
+    expect(body.cut).toBeDefined();
+    expect(describeNetworkError(body.cut)).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/compressed body could not be decoded/) });
+  });
+
+  it('refuses more than five layers of encoding before reading the body', async () => {
+    const url = await answer(200, { 'content-encoding': 'gzip, gzip, gzip, gzip, gzip, gzip' }, TEXT);
+    const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
+    const err = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal).catch((e: unknown) => e);
+    timer.done();
+    expect(describeNetworkError(err)).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/6 content encodings/) });
   });
 });

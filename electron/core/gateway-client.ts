@@ -8,8 +8,8 @@ import { joinUrl } from '../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
-import { pipeline, type Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { keyHint } from './vault';
 import { describeNetworkError } from '../../shared/errors';
 import type { GatewayErrorInfo } from '../../shared/contract';
@@ -29,18 +29,48 @@ export interface GatewayResponse {
   status: number;
   statusText: string;
   ok: boolean;
-  /** Lower-case names; a repeated header's values joined with ", ", as fetch's Headers does. */
+  /** Lower-case names; a repeated header's values joined with ", " (set-cookie too: it is redacted by name). */
   headers: Record<string, string>;
   /** Decoded bytes: a body the gateway compressed unasked (it is never asked to) is inflated here. */
   body: AsyncIterable<Uint8Array>;
 }
 
+/*
+ * Compressed bodies are decoded as leniently as browsers and curl decode them (undici's fetch does the same):
+ * a gzip stream without its trailer, or flushed but never finished, still gives the text that arrived.
+ */
+const SYNC = { flush: zlibConstants.Z_SYNC_FLUSH, finishFlush: zlibConstants.Z_SYNC_FLUSH };
+const BROTLI = { flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH };
+
+/** `deflate` as servers send it: zlib-wrapped per the RFC, or raw deflate as some servers do. */
+class AnyInflate extends Transform {
+  private inner: Transform | undefined;
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    if (!this.inner) {
+      if (chunk.length === 0) return done();
+      // A zlib header's first byte says "deflate" in its low four bits; raw deflate has no header.
+      this.inner = (chunk[0] & 0x0f) === 0x08 ? createInflate(SYNC) : createInflateRaw(SYNC);
+      this.inner.on('data', (out: Buffer) => this.push(out));
+      this.inner.on('error', (err) => this.destroy(err));
+    }
+    this.inner.write(chunk, done);
+  }
+  override _flush(done: (err?: Error | null) => void): void {
+    if (!this.inner) return done();
+    this.inner.once('end', () => done());
+    this.inner.end();
+  }
+}
+
 const DECODERS: Record<string, () => Transform> = {
-  gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
-  deflate: () => createInflate(),
-  br: () => createBrotliDecompress(),
+  gzip: () => createGunzip(SYNC),
+  'x-gzip': () => createGunzip(SYNC),
+  deflate: () => new AnyInflate(),
+  br: () => createBrotliDecompress(BROTLI),
 };
+
+/** More layers than this is a decompression bomb, not an answer (curl and undici draw the same line). */
+const MAX_ENCODINGS = 5;
 
 /**
  * The core's one way to send a built request: undici's `request` through gatewayDispatcher, so RequestTimer is
@@ -52,20 +82,34 @@ const DECODERS: Record<string, () => Transform> = {
  */
 export async function gatewayRequest(req: BuiltRequest, signal: AbortSignal): Promise<GatewayResponse> {
   const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher: gatewayDispatcher });
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  try {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    // A 204 or an empty 200 labelled gzip decodes to nothing, as the decoders are lenient (above).
+    const encodings = (headers['content-encoding'] ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== '' && e !== 'identity');
+    if (encodings.length > MAX_ENCODINGS) {
+      throw Object.assign(new Error(`the answer is labelled with ${encodings.length} content encodings (${encodings.join(', ')}); more than ${MAX_ENCODINGS} are not decoded`), {
+        code: 'ERR_CONTENT_DECODING',
+      });
+    }
+    let body: Readable = res.body;
+    // Layers were applied in the order listed: undone last first. An unknown one is left as it came.
+    if (encodings.every((e) => Object.hasOwn(DECODERS, e))) {
+      for (const e of encodings.reverse()) body = pipeline(body, DECODERS[e](), () => undefined);
+    }
+    return { status: res.statusCode, statusText: res.statusText ?? '', ok: res.statusCode >= 200 && res.statusCode <= 299, headers, body };
+  } catch (err) {
+    // Nothing will read this body: without this the connection stays open until the gateway closes it.
+    // Destroying it aborts the request, which undici then reports on the body: that is expected, not a fault.
+    res.body.on('error', () => undefined);
+    res.body.destroy();
+    throw err;
   }
-  const encodings = (headers['content-encoding'] ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== '' && e !== 'identity');
-  let body: Readable = res.body;
-  // Layers were applied in the order listed: undone last first. An unknown one is left as it came.
-  if (encodings.every((e) => e in DECODERS)) {
-    for (const e of encodings.reverse()) body = pipeline(body, DECODERS[e](), () => undefined);
-  }
-  return { status: res.statusCode, statusText: res.statusText ?? '', ok: res.statusCode >= 200 && res.statusCode <= 299, headers, body };
 }
 
 export interface BuiltRequest {

@@ -1,5 +1,5 @@
 /**
- * One run, end to end (design.md §5): build the request, record the ledger, fetch with timeouts, parse SSE,
+ * One run, end to end (design.md §5): build the request, record the ledger, send it with timeouts, parse SSE,
  * fold events into a transcript, push delta-only batches, and end with exactly one verdict. Partial output
  * is kept on every failure, and the finished run is handed to history by the core, not the renderer.
  */
@@ -334,7 +334,9 @@ export class RunManager {
             const reason = `No bytes for ${idleS} s after ${bytes} bytes of the body.`;
             return finish('timeout', reason, empty, { error: { type: 'network:timeout', message: reason }, ...kept });
           }
-          return finish('truncated', `The connection closed before the body was complete (${networkError(whole.cut).message}).`, empty, kept);
+          const why = networkError(whole.cut);
+          const lead = why.type === 'network:decoding' ? 'The body stopped being readable before it was complete' : 'The connection closed before the body was complete';
+          return finish('truncated', `${lead} (${why.message}).`, empty, kept);
         }
         let json: unknown;
         try {

@@ -69,7 +69,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           signal?.removeEventListener('abort', abort);
         }
       };
-      // Whatever the gateway (or a failed fetch) says reaches the renderer as the estimate's reason: a gateway
+      // Whatever the gateway (or a failed request) says reaches the renderer as the estimate's reason: a gateway
       // that echoes the key or a secret header in its 401 must not show it there.
       const deps: CountDeps = {
         async countViaGateway(messagesBody, signal) {
