@@ -405,6 +405,16 @@ describe('vision', () => {
     expect(JSON.stringify(seen[1].body)).toContain('Reply with only the text in the image.');
   });
 
+  it('a control call that fails (429) leaves the image\'s token cost unknown and does not undo the reading', async () => {
+    route = (_path, body) =>
+      hasImage(body) ? answer('messages', readText(sentImage(body)) ?? '') : { status: 429, headers: { 'retry-after': '30' }, json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } };
+    const { result } = await probe('messages', 'vision');
+    expect(result.outcome, result.message).toBe('proven');
+    expect(result.evidence.fields).toMatchObject({ read: true, controlInputTokens: undefined });
+    expect(result.evidence.fields.imageInputTokens).toBeUndefined();
+    expect(result.message).toMatch(/whether the image was billed is unknown/);
+  });
+
   it('reading the text back proves it, in any case, spacing or sentence', async () => {
     const answers = [(t: string) => t, (t: string) => `The image says "${t.toLowerCase()}".`, (t: string) => `${t.slice(0, 3)} ${t.slice(3)}`];
     for (const [i, protocol] of (['messages', 'chat', 'responses'] as const).entries()) {

@@ -5,7 +5,8 @@
  * guess: one chance in 32^6 (about 10^-9) per probe.
  */
 import type { ProtocolId } from '../../../shared/protocols/types';
-import { capText, nonce, replyText, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import { capText, nonce, ProbeStop, replyText, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import type { FinishedRun } from '../runs';
 import { textPng } from './pixel-font';
 
 export const VISION_PROMPT = 'Reply with only the text in the image.';
@@ -50,12 +51,18 @@ export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
   const b64 = image.png.toString('base64');
   const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), textPart(env.protocol, VISION_PROMPT)], 32);
   const run = await env.call(body);
-  // The same request without the image: only the input tokens are compared.
-  const control = await env.call(userBody(env.protocol, env.model, [textPart(env.protocol, VISION_PROMPT)], 32));
+  // The same request without the image: only its input tokens are read. A control that fails (a 429 on the
+  // second call, say) leaves them unknown; it must not undo what the first call showed.
+  let control: FinishedRun | undefined;
+  try {
+    control = await env.send(userBody(env.protocol, env.model, [textPart(env.protocol, VISION_PROMPT)], 32));
+  } catch (err) {
+    if (!(err instanceof ProbeStop)) throw err;
+  }
   const reply = replyText(run.result.transcript);
   const read = readsNonce(reply, secret);
   const inputTokens = run.result.transcript.usage.inputTotal;
-  const controlInputTokens = control.result.transcript.usage.inputTotal;
+  const controlInputTokens = control?.result.verdict === 'complete' ? control.result.transcript.usage.inputTotal : undefined;
   const billed = imageTokens(inputTokens, controlInputTokens);
   const fields = {
     nonce: secret,
