@@ -151,7 +151,12 @@ export function buildRequest(
   method: 'GET' | 'POST',
   path: string,
   body: unknown,
-  opts: { stream?: boolean; query?: Record<string, string> } = {},
+  opts: {
+    stream?: boolean;
+    query?: Record<string, string>;
+    /** The profile store's list (`ProfileStore.secretsFor`), so the ledger hides exactly what answers are scrubbed of. */
+    secrets?: readonly string[];
+  } = {},
 ): BuiltRequest {
   let url = joinUrl(profile.baseUrl, path);
   if (opts.query && Object.keys(opts.query).length) url += `?${new URLSearchParams(opts.query).toString()}`;
@@ -160,7 +165,7 @@ export function buildRequest(
     'user-agent': 'GatewayPlayground/0.1',
   };
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
-  const secrets = requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
+  const secrets = opts.secrets ?? requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
   const redactedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);

@@ -102,6 +102,7 @@ export class ModelsService {
     for (let page = 0; page < MAX_PAGES; page++) {
       const req = buildRequest(profile, key, 'GET', '/v1/models', undefined, {
         query: afterId ? { after_id: afterId, limit: '1000' } : undefined,
+        secrets,
       });
       const timer = new RequestTimer(this.timeouts);
       let res: GatewayResponse;

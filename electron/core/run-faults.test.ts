@@ -319,6 +319,18 @@ describe('what reaches the gateway is what the ledger shows', () => {
     expect(bodyBytes).toBe(finished.ledger.bodyBytes);
   });
 
+  it('the ledger hides every secret the profile store names, whatever the header is called', async () => {
+    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(CHAT_SSE));
+    const tenant = 'tenant-SECRET-0123456789';
+    const profile: Profile = { id: 'p', name: 'Tenant', baseUrl: url, authScheme: 'bearer', extraHeaders: { 'x-tenant': tenant } };
+    const profiles = { get: () => profile, keyFor: () => KEY, secretsFor: () => [KEY, tenant] } as unknown as ProfileStore;
+    const { done } = new RunManager(profiles).start({ profileId: 'p', protocol: 'chat', warnings: [], origin: 'composer', body: BODIES.chat(true) }, { push: () => undefined });
+    const finished = await done;
+    expect(finished.result.verdict).toBe('complete');
+    expect(finished.ledger.headers['x-tenant']).toBe('[redacted]');
+    expect(JSON.stringify(finished)).not.toContain('SECRET');
+  });
+
   it('a redirect is shown with its Location, not followed: the POST and its key never reach the other address', async () => {
     let elsewhere = 0;
     const other = await gateway((_req, res) => {

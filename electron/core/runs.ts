@@ -89,7 +89,7 @@ export class RunManager {
     const key = this.profiles.keyFor(profile.id);
     const secrets = this.profiles.secretsFor(profile.id);
     const stream = input.body.stream === true;
-    const req = buildRequest(profile, key, 'POST', PROTOCOL_INFO[input.protocol].path, input.body, { stream });
+    const req = buildRequest(profile, key, 'POST', PROTOCOL_INFO[input.protocol].path, input.body, { stream, secrets });
     const runId = `run_${randomUUID()}`;
     const ledger: Ledger = {
       runId,

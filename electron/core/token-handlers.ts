@@ -35,7 +35,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
       inFlight.set(receiver, controller);
 
       const ask: CountDeps['countViaGateway'] = async (messagesBody, signal) => {
-        const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', messagesBody);
+        const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', messagesBody, { secrets });
         const timer = new RequestTimer({ headersMs: 30_000, idleMs: 30_000 });
         const abort = () => timer.cancel();
         signal?.addEventListener('abort', abort, { once: true });

@@ -160,7 +160,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
   if (!profile) throw new ProbeStop({ outcome: 'error', message: `No profile with id ${env.target.profileId}.`, explanation: 'The profile was deleted during the probe.' });
   const key = profiles.keyFor(profile.id);
   const secrets = profiles.secretsFor(profile.id);
-  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload);
+  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets });
   const evidence: Record<string, unknown> = {
     method: 'POST',
     url: req.url,
