@@ -49,16 +49,29 @@ class AnyInflate extends Transform {
     if (!this.inner) {
       if (chunk.length === 0) return done();
       // A zlib header's first byte says "deflate" in its low four bits; raw deflate has no header.
-      this.inner = (chunk[0] & 0x0f) === 0x08 ? createInflate(SYNC) : createInflateRaw(SYNC);
-      this.inner.on('data', (out: Buffer) => this.push(out));
-      this.inner.on('error', (err) => this.destroy(err));
+      const inner = (chunk[0] & 0x0f) === 0x08 ? createInflate(SYNC) : createInflateRaw(SYNC);
+      this.inner = inner;
+      // Back-pressure passes through: a small compressed chunk can inflate a thousandfold, and nothing may
+      // pile up faster than the reader takes it.
+      inner.on('data', (out: Buffer) => {
+        if (!this.push(out)) inner.pause();
+      });
+      inner.on('error', (err) => this.destroy(err));
     }
     this.inner.write(chunk, done);
+  }
+  override _read(size: number): void {
+    this.inner?.resume();
+    super._read(size);
   }
   override _flush(done: (err?: Error | null) => void): void {
     if (!this.inner) return done();
     this.inner.once('end', () => done());
     this.inner.end();
+  }
+  override _destroy(err: Error | null, done: (err: Error | null) => void): void {
+    this.inner?.destroy();
+    done(err);
   }
 }
 
