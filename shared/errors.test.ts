@@ -191,6 +191,8 @@ describe('describeNetworkError', () => {
       type: 'network:invalid-header',
       message: "The request was not sent: transfer-encoding is a header HTTP sets itself. Remove it from the profile's extra headers.",
     });
+    const notSupported = Object.assign(new Error('expect header not supported'), { code: 'UND_ERR_NOT_SUPPORTED', name: 'NotSupportedError' });
+    expect(describeNetworkError(notSupported)).toMatchObject({ type: 'network:invalid-header', code: 'UND_ERR_NOT_SUPPORTED', message: expect.stringMatching(/^The request was not sent: expect is a header HTTP sets itself/) });
   });
 
   it('refused names the address', () => {

@@ -471,7 +471,8 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
       message: `The connection was reset by ${where ?? 'the gateway'} (${detail}).`,
     };
   }
-  code = codes.find((c) => /^(Z_|ERR_BROTLI|ERR__ZLIB|ERR_ZLIB|ERR_CONTENT_DECODING)/.test(c));
+  // zlib's codes are Z_*; Node's brotli decoder reports ERR__ERROR_* ("Decompression failed").
+  code = codes.find((c) => /^(Z_|ERR_BROTLI|ERR__|ERR_ZLIB|ERR_CONTENT_DECODING)/.test(c));
   if (code) {
     return {
       type: 'network:decoding',
@@ -482,13 +483,15 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
           : `The gateway's compressed body could not be decoded (${detail}): its content-encoding header does not match the bytes sent.`,
     };
   }
-  const badHeader = has('UND_ERR_INVALID_ARG') && /invalid ([\w-]+) header/i.exec(allText)?.[1]?.toLowerCase();
+  const badHeader =
+    (has('UND_ERR_INVALID_ARG') && /invalid ([\w-]+) header/i.exec(allText)?.[1]?.toLowerCase()) ||
+    (has('UND_ERR_NOT_SUPPORTED') && /([\w-]+) header not supported/i.exec(allText)?.[1]?.toLowerCase());
   if (badHeader) {
     // undici names the header but not its value, which may be the key. It says the same of a header HTTP
     // manages itself (a profile saved before those were refused).
     return {
       type: 'network:invalid-header',
-      code: 'UND_ERR_INVALID_ARG',
+      code: codes.includes('UND_ERR_NOT_SUPPORTED') ? 'UND_ERR_NOT_SUPPORTED' : 'UND_ERR_INVALID_ARG',
       message: TRANSPORT_HEADERS.includes(badHeader)
         ? `The request was not sent: ${badHeader} is a header HTTP sets itself. Remove it from the profile's extra headers.`
         : `The request was not sent: the ${badHeader} header holds a character HTTP headers cannot carry (a line break or another control character). Re-enter the key, or fix that header in the profile.`,

@@ -53,8 +53,12 @@ export interface ProfilesState {
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid header name');
 
-/** Headers HTTP/1.1 itself sets or forbids a client to choose: the HTTP client refuses a request that carries them. */
-export const TRANSPORT_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection'];
+/**
+ * Headers HTTP/1.1 manages itself: the HTTP client refuses a request that carries them (or, for
+ * content-length, one whose value does not match the body it sends). `host` is not among them: overriding it
+ * to reach a virtual host by IP works.
+ */
+export const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect'];
 
 /**
  * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: the HTTP
