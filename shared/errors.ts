@@ -438,6 +438,15 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
   const where = facts.address !== undefined ? `${facts.address}${facts.port !== undefined ? `:${facts.port}` : ''}` : undefined;
   const detail = facts.messages.filter((m) => m !== 'fetch failed').at(-1) ?? facts.messages[0] ?? String(err);
 
+  const proxyStatus = /Proxy response \((\d+)\)/.exec(allText)?.[1];
+  if (proxyStatus) {
+    const why = proxyStatus === '407' ? ': it asks for credentials (put them in the proxy URL, http://user:password@host:port)' : '';
+    return {
+      type: 'network:proxy',
+      code: `HTTP ${proxyStatus}`,
+      message: `The proxy refused to connect to the gateway (HTTP ${proxyStatus})${why}. The proxy comes from HTTPS_PROXY / HTTP_PROXY; NO_PROXY lists hosts reached directly.`,
+    };
+  }
   let code = has('ECONNREFUSED');
   if (code) {
     return {

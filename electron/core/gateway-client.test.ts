@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants as zlibConstants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { errors as undiciErrors } from 'undici';
 import { describeNetworkError } from '../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, proxyFor, proxyShown, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
 import type { Profile } from './profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
@@ -294,5 +294,30 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
     const err = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal).catch((e: unknown) => e);
     timer.done();
     expect(describeNetworkError(err)).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/6 content encodings/) });
+  });
+});
+
+describe('proxyFor: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl reads them', () => {
+  const env = { HTTPS_PROXY: 'http://corp-proxy:3128', http_proxy: 'plain-proxy:8080', NO_PROXY: '.internal.example, api.direct.example:8443, 10.1.2.3' };
+  it('picks the proxy by scheme, takes a proxy without a scheme as http://, and leaves loopback direct', () => {
+    expect(proxyFor('https://gw.example.com/v1/messages', env)).toBe('http://corp-proxy:3128');
+    expect(proxyFor('http://gw.example.com/v1/messages', env)).toBe('http://plain-proxy:8080');
+    for (const url of ['http://127.0.0.1:8787/v1/models', 'http://localhost:1/v1/models', 'http://[::1]:1/v1/models']) expect(proxyFor(url, env), url).toBeUndefined();
+    expect(proxyFor('https://gw.example.com/v1/models', {})).toBeUndefined();
+  });
+
+  it('NO_PROXY: a domain and its subdomains, a host on one port only, an address, or everything', () => {
+    expect(proxyFor('https://internal.example/v1/models', env)).toBeUndefined();
+    expect(proxyFor('https://gw.internal.example/v1/models', env)).toBeUndefined();
+    expect(proxyFor('https://notinternal.example/v1/models', env)).toBe('http://corp-proxy:3128');
+    expect(proxyFor('https://api.direct.example:8443/v1/models', env)).toBeUndefined();
+    expect(proxyFor('https://api.direct.example/v1/models', env)).toBe('http://corp-proxy:3128');
+    expect(proxyFor('http://10.1.2.3:4000/v1/models', env)).toBeUndefined();
+    expect(proxyFor('https://anything.example/v1/models', { ...env, NO_PROXY: '*' })).toBeUndefined();
+  });
+
+  it('the ledger shows where the proxy is, never its credentials', () => {
+    expect(proxyShown('http://alice:s3cret@corp-proxy:3128')).toBe('http://[redacted]@corp-proxy:3128');
+    expect(proxyShown('http://corp-proxy:3128')).toBe('http://corp-proxy:3128');
   });
 });

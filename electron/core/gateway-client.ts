@@ -7,7 +7,7 @@ import type { Profile } from './profiles';
 import { joinUrl } from '../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
 import { StringDecoder } from 'node:string_decoder';
-import { Agent, request } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { keyHint } from './vault';
@@ -94,7 +94,7 @@ const MAX_ENCODINGS = 5;
  * (npm run bench).
  */
 export async function gatewayRequest(req: BuiltRequest, signal: AbortSignal): Promise<GatewayResponse> {
-  const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher: gatewayDispatcher });
+  const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher: dispatcherFor(req) });
   try {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
@@ -132,6 +132,63 @@ export interface BuiltRequest {
   /** Same headers with every secret replaced: safe for the ledger, history and the renderer. */
   redactedHeaders: Record<string, string>;
   body?: string;
+  /** The proxy the request goes through (see proxyFor), credentials included: it stays in the core. */
+  proxy?: string;
+}
+
+/**
+ * The proxy a request to `url` goes through, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl reads them: a
+ * desktop app behind a company proxy reaches no gateway without it, and Node's HTTP client reads none of
+ * them itself. Loopback (the built-in demo gateway) always goes direct.
+ */
+export function proxyFor(url: string, env: Record<string, string | undefined> = process.env): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const configured = u.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : u.protocol === 'http:' ? (env.HTTP_PROXY ?? env.http_proxy) : undefined;
+  const proxy = configured?.trim();
+  if (!proxy) return undefined;
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === '127.0.0.1' || host === '::1') return undefined;
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  for (const raw of (env.NO_PROXY ?? env.no_proxy ?? '').split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return undefined;
+    // `name`, `.name` or `*.name` match the host and its subdomains; `name:port` only that port.
+    const m = /^(?:\*?\.)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    const name = (m?.[1] ?? entry).replace(/^\[|\]$/g, '');
+    if (m?.[2] !== undefined && m[2] !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return undefined;
+  }
+  // curl takes a proxy given without a scheme as http://.
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+/** A proxy as the ledger shows it: where it is, without the user name and password it may carry. */
+export function proxyShown(proxy: string): string {
+  try {
+    const u = new URL(proxy);
+    return `${u.protocol}//${u.username || u.password ? '[redacted]@' : ''}${u.host}`;
+  } catch {
+    return '[a proxy address that is not a URL]';
+  }
+}
+
+const proxyAgents = new Map<string, ProxyAgent>();
+
+/** One connection pool per proxy, with the same clocks as gatewayDispatcher: RequestTimer is the only one. */
+function dispatcherFor(req: BuiltRequest): Dispatcher {
+  if (!req.proxy) return gatewayDispatcher;
+  let agent = proxyAgents.get(req.proxy);
+  if (!agent) {
+    agent = new ProxyAgent({ uri: req.proxy, headersTimeout: 0, bodyTimeout: 0 });
+    proxyAgents.set(req.proxy, agent);
+  }
+  return agent;
 }
 
 
@@ -183,7 +240,8 @@ export function buildRequest(
   for (const [name, value] of Object.entries(headers)) {
     redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);
   }
-  return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body) };
+  const proxy = proxyFor(url);
+  return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body), ...(proxy ? { proxy } : {}) };
 }
 
 /**
@@ -259,9 +317,11 @@ export function safeResponseHeaders(h: Record<string, string>, secrets: readonly
  * What a failed request (refused, reset, a header value undici rejects) means, in words fit to leave the core:
  * an error's text can quote the request, so every secret of it is scrubbed here, for every caller.
  */
-export function describeRequestError(err: unknown, secrets: readonly string[]): GatewayErrorInfo {
+export function describeRequestError(err: unknown, secrets: readonly string[], proxy?: string): GatewayErrorInfo {
   const info = describeNetworkError(err);
-  return { ...info, message: scrub(info.message, secrets) };
+  // "Connection refused by host:port" names the proxy's address when there is one: say it was the proxy's.
+  const via = proxy && info.type !== 'network:proxy' ? ` The request went through the proxy ${proxyShown(proxy)}.` : '';
+  return { ...info, message: scrub(info.message + via, secrets) };
 }
 
 export interface Timeouts {

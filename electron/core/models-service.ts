@@ -116,7 +116,7 @@ export class ModelsService {
         if (cause?.startsWith('timeout')) {
           return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
         }
-        return { error: describeRequestError(err, secrets) };
+        return { error: describeRequestError(err, secrets, req.proxy) };
       } finally {
         timer.done();
       }

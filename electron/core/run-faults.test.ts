@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
@@ -377,6 +378,88 @@ describe('what reaches the gateway is what the ledger shows', () => {
     expect(text.startsWith('w0 w1 w2 ')).toBe(true);
     expect(text.length).toBeLessThan(words.join('').length);
     expect(result.reason).toContain('other side closed');
+  });
+});
+
+describe('through a proxy (HTTP_PROXY / HTTPS_PROXY)', () => {
+  /** A CONNECT proxy on loopback, as a company proxy would tunnel a request; `refuse` answers CONNECT with that status. */
+  async function proxy(refuse?: number): Promise<{ url: string; tunnels: string[] }> {
+    const tunnels: string[] = [];
+    const server = http.createServer((_req, res) => res.writeHead(405).end());
+    server.on('connect', (req, client: net.Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      if (refuse) return void client.end(`HTTP/1.1 ${refuse} No\r\n\r\n`);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels };
+  }
+  /** The gateway on another loopback address: 127.0.0.1 itself always goes direct. */
+  async function farGateway(): Promise<string> {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(CHAT_SSE));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', () => resolve()));
+    return `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
+  }
+  async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+    const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      return await fn();
+    } finally {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
+  it('a run goes through the proxy, and its ledger says which one (credentials hidden)', async () => {
+    const px = await proxy();
+    const gw = await farGateway();
+    const withUser = px.url.replace('http://', 'http://alice:s3cret@');
+    const { result, finished } = await withEnv({ HTTP_PROXY: withUser, NO_PROXY: '' }, () => runOnce(gw));
+    expect(result.verdict).toBe('complete');
+    expect(px.tunnels).toEqual([gw.replace('http://', '')]);
+    expect(finished.ledger.proxy).toBe(px.url.replace('http://', 'http://[redacted]@'));
+    expect(JSON.stringify(finished)).not.toContain('s3cret');
+  });
+
+  it('NO_PROXY sends the run direct, with no proxy in its ledger', async () => {
+    const px = await proxy();
+    const gw = await farGateway();
+    const { result, finished } = await withEnv({ HTTP_PROXY: px.url, NO_PROXY: '127.0.0.2' }, () => runOnce(gw));
+    expect(result.verdict).toBe('complete');
+    expect(px.tunnels).toEqual([]);
+    expect(finished.ledger.proxy).toBeUndefined();
+  });
+
+  it('a proxy that asks for credentials is named as the problem, not the gateway', async () => {
+    const px = await proxy(407);
+    const gw = await farGateway();
+    const { result } = await withEnv({ HTTP_PROXY: px.url, NO_PROXY: '' }, () => runOnce(gw));
+    expect(result.verdict).toBe('network-error');
+    expect(result.error).toMatchObject({ type: 'network:proxy', message: expect.stringMatching(/^The proxy refused to connect to the gateway \(HTTP 407\): it asks for credentials/) });
+  });
+
+  it('a proxy that is not running is named in the error', async () => {
+    const gw = await farGateway();
+    const { result } = await withEnv({ HTTP_PROXY: 'http://127.0.0.1:1', NO_PROXY: '' }, () => runOnce(gw));
+    expect(result.verdict).toBe('network-error');
+    expect(result.error?.type).toBe('network:refused');
+    expect(result.reason).toContain('The request went through the proxy http://127.0.0.1:1.');
   });
 });
 

@@ -27,6 +27,7 @@ import {
   DEFAULT_TIMEOUTS,
   describeRequestError,
   gatewayRequest,
+  proxyShown,
   type GatewayResponse,
   secretWatchingDecoder,
   readBody,
@@ -100,6 +101,7 @@ export class RunManager {
       stream,
       method: 'POST',
       url: req.url,
+      ...(req.proxy ? { proxy: proxyShown(req.proxy) } : {}),
       headers: req.redactedHeaders,
       body: scrub(req.body ?? '', secrets),
       bodyBytes: Buffer.byteLength(req.body ?? ''),
@@ -238,7 +240,7 @@ export class RunManager {
         ? `No response headers within ${Math.round(this.timeouts.headersMs / 1000)} s.`
         : `No bytes for ${Math.round(this.timeouts.idleMs / 1000)} s after ${log.length} events: the stream went quiet.`;
 
-    const networkError = (err: unknown): GatewayErrorInfo => describeRequestError(err, secrets);
+    const networkError = (err: unknown): GatewayErrorInfo => describeRequestError(err, secrets, req.proxy);
     const capped = (text: string) => (text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text);
 
     let fold: ReturnType<typeof createFold> | undefined;

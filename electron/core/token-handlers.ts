@@ -63,7 +63,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
         } catch (err) {
           if (timer.cause() === 'cancelled') throw new RunError('aborted', 'A newer count replaced this one.');
           if (timer.cause()) return { ok: false, message: 'count_tokens did not answer in time' };
-          return { ok: false, message: describeRequestError(err, secrets).message };
+          return { ok: false, message: describeRequestError(err, secrets, req.proxy).message };
         } finally {
           timer.done();
           signal?.removeEventListener('abort', abort);

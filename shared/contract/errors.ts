@@ -5,7 +5,7 @@ export interface GatewayErrorInfo {
   /**
    * The family's error type (`authentication_error`, `rate_limit_exceeded`…), `gateway_error` for non-JSON
    * bodies, `redirect` for a 3xx (never followed), or for network errors
-   * `network:refused|dns|tls|reset|timeout|invalid-header|unknown`.
+   * `network:refused|dns|tls|reset|timeout|invalid-header|decoding|proxy|unknown`.
    */
   type: string;
   message: string;

@@ -15,6 +15,8 @@ export interface Ledger {
   stream: boolean;
   method: 'POST' | 'GET';
   url: string;
+  /** The proxy it went through (HTTPS_PROXY / HTTP_PROXY), credentials redacted; absent when sent direct. */
+  proxy?: string;
   headers: Record<string, string>;
   body: string;
   bodyBytes: number;

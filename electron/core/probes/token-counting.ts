@@ -181,7 +181,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
       if (timer.cause()) {
         throw new ProbeStop({ outcome: 'inconclusive', message: 'count_tokens did not answer in time.', explanation: 'A timeout says nothing about token counting; try again.' });
       }
-      const info = describeRequestError(err, secrets);
+      const info = describeRequestError(err, secrets, req.proxy);
       evidence.error = info;
       return { ok: false, networkError: info.message, evidence };
     }

@@ -29,6 +29,7 @@ export function Ledger({ ledger, response, body }: { ledger?: LedgerData; respon
       <h4>Request as sent</h4>
       <p className="mono">
         <span className="badge">{ledger.method}</span> {ledger.url}
+        {ledger.proxy && <span className="muted"> via proxy {ledger.proxy}</span>}
       </p>
       <p className="muted small">
         {ledger.profileName} · {ledger.startedAt} · body {bytes(ledger.bodyBytes)}
