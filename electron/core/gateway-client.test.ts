@@ -316,6 +316,13 @@ describe('proxyFor: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl reads them', ()
     expect(proxyFor('https://anything.example/v1/models', { ...env, NO_PROXY: '*' })).toBeUndefined();
   });
 
+  it('an error quoting the proxy URL does not show its password', () => {
+    const proxy = 'http://alice:s3cret%21pass@corp-proxy:3128';
+    const info = describeRequestError(new Error(`cannot use ${proxy} (password s3cret!pass)`), [], proxy);
+    expect(info.message).not.toContain('s3cret');
+    expect(info.message).toContain('The request went through the proxy http://[redacted]@corp-proxy:3128.');
+  });
+
   it('the ledger shows where the proxy is, never its credentials', () => {
     expect(proxyShown('http://alice:s3cret@corp-proxy:3128')).toBe('http://[redacted]@corp-proxy:3128');
     expect(proxyShown('http://corp-proxy:3128')).toBe('http://corp-proxy:3128');

@@ -321,7 +321,17 @@ export function describeRequestError(err: unknown, secrets: readonly string[], p
   const info = describeNetworkError(err);
   // "Connection refused by host:port" names the proxy's address when there is one: say it was the proxy's.
   const via = proxy && info.type !== 'network:proxy' ? ` The request went through the proxy ${proxyShown(proxy)}.` : '';
-  return { ...info, message: scrub(info.message + via, secrets) };
+  return { ...info, message: scrub(info.message + via, proxy ? [...secrets, ...proxySecrets(proxy)] : secrets) };
+}
+
+/** A proxy URL's password (as written and decoded), and the URL itself: an error quoting it must not show them. */
+function proxySecrets(proxy: string): string[] {
+  try {
+    const { password } = new URL(proxy);
+    return password ? [proxy, password, decodeURIComponent(password)] : [];
+  } catch {
+    return [proxy];
+  }
 }
 
 export interface Timeouts {
