@@ -438,7 +438,9 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
   const where = facts.address !== undefined ? `${facts.address}${facts.port !== undefined ? `:${facts.port}` : ''}` : undefined;
   const detail = facts.messages.filter((m) => m !== 'fetch failed').at(-1) ?? facts.messages[0] ?? String(err);
 
-  const proxyStatus = /Proxy response \((\d+)\)/.exec(allText)?.[1];
+  if (has('ERR_PROXY_CONFIG')) return { type: 'network:proxy', code: 'ERR_PROXY_CONFIG', message: `${detail}.` };
+  // A CONNECT tunnel refused ("Proxy response (407) !== 200"), or a request in absolute form ("… (407)").
+  const proxyStatus = /Proxy response \((\d+)\)|Proxy Authentication Required \((\d+)\)/.exec(allText)?.slice(1).find(Boolean);
   if (proxyStatus) {
     const why = proxyStatus === '407' ? ': it asks for credentials (put them in the proxy URL, http://user:password@host:port)' : '';
     return {

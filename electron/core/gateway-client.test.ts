@@ -297,29 +297,40 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   });
 });
 
-describe('proxyFor: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl reads them', () => {
-  const env = { HTTPS_PROXY: 'http://corp-proxy:3128', http_proxy: 'plain-proxy:8080', NO_PROXY: '.internal.example, api.direct.example:8443, 10.1.2.3' };
-  it('picks the proxy by scheme, takes a proxy without a scheme as http://, and leaves loopback direct', () => {
+describe('proxyFor: the proxy variables as curl reads them', () => {
+  const env = { HTTPS_PROXY: 'http://corp-proxy:3128', http_proxy: 'plain-proxy:8080', NO_PROXY: '.internal.example, api.direct.example:8443, 10.1.2.3, 192.168.0.0/16, fd00::/8, [2001:db8::5]' };
+  it('picks the proxy by scheme (lower-case http_proxy only, then all_proxy), takes one without a scheme as http://, and leaves loopback direct', () => {
     expect(proxyFor('https://gw.example.com/v1/messages', env)).toBe('http://corp-proxy:3128');
     expect(proxyFor('http://gw.example.com/v1/messages', env)).toBe('http://plain-proxy:8080');
+    expect(proxyFor('http://gw.example.com/v1/messages', { HTTP_PROXY: 'http://upper:1' })).toBeUndefined();
+    expect(proxyFor('http://gw.example.com/v1/messages', { ALL_PROXY: 'http://all:1' })).toBe('http://all:1');
+    expect(proxyFor('https://gw.example.com/v1/messages', { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })).toBe('http://lower:1');
     for (const url of ['http://127.0.0.1:8787/v1/models', 'http://localhost:1/v1/models', 'http://[::1]:1/v1/models']) expect(proxyFor(url, env), url).toBeUndefined();
     expect(proxyFor('https://gw.example.com/v1/models', {})).toBeUndefined();
   });
 
-  it('NO_PROXY: a domain and its subdomains, a host on one port only, an address, or everything', () => {
-    expect(proxyFor('https://internal.example/v1/models', env)).toBeUndefined();
-    expect(proxyFor('https://gw.internal.example/v1/models', env)).toBeUndefined();
-    expect(proxyFor('https://notinternal.example/v1/models', env)).toBe('http://corp-proxy:3128');
-    expect(proxyFor('https://api.direct.example:8443/v1/models', env)).toBeUndefined();
-    expect(proxyFor('https://api.direct.example/v1/models', env)).toBe('http://corp-proxy:3128');
-    expect(proxyFor('http://10.1.2.3:4000/v1/models', env)).toBeUndefined();
-    expect(proxyFor('https://anything.example/v1/models', { ...env, NO_PROXY: '*' })).toBeUndefined();
+  it('NO_PROXY: a domain and its subdomains, a host on one port only, an address, a block, or everything', () => {
+    const direct = (url: string, e: Record<string, string> = env) => proxyFor(url, e) === undefined;
+    expect(direct('https://internal.example/v1/models')).toBe(true);
+    expect(direct('https://gw.internal.example/v1/models')).toBe(true);
+    expect(direct('https://notinternal.example/v1/models')).toBe(false);
+    expect(direct('https://api.direct.example:8443/v1/models')).toBe(true);
+    expect(direct('https://api.direct.example/v1/models')).toBe(false);
+    expect(direct('http://10.1.2.3:4000/v1/models')).toBe(true);
+    expect(direct('http://110.1.2.3:4000/v1/models')).toBe(false);
+    expect(direct('http://10.1.2.3:4000/v1/models', { http_proxy: 'http://p:1', NO_PROXY: '2.3' })).toBe(false);
+    expect(direct('https://192.168.40.7/v1/models')).toBe(true);
+    expect(direct('https://[fd12::1]/v1/models')).toBe(true);
+    expect(direct('https://[2001:db8:0::5]/v1/models')).toBe(true);
+    expect(direct('https://[2001:db8::6]/v1/models')).toBe(false);
+    expect(direct('https://anything.example/v1/models', { ...env, NO_PROXY: '*' })).toBe(true);
   });
 
   it('an error quoting the proxy URL does not show its password', () => {
-    const proxy = 'http://alice:s3cret%21pass@corp-proxy:3128';
-    const info = describeRequestError(new Error(`cannot use ${proxy} (password s3cret!pass)`), [], proxy);
+    const proxy = 'http://alice-corp:s3cret%21pass@corp-proxy:3128';
+    const info = describeRequestError(new Error(`cannot use ${proxy} (user alice-corp, password s3cret!pass)`), [], proxy);
     expect(info.message).not.toContain('s3cret');
+    expect(info.message).not.toContain('alice-corp');
     expect(info.message).toContain('The request went through the proxy http://[redacted]@corp-proxy:3128.');
   });
 

@@ -7,7 +7,8 @@ import type { Profile } from './profiles';
 import { joinUrl } from '../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../shared/request-headers';
 import { StringDecoder } from 'node:string_decoder';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
+import { BlockList, isIP } from 'node:net';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { keyHint } from './vault';
@@ -136,9 +137,51 @@ export interface BuiltRequest {
   proxy?: string;
 }
 
+/** One NO_PROXY entry: a host name (its subdomains too), an address, or a CIDR block, with an optional port. */
+function noProxyEntry(raw: string): { name: string; port?: string; bits?: number } | undefined {
+  const entry = raw.trim().toLowerCase().replace(/^\*?\./, '');
+  if (entry === '') return undefined;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return { name: bracketed[1], port: bracketed[2] };
+  const cidr = /^([^/]+)\/(\d{1,3})$/.exec(entry);
+  if (cidr) return { name: cidr[1], bits: Number(cidr[2]) };
+  if (isIP(entry) === 6) return { name: entry };
+  const named = /^([^:]+)(?::(\d+))?$/.exec(entry);
+  return named ? { name: named[1], port: named[2] } : undefined;
+}
+
+/** Whether NO_PROXY sends a request to this host and port direct, as curl decides it. */
+function bypassed(host: string, port: string, noProxy: string): boolean {
+  const family = isIP(host);
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    if (raw.trim() === '*') return true;
+    const e = noProxyEntry(raw);
+    if (!e || (e.port !== undefined && e.port !== port)) continue;
+    if (family === 0) {
+      if (host === e.name || host.endsWith(`.${e.name}`)) return true;
+      continue;
+    }
+    // An address matches an equal address or a block holding it, never as a suffix (`2.3` is not 10.1.2.3).
+    const kind = isIP(e.name);
+    if (kind !== family) continue;
+    const list = new BlockList();
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    try {
+      if (e.bits !== undefined) list.addSubnet(e.name, e.bits, type);
+      else list.addAddress(e.name, type);
+    } catch {
+      continue;
+    }
+    if (list.check(host, type)) return true;
+  }
+  return false;
+}
+
 /**
- * The proxy a request to `url` goes through, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl reads them: a
- * desktop app behind a company proxy reaches no gateway without it, and Node's HTTP client reads none of
+ * The proxy a request to `url` goes through, from the environment as curl reads it: `https_proxy` or
+ * `HTTPS_PROXY` for https, `http_proxy` (lower case only, as curl: the upper-case name can be set by a CGI
+ * request's Proxy header) for http, else `all_proxy`/`ALL_PROXY`; `no_proxy`/`NO_PROXY` lists what goes direct.
+ * A desktop app behind a company proxy reaches no gateway without this, and Node's HTTP client reads none of
  * them itself. Loopback (the built-in demo gateway) always goes direct.
  */
 export function proxyFor(url: string, env: Record<string, string | undefined> = process.env): string | undefined {
@@ -148,22 +191,13 @@ export function proxyFor(url: string, env: Record<string, string | undefined> = 
   } catch {
     return undefined;
   }
-  const configured = u.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : u.protocol === 'http:' ? (env.HTTP_PROXY ?? env.http_proxy) : undefined;
-  const proxy = configured?.trim();
+  const pick = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => !!v);
+  const proxy =
+    u.protocol === 'https:' ? pick('https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY') : u.protocol === 'http:' ? pick('http_proxy', 'all_proxy', 'ALL_PROXY') : undefined;
   if (!proxy) return undefined;
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '127.0.0.1' || host === '::1') return undefined;
-  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
-  for (const raw of (env.NO_PROXY ?? env.no_proxy ?? '').split(/[\s,]+/)) {
-    const entry = raw.trim().toLowerCase();
-    if (entry === '') continue;
-    if (entry === '*') return undefined;
-    // `name`, `.name` or `*.name` match the host and its subdomains; `name:port` only that port.
-    const m = /^(?:\*?\.)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
-    const name = (m?.[1] ?? entry).replace(/^\[|\]$/g, '');
-    if (m?.[2] !== undefined && m[2] !== port) continue;
-    if (host === name || host.endsWith(`.${name}`)) return undefined;
-  }
+  if (bypassed(host, u.port || (u.protocol === 'https:' ? '443' : '80'), pick('no_proxy', 'NO_PROXY') ?? '')) return undefined;
   // curl takes a proxy given without a scheme as http://.
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
 }
@@ -180,17 +214,40 @@ export function proxyShown(proxy: string): string {
 
 const proxyAgents = new Map<string, ProxyAgent>();
 
-/** One connection pool per proxy, with the same clocks as gatewayDispatcher: RequestTimer is the only one. */
+/** Connection pools with the same clocks as gatewayDispatcher (undici's own would end a quiet stream at 300 s). */
+const patientPool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, headersTimeout: 0, bodyTimeout: 0 });
+
+/**
+ * The dispatcher for a built request: gatewayDispatcher, or one pool per proxy. An http:// gateway is asked
+ * through the proxy in absolute form, as curl does (a company proxy often refuses CONNECT to ports other than
+ * 443); an https:// one through a CONNECT tunnel. A user name alone is sent as `name:` (curl's reading).
+ */
 function dispatcherFor(req: BuiltRequest): Dispatcher {
   if (!req.proxy) return gatewayDispatcher;
   let agent = proxyAgents.get(req.proxy);
   if (!agent) {
-    agent = new ProxyAgent({ uri: req.proxy, headersTimeout: 0, bodyTimeout: 0 });
+    let u: URL;
+    try {
+      u = new URL(req.proxy);
+    } catch {
+      throw Object.assign(new Error(`The proxy from the environment is not a URL: check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY`), { code: 'ERR_PROXY_CONFIG' });
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      throw Object.assign(new Error(`The proxy from the environment is a ${u.protocol.slice(0, -1)} proxy; only http:// and https:// proxies are supported`), { code: 'ERR_PROXY_CONFIG' });
+    }
+    const credentials = u.username ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined;
+    agent = new ProxyAgent({
+      uri: req.proxy,
+      ...(credentials !== undefined ? { token: `Basic ${Buffer.from(credentials).toString('base64')}` } : {}),
+      proxyTunnel: false,
+      factory: patientPool,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     proxyAgents.set(req.proxy, agent);
   }
   return agent;
 }
-
 
 /** Shorter credential header values are not scrubbed: see requestSecrets. */
 const MIN_HEADER_SECRET = 8;
@@ -324,11 +381,11 @@ export function describeRequestError(err: unknown, secrets: readonly string[], p
   return { ...info, message: scrub(info.message + via, proxy ? [...secrets, ...proxySecrets(proxy)] : secrets) };
 }
 
-/** A proxy URL's password (as written and decoded), and the URL itself: an error quoting it must not show them. */
+/** A proxy URL's credentials (as written and decoded), and the URL itself: an error quoting it must not show them. */
 function proxySecrets(proxy: string): string[] {
   try {
-    const { password } = new URL(proxy);
-    return password ? [proxy, password, decodeURIComponent(password)] : [];
+    const { username, password } = new URL(proxy);
+    return username || password ? [proxy, username, decodeURIComponent(username), password, decodeURIComponent(password)] : [];
   } catch {
     return [proxy];
   }

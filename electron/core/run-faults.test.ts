@@ -381,13 +381,30 @@ describe('what reaches the gateway is what the ledger shows', () => {
   });
 });
 
-describe('through a proxy (HTTP_PROXY / HTTPS_PROXY)', () => {
-  /** A CONNECT proxy on loopback, as a company proxy would tunnel a request; `refuse` answers CONNECT with that status. */
-  async function proxy(refuse?: number): Promise<{ url: string; tunnels: string[] }> {
-    const tunnels: string[] = [];
-    const server = http.createServer((_req, res) => res.writeHead(405).end());
+describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
+  /**
+   * A company proxy on loopback: plain requests in absolute form are forwarded (`forwarded`), CONNECT is
+   * tunnelled (`tunnels`); `refuse` answers both with that status. `auth` records each Proxy-Authorization.
+   */
+  async function proxy(refuse?: number): Promise<{ url: string; tunnels: string[]; forwarded: string[]; auth: (string | undefined)[] }> {
+    const seen = { tunnels: [] as string[], forwarded: [] as string[], auth: [] as (string | undefined)[] };
+    const server = http.createServer((req, res) => {
+      seen.forwarded.push(req.url ?? '');
+      seen.auth.push(req.headers['proxy-authorization']);
+      if (refuse) return void res.writeHead(refuse, { 'proxy-authenticate': 'Basic realm="corp"' }).end();
+      const target = new URL(req.url ?? '');
+      const headers = { ...req.headers };
+      delete headers['proxy-authorization'];
+      const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
     server.on('connect', (req, client: net.Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
+      seen.tunnels.push(req.url ?? '');
+      seen.auth.push(req.headers['proxy-authorization']);
       if (refuse) return void client.end(`HTTP/1.1 ${refuse} No\r\n\r\n`);
       const [host, port] = (req.url ?? '').split(':');
       const upstream = net.connect(Number(port), host, () => {
@@ -401,7 +418,7 @@ describe('through a proxy (HTTP_PROXY / HTTPS_PROXY)', () => {
     });
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels };
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ...seen };
   }
   /** The gateway on another loopback address: 127.0.0.1 itself always goes direct. */
   async function farGateway(): Promise<string> {
@@ -426,40 +443,65 @@ describe('through a proxy (HTTP_PROXY / HTTPS_PROXY)', () => {
     }
   }
 
-  it('a run goes through the proxy, and its ledger says which one (credentials hidden)', async () => {
+  it('an http:// gateway is asked through the proxy in absolute form, with its credentials; the ledger names the proxy, credentials hidden', async () => {
     const px = await proxy();
     const gw = await farGateway();
     const withUser = px.url.replace('http://', 'http://alice:s3cret@');
-    const { result, finished } = await withEnv({ HTTP_PROXY: withUser, NO_PROXY: '' }, () => runOnce(gw));
+    const { result, finished } = await withEnv({ http_proxy: withUser, no_proxy: '' }, () => runOnce(gw));
     expect(result.verdict).toBe('complete');
-    expect(px.tunnels).toEqual([gw.replace('http://', '')]);
+    expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'hi' }]);
+    expect(px.forwarded).toEqual([`${gw}/v1/chat/completions`]);
+    expect(px.auth).toEqual([`Basic ${Buffer.from('alice:s3cret').toString('base64')}`]);
     expect(finished.ledger.proxy).toBe(px.url.replace('http://', 'http://[redacted]@'));
     expect(JSON.stringify(finished)).not.toContain('s3cret');
   });
 
-  it('NO_PROXY sends the run direct, with no proxy in its ledger', async () => {
+  it('a user name alone is sent as curl sends it, "name:"', async () => {
     const px = await proxy();
     const gw = await farGateway();
-    const { result, finished } = await withEnv({ HTTP_PROXY: px.url, NO_PROXY: '127.0.0.2' }, () => runOnce(gw));
+    const { result } = await withEnv({ http_proxy: px.url.replace('http://', 'http://token123@'), no_proxy: '' }, () => runOnce(gw));
     expect(result.verdict).toBe('complete');
-    expect(px.tunnels).toEqual([]);
-    expect(finished.ledger.proxy).toBeUndefined();
+    expect(px.auth).toEqual([`Basic ${Buffer.from('token123:').toString('base64')}`]);
+  });
+
+  it('an https:// gateway goes through a CONNECT tunnel', async () => {
+    const px = await proxy();
+    const gw = (await farGateway()).replace('http://', 'https://');
+    // The loopback gateway speaks plain HTTP, so TLS fails inside the tunnel: the tunnel itself is what is shown.
+    const { result } = await withEnv({ HTTPS_PROXY: px.url, NO_PROXY: '' }, () => runOnce(gw));
+    expect(px.tunnels).toEqual([gw.replace('https://', '')]);
+    expect(result.verdict).toBe('network-error');
+    expect(result.reason).toContain(`The request went through the proxy ${px.url}.`);
+  });
+
+  it('no_proxy sends the run direct, with no proxy in its ledger; upper-case HTTP_PROXY is not read, as curl does not', async () => {
+    const px = await proxy();
+    const gw = await farGateway();
+    const direct = await withEnv({ http_proxy: px.url, no_proxy: '127.0.0.0/8' }, () => runOnce(gw));
+    expect(direct.result.verdict).toBe('complete');
+    expect(direct.finished.ledger.proxy).toBeUndefined();
+    const upper = await withEnv({ HTTP_PROXY: px.url, no_proxy: '' }, () => runOnce(gw));
+    expect(upper.result.verdict).toBe('complete');
+    expect(upper.finished.ledger.proxy).toBeUndefined();
+    expect([...px.forwarded, ...px.tunnels]).toEqual([]);
   });
 
   it('a proxy that asks for credentials is named as the problem, not the gateway', async () => {
     const px = await proxy(407);
     const gw = await farGateway();
-    const { result } = await withEnv({ HTTP_PROXY: px.url, NO_PROXY: '' }, () => runOnce(gw));
+    const { result } = await withEnv({ http_proxy: px.url, no_proxy: '' }, () => runOnce(gw));
     expect(result.verdict).toBe('network-error');
     expect(result.error).toMatchObject({ type: 'network:proxy', message: expect.stringMatching(/^The proxy refused to connect to the gateway \(HTTP 407\): it asks for credentials/) });
   });
 
-  it('a proxy that is not running is named in the error', async () => {
+  it('a proxy that is not running, or not an http(s) proxy, is named in the error', async () => {
     const gw = await farGateway();
-    const { result } = await withEnv({ HTTP_PROXY: 'http://127.0.0.1:1', NO_PROXY: '' }, () => runOnce(gw));
-    expect(result.verdict).toBe('network-error');
-    expect(result.error?.type).toBe('network:refused');
-    expect(result.reason).toContain('The request went through the proxy http://127.0.0.1:1.');
+    const down = await withEnv({ http_proxy: 'http://127.0.0.1:1', no_proxy: '' }, () => runOnce(gw));
+    expect(down.result.verdict).toBe('network-error');
+    expect(down.result.error?.type).toBe('network:refused');
+    expect(down.result.reason).toContain('The request went through the proxy http://127.0.0.1:1.');
+    const socks = await withEnv({ http_proxy: 'socks5://127.0.0.1:1080', no_proxy: '' }, () => runOnce(gw));
+    expect(socks.result.error).toMatchObject({ type: 'network:proxy', message: 'The proxy from the environment is a socks5 proxy; only http:// and https:// proxies are supported.' });
   });
 });
 
