@@ -116,14 +116,10 @@ describe('safeResponseHeaders', () => {
 });
 
 describe('buildRequest', () => {
+  const bearerProfile = (extraHeaders: Record<string, string>): Profile => ({ id: 'p', name: 'P', baseUrl: 'https://gw.example', authScheme: 'bearer', extraHeaders });
+
   it('keeps the values of secret headers out of the plain headers the ledger shows', () => {
-    const profile: Profile = {
-      id: 'p',
-      name: 'P',
-      baseUrl: 'https://gw.example',
-      authScheme: 'bearer',
-      extraHeaders: { 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-trace': 'from Bearer sk-helicone-0123456789', 'x-team': 'blue' },
-    };
+    const profile = bearerProfile({ 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-trace': 'from Bearer sk-helicone-0123456789', 'x-team': 'blue' });
     const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
     expect(req.headers['x-trace']).toBe('from Bearer sk-helicone-0123456789');
     expect(req.redactedHeaders).toMatchObject({
@@ -135,13 +131,7 @@ describe('buildRequest', () => {
   });
 
   it('hides the same secrets the core scrubs from answers: a Bearer credential\'s bare token too', () => {
-    const profile: Profile = {
-      id: 'p',
-      name: 'P',
-      baseUrl: 'https://gw.example',
-      authScheme: 'bearer',
-      extraHeaders: { 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-upstream-user': 'sk-helicone-0123456789', 'x-auth-mode': 'null' },
-    };
+    const profile = bearerProfile({ 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-upstream-user': 'sk-helicone-0123456789', 'x-auth-mode': 'null' });
     const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
     expect(req.redactedHeaders['x-upstream-user']).toBe('[redacted]');
     // A credential-named header is hidden by its name whatever its value; a short ordinary value is not
