@@ -270,7 +270,7 @@ export class RunManager {
       let headCut: { err: unknown } | undefined;
       let sniffed: BodySniff | undefined;
       let seen: Uint8Array = new Uint8Array(0);
-      if (res.ok && body) {
+      if (res.ok) {
         let ended = false;
         for (;;) {
           const found = sniffBody(seen, ended || labelledSse);
@@ -302,7 +302,6 @@ export class RunManager {
       async function* rest(): AsyncGenerator<Uint8Array> {
         for (const h of head) yield h.bytes;
         if (headCut) throw headCut.err;
-        if (!body) return;
         for (;;) {
           const next = await body.next();
           if (next.done) return;
@@ -447,7 +446,7 @@ export class RunManager {
           if (terminalSeen) break;
         }
         if (!terminalSeen && headCut) throw headCut.err;
-        while (!terminalSeen && body) {
+        while (!terminalSeen) {
           const next = await body.next();
           if (next.done) break;
           timer.activity();
@@ -455,7 +454,7 @@ export class RunManager {
         }
         // The protocol's terminal event ends the run even when a relay holds the connection open (and keeps
         // sending pings): the rest of the body is cancelled.
-        if (terminalSeen) await body?.return?.();
+        if (terminalSeen) await body.return?.();
         else {
           chunkT = since();
           reader.end();
@@ -463,7 +462,7 @@ export class RunManager {
       } catch (err) {
         transportError = err;
         // A fold that threw leaves the body unread: release the connection, as leaving a for-await would.
-        body?.return?.().catch(() => undefined);
+        body.return?.().catch(() => undefined);
       }
       flushPending();
       const cause = terminalSeen ? undefined : timer.cause();
