@@ -446,7 +446,7 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
     return {
       type: 'network:proxy',
       code: `HTTP ${proxyStatus}`,
-      message: `The proxy refused to connect to the gateway (HTTP ${proxyStatus})${why}. The proxy comes from HTTPS_PROXY / HTTP_PROXY; NO_PROXY lists hosts reached directly.`,
+      message: `The proxy refused to connect to the gateway (HTTP ${proxyStatus})${why}. The proxy comes from https_proxy / http_proxy / all_proxy; no_proxy lists hosts reached directly.`,
     };
   }
   let code = has('ECONNREFUSED');

@@ -87,8 +87,8 @@ const DECODERS: Record<string, () => Transform> = {
 const MAX_ENCODINGS = 5;
 
 /**
- * The core's one way to send a built request: undici's `request` through gatewayDispatcher, so RequestTimer is
- * the only clock. Not fetch, for two reasons. What is sent is exactly what the ledger shows: fetch adds its own
+ * The core's one way to send a built request: undici's `request` through gatewayDispatcher or a proxy's pool
+ * (dispatcherFor), so RequestTimer is the only clock. Not fetch, for two reasons. What is sent is exactly what the ledger shows: fetch adds its own
  * accept-encoding, accept-language and sec-fetch-mode headers, and follows redirects, turning a redirected POST
  * into a GET without its body (a 3xx is shown as it came, with its Location). And speed: fetch hands the body
  * through WHATWG streams, which cost a 20k-event firehose about 5 ms of CPU more than undici's own stream
@@ -230,7 +230,7 @@ function dispatcherFor(req: BuiltRequest): Dispatcher {
     try {
       u = new URL(req.proxy);
     } catch {
-      throw Object.assign(new Error(`The proxy from the environment is not a URL: check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY`), { code: 'ERR_PROXY_CONFIG' });
+      throw Object.assign(new Error(`The proxy from the environment is not a URL: check https_proxy / http_proxy / all_proxy`), { code: 'ERR_PROXY_CONFIG' });
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
       throw Object.assign(new Error(`The proxy from the environment is a ${u.protocol.slice(0, -1)} proxy; only http:// and https:// proxies are supported`), { code: 'ERR_PROXY_CONFIG' });

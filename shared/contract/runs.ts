@@ -15,7 +15,7 @@ export interface Ledger {
   stream: boolean;
   method: 'POST' | 'GET';
   url: string;
-  /** The proxy it went through (HTTPS_PROXY / HTTP_PROXY), credentials redacted; absent when sent direct. */
+  /** The proxy it went through (from https_proxy / http_proxy / all_proxy), credentials redacted; absent when sent direct. */
   proxy?: string;
   headers: Record<string, string>;
   body: string;
