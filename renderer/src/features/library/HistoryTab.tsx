@@ -35,19 +35,18 @@ export function HistoryTab() {
     void historyRequested();
   }, [historyRequested]);
   /** Stops the replay, if any, and drops its view: a 20k-event replay is not kept once nothing shows it. */
-  const endReplay = () => {
+  const endReplay = (): boolean => {
     const h = replay.current;
-    if (!h) return;
+    if (!h) return false;
     replay.current = undefined;
     h.stop();
     runDiscarded(h.runId);
+    return true;
   };
-  useEffect(() => endReplay, []);
+  useEffect(() => () => void endReplay(), []);
 
   const open = async (runId: string) => {
-    const wasReplay = replay.current !== undefined;
-    endReplay();
-    if (wasReplay) setShown(undefined);
+    if (endReplay()) setShown(undefined);
     setStepping(false);
     setSelected(runId);
     const req = ++request.current;
