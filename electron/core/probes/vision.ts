@@ -49,13 +49,14 @@ export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
   const secret = nonce();
   const image = textPng(secret);
   const b64 = image.png.toString('base64');
-  const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), textPart(env.protocol, VISION_PROMPT)], 32);
+  const prompt = textPart(env.protocol, VISION_PROMPT);
+  const body: Body = userBody(env.protocol, env.model, [imagePart(env.protocol, b64), prompt], 32);
   const run = await env.call(body);
   // The same request without the image: only its input tokens are read. A control that fails (a 429 on the
   // second call, say) leaves them unknown; it must not undo what the first call showed.
   let control: FinishedRun | undefined;
   try {
-    control = await env.send(userBody(env.protocol, env.model, [textPart(env.protocol, VISION_PROMPT)], 32));
+    control = await env.send(userBody(env.protocol, env.model, [prompt], 32));
   } catch (err) {
     if (!(err instanceof ProbeStop)) throw err;
   }
