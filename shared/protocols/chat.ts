@@ -141,8 +141,6 @@ export function createChatFold(): StreamFold {
 
   /** The same as `onChunk` for a chunk that carries only choice 0's content (see fast-json.ts). */
   function onFastChunk(d: Extract<FastDelta, { family: 'chat' }>): boolean {
-    if (head.id === undefined) head.id = d.id;
-    if (head.model === undefined) head.model = d.model;
     return append('text', d.content);
   }
 
@@ -159,7 +157,8 @@ export function createChatFold(): StreamFold {
       return step;
     }
     const fast = parsed.delta;
-    if (fast?.family === 'chat' && message.event !== 'error') {
+    // The fast values leave out the chunk's id and model: the first chunk, which names them, takes the full path.
+    if (fast?.family === 'chat' && message.event !== 'error' && head.id !== undefined && head.model !== undefined) {
       step.content = onFastChunk(fast);
       if (step.content) contentSeen = true;
       return step;

@@ -13,7 +13,7 @@ function fromJson(json: Record<string, any>): FastDelta {
   if (json.type === 'response.function_call_arguments.delta') {
     return { family: 'responses', kind: json.type, itemId: json.item_id, outputIndex: json.output_index, value: json.delta, seq: json.sequence_number };
   }
-  return { family: 'chat', id: json.id, model: json.model, content: json.choices[0].delta.content };
+  return { family: 'chat', content: json.choices[0].delta.content };
 }
 
 const same = (data: string) => {
@@ -37,6 +37,22 @@ describe('fast path for hot delta events', () => {
       same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7, obfuscation: 'q' }));
     }
     expect(fastDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9"}}')).toEqual({ family: 'messages', index: 0, kind: 'text_delta', value: 'é' });
+  });
+
+  it('finds each value after strings that quote the template’s own keys, and reads long indexes as JSON.parse does', () => {
+    // Values are read at offsets after the template matched: a literal holding `","output_index":` or the
+    // Chat content key, escaped as JSON escapes it, must not be taken for the real key.
+    for (const tricky of ['a","output_index":9,"content_index":9,"delta":"no', '\\', 'q\\"', ',"choices":[{"index":0,"delta":{"content":"no"}}]', '"}}']) {
+      same(JSON.stringify({ type: 'response.output_text.delta', item_id: tricky, output_index: 12, content_index: 3, delta: tricky, logprobs: [], sequence_number: 9 }));
+      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: tricky, output_index: 0, delta: tricky, sequence_number: 1 }));
+      same(JSON.stringify({ id: tricky, object: 'chat.completion.chunk', created: 1, model: tricky, service_tier: tricky, system_fingerprint: tricky, choices: [{ index: 0, delta: { content: tricky }, logprobs: null, finish_reason: null }] }));
+    }
+    for (const index of ['0', '7', '4096', '123456789012345', '9007199254740993', '9999999999999999']) {
+      const data = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"x"}}`;
+      expect((fastDelta(data) as { index: number }).index).toBe(JSON.parse(data).index);
+    }
+    const seq = '{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x","logprobs":[],"sequence_number":8888888888888889}';
+    expect((fastDelta(seq) as { seq: number }).seq).toBe(JSON.parse(seq).sequence_number);
   });
 
   it('leaves everything else to JSON.parse: other layouts, padding, extra keys, and anything JSON.parse would reject', () => {
