@@ -88,14 +88,15 @@ const MAX_ENCODINGS = 5;
 
 /**
  * The core's one way to send a built request: undici's `request` through gatewayDispatcher or a proxy's pool
- * (dispatcherFor), so RequestTimer is the only clock. Not fetch, for two reasons. What is sent is exactly what the ledger shows: fetch adds its own
+ * (routeFor), so RequestTimer is the only clock. Not fetch, for two reasons. What is sent is exactly what the ledger shows: fetch adds its own
  * accept-encoding, accept-language and sec-fetch-mode headers, and follows redirects, turning a redirected POST
  * into a GET without its body (a 3xx is shown as it came, with its Location). And speed: fetch hands the body
  * through WHATWG streams, which cost a 20k-event firehose about 5 ms of CPU more than undici's own stream
  * (npm run bench).
  */
 export async function gatewayRequest(req: BuiltRequest, signal: AbortSignal): Promise<GatewayResponse> {
-  const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher: dispatcherFor(req) });
+  const { dispatcher, headers: sent } = routeFor(req);
+  const res = await request(req.url, { method: req.method, headers: sent, body: req.body, signal, dispatcher });
   try {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
@@ -218,13 +219,19 @@ const proxyAgents = new Map<string, ProxyAgent>();
 const patientPool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, headersTimeout: 0, bodyTimeout: 0 });
 
 /**
- * The dispatcher for a built request: gatewayDispatcher, or one pool per proxy. An http:// gateway is asked
- * through the proxy in absolute form, as curl does (a company proxy often refuses CONNECT to ports other than
- * 443); an https:// one through a CONNECT tunnel. A user name alone is sent as `name:` (curl's reading).
+ * The dispatcher for a built request, and the headers it sends: gatewayDispatcher, or one pool per proxy and
+ * proxy credentials. An http:// gateway is asked through the proxy in absolute form, as curl does (a company
+ * proxy often refuses CONNECT to ports other than 443); an https:// one through a CONNECT tunnel. A user name
+ * alone is sent as `name:` (curl's reading). A profile's Proxy-Authorization header is the proxy's, not the
+ * gateway's: through a proxy it becomes the proxy's credentials (undici refuses it as a request header there),
+ * in place of any in the proxy URL.
  */
-function dispatcherFor(req: BuiltRequest): Dispatcher {
-  if (!req.proxy) return gatewayDispatcher;
-  let agent = proxyAgents.get(req.proxy);
+function routeFor(req: BuiltRequest): { dispatcher: Dispatcher; headers: Record<string, string> } {
+  if (!req.proxy) return { dispatcher: gatewayDispatcher, headers: req.headers };
+  const proxyAuth = Object.keys(req.headers).find((name) => name.toLowerCase() === 'proxy-authorization');
+  const headers = proxyAuth === undefined ? req.headers : Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== proxyAuth));
+  const cacheKey = proxyAuth === undefined ? req.proxy : `${req.proxy}\n${req.headers[proxyAuth]}`;
+  let agent = proxyAgents.get(cacheKey);
   if (!agent) {
     let u: URL;
     try {
@@ -236,17 +243,18 @@ function dispatcherFor(req: BuiltRequest): Dispatcher {
       throw Object.assign(new Error(`The proxy from the environment is a ${u.protocol.slice(0, -1)} proxy; only http:// and https:// proxies are supported`), { code: 'ERR_PROXY_CONFIG' });
     }
     const credentials = u.username ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined;
+    const token = proxyAuth !== undefined ? req.headers[proxyAuth] : credentials !== undefined ? `Basic ${Buffer.from(credentials).toString('base64')}` : undefined;
     agent = new ProxyAgent({
       uri: req.proxy,
-      ...(credentials !== undefined ? { token: `Basic ${Buffer.from(credentials).toString('base64')}` } : {}),
+      ...(token !== undefined ? { token } : {}),
       proxyTunnel: false,
       factory: patientPool,
       headersTimeout: 0,
       bodyTimeout: 0,
     });
-    proxyAgents.set(req.proxy, agent);
+    proxyAgents.set(cacheKey, agent);
   }
-  return agent;
+  return { dispatcher: agent, headers };
 }
 
 /** Shorter credential header values are not scrubbed: see requestSecrets. */

@@ -36,9 +36,9 @@ async function gateway(handler: (req: http.IncomingMessage, res: http.ServerResp
 }
 
 /** Only what RunManager reads of the store: a key that ProfileInput would now refuse can still be on disk. */
-function store(baseUrl: string, key: string): ProfileStore {
-  const profile: Profile = { id: 'p', name: 'Faulty', baseUrl, authScheme: 'native', extraHeaders: {} };
-  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key, secretsFor: () => [key] } as unknown as ProfileStore;
+function store(baseUrl: string, key: string, extraHeaders: Record<string, string> = {}): ProfileStore {
+  const profile: Profile = { id: 'p', name: 'Faulty', baseUrl, authScheme: 'native', extraHeaders };
+  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key, secretsFor: () => [key, ...Object.values(extraHeaders)] } as unknown as ProfileStore;
 }
 
 const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> = {
@@ -49,11 +49,11 @@ const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> =
 
 async function runOnce(
   url: string,
-  opts: { protocol?: ProtocolId; stream?: boolean; key?: string; timeouts?: Timeouts; sink?: RunSink } = {},
+  opts: { protocol?: ProtocolId; stream?: boolean; key?: string; headers?: Record<string, string>; timeouts?: Timeouts; sink?: RunSink } = {},
 ) {
   const protocol = opts.protocol ?? 'chat';
   const pushed: RunUpdate[] = [];
-  const runs = new RunManager(store(url, opts.key ?? KEY), opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 });
+  const runs = new RunManager(store(url, opts.key ?? KEY, opts.headers), opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 });
   const sink = opts.sink ?? { push: (u: RunUpdate) => void pushed.push(u) };
   const { done } = runs.start({ profileId: 'p', protocol, warnings: [], origin: 'composer', body: BODIES[protocol](opts.stream ?? true) }, sink);
   const finished = await done;
@@ -472,6 +472,22 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
     expect(px.tunnels).toEqual([gw.replace('https://', '')]);
     expect(result.verdict).toBe('network-error');
     expect(result.reason).toContain(`The request went through the proxy ${px.url}.`);
+  });
+
+  it('a profile’s Proxy-Authorization header goes to the proxy as its credentials, in absolute form and in a CONNECT, not to the gateway', async () => {
+    const px = await proxy();
+    const gw = await farGateway();
+    const headers = { 'Proxy-Authorization': 'Negotiate corp-ticket-0123' };
+    const plain = await withEnv({ http_proxy: px.url.replace('http://', 'http://alice:s3cret@'), no_proxy: '' }, () => runOnce(gw, { headers }));
+    expect(plain.result.verdict).toBe('complete');
+    expect(Object.entries(plain.finished.ledger.headers).find(([name]) => name.toLowerCase() === 'proxy-authorization')?.[1]).toBe('[redacted]');
+    expect(plain.everything).not.toContain('corp-ticket-0123');
+    await withEnv({ HTTPS_PROXY: px.url, NO_PROXY: '' }, () => runOnce(gw.replace('http://', 'https://'), { headers }));
+    expect(px.tunnels).toEqual([gw.replace('http://', '')]);
+    expect(px.auth).toEqual(['Negotiate corp-ticket-0123', 'Negotiate corp-ticket-0123']);
+    // Without a proxy it is an ordinary header, sent to the gateway as the ledger shows.
+    const direct = await withEnv({ http_proxy: '', no_proxy: '' }, () => runOnce(gw, { headers }));
+    expect(direct.result.verdict).toBe('complete');
   });
 
   it('no_proxy sends the run direct, with no proxy in its ledger; upper-case HTTP_PROXY is not read, as curl does not', async () => {
