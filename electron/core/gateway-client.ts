@@ -88,11 +88,11 @@ const MAX_ENCODINGS = 5;
 
 /**
  * The core's one way to send a built request: undici's `request` through gatewayDispatcher or a proxy's pool
- * (routeFor), so RequestTimer is the only clock. Not fetch, for two reasons. What is sent is exactly what the ledger shows: fetch adds its own
- * accept-encoding, accept-language and sec-fetch-mode headers, and follows redirects, turning a redirected POST
- * into a GET without its body (a 3xx is shown as it came, with its Location). And speed: fetch hands the body
- * through WHATWG streams, which cost a 20k-event firehose about 5 ms of CPU more than undici's own stream
- * (npm run bench).
+ * (routeFor), so RequestTimer is the only clock. Not fetch, for two reasons. What is sent is exactly what the
+ * ledger shows: fetch adds its own accept-encoding, accept-language and sec-fetch-mode headers, and follows
+ * redirects, turning a redirected POST into a GET without its body (a 3xx is shown as it came, with its
+ * Location). And speed: fetch hands the body through WHATWG streams, which cost a 20k-event firehose about
+ * 5 ms of CPU more than undici's own stream (npm run bench).
  */
 export async function gatewayRequest(req: BuiltRequest, signal: AbortSignal): Promise<GatewayResponse> {
   const { dispatcher, headers: sent } = routeFor(req);

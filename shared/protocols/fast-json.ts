@@ -6,9 +6,9 @@
  *
  * Why by hand: V8's JSON.parse costs ~0.6 µs on a 90-byte Messages delta and ~1 µs on a Chat chunk, more
  * than SSE framing itself; one anchored regex test costs ~0.1 µs. The folds take the values read at the
- * template's offsets (`FastDelta`), so no payload objects are built at all: building the Chat chunk's five objects and
- * walking them in the fold cost a 20k-event firehose more than the parse did. The payload is still there for
- * anyone who asks (`ParsedEvent.json` parses the data then).
+ * template's offsets (`FastDelta`), so no payload objects are built at all: building the Chat chunk's five
+ * objects and walking them in the fold cost a 20k-event firehose more than the parse did. The payload is still
+ * there for anyone who asks (`ParsedEvent.json` parses the data then).
  */
 
 /**
@@ -77,6 +77,7 @@ function intAt(data: string, at: number): number {
 
 const MESSAGES_KINDS = ['text_delta', 'thinking_delta', 'input_json_delta'] as const;
 const MESSAGES_INDEX = '{"type":"content_block_delta","index":'.length;
+const MESSAGES_KIND = ',"delta":{"type":"'.length;
 const MESSAGES_VALUE = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"thinking_delta","thinking":', ',"delta":{"type":"input_json_delta","partial_json":'].map((s) => s.length);
 const TEXT_ITEM = '{"type":"response.output_text.delta","item_id":'.length;
 const ARGS_ITEM = '{"type":"response.function_call_arguments.delta","item_id":'.length;
@@ -100,7 +101,7 @@ export function fastDelta(data: string): FastDelta | undefined {
       if (!MESSAGES.test(data)) return undefined;
       const index = intAt(data, MESSAGES_INDEX);
       // text_delta, thinking_delta or input_json_delta, told apart by their first two letters.
-      const at = intEnd + 18;
+      const at = intEnd + MESSAGES_KIND;
       const k = data.charCodeAt(at) === 105 /* i */ ? 2 : data.charCodeAt(at + 1) === 101 /* e */ ? 0 : 1;
       const open = intEnd + MESSAGES_VALUE[k];
       return { family: 'messages', index, kind: MESSAGES_KINDS[k], value: valueOf(data, open, data.length - 3) };
