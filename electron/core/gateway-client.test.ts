@@ -34,6 +34,33 @@ describe('secretWatchingDecoder', () => {
     expect(secretWatchingDecoder([]).write(Buffer.from(KEY))).toBe(KEY);
   });
 
+  it('sees a secret exactly when the whole body holds it, however the body is cut and whatever its first chunk looks like', () => {
+    // The search is tuned on the first chunk (finderFor): bodies whose first chunk lacks the secret's rarer
+    // characters, or is full of them, or holds almost nothing but the secret's letters.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const secrets = ['demo-key', 'sk-Qx7-9', 'aaaa'];
+    const pieces = ['"type":"content_block_delta"', 'demo', '-', 'key', 'ke', 'y', 'sk-', 'Q', 'x7', '-9', 'a', 'aa', ' ', 'é', '\n'];
+    for (let round = 0; round < 400; round++) {
+      let body = '';
+      const n = 1 + rand(40);
+      for (let i = 0; i < n; i++) body += pieces[rand(pieces.length)];
+      const bytes = Buffer.from(body);
+      const cuts = [...new Set(Array.from({ length: rand(6) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const watched = [secrets[rand(3)], ...(rand(2) ? [secrets[rand(3)]] : [])];
+      const d = secretWatchingDecoder(watched);
+      let out = '';
+      let from = 0;
+      for (const cut of [...cuts, bytes.length]) {
+        out += d.write(bytes.subarray(from, cut));
+        from = cut;
+      }
+      out += d.end();
+      expect(out).toBe(body);
+      expect(d.sawSecret, `${JSON.stringify(watched)} in ${JSON.stringify(body)} cut at ${cuts}`).toBe(watched.some((x) => body.includes(x)));
+    }
+  });
+
   it('scrub replaces every occurrence', () => {
     expect(scrub(`${KEY} and ${KEY}`, [KEY])).toBe('[redacted] and [redacted]');
   });
