@@ -349,10 +349,16 @@ export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk
   const keep = Math.max(0, ...watched.map((s) => s.length - 1));
   let saw = false;
   let tail = '';
-  let finders: ((text: string) => boolean)[] | undefined;
+  let finders: ((text: string) => boolean)[] = [];
+  let tunedOn = 0;
   const look = (text: string): string => {
     if (watched.length === 0 || saw || text === '') return text;
-    finders ??= watched.map((s) => finderFor(s, text));
+    // A stream often opens with one short event: tuned on that alone, the search could anchor on a letter
+    // every later chunk is full of. Re-tuned on each longer chunk until one is long enough to be typical.
+    if (tunedOn < TUNING_SAMPLE && text.length > tunedOn) {
+      finders = watched.map((s) => finderFor(s, text));
+      tunedOn = text.length;
+    }
     const seam = tail + text.slice(0, keep);
     saw = finders.some((found) => found(text)) || watched.some((s) => seam.includes(s));
     tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
@@ -367,11 +373,14 @@ export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk
   };
 }
 
+/** Characters of a stream's opening chunks enough to tell which characters are rare in it. */
+const TUNING_SAMPLE = 4096;
+
 /**
- * A search for one secret in every chunk of a stream, tuned on its first chunk. A plain `includes` reads a
+ * A search for one secret in every chunk of a stream, tuned on its first long chunk. A plain `includes` reads a
  * firehose at about 2 GB/s when the secret is made of letters the JSON around it is full of (the demo key,
  * `demo-key`, against `"content_block_delta"` and `"type"`): about 1 ms of every 2 MB. Looking only where the
- * secret's rarest character in that first chunk appears, and comparing the whole secret there, is about 30×
+ * secret's rarest character in that chunk appears, and comparing the whole secret there, is about 30×
  * faster. A secret with no rare character keeps `includes`.
  */
 function finderFor(secret: string, sample: string): (text: string) => boolean {
