@@ -356,8 +356,9 @@ export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk
     // A stream often opens with one short event: tuned on that alone, the search could anchor on a letter
     // every later chunk is full of. Re-tuned on each longer chunk until one is long enough to be typical.
     if (tunedOn < TUNING_SAMPLE && text.length > tunedOn) {
-      finders = watched.map((s) => finderFor(s, text));
-      tunedOn = text.length;
+      const sample = text.length > TUNING_SAMPLE ? text.slice(0, TUNING_SAMPLE) : text;
+      finders = watched.map((s) => finderFor(s, sample));
+      tunedOn = sample.length;
     }
     const seam = tail + text.slice(0, keep);
     saw = finders.some((found) => found(text)) || watched.some((s) => seam.includes(s));
