@@ -116,12 +116,26 @@ describe('parseGatewayError: retry-after', () => {
     [{ 'retry-after': new Date(now + 2_400).toUTCString() }, 2],
     [{ 'retry-after': 'soon' }, undefined],
   ])('%j → %s s', (headers, expected) => {
-    expect(parseGatewayError(429, headers as Record<string, string>, '{}', now).retryAfter).toBe(expected);
+    expect(parseGatewayError(429, headers as Record<string, string>, '{}', { now }).retryAfter).toBe(expected);
   });
 
   it('rounds an HTTP date up to whole seconds', () => {
     const at = now + 500;
-    expect(parseGatewayError(429, { 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, '', at).retryAfter).toBe(3);
+    expect(parseGatewayError(429, { 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, '', { now: at }).retryAfter).toBe(3);
+  });
+});
+
+describe('parseGatewayError: redirects', () => {
+  it('names where a relative Location points, from the request URL, and leaves an absolute one as sent', () => {
+    const at = 'https://gw.example.com/api/v1/models';
+    expect(parseGatewayError(307, { location: '/api/v1/models/' }, '', { requestUrl: at }).message).toMatch(
+      /^The gateway redirected this request to \/api\/v1\/models\/ \(that is, https:\/\/gw\.example\.com\/api\/v1\/models\/\)\. /,
+    );
+    expect(parseGatewayError(302, { location: '//login.example.com/sso' }, '', { requestUrl: at }).message).toContain('to //login.example.com/sso (that is, https://login.example.com/sso).');
+    const absolute = parseGatewayError(301, { location: 'https://new.example.com/v1/models' }, '', { requestUrl: at });
+    expect(absolute).toMatchObject({ type: 'redirect', status: 301 });
+    expect(absolute.message).toContain('to https://new.example.com/v1/models. ');
+    expect(parseGatewayError(307, { location: 'models/' }, '').message).toContain('to models/. ');
   });
 });
 

@@ -176,6 +176,16 @@ function retryAfterOf(h: Record<string, string>, now: number): number | undefine
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** ` (that is, https://…)` for a Location relative to the request's URL; nothing for an absolute one. */
+function absoluteOf(location: string, requestUrl: string | undefined): string {
+  if (requestUrl === undefined || URL.canParse(location)) return '';
+  try {
+    return ` (that is, ${new URL(location, requestUrl).href})`;
+  } catch {
+    return '';
+  }
+}
+
 /**
  * A non-2xx (or error-bodied 2xx) response in words. Classification order (protocols.md §6): Anthropic
  * envelope, OpenAI envelope, FastAPI `{detail}`, then anything else (HTML, text, problem+json) as
@@ -185,7 +195,8 @@ export function parseGatewayError(
   status: number | undefined,
   headers: Record<string, string>,
   bodyText: string,
-  now: number = Date.now(),
+  /** `requestUrl` resolves a relative redirect Location for the message; the headers keep it as sent. */
+  { now = Date.now(), requestUrl }: { now?: number; requestUrl?: string } = {},
 ): GatewayErrorInfo {
   const h = lowerHeaders(headers);
   const body = bodyText ?? '';
@@ -210,7 +221,7 @@ export function parseGatewayError(
       status === 307 || status === 308
         ? 'following it would send the request, key included, to that address'
         : 'following it would turn a POST into a GET without its body, and send the key there';
-    info.message = `The gateway redirected this request to ${h.location}. The app does not follow redirects (${resent}). If that address is right, change the profile's base URL to match it.`;
+    info.message = `The gateway redirected this request to ${h.location}${absoluteOf(h.location, requestUrl)}. The app does not follow redirects (${resent}). If that address is right, change the profile's base URL to match it.`;
     return info;
   }
   let json: unknown;

@@ -121,12 +121,12 @@ export class ModelsService {
         timer.done();
       }
       const headers = safeResponseHeaders(res.headers, secrets, key);
-      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, secrets)) };
+      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, secrets), { requestUrl: req.url }) };
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        return { error: parseGatewayError(res.status, headers, scrub(text, secrets)) };
+        return { error: parseGatewayError(res.status, headers, scrub(text, secrets), { requestUrl: req.url }) };
       }
       const inBody = bodyErrorOf(json);
       if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: scrub(inBody.message, secrets), rawBody: scrub(text, secrets).slice(0, 65536) } };

@@ -350,6 +350,11 @@ describe('what reaches the gateway is what the ledger shows', () => {
     expect(result.reason).toContain(`redirected this request to ${other}/v1/chat/completions`);
     expect(result.reason).toContain('does not follow redirects');
     expect(elsewhere).toBe(0);
+    // A relative Location (Express's res.redirect) is named whole, from the request's URL.
+    const slash = await gateway((_req, res) => res.writeHead(308, { location: '/v1/chat/completions/' }).end());
+    const moved = await runOnce(slash);
+    expect(moved.result.reason).toContain(`redirected this request to /v1/chat/completions/ (that is, ${slash}/v1/chat/completions/).`);
+    expect(moved.result.response?.headers.location).toBe('/v1/chat/completions/');
   });
 
   it('a stream the gateway compressed without being asked is inflated and folded like any other', async () => {

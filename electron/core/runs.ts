@@ -321,7 +321,7 @@ export class RunManager {
         if (!res.ok) {
           // The status, the error type and retry-after are known from the headers and the first bytes: a body
           // that stalls or is cut does not turn a 503 into a bare timeout or an "empty body".
-          const error = parseGatewayError(res.status, headers, text);
+          const error = parseGatewayError(res.status, headers, text, { requestUrl: req.url });
           let note = '';
           if (cause === 'cancelled') note = ` (You stopped the run while the error body was arriving, after ${bytes} bytes.)`;
           else if (cause) note = ` (The error body stalled: no bytes for ${idleS} s after ${bytes} bytes.)`;
@@ -343,7 +343,7 @@ export class RunManager {
         try {
           json = JSON.parse(text);
         } catch {
-          const error = parseGatewayError(res.status, headers, text);
+          const error = parseGatewayError(res.status, headers, text, { requestUrl: req.url });
           const what = contentType ? `${contentType.split(';')[0]}` : 'no content type';
           return finish('http-error', `HTTP ${res.status}, but the body is ${what}, not JSON${ledger.stream ? ' or an event stream' : ''}.`, empty, {
             error: { ...error, type: 'invalid_response' },

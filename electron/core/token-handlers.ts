@@ -44,7 +44,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text);
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: req.url });
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;

@@ -197,7 +197,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     evidence.responseBody = capText(text, 4000);
     evidence.ms = Math.round(performance.now() - t0);
     if (!res.ok) {
-      const info = parseGatewayError(res.status, headers, text);
+      const info = parseGatewayError(res.status, headers, text, { requestUrl: req.url });
       return {
         ok: false,
         status: res.status,
