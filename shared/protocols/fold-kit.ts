@@ -139,3 +139,18 @@ export function excerpt(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
+
+/**
+ * A tool result names the call it answers by id (`tool_use_id`, `tool_call_id`, `call_id`): calls that share
+ * an id, or have none (some OpenAI-compatible backends leave it out), cannot each be answered.
+ */
+export function callIdWarnings(blocks: readonly Block[]): string[] {
+  const counts = new Map<string, number>();
+  for (const b of blocks) if (b.kind === 'tool_call') counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
+  const out: string[] = [];
+  for (const [id, n] of counts) {
+    if (id === '') out.push(`${n === 1 ? 'A tool call has' : `${n} tool calls have`} no id: a tool result cannot name the call it answers.`);
+    else if (n > 1) out.push(`${n} tool calls share the id ${id}: the gateway cannot tell their results apart.`);
+  }
+  return out;
+}

@@ -5,6 +5,7 @@
 import { createChatFold, readChatResponse } from './chat';
 import { createMessagesFold, readMessagesResponse } from './messages';
 import { createResponsesFold, readResponsesResponse } from './responses';
+import { callIdWarnings } from './fold-kit';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
 
 export * from './types';
@@ -27,23 +28,19 @@ export {
 } from './compose';
 
 export function createFold(protocol: ProtocolId): StreamFold {
-  switch (protocol) {
-    case 'messages':
-      return createMessagesFold();
-    case 'chat':
-      return createChatFold();
-    case 'responses':
-      return createResponsesFold();
-  }
+  const fold = protocol === 'messages' ? createMessagesFold() : protocol === 'chat' ? createChatFold() : createResponsesFold();
+  // `push` stays the protocol's own (it runs per event); the tool-call ids are checked when warnings are read.
+  return {
+    ...fold,
+    warnings: () => [...fold.warnings(), ...callIdWarnings(fold.transcript().blocks)],
+    end() {
+      const outcome = fold.end();
+      return { ...outcome, warnings: [...outcome.warnings, ...callIdWarnings(fold.transcript().blocks)] };
+    },
+  };
 }
 
 export function readResponse(protocol: ProtocolId, json: unknown): ResponseReading {
-  switch (protocol) {
-    case 'messages':
-      return readMessagesResponse(json);
-    case 'chat':
-      return readChatResponse(json);
-    case 'responses':
-      return readResponsesResponse(json);
-  }
+  const reading = protocol === 'messages' ? readMessagesResponse(json) : protocol === 'chat' ? readChatResponse(json) : readResponsesResponse(json);
+  return { ...reading, warnings: [...reading.warnings, ...callIdWarnings(reading.transcript.blocks)] };
 }
