@@ -133,6 +133,29 @@ describe('tool results', () => {
   });
 });
 
+describe('tool calls that share an id', () => {
+  it('each gets its own result box, and the results go out in the calls’ order', async () => {
+    // Some OpenAI-compatible backends repeat or leave out the id: the boxes must not be tied together by it.
+    const twice: Transcript = {
+      blocks: ['Paris', 'Oslo'].map((city) => ({ kind: 'tool_call' as const, id: 'call_1', name: 'get_weather', argsText: JSON.stringify({ city }), args: { city }, complete: true })),
+      usage: {},
+    };
+    finishedRun('chat', 'r1', twice);
+    render(<Composer protocol="chat" />);
+    const boxes = screen.getAllByLabelText('Result for get_weather') as HTMLTextAreaElement[];
+    expect(boxes).toHaveLength(2);
+    fireEvent.change(boxes[0], { target: { value: '18°C' } });
+    fireEvent.change(boxes[1], { target: { value: '9°C' } });
+    expect(boxes.map((b) => b.value)).toEqual(['18°C', '9°C']);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send tool results' })));
+    const sent = (start.mock.calls[0][0].body.messages as Body[]).slice(2);
+    expect(sent).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+      { role: 'tool', tool_call_id: 'call_1', content: '9°C' },
+    ]);
+  });
+});
+
 describe('tool results go out once', () => {
   const toolCall: Transcript = {
     blocks: [{ kind: 'tool_call', id: 'call_1', name: 'get_weather', argsText: '{}', args: {}, complete: true }],

@@ -59,7 +59,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const runCancelRequested = useAppStore((s) => s.runCancelRequested);
   const [sendError, setSendError] = useState<string>();
-  const [toolResults, setToolResults] = useState<Record<string, string>>({});
+  // By position, not id: calls may share an id or have none (the fold warns), and each still gets its own box.
+  const [toolResults, setToolResults] = useState<string[]>([]);
   const [toolsText, setToolsText] = useState<string>();
   const [codeOpen, setCodeOpen] = useState(false);
   // A ref, not only state: a second click can arrive before React re-renders the disabled button.
@@ -122,11 +123,11 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const sendToolResults = async () => {
     if (!lastTranscript || !ownRunId || blockedReason || running || startPending.current) return;
     const answered = ownRunId;
-    const results = pending.map((c) => ({ id: c.id, name: c.name, output: toolResults[c.id] ?? '' }));
+    const results = pending.map((c, i) => ({ id: c.id, name: c.name, output: toolResults[i] ?? '' }));
     const next = withToolResults(protocol, useAppStore.getState().composers[protocol], answered, lastTranscript, results);
     if (!(await start(next))) return;
     toolResultsSent(protocol, answered, next);
-    setToolResults({});
+    setToolResults([]);
   };
 
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
@@ -246,16 +247,23 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
           {pending.length > 0 && lastVerdict && (
             <section className="card tool-results" aria-label="Tool calls">
               <span className="label">The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result</span>
-              {pending.map((c) => (
-                <label key={c.id}>
+              {pending.map((c, i) => (
+                <label key={`${i}:${c.id}`}>
                   <span className="mono small">
                     {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
                   </span>
                   <textarea
                     aria-label={`Result for ${c.name}`}
                     rows={2}
-                    value={toolResults[c.id] ?? ''}
-                    onChange={(e) => setToolResults({ ...toolResults, [c.id]: e.target.value })}
+                    value={toolResults[i] ?? ''}
+                    onChange={(e) => {
+                      const value = e.target.value;
+                      setToolResults((prev) => {
+                        const next = [...prev];
+                        next[i] = value;
+                        return next;
+                      });
+                    }}
                     onKeyDown={(e) => {
                       // Here Ctrl/Cmd+Enter answers the tool calls; the composer's own shortcut would resend the old body.
                       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
