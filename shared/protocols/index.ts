@@ -27,8 +27,30 @@ export {
   type ToolResult,
 } from './compose';
 
+function protocolFold(protocol: ProtocolId): StreamFold {
+  switch (protocol) {
+    case 'messages':
+      return createMessagesFold();
+    case 'chat':
+      return createChatFold();
+    case 'responses':
+      return createResponsesFold();
+  }
+}
+
+function protocolReading(protocol: ProtocolId, json: unknown): ResponseReading {
+  switch (protocol) {
+    case 'messages':
+      return readMessagesResponse(json);
+    case 'chat':
+      return readChatResponse(json);
+    case 'responses':
+      return readResponsesResponse(json);
+  }
+}
+
 export function createFold(protocol: ProtocolId): StreamFold {
-  const fold = protocol === 'messages' ? createMessagesFold() : protocol === 'chat' ? createChatFold() : createResponsesFold();
+  const fold = protocolFold(protocol);
   // `push` stays the protocol's own (it runs per event); the tool-call ids are checked when warnings are read.
   return {
     ...fold,
@@ -41,6 +63,6 @@ export function createFold(protocol: ProtocolId): StreamFold {
 }
 
 export function readResponse(protocol: ProtocolId, json: unknown): ResponseReading {
-  const reading = protocol === 'messages' ? readMessagesResponse(json) : protocol === 'chat' ? readChatResponse(json) : readResponsesResponse(json);
+  const reading = protocolReading(protocol, json);
   return { ...reading, warnings: [...reading.warnings, ...callIdWarnings(reading.transcript.blocks)] };
 }
