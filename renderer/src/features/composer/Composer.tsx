@@ -253,7 +253,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                     {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
                   </span>
                   <textarea
-                    aria-label={`Result for ${c.name}`}
+                    aria-label={pending.some((o, j) => j !== i && o.name === c.name) ? `Result for ${c.name} (call ${i + 1})` : `Result for ${c.name}`}
                     rows={2}
                     value={toolResults[i] ?? ''}
                     onChange={(e) => {
