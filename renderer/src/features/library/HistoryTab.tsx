@@ -39,7 +39,7 @@ export function HistoryTab() {
     const h = replay.current;
     if (!h) return false;
     replay.current = undefined;
-    h.stop();
+    h.discard();
     runDiscarded(h.runId);
     return true;
   };

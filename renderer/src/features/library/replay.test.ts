@@ -43,6 +43,20 @@ describe('replay', () => {
     vi.useRealTimers();
   });
 
+  it('a discarded replay delivers nothing more, not even its end: its view is being dropped', () => {
+    vi.useFakeTimers();
+    const got: RunUpdate[] = [];
+    const h = startReplay(run, 'realtime', (u) => got.push(...u), 'rx');
+    vi.advanceTimersByTime(150);
+    const before = got.length;
+    h.discard();
+    vi.advanceTimersByTime(1000);
+    expect(got).toHaveLength(before);
+    expect(got.some((u) => u.kind === 'end')).toBe(false);
+    expect(h.next()).toBe(false);
+    vi.useRealTimers();
+  });
+
   it('steps one event at a time', () => {
     const got: RunUpdate[] = [];
     const h = startReplay(run, 'step', (u) => got.push(...u), 'rs');

@@ -14,7 +14,8 @@ export interface ReplayHandle {
   runId: string;
   /** Step mode: deliver the next event; returns false once the run has ended. */
   next(): boolean;
-  stop(): void;
+  /** Stops for good, with no end pushed: the replay's view is being dropped (runDiscarded), not shown ended. */
+  discard(): void;
 }
 
 export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: RunUpdate[]) => void, replayId: string): ReplayHandle {
@@ -60,9 +61,9 @@ export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates:
       deliver(1);
       return !stopped;
     },
-    stop() {
+    discard() {
       if (timer) clearTimeout(timer);
-      end();
+      stopped = true;
     },
   };
 }
