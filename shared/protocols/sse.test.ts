@@ -127,6 +127,8 @@ describe.each([
   });
 });
 
+const CHAT_DELTA = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"logprobs":null,"finish_reason":null}]}';
+
 describe('eventTypeOf / parseEvent', () => {
   it.each([
     [{ event: 'message_start', data: '{"type":"message_start","message":{}}' }, 'message_start'],
@@ -135,6 +137,10 @@ describe('eventTypeOf / parseEvent', () => {
     [{ data: ' [DONE] ' }, '[DONE]'],
     [{ event: 'custom', data: '{"a":1}' }, 'custom'],
     [{ data: '{"id":"c","object":"chat.completion.chunk","choices":[]}' }, 'chunk'],
+    // A hot Chat delta (the fast path) and any other chunk are typed alike: by the event line when there is one.
+    [{ data: CHAT_DELTA }, 'chunk'],
+    [{ event: 'completion', data: CHAT_DELTA }, 'completion'],
+    [{ event: 'completion', data: '{"id":"c","object":"chat.completion.chunk","choices":[]}' }, 'completion'],
     [{ data: '{"error":{"message":"boom"}}' }, 'error'],
     [{ data: '{"id":"c","object":"chat.completion.chunk","choices":[],"error":{"message":"x"}}' }, 'error'],
     [{ event: 'error', data: '{"error":{"message":"boom"}}' }, 'error'],

@@ -4,7 +4,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { ParsedEvent, SseMessage } from './types';
-import { fastDelta, type FastDelta } from './fast-json';
+import { fastDelta } from './fast-json';
 
 export interface SseReaderHandlers {
   onMessage(message: SseMessage): void;
@@ -83,12 +83,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function parseEvent(message: SseMessage): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
-  const delta = fastDelta(data);
-  if (delta !== undefined) {
-    // The same types as below: a Chat chunk's is its `event:` line when it has one.
-    const type = delta.family === 'messages' ? 'content_block_delta' : delta.family === 'chat' ? message.event || 'chunk' : delta.kind;
-    return new FastEvent(type, delta, data);
-  }
+  // A hot delta is its own ParsedEvent, typed as below: a Chat chunk's type is its `event:` line when it has one.
+  const fast = fastDelta(data, message.event);
+  if (fast !== undefined) return fast;
   let json: unknown;
   try {
     json = JSON.parse(data);
@@ -105,20 +102,6 @@ export function parseEvent(message: SseMessage): ParsedEvent {
     return { type: 'malformed', json };
   }
   return { type: message.event || 'malformed', json };
-}
-
-/** A hot delta event: its payload is parsed only if something asks for it (the folds read `delta`). */
-class FastEvent implements ParsedEvent {
-  private parsed: unknown;
-  constructor(
-    readonly type: string,
-    readonly delta: FastDelta,
-    private readonly data: string,
-  ) {}
-  get json(): unknown {
-    if (this.parsed === undefined) this.parsed = JSON.parse(this.data);
-    return this.parsed;
-  }
 }
 
 /** The type shown in the Events list for one message (see `parseEvent`). */
