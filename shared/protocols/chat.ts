@@ -4,6 +4,8 @@
  */
 import { bodyErrorOf } from '../errors';
 import {
+  CONTENT_STEP,
+  QUIET_STEP,
   completeToolCall,
   createWarnings,
   errorOutcome,
@@ -146,23 +148,22 @@ export function createChatFold(): StreamFold {
 
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
-    const step: FoldStep = { type: parsed.type, content: false, terminal: false };
     if (done || error) {
       if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error' : '[DONE]'} and was ignored.`);
-      return step;
+      return QUIET_STEP;
     }
     if (parsed.done) {
       done = true;
-      step.terminal = true;
-      return step;
+      return { content: false, terminal: true };
     }
     const fast = parsed.delta;
     // The fast values leave out the chunk's id and model: the first chunk, which names them, takes the full path.
     if (fast?.family === 'chat' && message.event !== 'error' && head.id !== undefined && head.model !== undefined) {
-      step.content = onFastChunk(fast);
-      if (step.content) contentSeen = true;
-      return step;
+      if (!onFastChunk(fast)) return QUIET_STEP;
+      contentSeen = true;
+      return CONTENT_STEP;
     }
+    const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
       // `event: error` with a plain-text payload is still the gateway reporting a failure.

@@ -281,9 +281,9 @@ describe('Messages fold: blocks', () => {
     expect(push(start()).content).toBe(false);
     expect(push(blockStart(0, { type: 'text', text: '' })).content).toBe(false);
     expect(push(delta(0, { type: 'text_delta', text: 'a' })).content).toBe(true);
-    expect(push(sse.named({ type: 'ping' }))).toEqual({ type: 'ping', content: false, terminal: false });
+    expect(push(sse.named({ type: 'ping' }))).toEqual({ content: false, terminal: false });
     expect(push(messageDelta('end_turn', { output_tokens: 3 })).content).toBe(false);
-    expect(push(stop)).toEqual({ type: 'message_stop', content: false, terminal: true });
+    expect(push(stop)).toEqual({ content: false, terminal: true });
   });
 
   it('transcript() returns fresh copies that later events do not change', () => {

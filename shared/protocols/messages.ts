@@ -4,6 +4,8 @@
  */
 import { bodyErrorOf, errorEventOf } from '../errors';
 import {
+  CONTENT_STEP,
+  QUIET_STEP,
   cleanUsage,
   completeToolCall,
   createWarnings,
@@ -208,23 +210,22 @@ export function createMessagesFold(): StreamFold {
 
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
-    const step: FoldStep = { type: parsed.type, content: false, terminal: false };
     if (stopped || error) {
       // A gateway's `[DONE]` after message_stop is common relay noise (sources.md §3.1): not worth a warning.
       if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error event' : 'message_stop'} and was ignored.`);
-      return step;
+      return QUIET_STEP;
     }
     if (parsed.done) {
       warnings.add('done', 'A [DONE] sentinel arrived before message_stop; Anthropic streams have none, so it was ignored.');
-      return step;
+      return QUIET_STEP;
     }
     const fast = parsed.delta;
     // An `event: error` line makes any payload an error (below), so only then is the fast path not taken.
     if (fast?.family === 'messages' && message.event !== 'error') {
       if (!started) warnings.add('before-start', 'content_block_delta arrived before message_start.');
-      step.content = onFastDelta(fast);
-      return step;
+      return onFastDelta(fast) ? CONTENT_STEP : QUIET_STEP;
     }
+    const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
       // `event: error` with a plain-text payload is still the gateway reporting a failure.

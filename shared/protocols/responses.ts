@@ -5,6 +5,8 @@
  */
 import { bodyErrorOf, errorEventOf } from '../errors';
 import {
+  CONTENT_STEP,
+  QUIET_STEP,
   completeToolCall,
   createWarnings,
   errorOutcome,
@@ -332,21 +334,20 @@ export function createResponsesFold(): StreamFold {
 
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
-    const step: FoldStep = { type: parsed.type, content: false, terminal: false };
     if (parsed.done) {
       // `[DONE]` is appended by some relays and the Open Responses spec: noise, never completion.
       if (!terminal) warnings.add('done', 'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.');
-      return step;
+      return QUIET_STEP;
     }
     if (terminal) {
       warnings.add('after-terminal', `${parsed.type} arrived after ${terminal} and was ignored.`);
-      return step;
+      return QUIET_STEP;
     }
     const fast = parsed.delta;
     if (fast?.family === 'responses' && message.event !== 'error') {
-      step.content = onFastDelta(fast);
-      return step;
+      return onFastDelta(fast) ? CONTENT_STEP : QUIET_STEP;
     }
+    const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
       // `event: error` with a plain-text payload is still the gateway reporting a failure.

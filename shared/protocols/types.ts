@@ -150,10 +150,8 @@ export interface FoldOutcome {
   warnings: string[];
 }
 
-/** What folding one event told us. */
+/** What folding one event told us. Read it at once: a fold may hand out the same frozen step again. */
 export interface FoldStep {
-  /** The type shown in the Events list, from the same JSON parse the fold used (see `eventTypeOf`). */
-  type?: string;
   /** The event carried visible content (text, thinking, tool-call arguments, refusal): used for time to first token. */
   content: boolean;
   /** The protocol's terminal marker (or an error event) arrived with this event. */
