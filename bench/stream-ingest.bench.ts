@@ -8,6 +8,10 @@
  *   sdk   the official SDK's stream iterator
  * Budgets (design.md §9): core ≥ 0.8× raw and ≥ 1.0× sdk (the median of each round's ratio); added time to
  * first token < 5 ms median.
+ *
+ * Each reading also takes the process's CPU time. The simulator generates the firehose in one go before most of
+ * it reaches the socket, so every client first waits the same ~20 ms and then works: the wall-clock ratio hides
+ * part of the client's own cost, and the CPU time per run shows it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -55,7 +59,21 @@ function body(protocol: ProtocolId, model: string, n: number): Record<string, un
 const isContent = (data: string) =>
   data.includes('"text_delta"') || data.includes('"content":"') || data.includes('response.output_text.delta');
 
-async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = false): Promise<{ events: number; ms: number; ttftMs?: number }> {
+interface Reading {
+  events: number;
+  ms: number;
+  /** CPU time of this process (all its threads) over the same span. */
+  cpuMs: number;
+  ttftMs?: number;
+}
+
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = false): Promise<Reading> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let events = 0;
   let ttftMs: number | undefined;
@@ -73,11 +91,13 @@ async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = 
   });
   const decoder = new TextDecoder();
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-  return { events, ms: performance.now() - t0, ttftMs };
+  return { events, ms: performance.now() - t0, cpuMs: cpuSince(cpu0), ttftMs };
 }
 
-async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number; ttftMs?: number }> {
+async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<Reading> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
+  let cpuMs = 0;
   let events = 0;
   let ttftMs: number | undefined;
   let endAt = 0;
@@ -94,6 +114,7 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
           // The window has the verdict when the end push is sent; the history write that the core starts
           // right after it is not ingest, so the clock stops here.
           endAt = performance.now();
+          cpuMs = cpuSince(cpu0);
           resolveEnd();
         }
       }
@@ -107,13 +128,14 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
   // The core writes the finished run to history after its end push; let that finish so its CPU time does
   // not land in the next measurement (it is not part of the ingest pipeline being measured).
   await new Promise((r) => setTimeout(r, 250));
-  return { events, ms, ttftMs };
+  return { events, ms, cpuMs, ttftMs };
 }
 
 const anthropic = new Anthropic({ apiKey: DEMO_KEY, baseURL: sim.url, maxRetries: 0 });
 const openai = new OpenAI({ apiKey: DEMO_KEY, baseURL: `${sim.url}/v1`, maxRetries: 0 });
 
-async function sdk(protocol: ProtocolId, model: string, n: number): Promise<{ events: number; ms: number }> {
+async function sdk(protocol: ProtocolId, model: string, n: number): Promise<Reading> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let events = 0;
   if (protocol === 'messages') {
@@ -132,7 +154,7 @@ async function sdk(protocol: ProtocolId, model: string, n: number): Promise<{ ev
     const stream = await openai.responses.create({ model, max_output_tokens: n, stream: true, input: 'Stream as fast as you can.' });
     for await (const _e of stream) events++;
   }
-  return { events, ms: performance.now() - t0 };
+  return { events, ms: performance.now() - t0, cpuMs: cpuSince(cpu0) };
 }
 
 const median = (xs: number[]) => {
@@ -151,6 +173,8 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
   // Each round's core/raw and core/sdk: the machine's speed drifts between rounds (a shared VM moved raw by
   // ±30% between runs here), and a ratio of two readings taken side by side cancels that drift.
   const paired: Record<'raw' | 'sdk', number[]> = { raw: [], sdk: [] };
+  const cpu: Record<'raw' | 'json' | 'core' | 'sdk', number[]> = { raw: [], json: [], core: [], sdk: [] };
+  const pairedCpu: number[] = [];
   let coreEvents = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const a = await raw(protocol, 'sim-firehose', EVENTS);
@@ -164,11 +188,19 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     rates.sdk.push(c.events / (c.ms / 1000));
     paired.raw.push(a.ms / b.ms);
     paired.sdk.push(c.ms / b.ms);
+    cpu.raw.push(a.cpuMs);
+    cpu.json.push(j.cpuMs);
+    cpu.core.push(b.cpuMs);
+    cpu.sdk.push(c.cpuMs);
+    pairedCpu.push(a.cpuMs / b.cpuMs);
   }
   const [r, j, c, s] = [median(rates.raw), median(rates.json), median(rates.core), median(rates.sdk)];
   const [vsRaw, vsSdk] = [median(paired.raw), median(paired.sdk)];
   console.log(
     `${protocol.padEnd(10)} raw ${fmt(r).padStart(9)}  raw+JSON ${fmt(j).padStart(9)}  core ${fmt(c).padStart(9)}  sdk ${fmt(s).padStart(9)} ev/s   core/raw ${vsRaw.toFixed(2)}×  core/sdk ${vsSdk.toFixed(2)}×  (of the medians: core/raw ${(c / r).toFixed(2)}×  core/(raw+JSON) ${(c / j).toFixed(2)}×  core/sdk ${(c / s).toFixed(2)}×)   (${coreEvents} events)`,
+  );
+  console.log(
+    `${''.padEnd(10)} CPU ms per run: raw ${median(cpu.raw).toFixed(1)}  raw+JSON ${median(cpu.json).toFixed(1)}  core ${median(cpu.core).toFixed(1)}  sdk ${median(cpu.sdk).toFixed(1)}   raw/core ${median(pairedCpu).toFixed(2)}× (the client's own work, without the wait for the simulator)`,
   );
   if (vsRaw < 0.8) failures.push(`${protocol}: core/raw ${vsRaw.toFixed(2)} < 0.8`);
   if (vsSdk < 1.0) failures.push(`${protocol}: core/sdk ${vsSdk.toFixed(2)} < 1.0`);
