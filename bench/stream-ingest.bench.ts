@@ -28,7 +28,7 @@ import { spawn } from 'node:child_process';
 import { DEMO_KEY } from '../electron/core/simulator';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const TTFT_ROUNDS = Number(process.env.BENCH_TTFT_ROUNDS ?? 25);
 
 const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
