@@ -186,6 +186,8 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     coreEvents = b.events;
     const c = await sdk(protocol, 'sim-firehose', EVENTS);
     rates.sdk.push(c.events / (c.ms / 1000));
+    // A reading that lost or split events would make its rate meaningless.
+    if (a.events !== b.events || j.events !== b.events) failures.push(`${protocol}: raw read ${a.events} events, raw+JSON ${j.events}, core ${b.events}`);
     paired.raw.push(a.ms / b.ms);
     paired.sdk.push(c.ms / b.ms);
     cpu.raw.push(a.cpuMs);
