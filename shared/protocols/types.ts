@@ -95,7 +95,7 @@ export interface ParsedEvent {
   done?: boolean;
   /** The data was not valid JSON (and not `[DONE]`). */
   malformed?: boolean;
-  /** A hot delta event's values, read without building its payload: folds use these instead of `json`. */
+  /** On a hot delta event, the event itself with the values a fold reads (see fast-json.ts): folds use them instead of `json`. */
   delta?: FastDelta;
 }
 
