@@ -83,40 +83,38 @@ export class ChatDelta extends FastEvent {
   }
 }
 
-export class ResponsesTextDelta extends FastEvent {
+/** The two Responses deltas share their item, output index, value and sequence number. */
+abstract class ResponsesDelta extends FastEvent {
   get family(): 'responses' {
     return 'responses';
   }
-  get kind(): 'response.output_text.delta' {
-    return 'response.output_text.delta';
-  }
   constructor(
+    type: string,
     data: string,
     readonly itemId: string,
     readonly outputIndex: number,
-    readonly contentIndex: number,
     readonly value: string,
     readonly seq: number,
   ) {
-    super('response.output_text.delta', data);
+    super(type, data);
   }
 }
 
-export class ResponsesArgsDelta extends FastEvent {
-  get family(): 'responses' {
-    return 'responses';
+export class ResponsesTextDelta extends ResponsesDelta {
+  get kind(): 'response.output_text.delta' {
+    return 'response.output_text.delta';
   }
+  constructor(data: string, itemId: string, outputIndex: number, readonly contentIndex: number, value: string, seq: number) {
+    super('response.output_text.delta', data, itemId, outputIndex, value, seq);
+  }
+}
+
+export class ResponsesArgsDelta extends ResponsesDelta {
   get kind(): 'response.function_call_arguments.delta' {
     return 'response.function_call_arguments.delta';
   }
-  constructor(
-    data: string,
-    readonly itemId: string,
-    readonly outputIndex: number,
-    readonly value: string,
-    readonly seq: number,
-  ) {
-    super('response.function_call_arguments.delta', data);
+  constructor(data: string, itemId: string, outputIndex: number, value: string, seq: number) {
+    super('response.function_call_arguments.delta', data, itemId, outputIndex, value, seq);
   }
 }
 
