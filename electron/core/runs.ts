@@ -151,9 +151,14 @@ export class RunManager {
     }
   }
 
-  cancel(runId: string): boolean {
+  /**
+   * Stops a run. With `sink`, only a run started for that sink: a window or tab can stop its own runs, not
+   * another's (run ids travel in pushes and history, so knowing one proves nothing). The core's own callers
+   * (probes) pass none.
+   */
+  cancel(runId: string, sink?: RunSink): boolean {
     const run = this.active.get(runId);
-    if (!run) return false;
+    if (!run || (sink !== undefined && run.sink !== sink)) return false;
     run.timer.cancel();
     return true;
   }

@@ -811,6 +811,22 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     expect(text).not.toContain('\uFFFD');
   });
 
+  it("one window cannot stop another window's run, even knowing its id", async () => {
+    r = new Capture();
+    const other = new Capture();
+    const runId = await start('chat', bodies.chat('sim-fault-slow'));
+    // A window that never started a run, then one that has runs of its own.
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, other)).cancelled).toBe(false);
+    const theirs = await start('chat', bodies.chat('sim-fault-slow'), other);
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, other)).cancelled).toBe(false);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(r.updates(runId).some((u) => u.kind === 'end')).toBe(false);
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId: theirs }, other)).cancelled).toBe(true);
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(true);
+    expect((await r.end(runId)).verdict).toBe('cancelled');
+    expect((await other.end(theirs)).verdict).toBe('cancelled');
+  });
+
   it('a closed window aborts its runs', async () => {
     const gone = new Capture();
     const runId = await start('chat', bodies.chat('sim-fault-slow'), gone);

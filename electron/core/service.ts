@@ -183,7 +183,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return models.list(profileId, refresh);
     },
     'runs:start': async (input, receiver) => ({ runId: runs.start(input, sinkFor(receiver)).runId }),
-    'runs:cancel': async ({ runId }) => ({ cancelled: runs.cancel(runId) }),
+    'runs:cancel': async ({ runId }, receiver) => {
+      const own = sinks.get(receiver)?.sink;
+      return { cancelled: own !== undefined && runs.cancel(runId, own) };
+    },
     'runs:get': async ({ runId }) => {
       const run = runs.get(runId);
       if (!run) throw new RunError('not_found', `Run ${runId} is no longer in memory.`);
