@@ -16,7 +16,14 @@ export interface LibrarySlice {
   presets: Preset[];
   history: { runs: HistorySummary[]; total: number; bytes: number };
   historyFilter: HistoryFilterState;
+  /**
+   * Presets deleted this session, newest last: what Undo brings back. Kept here, not in the Presets tab, so
+   * switching tabs does not make a deletion final; deleting another must not make the first unrecoverable.
+   */
+  deletedPresets: Preset[];
   presetsRequested(): Promise<void>;
+  presetDeleted(preset: Preset): void;
+  presetRestored(id: string): void;
   historyRequested(filter?: HistoryFilterState): Promise<void>;
   /** Loads a recorded run into the runs cache, as it was, for the stream viewer. */
   recordedRunRequested(runId: string): Promise<AppError | undefined>;
@@ -32,6 +39,13 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   presets: [],
   history: { runs: [], total: 0, bytes: 0 },
   historyFilter: {},
+  deletedPresets: [],
+  presetDeleted(preset) {
+    set((s) => ({ deletedPresets: [...s.deletedPresets.filter((p) => p.id !== preset.id), preset] }));
+  },
+  presetRestored(id) {
+    set((s) => ({ deletedPresets: s.deletedPresets.filter((p) => p.id !== id) }));
+  },
   async presetsRequested() {
     const r = await gateway.presets.list({});
     if (r.ok) set({ presets: r.value.presets });

@@ -102,6 +102,22 @@ describe('presets: undo after several deletions', () => {
     expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
   });
+
+  it('a deletion stays undoable after leaving the Presets tab and coming back', async () => {
+    const first = render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete My long prompt' }));
+    await settle();
+    first.unmount();
+
+    render(<PresetsTab />);
+    await settle();
+    expect(screen.queryByText('My long prompt')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
 });
 
 describe('presets: rename', () => {

@@ -23,9 +23,9 @@ export function PresetsTab() {
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
   const [query, setQuery] = useState('');
-  // Every deletion since the tab opened, newest last: deleting another preset must not make the first one
-  // impossible to bring back, and a deleted preset lives only here until a restore succeeds.
-  const [deleted, setDeleted] = useState<Preset[]>([]);
+  const deleted = useAppStore((s) => s.deletedPresets);
+  const presetDeleted = useAppStore((s) => s.presetDeleted);
+  const presetRestored = useAppStore((s) => s.presetRestored);
   const undo = deleted.at(-1);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
@@ -119,7 +119,7 @@ export function PresetsTab() {
                 const r = await gateway.presets.restore({ preset: undo });
                 // Undo stays offered after a failure.
                 if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
-                setDeleted((d) => d.filter((x) => x.id !== undo.id));
+                presetRestored(undo.id);
                 void presetsRequested();
               }}
             >
@@ -256,7 +256,7 @@ export function PresetsTab() {
                 onClick={async () => {
                   setError(undefined);
                   const r = await gateway.presets.delete({ id: p.id });
-                  if (r.ok) setDeleted((d) => [...d.filter((x) => x.id !== r.value.deleted.id), r.value.deleted]);
+                  if (r.ok) presetDeleted(r.value.deleted);
                   else setError(`Could not delete “${p.name}”: ${r.error.message}`);
                   void presetsRequested();
                 }}
