@@ -7,6 +7,7 @@ import {
   CONTENT_STEP,
   QUIET_STEP,
   completeToolCall,
+  createPieces,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -44,6 +45,7 @@ function reasoningOf(obj: Record<string, unknown>): string | undefined {
 
 export function createChatFold(): StreamFold {
   const warnings = createWarnings();
+  const pieces = createPieces();
   const blocks: Block[] = [];
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   let usage: Usage = {};
@@ -68,7 +70,7 @@ export function createChatFold(): StreamFold {
       else if (kind === 'thinking') thinking = b;
       else refusal = b;
     }
-    b.text += piece;
+    pieces.add(b, 'text', piece);
     return true;
   }
 
@@ -163,6 +165,7 @@ export function createChatFold(): StreamFold {
       contentSeen = true;
       return CONTENT_STEP;
     }
+    pieces.flush();
     const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
@@ -188,6 +191,7 @@ export function createChatFold(): StreamFold {
   }
 
   function outcome(): FoldOutcome {
+    pieces.flush();
     const list = warnings.list();
     if (error) return errorOutcome(error, list);
     if (!finished) {
@@ -216,7 +220,10 @@ export function createChatFold(): StreamFold {
 
   return {
     push,
-    transcript: () => snapshot(head, blocks, usage),
+    transcript: () => {
+      pieces.flush();
+      return snapshot(head, blocks, usage);
+    },
     warnings: () => warnings.list(),
     end: outcome,
   };

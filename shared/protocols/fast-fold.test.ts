@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFold, createSseReader, parseEvent } from './index';
 import { fixtureProtocol, fixtures } from './fixtures/harness';
+import { PIECES_PER_JOIN } from './fold-kit';
 import type { ParsedEvent, ProtocolId, SseMessage } from './types';
 
 /** The same event as the ordinary path gives it: JSON.parse'd, no fast values. */
@@ -125,5 +126,74 @@ describe('the fast path for hot deltas folds exactly as the JSON path', () => {
     expect(parsed.delta).toMatchObject({ family: 'messages', index: 2, kind: 'text_delta', value: 'hi' });
     expect(parsed.type).toBe('content_block_delta');
     expect(parsed.json).toEqual(JSON.parse(data));
+  });
+});
+
+describe('long streams: text joined in batches comes out whole, whenever it is read', () => {
+  const many = (n: number, word: (i: number) => string) => Array.from({ length: n }, (_, i) => word(i));
+  // More pieces than one batch holds, twice over, and a count that does not divide evenly.
+  const N = PIECES_PER_JOIN * 2 + 37;
+
+  it('on Messages: a transcript read mid-stream, a tool call completed with pieces still waiting, then more text', () => {
+    const words = many(N, (i) => `w${i} `);
+    const argParts = ['{"a":"', ...many(N, () => 'x'), '"}'];
+    const start = { type: 'message_start', message: { id: 'msg', model: 'm', usage: { input_tokens: 3, output_tokens: 1 } } };
+    const head: [string | undefined, object][] = [
+      ['message_start', start],
+      [undefined, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ...words.slice(0, 300).map((w): [undefined, object] => [undefined, text(0, w)]),
+    ];
+    const tail: [string | undefined, object][] = [
+      [undefined, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't', name: 'f', input: {} } }],
+      ...argParts.map((p): [undefined, object] => [undefined, json(1, p)]),
+      [undefined, { type: 'content_block_stop', index: 1 }],
+      ...words.slice(300).map((w): [undefined, object] => [undefined, text(0, w)]),
+      [undefined, { type: 'content_block_stop', index: 0 }],
+      [undefined, { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: N } }],
+      [undefined, { type: 'message_stop' }],
+    ];
+    const fold = createFold('messages');
+    for (const m of messagesOf(sse(head))) fold.push(m);
+    expect(fold.transcript().blocks).toEqual([{ kind: 'text', text: words.slice(0, 300).join('') }]);
+    for (const m of messagesOf(sse(tail))) fold.push(m);
+    expect(fold.transcript().blocks).toEqual([
+      { kind: 'text', text: words.join('') },
+      { kind: 'tool_call', id: 't', name: 'f', argsText: argParts.join(''), args: { a: 'x'.repeat(N) }, complete: true },
+    ]);
+    expect(fold.end().verdict).toBe('complete');
+    expect(foldBothWays('messages', messagesOf(sse([...head, ...tail])))).toBe(N + argParts.length);
+  });
+
+  it('on Chat: every chunk of a long answer, read mid-stream and at the end', () => {
+    const words = many(N, (i) => `c${i} `);
+    const fold = createFold('chat');
+    const messages = messagesOf(sse([...words.map((w): [undefined, object] => [undefined, chunk(w)]), [undefined, { ...chunk(''), choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }], [undefined, '[DONE]']]));
+    messages.slice(0, 301).forEach((m) => fold.push(m));
+    expect(fold.transcript().blocks).toEqual([{ kind: 'text', text: words.slice(0, 301).join('') }]);
+    messages.slice(301).forEach((m) => fold.push(m));
+    expect(fold.transcript().blocks).toEqual([{ kind: 'text', text: words.join('') }]);
+    expect(fold.end().verdict).toBe('complete');
+  });
+
+  it('on Responses: the done events that restate text and arguments replace what the deltas built, never add to it', () => {
+    const words = many(N, (i) => `r${i} `);
+    const argParts = ['{"q":"', ...many(N, () => 'y'), '"}'];
+    let seq = 0;
+    const frames: [string | undefined, object][] = [
+      [undefined, { type: 'response.created', response: { id: 'resp', model: 'm', status: 'in_progress' }, sequence_number: seq++ }],
+      [undefined, { type: 'response.output_item.added', output_index: 0, item: { type: 'message', id: 'msg_1', role: 'assistant', content: [] }, sequence_number: seq++ }],
+      [undefined, { type: 'response.content_part.added', item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' }, sequence_number: seq++ }],
+      ...words.map((w): [undefined, object] => [undefined, outText(seq++, w)]),
+      [undefined, { type: 'response.output_text.done', item_id: 'msg_1', output_index: 0, content_index: 0, text: words.join(''), sequence_number: seq++ }],
+      [undefined, { type: 'response.output_item.added', output_index: 1, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'find', arguments: '' }, sequence_number: seq++ }],
+      ...argParts.map((p): [undefined, object] => [undefined, args(seq++, p)]),
+      [undefined, { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 1, arguments: argParts.join(''), sequence_number: seq++ }],
+    ];
+    const fold = createFold('responses');
+    for (const m of messagesOf(sse(frames))) fold.push(m);
+    const blocks = fold.transcript().blocks;
+    expect(blocks[0]).toMatchObject({ kind: 'text', text: words.join('') });
+    expect(blocks[1]).toMatchObject({ kind: 'tool_call', argsText: argParts.join(''), args: { q: 'y'.repeat(N) }, complete: true });
+    expect(fold.warnings()).toEqual([]);
   });
 });

@@ -14,6 +14,44 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export const CONTENT_STEP: FoldStep = Object.freeze({ content: true, terminal: false });
 export const QUIET_STEP: FoldStep = Object.freeze({ content: false, terminal: false });
 
+/** How many streamed pieces are held before they are joined into their block's field. */
+export const PIECES_PER_JOIN = 256;
+
+/**
+ * Streamed text appended to a block's `text` or `argsText` in batches. `block.text += piece` for every delta
+ * built a rope of one link per delta, each link holding a slice that pins the network chunk it came from, all
+ * of it as long-lived as the run: 40k objects for a 20k-delta firehose that the garbage collector copied out
+ * of the young generation. Joined every PIECES_PER_JOIN pieces, the text is a few hundred flat strings and the
+ * slices die young (measured on the Messages firehose in the core: about 1 MB less promoted per run and a
+ * tenth less CPU per run).
+ *
+ * The field lags while pieces wait. So the fold's rule: `flush()` before folding any event that does not
+ * append through here, and before anything outside the fold reads a block.
+ */
+export function createPieces() {
+  type Field = 'text' | 'argsText';
+  let target: Partial<Record<Field, string>> | undefined;
+  let field: Field = 'text';
+  const parts: string[] = [];
+  function flush(): void {
+    if (target !== undefined && parts.length > 0) target[field] += parts.length === 1 ? parts[0] : parts.join('');
+    parts.length = 0;
+    target = undefined;
+  }
+  return {
+    add<F extends Field>(block: Record<F, string>, to: F, piece: string): void {
+      if (block !== target || to !== field) {
+        flush();
+        target = block;
+        field = to;
+      }
+      parts.push(piece);
+      if (parts.length >= PIECES_PER_JOIN) flush();
+    },
+    flush,
+  };
+}
+
 /** A usable token count, or undefined: gateways send null, strings or nothing for counters they lack. */
 export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;

@@ -8,6 +8,7 @@ import {
   QUIET_STEP,
   cleanUsage,
   completeToolCall,
+  createPieces,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -112,6 +113,7 @@ interface BlockSlot {
 
 export function createMessagesFold(): StreamFold {
   const warnings = createWarnings();
+  const pieces = createPieces();
   const blocks: Block[] = [];
   const slots = new Map<number, BlockSlot>();
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: Record<string, unknown> } = {};
@@ -170,7 +172,7 @@ export function createMessagesFold(): StreamFold {
 
   function addText(slot: BlockSlot, deltaType: 'text_delta' | 'thinking_delta', t: string): boolean {
     const b = slot.block;
-    if ((b.kind === 'text' && deltaType === 'text_delta') || (b.kind === 'thinking' && deltaType === 'thinking_delta')) b.text += t;
+    if ((b.kind === 'text' && deltaType === 'text_delta') || (b.kind === 'thinking' && deltaType === 'thinking_delta')) pieces.add(b, 'text', t);
     else return mismatch(deltaType, b);
     return t !== '';
   }
@@ -182,7 +184,7 @@ export function createMessagesFold(): StreamFold {
         b.argsText = '';
         slot.seeded = false;
       }
-      b.argsText += part;
+      pieces.add(b, 'argsText', part);
     } else if (b.kind === 'other') {
       slot.json = (slot.json ?? '') + part;
     } else {
@@ -225,6 +227,7 @@ export function createMessagesFold(): StreamFold {
       if (!started) warnings.add('before-start', 'content_block_delta arrived before message_start.');
       return onFastDelta(fast) ? CONTENT_STEP : QUIET_STEP;
     }
+    pieces.flush();
     const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
@@ -317,6 +320,7 @@ export function createMessagesFold(): StreamFold {
   }
 
   function warningList(): string[] {
+    pieces.flush();
     const list = warnings.list();
     for (const slot of slots.values()) {
       const b = slot.block;
@@ -329,7 +333,10 @@ export function createMessagesFold(): StreamFold {
 
   return {
     push,
-    transcript: () => snapshot(head, blocks, usage),
+    transcript: () => {
+      pieces.flush();
+      return snapshot(head, blocks, usage);
+    },
     warnings: warningList,
     end(): FoldOutcome {
       const list = warningList();

@@ -8,6 +8,7 @@ import {
   CONTENT_STEP,
   QUIET_STEP,
   completeToolCall,
+  createPieces,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -97,6 +98,7 @@ export function blocksFromItem(item: Record<string, unknown>): Block[] {
 
 export function createResponsesFold(): StreamFold {
   const warnings = createWarnings();
+  const pieces = createPieces();
   const items = new Map<number, ItemSlot>();
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   let usage: Usage = {};
@@ -316,10 +318,10 @@ export function createResponsesFold(): StreamFold {
     if (!created) warnings.add('before-created', `${d.kind} arrived before response.created.`);
     if (d.kind === 'response.output_text.delta') {
       const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', d.itemId);
-      if (b) b.text += d.value;
+      if (b) pieces.add(b, 'text', d.value);
     } else {
       const b = toolPartAt(d.outputIndex, d.itemId, undefined, d.kind);
-      if (b) b.argsText += d.value;
+      if (b) pieces.add(b, 'argsText', d.value);
     }
     return d.value !== '';
   }
@@ -347,6 +349,7 @@ export function createResponsesFold(): StreamFold {
     if (fast?.family === 'responses' && message.event !== 'error') {
       return onFastDelta(fast) ? CONTENT_STEP : QUIET_STEP;
     }
+    pieces.flush();
     const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
@@ -497,9 +500,13 @@ export function createResponsesFold(): StreamFold {
 
   return {
     push,
-    transcript: () => snapshot(head, ordered(), usage),
+    transcript: () => {
+      pieces.flush();
+      return snapshot(head, ordered(), usage);
+    },
     warnings: () => warnings.list(),
     end(): FoldOutcome {
+      pieces.flush();
       const list = warnings.list();
       if (error) return errorOutcome(error, list);
       if (!terminal) return truncatedOutcome('response.completed', count, list);
