@@ -48,6 +48,27 @@ describe.each([
     ];
     expect(read(body).messages).toEqual(expected);
     expect(read(chunksOf(body, 'bytes')).messages).toEqual(expected);
+    // As they arrive, not held until the body ends: a stream may never send a \n at all.
+    expect(read(['data: 1\r\rdata: 2\r', '\rdata: 3'], false).messages.map((m) => m.data)).toEqual(['1', '2']);
+    expect(read(['data: 1\r\rdata: 2\r', '\r', 'data: 3\r\n', '\r\ndata: 4\n', '\n'], false).messages.map((m) => m.data)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('dispatches every event as soon as its blank line arrives, however the lines are split', () => {
+    const events = Array.from({ length: 40 }, (_, i) => `data: {"n":${i},"pad":"${'x'.repeat(i * 7)}"}\n\n`);
+    const body = events.join('');
+    for (const size of [1, 5, 64, 1000]) {
+      const seen: string[] = [];
+      const reader = createSseReader({ onMessage: (m) => seen.push(m.data) }, makeDecoder?.());
+      let sent = '';
+      for (let at = 0; at < body.length; at += size) {
+        const piece = body.slice(at, at + size);
+        reader.feed(piece);
+        sent += piece;
+        // Every event whose blank line has been sent is out, and no other.
+        expect(seen.length, `chunks of ${size}`).toBe(sent.split('\n\n').length - 1);
+      }
+      expect(seen).toEqual(events.map((e) => e.slice(6, -2)));
+    }
   });
 
   it('keeps multi-byte characters intact when split mid-character', () => {
