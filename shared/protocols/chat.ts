@@ -191,7 +191,6 @@ export function createChatFold(): StreamFold {
   }
 
   function outcome(): FoldOutcome {
-    pieces.flush();
     const list = warnings.list();
     if (error) return errorOutcome(error, list);
     if (!finished) {

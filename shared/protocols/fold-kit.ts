@@ -26,7 +26,7 @@ export const PIECES_PER_JOIN = 256;
  * tenth less CPU per run).
  *
  * The field lags while pieces wait. So the fold's rule: `flush()` before folding any event that does not
- * append through here, and before anything outside the fold reads a block.
+ * append through here, and in `transcript()`, the one way blocks leave the fold.
  */
 export function createPieces() {
   type Field = 'text' | 'argsText';
@@ -34,7 +34,7 @@ export function createPieces() {
   let field: Field = 'text';
   const parts: string[] = [];
   function flush(): void {
-    if (target !== undefined && parts.length > 0) target[field] += parts.length === 1 ? parts[0] : parts.join('');
+    if (target !== undefined && parts.length > 0) target[field] += parts.join('');
     parts.length = 0;
     target = undefined;
   }

@@ -320,7 +320,6 @@ export function createMessagesFold(): StreamFold {
   }
 
   function warningList(): string[] {
-    pieces.flush();
     const list = warnings.list();
     for (const slot of slots.values()) {
       const b = slot.block;

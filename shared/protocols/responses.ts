@@ -506,7 +506,6 @@ export function createResponsesFold(): StreamFold {
     },
     warnings: () => warnings.list(),
     end(): FoldOutcome {
-      pieces.flush();
       const list = warnings.list();
       if (error) return errorOutcome(error, list);
       if (!terminal) return truncatedOutcome('response.completed', count, list);
