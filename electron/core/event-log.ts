@@ -1,36 +1,111 @@
 /**
- * The raw events of one run while it streams. Each event becomes one RawEvent object, once: a push hands
- * out the events added since the last push, and the finished run reuses those same objects. Building a
- * second set for the finished run cost a 20k-event firehose about 3 ms between its last byte and its verdict,
- * plus 20k more objects for the garbage collector.
+ * The raw events of one run. While the run streams, the log holds each whole event only until the push that
+ * hands it to the window. For the record of the run it keeps each event's time, type and size, and a copy of
+ * the body bytes the reader was fed; `events()` reads those bytes again through the same SSE reader whenever
+ * the whole list is asked for (history, a probe, a reopened run).
+ *
+ * Why: kept as objects, a 20k-event firehose's events and their payloads (slices that pin every chunk of
+ * decoded text) were alive for the whole run and beyond, and each scavenge during the stream copied them out
+ * of the young generation: about 3.5 MB promoted per scavenge, now about 0.2 MB on the Chat and Responses
+ * firehoses, and 4 to 11 ms less CPU per run (core only, measured in-process). Bytes kept off the JavaScript
+ * heap cost the collector nothing, and a list built on demand dies young once read.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { RawEvent } from '../../shared/protocols/types';
+import { createSseReader } from '../../shared/protocols/sse';
+import { scrub } from './gateway-client';
 
 export class EventLog {
-  private readonly events: RawEvent[] = [];
-  private taken = 0;
+  private fresh: RawEvent[] = [];
+  private count = 0;
+  private times = new Float64Array(1024);
+  private sizes = new Float64Array(1024);
+  private readonly types: string[] = [];
+  private readonly body: Uint8Array[] = [];
+  private readerEnded = false;
+  private secrets: readonly string[] | undefined;
 
   get length(): number {
-    return this.events.length;
+    return this.count;
   }
 
   /** Appends one event; its seq is the length before. */
   add(t: number, type: string, data: string, event: string | undefined, size: number): void {
-    const seq = this.events.length;
-    // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
-    // Usually the event line repeats the JSON type: keep that one string, not a slice pinning the chunk.
-    this.events.push(event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event });
+    const seq = this.count++;
+    if (seq === this.times.length) {
+      this.times = grown(this.times);
+      this.sizes = grown(this.sizes);
+    }
+    this.times[seq] = t;
+    this.sizes[seq] = size;
+    this.types.push(type);
+    this.fresh.push(rawEvent(seq, t, type, data, event, size));
   }
 
-  /** The events added since the last call (for a push). */
+  /** The events added since the last call, for a push; the log lets go of them. */
   take(): RawEvent[] {
-    const fresh = this.events.slice(this.taken);
-    this.taken = this.events.length;
+    const fresh = this.fresh;
+    this.fresh = [];
     return fresh;
   }
 
-  /** Every event so far, sharing the objects `take()` handed out. */
-  all(): RawEvent[] {
-    return this.events;
+  /**
+   * Keeps a copy of a chunk of the body as it is fed to the reader. A copy: the HTTP client's chunks are views
+   * into its read buffers, and nothing promises those are never reused.
+   */
+  keep(chunk: Uint8Array): void {
+    this.body.push(new Uint8Array(chunk));
   }
+
+  /** The body ended and the reader dispatched the event still waiting for its blank line (`SseReader.end`). */
+  ended(): void {
+    this.readerEnded = true;
+  }
+
+  /** A secret showed up in the body: the events the reader dispatched had their payloads scrubbed of these. */
+  scrubbed(secrets: readonly string[]): void {
+    this.secrets = secrets;
+  }
+
+  /**
+   * Every event, in order, built anew. The same reader over the same bytes dispatches the same payloads in the
+   * same order; a run can stop part-way through a chunk, so only the first `length` count. A secret seen
+   * anywhere is scrubbed from every payload: one dispatched before the first sighting cannot hold it (the
+   * watch reads all text before the parser does), so scrubbing it changes nothing.
+   */
+  events(): RawEvent[] {
+    const out: RawEvent[] = [];
+    if (this.count === 0) return out;
+    const secrets = this.secrets;
+    const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
+    const reader = createSseReader(
+      {
+        onMessage: (m) => {
+          const seq = out.length;
+          if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], clean(m.data), m.event, this.sizes[seq]));
+        },
+        onComment: (text) => {
+          const seq = out.length;
+          if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], clean(text), undefined, this.sizes[seq]));
+        },
+      },
+      new StringDecoder('utf8'),
+    );
+    for (const chunk of this.body) reader.feed(chunk);
+    if (this.readerEnded) reader.end();
+    if (out.length < this.count) throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
+    return out;
+  }
+}
+
+function grown(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
+  // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
+  // Usually the event line repeats the JSON type: keep that one string, not a slice pinning the chunk.
+  return event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event };
 }

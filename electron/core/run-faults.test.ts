@@ -237,6 +237,24 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
   });
 });
 
+describe('the finished run lists the events as they were pushed', () => {
+  it('a last event without its blank line, sent gzipped and in pieces, is listed once the body ends, with the rest', async () => {
+    const sse = `: hello\n\n${CHAT_SSE.replace('"hi"', '"h\u00e9llo \u65e5\u672c"')}`.slice(0, -1);
+    const packed = gzipSync(Buffer.from(sse));
+    const url = await gateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.write(packed.subarray(0, 20));
+      setTimeout(() => res.end(packed.subarray(20)), 30);
+    });
+    const { finished, pushed } = await runOnce(url);
+    const live = pushed.flatMap((u) => (u.kind === 'events' ? u.events : []));
+    expect(finished.result.verdict).toBe('complete');
+    expect(live.map((e) => e.type)).toEqual(['comment', 'chunk', 'chunk', '[DONE]']);
+    expect(finished.events).toEqual(live);
+    expect(finished.result.transcript.blocks[0]).toMatchObject({ text: 'héllo 日本' });
+  });
+});
+
 describe('an error body cut short or stalled', () => {
   it('a 529 whose JSON body is reset mid-way keeps status, type, retry-after and the bytes that arrived', async () => {
     const partial = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"';

@@ -81,3 +81,54 @@ describe('RunManager sends every event once, in order, and keeps them all', () =
     expect(runs.get(runId)?.events).toHaveLength(finished.events.length);
   });
 });
+
+describe('a finished run lists exactly the events its pushes carried, however the stream ended', () => {
+  const body = (protocol: 'messages' | 'chat' | 'responses', model: string) =>
+    protocol === 'messages'
+      ? { model, max_tokens: 300, stream: true, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }
+      : protocol === 'chat'
+        ? { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }
+        : { model, stream: true, input: 'Tell me about the sea.' };
+
+  async function run(protocol: 'messages' | 'chat' | 'responses', model: string, cancelAfterEvents?: number) {
+    const runs = new RunManager(profiles);
+    const pushed: RunUpdate[] = [];
+    let seen = 0;
+    const started = runs.start(
+      { profileId: DEMO_PROFILE_ID, protocol, warnings: [], origin: 'composer', body: body(protocol, model) },
+      {
+        push: (u) => {
+          pushed.push(u);
+          if (u.kind === 'events') seen += u.events.length;
+          if (cancelAfterEvents !== undefined && seen >= cancelAfterEvents) runs.cancel(started.runId);
+        },
+      },
+    );
+    const finished = await started.done;
+    return { finished, live: pushed.flatMap((u) => (u.kind === 'events' ? u.events : [])), reopened: runs.get(started.runId)! };
+  }
+
+  it.each([
+    ['messages', 'sim-firehose', 'complete'],
+    ['chat', 'sim-fault-cut', 'truncated'],
+    ['responses', 'sim-fault-midstream-error', 'error-event'],
+    ['messages', 'sim-fault-fragmented', 'complete'],
+    ['chat', 'sim-fault-malformed', 'complete'],
+    ['responses', 'sim-fault-done-noise', 'complete'],
+  ] as const)('%s, %s: ends %s and lists the pushed events, payloads and times alike', async (protocol, model, verdict) => {
+    const { finished, live, reopened } = await run(protocol, model);
+    expect(finished.result.verdict).toBe(verdict);
+    expect(live.length).toBeGreaterThan(10);
+    expect(finished.events).toEqual(live);
+    expect(reopened.events).toEqual(live);
+    expect(finished.result.warnings.join(' ')).not.toContain('could not be listed');
+  });
+
+  it('a stream stopped mid-way lists the events that arrived before the stop, and no more', async () => {
+    const { finished, live, reopened } = await run('messages', 'sim-fault-slow', 3);
+    expect(finished.result.verdict).toBe('cancelled');
+    expect(live.length).toBeGreaterThanOrEqual(3);
+    expect(finished.events).toEqual(live);
+    expect(reopened.events).toEqual(live);
+  });
+});

@@ -61,12 +61,17 @@ interface ActiveRun {
   sink: RunSink;
 }
 
+/** A finished run as kept in memory: its events stay in their log until someone asks for them (see EventLog). */
+interface KeptRun {
+  run: Omit<FinishedRun, 'events'>;
+  log: EventLog;
+}
 
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
   /** Recently finished runs, oldest first, so evidence and columns can be reopened without history. */
-  private readonly recent = new Map<string, FinishedRun>();
+  private readonly recent = new Map<string, KeptRun>();
   /** Runs not yet through their finished listeners: shutting down waits for them (see `settled`). */
   private readonly unfinished = new Set<Promise<FinishedRun>>();
   private recentEvents = 0;
@@ -111,11 +116,12 @@ export class RunManager {
     const timer = new RequestTimer(this.timeouts);
     this.active.set(runId, { timer, sink });
     sink.push({ kind: 'started', runId, ledger });
-    const done = this.execute(runId, input.protocol, req, ledger, { key, secrets }, timer, sink).then(async (finished) => {
+    const done = this.execute(runId, input.protocol, req, ledger, { key, secrets }, timer, sink).then(async ({ run, log }) => {
       this.active.delete(runId);
-      finished.origin = input.origin;
-      this.remember(runId, finished);
-      sink.push({ kind: 'end', runId, result: finished.result });
+      run.origin = input.origin;
+      this.remember(runId, { run, log });
+      sink.push({ kind: 'end', runId, result: run.result });
+      const finished = withLazyEvents({ run, log });
       for (const listener of this.finishedListeners) {
         try {
           await listener(finished);
@@ -137,17 +143,18 @@ export class RunManager {
   }
 
   get(runId: string): FinishedRun | undefined {
-    return this.recent.get(runId);
+    const kept = this.recent.get(runId);
+    return kept && withEvents(kept);
   }
 
-  private remember(runId: string, run: FinishedRun): void {
-    this.recent.set(runId, run);
-    this.recentEvents += run.events.length;
+  private remember(runId: string, kept: KeptRun): void {
+    this.recent.set(runId, kept);
+    this.recentEvents += kept.log.length;
     for (const [id, old] of this.recent) {
       if (id === runId) break;
       if (this.recent.size <= this.keep.runs && this.recentEvents <= this.keep.events) break;
       this.recent.delete(id);
-      this.recentEvents -= old.events.length;
+      this.recentEvents -= old.log.length;
     }
   }
 
@@ -191,7 +198,7 @@ export class RunManager {
     { key, secrets }: { key: string | undefined; secrets: string[] },
     timer: RequestTimer,
     sink: RunSink,
-  ): Promise<FinishedRun> {
+  ): Promise<KeptRun> {
     const t0 = performance.now();
     const since = () => Math.round((performance.now() - t0) * 100) / 100;
     const log = new EventLog();
@@ -205,7 +212,7 @@ export class RunManager {
       reason: string,
       transcript: Transcript,
       extra: { error?: RunResult['error']; rawBody?: string } = {},
-    ): FinishedRun => {
+    ): KeptRun['run'] => {
       timer.done();
       const totalMs = since();
       const usage = transcript.usage;
@@ -236,7 +243,7 @@ export class RunManager {
         rawBody: extra.rawBody,
         endedAt: new Date().toISOString(),
       };
-      return { ledger, response, events: log.all(), result, origin: 'composer' };
+      return { ledger, response, result, origin: 'composer' };
     };
 
     const empty: Transcript = { blocks: [], usage: {} };
@@ -249,7 +256,7 @@ export class RunManager {
     const capped = (text: string) => (text.length > RESULT_BODY_CAP ? text.slice(0, RESULT_BODY_CAP) : text);
 
     let fold: ReturnType<typeof createFold> | undefined;
-    const read = async (): Promise<FinishedRun> => {
+    const read = async (): Promise<KeptRun['run']> => {
       let res: GatewayResponse;
       try {
         res = await gatewayRequest(req, timer.signal);
@@ -415,6 +422,7 @@ export class RunManager {
           // neither the Events list nor the transcript nor history.
           let m = message;
           if (watch.sawSecret) {
+            log.scrubbed(secrets);
             const data = scrub(message.data, secrets);
             if (data !== message.data) m = { ...message, data };
           }
@@ -428,6 +436,7 @@ export class RunManager {
           if (step.terminal) terminalSeen = true;
         },
         onComment: (comment) => {
+          if (watch.sawSecret) log.scrubbed(secrets);
           const text = watch.sawSecret ? scrub(comment, secrets) : comment;
           log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
         },
@@ -439,6 +448,7 @@ export class RunManager {
         chunkT = t;
         bytes += chunk.byteLength;
         if (ascii) ascii = isAscii(chunk);
+        log.keep(chunk);
         reader.feed(chunk);
         flushPending();
       };
@@ -462,6 +472,7 @@ export class RunManager {
         if (terminalSeen) await body.return?.();
         else {
           chunkT = since();
+          log.ended();
           reader.end();
         }
       } catch (err) {
@@ -513,14 +524,39 @@ export class RunManager {
       return finish(outcome.verdict, reason, live.transcript(), { error, ...kept });
     };
     try {
-      return await read();
+      return { run: await read(), log };
     } catch (err) {
       // Input no parser foresaw must still end the run with one verdict and what arrived, not leave the
       // window waiting on a run that will never end. Its text may quote the request (a header value, the key).
       timer.cancel();
       const why = scrub(err instanceof Error ? err.message : String(err), secrets);
       const failed = response !== undefined && (response.status < 200 || response.status > 299);
-      return finish(failed ? 'http-error' : 'truncated', `The app failed while reading the response (${why}); what arrived before is kept.`, fold?.transcript() ?? empty);
+      return { run: finish(failed ? 'http-error' : 'truncated', `The app failed while reading the response (${why}); what arrived before is kept.`, fold?.transcript() ?? empty), log };
     }
+  }
+}
+
+/** The run with its whole event list, built for this caller (see EventLog). */
+function withEvents({ run, log }: KeptRun): FinishedRun {
+  return { ...run, events: listEvents(run, log) };
+}
+
+/**
+ * The same, with the list built only when first read. The finished-run listeners and the run's promise get
+ * this: right after a verdict the next run may already be streaming, and a list nobody reads (a run whose
+ * history write is off, a probe that only looks at the verdict) should not be built then.
+ */
+function withLazyEvents({ run, log }: KeptRun): FinishedRun {
+  let events: FinishedRun['events'] | undefined;
+  return Object.defineProperty({ ...run }, 'events', { enumerable: true, get: () => (events ??= listEvents(run, log)) }) as FinishedRun;
+}
+
+function listEvents(run: KeptRun['run'], log: EventLog): FinishedRun['events'] {
+  try {
+    return log.events();
+  } catch (err) {
+    // Cannot happen short of a bug in the reader; the run's verdict and output are still worth keeping.
+    run.result.warnings.push(`The run's events could not be listed: ${err instanceof Error ? err.message : String(err)}.`);
+    return [];
   }
 }
