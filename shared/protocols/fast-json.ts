@@ -165,7 +165,7 @@ const CONTENT_INDEX = ',"content_index":'.length;
 const DELTA = ',"delta":'.length;
 const TEXT_SEQ = ',"logprobs":[],"sequence_number":'.length;
 const ARGS_SEQ = ',"sequence_number":'.length;
-const CHAT_CONTENT = ',"choices":[{"index":0,"delta":{"content":';
+const CHAT_CONTENT = '{"content":';
 
 /**
  * The template regexes only validate (a match that builds no capture strings is several times cheaper per
@@ -206,7 +206,9 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
   }
   if (c2 === 105 /* i */) {
     if (!CHAT.test(data)) return undefined;
-    // No string literal can hold this text unescaped, so in a matched chunk it occurs once: before the content.
+    // A quote right after a brace cannot be inside a string literal, and the template has one object that
+    // starts with "content": in a matched chunk this text occurs once, just before the content. (The longer
+    // `,"choices":[{…` took V8's search twice as long per chunk.)
     const open = data.indexOf(CHAT_CONTENT) + CHAT_CONTENT.length;
     return new ChatDelta(event || 'chunk', data, valueOf(data, open, closeOf(data, open)));
   }
