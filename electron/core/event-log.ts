@@ -1,7 +1,7 @@
 /**
  * The raw events of one run. While the run streams, the log holds each whole event only until the push that
- * hands it to the window. For the record of the run it keeps each event's time, type and size, and a copy of
- * the body bytes the reader was fed; `events()` reads those bytes again through the same SSE reader whenever
+ * hands it to the window. For the record of the run it keeps each event's time, type and size, and the body
+ * bytes the reader was fed; `events()` reads those bytes again through the same SSE reader whenever
  * the whole list is asked for (history, a probe, a reopened run).
  *
  * Why: kept as objects, a 20k-event firehose's events and their payloads (slices that pin every chunk of
@@ -50,11 +50,13 @@ export class EventLog {
   }
 
   /**
-   * Keeps a copy of a chunk of the body as it is fed to the reader. A copy: the HTTP client's chunks are views
-   * into its read buffers, and nothing promises those are never reused.
+   * Keeps a chunk of the body as it is fed to the reader. Not a copy: undici hands out views into the socket's
+   * read buffers and zlib into its output buffers, and neither writes a buffer again once handed out. Copying
+   * doubled the memory outside the heap that each run churned through, and with it the full collections.
+   * (runs.test.ts and run-faults.test.ts compare every listed event with the pushed one, plain and gzipped.)
    */
   keep(chunk: Uint8Array): void {
-    this.body.push(new Uint8Array(chunk));
+    this.body.push(chunk);
   }
 
   /** The body ended and the reader dispatched the event still waiting for its blank line (`SseReader.end`). */
