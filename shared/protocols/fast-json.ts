@@ -45,7 +45,7 @@ abstract class FastEvent {
   private parsed: unknown;
   constructor(
     readonly type: string,
-    private readonly data: string,
+    protected readonly data: string,
   ) {}
   get json(): unknown {
     if (this.parsed === undefined) this.parsed = JSON.parse(this.data);
@@ -83,20 +83,28 @@ export class ChatDelta extends FastEvent {
   }
 }
 
-/** The two Responses deltas share their item, output index, value and sequence number. */
+/**
+ * The two Responses deltas share their item, output index, value and sequence number. The item id is read
+ * only when asked for: a fold finds the item by its output index, which the template requires, so slicing the
+ * id out of every event was work for nothing.
+ */
 abstract class ResponsesDelta extends FastEvent {
   get family(): 'responses' {
     return 'responses';
   }
+  protected abstract get itemOpen(): number;
   constructor(
     type: string,
     data: string,
-    readonly itemId: string,
+    private readonly itemClose: number,
     readonly outputIndex: number,
     readonly value: string,
     readonly seq: number,
   ) {
     super(type, data);
+  }
+  get itemId(): string {
+    return valueOf(this.data, this.itemOpen, this.itemClose);
   }
 }
 
@@ -104,8 +112,11 @@ export class ResponsesTextDelta extends ResponsesDelta {
   get kind(): 'response.output_text.delta' {
     return 'response.output_text.delta';
   }
-  constructor(data: string, itemId: string, outputIndex: number, readonly contentIndex: number, value: string, seq: number) {
-    super('response.output_text.delta', data, itemId, outputIndex, value, seq);
+  protected get itemOpen(): number {
+    return TEXT_ITEM;
+  }
+  constructor(data: string, itemClose: number, outputIndex: number, readonly contentIndex: number, value: string, seq: number) {
+    super('response.output_text.delta', data, itemClose, outputIndex, value, seq);
   }
 }
 
@@ -113,8 +124,11 @@ export class ResponsesArgsDelta extends ResponsesDelta {
   get kind(): 'response.function_call_arguments.delta' {
     return 'response.function_call_arguments.delta';
   }
-  constructor(data: string, itemId: string, outputIndex: number, value: string, seq: number) {
-    super('response.function_call_arguments.delta', data, itemId, outputIndex, value, seq);
+  protected get itemOpen(): number {
+    return ARGS_ITEM;
+  }
+  constructor(data: string, itemClose: number, outputIndex: number, value: string, seq: number) {
+    super('response.function_call_arguments.delta', data, itemClose, outputIndex, value, seq);
   }
 }
 
@@ -193,14 +207,14 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const contentIndex = intAt(data, intEnd + CONTENT_INDEX);
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
-      return new ResponsesTextDelta(data, valueOf(data, TEXT_ITEM, itemClose), outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
+      return new ResponsesTextDelta(data, itemClose, outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
     }
     if (RESPONSES_ARGS.test(data)) {
       const itemClose = closeOf(data, ARGS_ITEM);
       const outputIndex = intAt(data, itemClose + 1 + OUTPUT_INDEX);
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
-      return new ResponsesArgsDelta(data, valueOf(data, ARGS_ITEM, itemClose), outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
+      return new ResponsesArgsDelta(data, itemClose, outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
     }
     return undefined;
   }

@@ -317,7 +317,8 @@ export function createResponsesFold(): StreamFold {
     checkSeq(d.seq);
     if (!created) warnings.add('before-created', `${d.kind} arrived before response.created.`);
     if (d.kind === 'response.output_text.delta') {
-      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', d.itemId);
+      // The output index always finds (or opens) the item, so a text delta's item id is never needed.
+      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', undefined);
       if (b) pieces.add(b, 'text', d.value);
     } else {
       const b = toolPartAt(d.outputIndex, d.itemId, undefined, d.kind);
