@@ -18,8 +18,8 @@ import { scrub } from './gateway-client';
 export class EventLog {
   private fresh: RawEvent[] = [];
   private count = 0;
-  private times = new Float64Array(1024);
-  private sizes = new Float64Array(1024);
+  private readonly times: number[] = [];
+  private readonly sizes: number[] = [];
   private readonly types: string[] = [];
   private readonly body: Uint8Array[] = [];
   private readerEnded = false;
@@ -32,12 +32,8 @@ export class EventLog {
   /** Appends one event; its seq is the length before. */
   add(t: number, type: string, data: string, event: string | undefined, size: number): void {
     const seq = this.count++;
-    if (seq === this.times.length) {
-      this.times = grown(this.times);
-      this.sizes = grown(this.sizes);
-    }
-    this.times[seq] = t;
-    this.sizes[seq] = size;
+    this.times.push(t);
+    this.sizes.push(size);
     this.types.push(type);
     this.fresh.push(rawEvent(seq, t, type, data, event, size));
   }
@@ -98,12 +94,6 @@ export class EventLog {
     if (out.length < this.count) throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
     return out;
   }
-}
-
-function grown(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
