@@ -20,7 +20,7 @@ import { RESULT_BODY_CAP } from '../../shared/contract';
 import type { z } from 'zod';
 import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
-import { createSseReader, parseEvent } from '../../shared/protocols/sse';
+import { createEventParser, createSseReader } from '../../shared/protocols/sse';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import {
   buildRequest,
@@ -398,6 +398,7 @@ export class RunManager {
 
       const live = createFold(protocol);
       fold = live;
+      const parse = createEventParser();
       // Events parsed from one chunk arrived together: they share its arrival time and travel in one push.
       let chunkT = 0;
       let terminalSeen = false;
@@ -427,7 +428,7 @@ export class RunManager {
             if (data !== message.data) m = { ...message, data };
           }
           // One parse per event (a template match for hot deltas, else JSON.parse), shared by the Events list and the fold.
-          const parsed = parseEvent(m);
+          const parsed = parse(m);
           // UTF-8 bytes, as on the wire (`data: …\n\n` plus any `event: …\n`): the live total then matches the final one.
           const size = ascii ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8 : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
           log.add(chunkT, parsed.type, m.data, m.event, size);

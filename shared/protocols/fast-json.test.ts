@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fastDelta } from './fast-json';
+import { createFastDeltaReader, fastDelta, type FastDelta } from './fast-json';
 
 /** What a fold reads from each hot shape, taken from JSON.parse's answer: the fast path must agree. */
 function fromJson(json: Record<string, any>): Record<string, unknown> {
@@ -91,4 +91,60 @@ describe('fast path for hot delta events', () => {
     }
     expect(Date.now() - started).toBeLessThan(500);
   });
+
+  it('a reader that learns a stream’s templates reads every event exactly as the general templates do', () => {
+    /** Everything a fold or the Events list can read from a delta, getters included. */
+    const view = (d: FastDelta | undefined) =>
+      d && { ...fromJson(d.json as Record<string, any>), type: d.type, ...Object.fromEntries(['index', 'kind', 'value', 'itemId', 'outputIndex', 'contentIndex', 'seq', 'content'].map((k) => [k, (d as any)[k]])) };
+    const messages = (text: string, index = 0, kind = 'text_delta', key = 'text') => JSON.stringify({ type: 'content_block_delta', index, delta: { type: kind, [key]: text } });
+    const text = (delta: string, item = 'msg_1', output = 0, content = 0, seq = 1, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ type: 'response.output_text.delta', item_id: item, output_index: output, content_index: content, delta, logprobs: [], sequence_number: seq, ...extra });
+    const args = (delta: string, item = 'fc_1', output = 1, seq = 1) => JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: item, output_index: output, delta, sequence_number: seq });
+    const chat = (content: string, id = 'chatcmpl-1', model = 'gpt', extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ id, object: 'chat.completion.chunk', created: 7, model, system_fingerprint: 'fp', choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }], ...extra });
+    const values = ['a', 'word ', '', 'q\\"uote', 'é 日本 🙂', 'line\nbreak', '"}}', ',"logprobs":[],"sequence_number":9}'];
+    // Every event twice in a row: the first teaches the reader its head, the second is read by what it learned.
+    const stream: string[] = [];
+    const twice = (...events: string[]) => events.forEach((e) => stream.push(e, e));
+    for (const v of values) twice(messages(v), text(v, 'msg_1', 0, 0, stream.length), chat(v), args(v));
+    // The same heads again after learning, then changed heads: another block, kind, item, index, id or model.
+    for (const v of values) twice(messages(v), messages(v, 1), messages(v, 0, 'thinking_delta', 'thinking'), messages(v, 2, 'input_json_delta', 'partial_json'));
+    for (const v of values) twice(text(v, 'msg_1', 0, 0, 40), text(v, 'msg_2', 0, 0, 41), text(v, 'msg_1', 3, 1, 42), text(v, 'msg_"1', 0, 0, 43), text(v, 'msg_1', 0, 0, 44, { obfuscation: 'zz' }));
+    for (const v of values) twice(chat(v), chat(v, 'chatcmpl-2'), chat(v, 'chatcmpl-1', 'gpt.4*(x)'), chat(v, 'chatcmpl-1', 'gpt', { usage: null }), args(v, 'fc_2', 4, 99));
+    // Near misses of a learned head: each must fall through to the general templates and be refused there.
+    const learnedThenBroken = [
+      messages('x').replace('"text":', '"text" :'),
+      messages('x') + ' ',
+      messages('x').replace('}}', '},"extra":1}'),
+      messages('x').replace('"x"', '"bad \u0001 control"'),
+      text('x').replace('"logprobs":[]', '"logprobs":null'),
+      text('x').replace(',"logprobs":[]', ''),
+      text('x').replace('"sequence_number":1', '"sequence_number":01'),
+      text('x').slice(0, -1),
+      chat('x').replace('"finish_reason":null', '"finish_reason":"stop"'),
+      chat('x').replace('"model":"gpt"', '"model":"gpt","extra":1'),
+      chat('x').replace('"x"', '"bad \\x escape"'),
+      args('x').replace('"sequence_number":1', '"sequence_number":-1'),
+      args('x').replace(',"sequence_number"', ',"logprobs":[],"sequence_number"'),
+    ];
+    // Each right after a valid event with its head, so the learned template is the first to see it.
+    for (const broken of learnedThenBroken) {
+      const valid = broken.startsWith('{"type":"content') ? messages('x') : broken.startsWith('{"type":"response.output') ? text('x') : broken.startsWith('{"id"') ? chat('x') : args('x');
+      twice(valid);
+      stream.push(broken);
+    }
+    // A head is text, not a pattern: one learned from the model "g+" must not take "ggg" (whose content sits further on).
+    twice(chat('y', 'chatcmpl-1', 'g+'));
+    stream.push(chat('z', 'chatcmpl-1', 'ggg'));
+    twice(text('y', 'm.*'));
+    stream.push(text('z', 'mmmm'));
+    // More heads than the reader keeps: items interleaved one event each.
+    for (let i = 0; i < 80; i++) stream.push(text(`t${i}`, `msg_${i % 40}`, i % 40, 0, 100 + i));
+
+    const read = createFastDeltaReader();
+    for (const data of stream) expect(view(read(data)), data).toEqual(view(fastDelta(data)));
+    for (const data of learnedThenBroken) expect(read(data), data).toBeUndefined();
+    expect(stream.filter((d) => read(d) !== undefined).length).toBe(stream.length - learnedThenBroken.length);
+  });
 });
+

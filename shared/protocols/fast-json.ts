@@ -22,17 +22,23 @@ const INT = '(?:0|[1-9][0-9]{0,15})';
 /** Optional string-valued keys some deployments add (`include_obfuscation` padding, service tier). */
 const OBFUSCATION = `(?:,"obfuscation":${STR})?`;
 
+/** What follows each template's value literal, up to the end of the event. */
+const MESSAGES_TAIL = String.raw`\}\}`;
+const RESPONSES_TEXT_TAIL = String.raw`,"logprobs":\[\],"sequence_number":${INT}${OBFUSCATION}\}`;
+const RESPONSES_ARGS_TAIL = String.raw`,"sequence_number":${INT}${OBFUSCATION}\}`;
+const CHAT_TAIL = String.raw`\},"logprobs":null,"finish_reason":null\}\](?:,"usage":null)?${OBFUSCATION}\}`;
+
 const MESSAGES = new RegExp(
-  String.raw`^\{"type":"content_block_delta","index":${INT},"delta":\{"type":"(?:text_delta","text"|thinking_delta","thinking"|input_json_delta","partial_json"):${STR}\}\}$`,
+  String.raw`^\{"type":"content_block_delta","index":${INT},"delta":\{"type":"(?:text_delta","text"|thinking_delta","thinking"|input_json_delta","partial_json"):${STR}${MESSAGES_TAIL}$`,
 );
 const RESPONSES_TEXT = new RegExp(
-  String.raw`^\{"type":"response\.output_text\.delta","item_id":${STR},"output_index":${INT},"content_index":${INT},"delta":${STR},"logprobs":\[\],"sequence_number":${INT}${OBFUSCATION}\}$`,
+  String.raw`^\{"type":"response\.output_text\.delta","item_id":${STR},"output_index":${INT},"content_index":${INT},"delta":${STR}${RESPONSES_TEXT_TAIL}$`,
 );
 const RESPONSES_ARGS = new RegExp(
-  String.raw`^\{"type":"response\.function_call_arguments\.delta","item_id":${STR},"output_index":${INT},"delta":${STR},"sequence_number":${INT}${OBFUSCATION}\}$`,
+  String.raw`^\{"type":"response\.function_call_arguments\.delta","item_id":${STR},"output_index":${INT},"delta":${STR}${RESPONSES_ARGS_TAIL}$`,
 );
 const CHAT = new RegExp(
-  String.raw`^\{"id":${STR},"object":"chat\.completion\.chunk","created":${INT},"model":${STR}(?:,"service_tier":${STR})?(?:,"system_fingerprint":${STR})?,"choices":\[\{"index":0,"delta":\{"content":${STR}\},"logprobs":null,"finish_reason":null\}\](?:,"usage":null)?${OBFUSCATION}\}$`,
+  String.raw`^\{"id":${STR},"object":"chat\.completion\.chunk","created":${INT},"model":${STR}(?:,"service_tier":${STR})?(?:,"system_fingerprint":${STR})?,"choices":\[\{"index":0,"delta":\{"content":${STR}${CHAT_TAIL}$`,
 );
 
 /**
@@ -181,6 +187,9 @@ const TEXT_SEQ = ',"logprobs":[],"sequence_number":'.length;
 const ARGS_SEQ = ',"sequence_number":'.length;
 const CHAT_CONTENT = '{"content":';
 
+/** Where the value literal of the last delta `fastDelta` read opens (its quote). */
+let valueOpen = 0;
+
 /**
  * The template regexes only validate (a match that builds no capture strings is several times cheaper per
  * event); the values are then read at the offsets the template fixes. `event` is the SSE `event:` line: a
@@ -198,6 +207,7 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const at = intEnd + MESSAGES_KIND;
       const k = data.charCodeAt(at) === 105 /* i */ ? 2 : data.charCodeAt(at + 1) === 101 /* e */ ? 0 : 1;
       const open = intEnd + MESSAGES_VALUE[k];
+      valueOpen = open;
       return new MessagesDelta(data, index, MESSAGES_KINDS[k], valueOf(data, open, data.length - 3));
     }
     if (c9 !== 114 /* response.* */) return undefined;
@@ -207,6 +217,7 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const contentIndex = intAt(data, intEnd + CONTENT_INDEX);
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
+      valueOpen = open;
       return new ResponsesTextDelta(data, itemClose, outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
     }
     if (RESPONSES_ARGS.test(data)) {
@@ -214,6 +225,7 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const outputIndex = intAt(data, itemClose + 1 + OUTPUT_INDEX);
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
+      valueOpen = open;
       return new ResponsesArgsDelta(data, itemClose, outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
     }
     return undefined;
@@ -224,7 +236,75 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
     // starts with "content": in a matched chunk this text occurs once, just before the content. (The longer
     // `,"choices":[{…` took V8's search twice as long per chunk.)
     const open = data.indexOf(CHAT_CONTENT) + CHAT_CONTENT.length;
+    valueOpen = open;
     return new ChatDelta(event || 'chunk', data, valueOf(data, open, closeOf(data, open)));
   }
   return undefined;
+}
+
+/**
+ * A reader for one stream. A stream's hot deltas repeat one layout with the same leading values: the same
+ * item id and indexes (Responses), the same id, creation time and model (Chat), the same block index and kind
+ * (Messages). After the general template has read one delta, the reader builds a template whose head is that
+ * delta's text up to its value, literally, followed by the same value and tail patterns. It matches only what
+ * the general template matches (its head is text the general head matched), and everything the head fixes is
+ * known without reading it: the value's offset, the indexes, the kind. On the Responses and Chat firehoses that
+ * test cost about a third of the general one.
+ */
+export function createFastDeltaReader(): (data: string, event?: string) => FastDelta | undefined {
+  const learned = new Map<string, Learned>();
+  let current: Learned | undefined;
+  return (data, event) => {
+    if (current !== undefined && current.test.test(data)) return current.read(data, event);
+    const delta = fastDelta(data, event);
+    if (delta === undefined) return undefined;
+    const head = data.slice(0, valueOpen);
+    let next = learned.get(head);
+    // Bounded: a stream that interleaves many items keeps the heads it learned first and reads the rest generally.
+    if (next === undefined && learned.size < MAX_LEARNED) {
+      next = learn(delta, head);
+      learned.set(head, next);
+    }
+    current = next ?? current;
+    return delta;
+  };
+}
+
+const MAX_LEARNED = 32;
+
+interface Learned {
+  test: RegExp;
+  read(data: string, event: string | undefined): FastDelta;
+}
+
+function learn(delta: FastDelta, head: string): Learned {
+  const open = head.length;
+  const template = (tail: string) => new RegExp(`^${head.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}${STR}${tail}$`);
+  if (delta.family === 'messages') {
+    const { index, kind } = delta;
+    return { test: template(MESSAGES_TAIL), read: (data) => new MessagesDelta(data, index, kind, valueOf(data, open, data.length - 3)) };
+  }
+  if (delta.family === 'chat') {
+    return { test: template(CHAT_TAIL), read: (data, event) => new ChatDelta(event || 'chunk', data, valueOf(data, open, closeOf(data, open))) };
+  }
+  const { outputIndex } = delta;
+  if (delta.kind === 'response.output_text.delta') {
+    const { contentIndex } = delta;
+    const itemClose = closeOf(head, TEXT_ITEM);
+    return {
+      test: template(RESPONSES_TEXT_TAIL),
+      read: (data) => {
+        const close = closeOf(data, open);
+        return new ResponsesTextDelta(data, itemClose, outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
+      },
+    };
+  }
+  const itemClose = closeOf(head, ARGS_ITEM);
+  return {
+    test: template(RESPONSES_ARGS_TAIL),
+    read: (data) => {
+      const close = closeOf(data, open);
+      return new ResponsesArgsDelta(data, itemClose, outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
+    },
+  };
 }

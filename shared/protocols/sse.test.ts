@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSseReader, eventTypeOf, parseEvent, type StreamTextDecoder } from './sse';
+import { createEventParser, createSseReader, eventTypeOf, parseEvent, type StreamTextDecoder } from './sse';
 import { chunksOf, fixtures } from './fixtures/harness';
 import type { SseMessage } from './types';
 
@@ -180,5 +180,19 @@ describe('eventTypeOf / parseEvent', () => {
     expect(parseEvent({ data: '[DONE]' })).toEqual({ type: '[DONE]', done: true });
     expect(parseEvent({ data: 'nope' })).toEqual({ type: 'malformed', malformed: true });
     expect(parseEvent({ event: 'x', data: 'nope' })).toEqual({ type: 'x', malformed: true });
+  });
+
+  it('a parser for one stream gives every event of every fixture the type, payload and values parseEvent gives', () => {
+    for (const [name, text] of Object.entries(fixtures)) {
+      const parse = createEventParser();
+      const messages = read(chunksOf(text, 'whole')).messages;
+      // Twice over: the second pass meets heads the parser has already learned.
+      for (const message of [...messages, ...messages]) {
+        const ours = parse(message);
+        const plain = parseEvent(message);
+        expect({ type: ours.type, json: ours.json, done: ours.done, malformed: ours.malformed }, name).toEqual({ type: plain.type, json: plain.json, done: plain.done, malformed: plain.malformed });
+        expect(ours.delta && { ...ours.delta }, name).toEqual(plain.delta && { ...plain.delta });
+      }
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { ParsedEvent, SseMessage } from './types';
-import { fastDelta } from './fast-json';
+import { createFastDeltaReader, fastDelta } from './fast-json';
 
 export interface SseReaderHandlers {
   onMessage(message: SseMessage): void;
@@ -81,6 +81,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * (`event: error` + `data: Internal Server Error` is still an error) and is flagged `malformed`.
  */
 export function parseEvent(message: SseMessage): ParsedEvent {
+  return parseWith(message, fastDelta);
+}
+
+/** `parseEvent` for the events of one stream, in order: its hot deltas are read by templates learned from it (see `createFastDeltaReader`). */
+export function createEventParser(): (message: SseMessage) => ParsedEvent {
+  const fast = createFastDeltaReader();
+  return (message) => parseWith(message, fast);
+}
+
+function parseWith(message: SseMessage, fastDelta: (data: string, event?: string) => ParsedEvent | undefined): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
   // A hot delta is its own ParsedEvent, typed as below: a Chat chunk's type is its `event:` line when it has one.
