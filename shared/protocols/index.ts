@@ -6,10 +6,11 @@ import { createChatFold, readChatResponse } from './chat';
 import { createMessagesFold, readMessagesResponse } from './messages';
 import { createResponsesFold, readResponsesResponse } from './responses';
 import { callIdWarnings } from './fold-kit';
+import { createEventParser } from './sse';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
 
 export * from './types';
-export { createSseReader, eventTypeOf, parseEvent, type SseReader, type SseReaderHandlers } from './sse';
+export { createEventParser, createSseReader, eventTypeOf, parseEvent, type SseReader, type SseReaderHandlers } from './sse';
 export { createMessagesFold, readMessagesResponse, messagesUsage } from './messages';
 export { createChatFold, readChatResponse } from './chat';
 export { createResponsesFold, readResponsesResponse } from './responses';
@@ -51,9 +52,12 @@ function protocolReading(protocol: ProtocolId, json: unknown): ResponseReading {
 
 export function createFold(protocol: ProtocolId): StreamFold {
   const fold = protocolFold(protocol);
-  // `push` stays the protocol's own (it runs per event); the tool-call ids are checked when warnings are read.
+  // A caller that parsed the event already (the core, for its Events list) passes it; the renderer does not, and
+  // its events are parsed with what this stream taught its parser. Tool-call ids are checked when warnings are read.
+  const parse = createEventParser();
   return {
     ...fold,
+    push: (message, parsed = parse(message)) => fold.push(message, parsed),
     warnings: () => [...fold.warnings(), ...callIdWarnings(fold.transcript().blocks)],
     end() {
       const outcome = fold.end();

@@ -90,11 +90,11 @@ export function createEventParser(): (message: SseMessage) => ParsedEvent {
   return (message) => parseWith(message, fast);
 }
 
-function parseWith(message: SseMessage, fastDelta: (data: string, event?: string) => ParsedEvent | undefined): ParsedEvent {
+function parseWith(message: SseMessage, readDelta: (data: string, event?: string) => ParsedEvent | undefined): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
   // A hot delta is its own ParsedEvent, typed as below: a Chat chunk's type is its `event:` line when it has one.
-  const fast = fastDelta(data, message.event);
+  const fast = readDelta(data, message.event);
   if (fast !== undefined) return fast;
   let json: unknown;
   try {
