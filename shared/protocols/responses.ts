@@ -106,6 +106,11 @@ export function createResponsesFold(): StreamFold {
   let error: StreamError | undefined;
   let incompleteReason: string | undefined;
   let lastSeq: number | undefined;
+  /**
+   * The text part the last fast text delta went to, by its output and content index: a firehose sends thousands
+   * in a row to one part. Forgotten at any other event, since only those add or replace items and parts.
+   */
+  let hot: { outputIndex: number; contentIndex: number; part: TextLike } | undefined;
   let count = 0;
   let created = false;
   /** Output order (output_index, then content_index), rebuilt only after a block was added or replaced. */
@@ -317,10 +322,15 @@ export function createResponsesFold(): StreamFold {
     checkSeq(d.seq);
     if (!created) warnings.add('before-created', `${d.kind} arrived before response.created.`);
     if (d.kind === 'response.output_text.delta') {
-      // The output index always finds (or opens) the item, so a text delta's item id is never needed.
-      const b = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', undefined);
-      if (b) pieces.add(b, 'text', d.value);
+      if (hot === undefined || hot.outputIndex !== d.outputIndex || hot.contentIndex !== d.contentIndex) {
+        // The output index always finds (or opens) the item, so a text delta's item id is never needed.
+        const part = textPartAt(d.outputIndex, d.contentIndex, d.kind, 'text', undefined);
+        hot = part && { outputIndex: d.outputIndex, contentIndex: d.contentIndex, part };
+      }
+      if (hot) pieces.add(hot.part, 'text', d.value);
     } else {
+      // An arguments delta may put a tool call where the text part was (a relay mixing up output indexes).
+      hot = undefined;
       const b = toolPartAt(d.outputIndex, d.itemId, undefined, d.kind);
       if (b) pieces.add(b, 'argsText', d.value);
     }
@@ -351,6 +361,7 @@ export function createResponsesFold(): StreamFold {
       return onFastDelta(fast) ? CONTENT_STEP : QUIET_STEP;
     }
     pieces.flush();
+    hot = undefined;
     const step: FoldStep = { content: false, terminal: false };
     const json = parsed.json;
     if (!isObject(json) && message.event === 'error') {
