@@ -35,7 +35,8 @@ export class EventLog {
     this.times.push(t);
     this.sizes.push(size);
     this.types.push(type);
-    this.fresh.push(rawEvent(seq, t, type, data, event, size));
+    // Gone after its push: the event line needs no sharing with the type (see `rawEvent`).
+    this.fresh.push(event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event });
   }
 
   /** The events added since the last call, for a push; the log lets go of them. */
@@ -75,20 +76,11 @@ export class EventLog {
     const out: RawEvent[] = [];
     if (this.count === 0) return out;
     const secrets = this.secrets;
-    const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
-    const reader = createSseReader(
-      {
-        onMessage: (m) => {
-          const seq = out.length;
-          if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], clean(m.data), m.event, this.sizes[seq]));
-        },
-        onComment: (text) => {
-          const seq = out.length;
-          if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], clean(text), undefined, this.sizes[seq]));
-        },
-      },
-      new StringDecoder('utf8'),
-    );
+    const put = (data: string, event: string | undefined) => {
+      const seq = out.length;
+      if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], secrets === undefined ? data : scrub(data, secrets), event, this.sizes[seq]));
+    };
+    const reader = createSseReader({ onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) }, new StringDecoder('utf8'));
     for (const chunk of this.body) reader.feed(chunk);
     if (this.readerEnded) reader.end();
     if (out.length < this.count) throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
@@ -96,8 +88,8 @@ export class EventLog {
   }
 }
 
+/** An event of the listed run, which is kept: usually its event line repeats the JSON type, so that one string is kept, not a slice pinning the chunk. */
 function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
   // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
-  // Usually the event line repeats the JSON type: keep that one string, not a slice pinning the chunk.
   return event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event };
 }
