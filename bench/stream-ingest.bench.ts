@@ -108,8 +108,8 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
       if (name !== 'runs:update') return;
       for (const u of payload as RunUpdate[]) {
         if (u.kind === 'events') {
-          events += u.events.length;
-          if (ttftMs === undefined && u.events.some((e) => isContent(e.data))) ttftMs = performance.now() - t0;
+          events += u.events.data.length;
+          if (ttftMs === undefined && u.events.data.some(isContent)) ttftMs = performance.now() - t0;
         } else if (u.kind === 'end') {
           // The window has the verdict when the end push is sent; the history write that the core starts
           // right after it is not ingest, so the clock stops here.

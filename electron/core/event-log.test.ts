@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../../shared/protocols/event-columns';
 import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader, parseEvent } from '../../shared/protocols/sse';
 import { EventLog } from './event-log';
@@ -14,6 +15,10 @@ const KEY = 'sk-test-0123456789abcdef';
 function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; stopAfter?: number } = {}) {
   const log = new EventLog();
   const pushed: RawEvent[][] = [];
+  const take = () => {
+    const columns = log.take();
+    pushed.push(columns ? rowsOf(columns) : []);
+  };
   const watch = secretWatchingDecoder([KEY]);
   const stopAfter = opts.stopAfter ?? Infinity;
   let t = 0;
@@ -42,12 +47,12 @@ function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; sto
     const chunk = body.subarray(at, at + chunkBytes);
     log.keep(chunk);
     reader.feed(chunk);
-    pushed.push(log.take());
+    take();
   }
   if (opts.end) {
     log.ended();
     reader.end();
-    pushed.push(log.take());
+    take();
   }
   return { log, pushed };
 }
@@ -71,12 +76,23 @@ describe('EventLog', () => {
   it('hands each event to exactly one push, and a push with nothing new does not grow afterwards', () => {
     const log = new EventLog();
     const pushes = [3, 0, 5, 2].map((n) => {
-      for (let i = 0; i < n; i++) log.add(log.length, 'ping', 'x', undefined, 1);
+      for (let i = 0; i < n; i++) log.add(log.length, i % 2 ? 'ping' : 'content_block_delta', `x${log.length}`, i % 2 ? undefined : 'content_block_delta', 10 + log.length);
       return log.take();
     });
-    expect(pushes.map((p) => p.map((e) => e.seq))).toEqual([[0, 1, 2], [], [3, 4, 5, 6, 7], [8, 9]]);
+    expect(pushes[1]).toBeUndefined();
+    expect(pushes.map((p) => (p ? rowsOf(p).map((e) => e.seq) : []))).toEqual([[0, 1, 2], [], [3, 4, 5, 6, 7], [8, 9]]);
     expect(log.length).toBe(10);
-    expect(pushes[2][0]).toEqual({ seq: 3, t: 3, type: 'ping', data: 'x', size: 1 });
+    expect(pushes[2]).toEqual({
+      first: 3,
+      t: [3, 4, 5, 6, 7],
+      type: ['content_block_delta', 'ping', 'content_block_delta', 'ping', 'content_block_delta'],
+      data: ['x3', 'x4', 'x5', 'x6', 'x7'],
+      size: [13, 14, 15, 16, 17],
+      event: ['content_block_delta', null, 'content_block_delta', null, 'content_block_delta'],
+    });
+    // A push's columns are its own: later events do not grow them.
+    expect(pushes[0]?.t).toEqual([0, 1, 2]);
+    expect(pushes[0]?.data).toEqual(['x0', 'x1', 'x2']);
   });
 
   it('lists afterwards exactly the events it pushed, for any split of the body into chunks', () => {

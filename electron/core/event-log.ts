@@ -1,6 +1,6 @@
 /**
- * The raw events of one run. While the run streams, the log holds each whole event only until the push that
- * hands it to the window. For the record of the run it keeps each event's time, type and size, and the body
+ * The raw events of one run. While the run streams, the log holds each event's payload only until the push
+ * that hands it to the window, as columns (event-columns.ts). For the record of the run it keeps each event's time, type and size, and the body
  * bytes the reader was fed; `events()` reads those bytes again through the same SSE reader whenever
  * the whole list is asked for (history, a probe, a reopened run).
  *
@@ -11,13 +11,17 @@
  * heap cost the collector nothing, and a list built on demand dies young once read.
  */
 import { StringDecoder } from 'node:string_decoder';
+import type { EventColumns } from '../../shared/protocols/event-columns';
 import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader } from '../../shared/protocols/sse';
 import { scrub } from './gateway-client';
 
 export class EventLog {
-  private fresh: RawEvent[] = [];
   private count = 0;
+  /** Where the events not yet taken start; their data and event lines wait in `freshData` and `freshEvent`. */
+  private freshFrom = 0;
+  private freshData: string[] = [];
+  private freshEvent: (string | null)[] = [];
   private readonly times: number[] = [];
   private readonly sizes: number[] = [];
   private readonly types: string[] = [];
@@ -31,19 +35,30 @@ export class EventLog {
 
   /** Appends one event; its seq is the length before. */
   add(t: number, type: string, data: string, event: string | undefined, size: number): void {
-    const seq = this.count++;
+    this.count++;
     this.times.push(t);
     this.sizes.push(size);
     this.types.push(type);
-    // Gone after its push: the event line needs no sharing with the type (see `rawEvent`).
-    this.fresh.push(event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event });
+    this.freshData.push(data);
+    this.freshEvent.push(event ?? null);
   }
 
-  /** The events added since the last call, for a push; the log lets go of them. */
-  take(): RawEvent[] {
-    const fresh = this.fresh;
-    this.fresh = [];
-    return fresh;
+  /** The events added since the last call, as the columns of a push; the log lets go of their data. */
+  take(): EventColumns | undefined {
+    const first = this.freshFrom;
+    if (first === this.count) return undefined;
+    const taken: EventColumns = {
+      first,
+      t: this.times.slice(first),
+      type: this.types.slice(first),
+      data: this.freshData,
+      size: this.sizes.slice(first),
+      event: this.freshEvent,
+    };
+    this.freshFrom = this.count;
+    this.freshData = [];
+    this.freshEvent = [];
+    return taken;
   }
 
   /**

@@ -8,6 +8,7 @@
  * within one interval made a single 3.8 MB push that held the window's main thread for 50–100 ms.
  */
 import type { RunUpdate } from '../../shared/contract';
+import { appendColumns, columnCount, copyColumns, type EventColumns } from '../../shared/protocols/event-columns';
 
 export const PUSH_INTERVAL_MS = 16;
 export const MAX_EVENTS_PER_PUSH = 2000;
@@ -15,6 +16,8 @@ export const MAX_EVENTS_PER_PUSH = 2000;
 export class PushBatcher {
   private queue: RunUpdate[] = [];
   private queuedEvents = 0;
+  /** The queued columns this batcher made by merging, which it may append to; a caller's own are never changed. */
+  private merged: EventColumns | undefined;
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private lastFlush = -Infinity;
@@ -29,13 +32,11 @@ export class PushBatcher {
 
   push(update: RunUpdate): void {
     if (this.closed) return;
-    const last = this.queue[this.queue.length - 1];
-    if (update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId) {
-      for (let i = 0; i < update.events.length; i++) last.events.push(update.events[i]);
-    } else {
-      this.queue.push(update.kind === 'events' ? { ...update, events: update.events.slice() } : update);
-    }
-    if (update.kind === 'events') this.queuedEvents += update.events.length;
+    const at = this.queue.length - 1;
+    const last = this.queue[at];
+    const merged = update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && this.join(at, last.events, update.events);
+    if (!merged) this.queue.push(update);
+    if (update.kind === 'events') this.queuedEvents += columnCount(update.events);
     if (update.kind === 'end' || this.queuedEvents >= this.maxEvents) {
       this.flush();
       return;
@@ -47,6 +48,16 @@ export class PushBatcher {
     else this.timer = setTimeout(() => this.flush(), wait);
   }
 
+  /** Merges `more` into the queued events update at `at` when it continues it. */
+  private join(at: number, queued: EventColumns, more: EventColumns): boolean {
+    if (queued !== this.merged) {
+      const copy = copyColumns(queued);
+      this.queue[at] = { ...(this.queue[at] as Extract<RunUpdate, { kind: 'events' }>), events: copy };
+      this.merged = copy;
+    }
+    return appendColumns(this.merged, more);
+  }
+
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -55,6 +66,7 @@ export class PushBatcher {
     const batch = this.queue;
     this.queue = [];
     this.queuedEvents = 0;
+    this.merged = undefined;
     this.lastFlush = this.now();
     this.send(batch);
   }

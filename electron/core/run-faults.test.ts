@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { ProtocolId } from '../../shared/protocols/types';
+import { rowsOf } from '../../shared/protocols/event-columns';
 import { ProfileInput, type RunUpdate } from '../../shared/contract';
 import type { Profile, ProfileStore } from './profiles';
 import { RunManager, type RunSink } from './runs';
@@ -247,7 +248,7 @@ describe('the finished run lists the events as they were pushed', () => {
       setTimeout(() => res.end(packed.subarray(20)), 30);
     });
     const { finished, pushed } = await runOnce(url);
-    const live = pushed.flatMap((u) => (u.kind === 'events' ? u.events : []));
+    const live = pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []));
     expect(finished.result.verdict).toBe('complete');
     expect(live.map((e) => e.type)).toEqual(['comment', 'chunk', 'chunk', '[DONE]']);
     expect(finished.events).toEqual(live);

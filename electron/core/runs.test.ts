@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunUpdate } from '../../shared/contract';
+import { rowsOf } from '../../shared/protocols/event-columns';
 import { DEMO_PROFILE_ID, ProfileStore } from './profiles';
 import { RunManager } from './runs';
 import { LayeredVault } from './vault';
@@ -69,7 +70,7 @@ describe('RunManager sends every event once, in order, and keeps them all', () =
       { push: (u) => pushed.push(u) },
     );
     const finished = await done;
-    const events = pushed.flatMap((u) => (u.kind === 'events' ? u.events : []));
+    const events = pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []));
     expect(pushed.filter((u) => u.kind === 'events').length).toBeGreaterThan(1);
     expect(events.map((e) => e.seq)).toEqual(finished.events.map((_, i) => i));
     expect(events).toEqual(finished.events);
@@ -99,13 +100,13 @@ describe('a finished run lists exactly the events its pushes carried, however th
       {
         push: (u) => {
           pushed.push(u);
-          if (u.kind === 'events') seen += u.events.length;
+          if (u.kind === 'events') seen += u.events.data.length;
           if (cancelAfterEvents !== undefined && seen >= cancelAfterEvents) runs.cancel(started.runId);
         },
       },
     );
     const finished = await started.done;
-    return { finished, live: pushed.flatMap((u) => (u.kind === 'events' ? u.events : [])), reopened: runs.get(started.runId)! };
+    return { finished, live: pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : [])), reopened: runs.get(started.runId)! };
   }
 
   it.each([

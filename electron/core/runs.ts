@@ -408,7 +408,7 @@ export class RunManager {
       let beforeEvents = '';
       const flushPending = () => {
         const events = log.take();
-        if (events.length) sink.push({ kind: 'events', runId, events });
+        if (events) sink.push({ kind: 'events', runId, events });
       };
       const watch = secretWatchingDecoder(secrets);
       const keepBeforeEvents = (text: string) => {

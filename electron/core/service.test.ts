@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CapabilityList, GuardReport, ModelList, ProfilesState, Result, RunResult, RunUpdate, TokenCount } from '../../shared/contract';
+import { rowsOf } from '../../shared/protocols/event-columns';
 import { createCore, type Core, type Receiver } from './service';
 import { LayeredVault } from './vault';
 import { startSimulator, type RunningSimulator } from './simulator';
@@ -36,7 +37,7 @@ class Capture implements Receiver {
   }
   text(runId: string): string {
     return this.updates(runId)
-      .flatMap((u) => (u.kind === 'events' ? u.events : []))
+      .flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []))
       .map((e) => e.data)
       .join('\n');
   }
@@ -715,7 +716,7 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
       expect(updates[0].kind).toBe('started');
       expect(updates.filter((u) => u.kind === 'end')).toHaveLength(1);
       expect(updates.at(-1)!.kind).toBe('end');
-      const seqs = updates.flatMap((u) => (u.kind === 'events' ? u.events.map((e) => e.seq) : []));
+      const seqs = updates.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events).map((e) => e.seq) : []));
       expect(seqs).toEqual([...seqs.keys()]);
       expect(result.metrics.events).toBe(seqs.length);
       expect(result.metrics.ttftMs).toBeGreaterThan(0);
@@ -791,7 +792,7 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   it('Stop mid-stream ends "cancelled" and keeps the partial text', async () => {
     r = new Capture();
     const runId = await start('responses', bodies.responses('sim-fault-slow'));
-    for (let i = 0; i < 100 && !r.updates(runId).some((u) => u.kind === 'events' && u.events.some((e) => e.type === 'response.output_text.delta')); i++) {
+    for (let i = 0; i < 100 && !r.updates(runId).some((u) => u.kind === 'events' && u.events.type.includes('response.output_text.delta')); i++) {
       await new Promise((res) => setTimeout(res, 50));
     }
     expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(true);
@@ -865,7 +866,7 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
       expect(result.reason).toContain('key [redacted] was revoked');
       expect(result.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'you sent [redacted]' });
       expect(r.text(runId)).toContain('[redacted]');
-      expect(r.updates(runId).flatMap((u) => (u.kind === 'events' ? u.events : [])).find((e) => e.type === 'comment')?.data).toBe('relay saw [redacted]');
+      expect(r.updates(runId).flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : [])).find((e) => e.type === 'comment')?.data).toBe('relay saw [redacted]');
       const recorded = await core.dispatch('runs:get', { runId }, r);
       expect(JSON.stringify(recorded)).toContain('[redacted]');
       value(await core.dispatch('history:list', {}, r));
@@ -1022,7 +1023,7 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     try {
       const runId = await g.run('chat', bodies.chat('m'));
       const result = await r.end(runId);
-      const events = r.updates(runId).flatMap((u) => (u.kind === 'events' ? u.events : []));
+      const events = r.updates(runId).flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []));
       expect(events).toHaveLength(13);
       for (const e of events) expect(e.size).toBe(Buffer.byteLength(`data: ${e.data}\n\n`));
       expect(events.reduce((n, e) => n + e.size, 0)).toBe(result.metrics.bytes);

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { RunUpdate } from '../../shared/contract';
 import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
 import { gateway, onHostConnection } from './bridge';
 import type { TabId } from './store/composer-slice';
@@ -12,7 +11,7 @@ import { CompareTab } from './features/compare/CompareTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
 import { useAppStore } from './store';
-import { useRunUpdates } from './store/runs-slice';
+import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 
 function ProtocolTab({ protocol, bringFrom, onBrought }: { protocol: ProtocolId; bringFrom?: ProtocolId; onBrought: () => void }) {
   const runId = useAppStore((s) => s.composers[protocol].activeRunId);
@@ -47,7 +46,7 @@ export function App() {
     void appStarted();
     return onHostConnection(hostConnectionChanged);
   }, [appStarted, hostConnectionChanged]);
-  useRunUpdates(useCallback((u: RunUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
+  useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
 
   const select = (tab: TabId) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 import type { GatewayErrorInfo } from './errors';
+import type { EventColumns } from '../protocols/event-columns';
 import type { ProtocolId, RawEvent, Transcript, Usage, Verdict } from '../protocols/types';
 
 export const ProtocolSchema = z.enum(['messages', 'chat', 'responses']);
@@ -62,11 +63,14 @@ export interface RunResult {
 /** The most of a non-streamed body a result keeps: a runaway body must not fill the window's memory. */
 export const RESULT_BODY_CAP = 2 * 1024 * 1024;
 
-/** Main → renderer. Delta-only: events are sent once each, batched about once a frame; exactly one `end`. */
+/**
+ * Main → renderer. Delta-only: events are sent once each, batched about once a frame, as columns (see
+ * event-columns.ts); exactly one `end`.
+ */
 export type RunUpdate =
   | { kind: 'started'; runId: string; ledger: Ledger }
   | { kind: 'response'; runId: string; response: ResponseInfo }
-  | { kind: 'events'; runId: string; events: RawEvent[] }
+  | { kind: 'events'; runId: string; events: EventColumns }
   | { kind: 'end'; runId: string; result: RunResult };
 
 export const RunStartInput = z

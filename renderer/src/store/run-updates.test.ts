@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderHook } from '@testing-library/react';
 import type { RunUpdate } from '../../../shared/contract';
+import { columnsOf } from '../../../shared/protocols/event-columns';
 
 let deliver: (updates: RunUpdate[]) => void = () => {};
 vi.mock('../bridge', () => ({
@@ -14,13 +15,17 @@ vi.mock('../bridge', () => ({
   },
 }));
 
-import { EVENTS_PER_FRAME, useRunUpdates } from './runs-slice';
+import { EVENTS_PER_FRAME, useRunUpdates, type ViewUpdate } from './runs-slice';
 
 const burst = (n: number): RunUpdate[] => [
-  { kind: 'events', runId: 'r', events: Array.from({ length: n }, (_, seq) => ({ seq, t: seq, type: 'chunk', data: '{}', size: 2 })) },
+  {
+    kind: 'events',
+    runId: 'r',
+    events: columnsOf(Array.from({ length: n }, (_, seq) => (seq % 2 ? { seq, t: seq, type: 'chunk', data: `{"n":${seq}}`, size: 2 } : { seq, t: seq, type: 'ping', event: 'ping', data: '{}', size: 2 }))),
+  },
   { kind: 'end', runId: 'r', result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: n, bytes: 0, usage: {} }, warnings: [], endedAt: '' } },
 ];
-const eventsIn = (batches: RunUpdate[][]) => batches.map((b) => b.reduce((n, u) => n + (u.kind === 'events' ? u.events.length : 0), 0));
+const eventsIn = (batches: ViewUpdate[][]) => batches.map((b) => b.reduce((n, u) => n + (u.kind === 'events' ? u.events.length : 0), 0));
 
 let frames: FrameRequestCallback[] = [];
 const runFrame = () => {
@@ -49,7 +54,7 @@ afterEach(() => {
 
 describe('applying run pushes frame by frame', () => {
   it('a visible window takes a burst over several frames, and the end comes last', () => {
-    const batches: RunUpdate[][] = [];
+    const batches: ViewUpdate[][] = [];
     renderHook(() => useRunUpdates((u) => batches.push(u)));
     deliver(burst(4000));
     while (frames.length) runFrame();
@@ -58,10 +63,15 @@ describe('applying run pushes frame by frame', () => {
     expect(eventsIn(batches)[0]).toBeLessThanOrEqual(EVENTS_PER_FRAME);
     expect(batches.at(-1)!.at(-1)!.kind).toBe('end');
     expect(batches.slice(0, -1).some((b) => b.some((u) => u.kind === 'end'))).toBe(false);
+    // The pushed columns arrive as rows, in order, each with its own seq and event line.
+    const rows = batches.flat().flatMap((u) => (u.kind === 'events' ? u.events : []));
+    expect(rows.map((e) => e.seq)).toEqual([...Array(4000).keys()]);
+    expect(rows[2]).toEqual({ seq: 2, t: 2, type: 'ping', event: 'ping', data: '{}', size: 2 });
+    expect(rows[3]).toEqual({ seq: 3, t: 3, type: 'chunk', data: '{"n":3}', size: 2 });
   });
 
   it('a hidden window applies a whole burst at once on a timer', () => {
-    const batches: RunUpdate[][] = [];
+    const batches: ViewUpdate[][] = [];
     renderHook(() => useRunUpdates((u) => batches.push(u)));
     setHidden(true);
     deliver(burst(20_000));
@@ -71,7 +81,7 @@ describe('applying run pushes frame by frame', () => {
   });
 
   it('a frame asked for just before the window hid is replaced by a timer, so the run still lands', () => {
-    const batches: RunUpdate[][] = [];
+    const batches: ViewUpdate[][] = [];
     renderHook(() => useRunUpdates((u) => batches.push(u)));
     deliver(burst(10));
     expect(frames).toHaveLength(1);

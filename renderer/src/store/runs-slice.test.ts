@@ -2,8 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../bridge', () => ({ gateway: {} }));
 
-import type { RunUpdate } from '../../../shared/contract';
-import { applyUpdates, EVENTS_PER_FRAME, nextBudget, recordedRunUpdates, takeFrame } from './runs-slice';
+import { applyUpdates, EVENTS_PER_FRAME, nextBudget, recordedRunUpdates, takeFrame, type ViewUpdate } from './runs-slice';
 
 import type { Ledger } from '../../../shared/contract';
 
@@ -18,7 +17,7 @@ const chunk = (seq: number, content: string) => ({
 
 describe('runs slice: applying pushes', () => {
   it('folds live events into the transcript and records time to first token', () => {
-    let runs = applyUpdates({}, [{ kind: 'started', runId: 'a', ledger: ledger('a') }] as RunUpdate[]);
+    let runs = applyUpdates({}, [{ kind: 'started', runId: 'a', ledger: ledger('a') }] as ViewUpdate[]);
     runs = applyUpdates(runs, [{ kind: 'events', runId: 'a', events: [chunk(0, 'Hel'), chunk(1, 'lo')] }]);
     expect(runs.a.status).toBe('streaming');
     expect(runs.a.transcript.blocks).toEqual([{ kind: 'text', text: 'Hello' }]);
@@ -29,7 +28,7 @@ describe('runs slice: applying pushes', () => {
     let runs = applyUpdates({}, [
       { kind: 'started', runId: 'a', ledger: ledger('a') },
       { kind: 'started', runId: 'b', ledger: ledger('b') },
-    ] as RunUpdate[]);
+    ] as ViewUpdate[]);
     const b = runs.b;
     runs = applyUpdates(runs, [{ kind: 'events', runId: 'a', events: [chunk(0, 'x')] }]);
     expect(runs.b).toBe(b);
@@ -64,12 +63,12 @@ describe('runs slice: a run started again', () => {
 });
 
 describe('runs slice: one frame at a time', () => {
-  const events = (runId: string, from: number, n: number): RunUpdate => ({ kind: 'events', runId, events: Array.from({ length: n }, (_, i) => chunk(from + i, 'w')) });
-  const end = (runId: string) => ({ kind: 'end', runId, result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' } }) as RunUpdate;
+  const events = (runId: string, from: number, n: number): ViewUpdate => ({ kind: 'events', runId, events: Array.from({ length: n }, (_, i) => chunk(from + i, 'w')) });
+  const end = (runId: string) => ({ kind: 'end', runId, result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' } }) as ViewUpdate;
 
   it('splits a burst across frames at the event budget and never lets the end overtake its events', () => {
-    let queue: RunUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 2500), events('a', 2500, 2500), end('a')];
-    const frames: RunUpdate[][] = [];
+    let queue: ViewUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 2500), events('a', 2500, 2500), end('a')];
+    const frames: ViewUpdate[][] = [];
     while (queue.length) {
       const { batch, rest } = takeFrame(queue, 2000);
       frames.push(batch);
@@ -90,10 +89,10 @@ describe('runs slice: one frame at a time', () => {
   });
 
   it('the same run folded frame by frame ends with the same transcript as in one go', () => {
-    const all: RunUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 700)];
+    const all: ViewUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 700)];
     const whole = applyUpdates({}, all);
     let runs = {};
-    let queue = all.map((u) => ({ ...u, runId: 'b', ...(u.kind === 'started' ? { ledger: ledger('b') } : {}) })) as RunUpdate[];
+    let queue = all.map((u) => ({ ...u, runId: 'b', ...(u.kind === 'started' ? { ledger: ledger('b') } : {}) })) as ViewUpdate[];
     while (queue.length) {
       const { batch, rest } = takeFrame(queue, 64);
       runs = applyUpdates(runs, batch);

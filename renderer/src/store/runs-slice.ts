@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { StateCreator } from 'zustand';
 import type { AppError, Ledger, RecordedRun, ResponseInfo, RunResult, RunStartInput, RunUpdate } from '../../../shared/contract';
 import { createFold } from '../../../shared/protocols';
+import { rowsOf } from '../../../shared/protocols/event-columns';
 import type { ProtocolId, RawEvent, StreamFold, Transcript } from '../../../shared/protocols/types';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
@@ -23,11 +24,16 @@ export interface RunView {
   live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[]; content?: RawEvent[] };
 }
 
+/** A push as the store applies it: its events as rows, turned from the wire's columns as the push arrives. */
+export type ViewUpdate = Exclude<RunUpdate, { kind: 'events' }> | { kind: 'events'; runId: string; events: RawEvent[] };
+
+export const viewUpdateOf = (u: RunUpdate): ViewUpdate => (u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u);
+
 export interface RunsSlice {
   runs: Record<string, RunView>;
   runStartRequested(input: RunStartInput): Promise<{ runId?: string; error?: AppError }>;
   runCancelRequested(runId: string): Promise<void>;
-  runUpdatesReceived(updates: RunUpdate[]): void;
+  runUpdatesReceived(updates: ViewUpdate[]): void;
   /** A view no one will show again (a replay that was stopped or replaced) leaves the store, events and all. */
   runDiscarded(runId: string): void;
 }
@@ -43,7 +49,7 @@ const contentEvents = new Map<string, RawEvent[]>();
 const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0, types: [] } });
 
 /** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
-export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]): Record<string, RunView> {
+export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[]): Record<string, RunView> {
   const next = { ...runs };
   const touched = new Map<string, { run: RunView; newEvents: RawEvent[] }>();
   const get = (runId: string) => {
@@ -104,8 +110,8 @@ export function applyUpdates(runs: Record<string, RunView>, updates: RunUpdate[]
 }
 
 /** A recorded run (history, probe evidence) as the pushes that would have shown it live. */
-export function recordedRunUpdates(runId: string, run: RecordedRun): RunUpdate[] {
-  const updates: RunUpdate[] = [{ kind: 'started', runId, ledger: run.ledger }];
+export function recordedRunUpdates(runId: string, run: RecordedRun): ViewUpdate[] {
+  const updates: ViewUpdate[] = [{ kind: 'started', runId, ledger: run.ledger }];
   if (run.response) updates.push({ kind: 'response', runId, response: run.response });
   if (run.events.length) updates.push({ kind: 'events', runId, events: run.events });
   updates.push({ kind: 'end', runId, result: run.result });
@@ -158,8 +164,8 @@ export function nextBudget(budget: number, frameMs: number): number {
  * `events` update split where the budget runs out. A burst of 20k events then lands over several smooth
  * frames instead of one long task; the rest waits for the next frame.
  */
-export function takeFrame(queue: RunUpdate[], budget: number = EVENTS_PER_FRAME): { batch: RunUpdate[]; rest: RunUpdate[] } {
-  const batch: RunUpdate[] = [];
+export function takeFrame(queue: ViewUpdate[], budget: number = EVENTS_PER_FRAME): { batch: ViewUpdate[]; rest: ViewUpdate[] } {
+  const batch: ViewUpdate[] = [];
   let left = budget;
   for (let i = 0; i < queue.length; i++) {
     const u = queue[i];
@@ -184,9 +190,9 @@ export function takeFrame(queue: RunUpdate[], budget: number = EVENTS_PER_FRAME)
  * frame, a bounded number of events at a time (see `nextBudget`), so a firehose costs one bounded store
  * update (and one render) per frame.
  */
-export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
+export function useRunUpdates(onUpdates: (updates: ViewUpdate[]) => void): void {
   useEffect(() => {
-    let queued: RunUpdate[] = [];
+    let queued: ViewUpdate[] = [];
     let pending: { kind: 'frame' | 'timer'; id: number } | undefined;
     const schedule = () => {
       if (pending) return;
@@ -219,7 +225,7 @@ export function useRunUpdates(onUpdates: (updates: RunUpdate[]) => void): void {
     };
     document.addEventListener('visibilitychange', onVisibility);
     const off = gateway.on.runsUpdate((updates) => {
-      for (const u of updates) queued.push(u);
+      for (const u of updates) queued.push(viewUpdateOf(u));
       schedule();
     });
     return () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { RecordedRun, RunUpdate } from '../../../../shared/contract';
+import type { RecordedRun } from '../../../../shared/contract';
+import type { ViewUpdate } from '../../store/runs-slice';
 import { startReplay } from './replay';
 
 const run: RecordedRun = {
@@ -12,7 +13,7 @@ const run: RecordedRun = {
 describe('replay', () => {
   it('plays events at their recorded times, then the recorded verdict', () => {
     vi.useFakeTimers();
-    const got: RunUpdate[] = [];
+    const got: ViewUpdate[] = [];
     startReplay(run, 'realtime', (u) => got.push(...u), 'rp');
     const seqs = () => got.flatMap((u) => (u.kind === 'events' ? u.events.map((e) => e.seq) : []));
     vi.advanceTimersByTime(1);
@@ -30,7 +31,7 @@ describe('replay', () => {
   it('keeps up with the wall clock on a dense stream, one update per frame at most', () => {
     vi.useFakeTimers();
     const dense: RecordedRun = { ...run, events: Array.from({ length: 2000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: '{}', size: 2 })) };
-    const got: RunUpdate[] = [];
+    const got: ViewUpdate[] = [];
     startReplay(dense, 'realtime', (u) => got.push(...u), 'rd');
     const shown = () => got.flatMap((u) => (u.kind === 'events' ? u.events : [])).length;
     vi.advanceTimersByTime(100);
@@ -45,7 +46,7 @@ describe('replay', () => {
 
   it('a discarded replay delivers nothing more, not even its end: its view is being dropped', () => {
     vi.useFakeTimers();
-    const got: RunUpdate[] = [];
+    const got: ViewUpdate[] = [];
     const h = startReplay(run, 'realtime', (u) => got.push(...u), 'rx');
     vi.advanceTimersByTime(150);
     const before = got.length;
@@ -58,7 +59,7 @@ describe('replay', () => {
   });
 
   it('steps one event at a time', () => {
-    const got: RunUpdate[] = [];
+    const got: ViewUpdate[] = [];
     const h = startReplay(run, 'step', (u) => got.push(...u), 'rs');
     expect(got.map((u) => u.kind)).toEqual(['started']);
     expect(h.next()).toBe(true);

@@ -3,7 +3,8 @@
  * event at a time — so a user can show a colleague exactly how a stream broke. Pure scheduling over the
  * runs slice's own update path; nothing is sent to the gateway.
  */
-import type { RecordedRun, RunUpdate } from '../../../../shared/contract';
+import type { RecordedRun } from '../../../../shared/contract';
+import type { ViewUpdate } from '../../store/runs-slice';
 
 /** About one frame: more updates than the screen can show would only slow the store down. */
 const FRAME_MS = 16;
@@ -18,7 +19,7 @@ export interface ReplayHandle {
   discard(): void;
 }
 
-export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: RunUpdate[]) => void, replayId: string): ReplayHandle {
+export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: ViewUpdate[]) => void, replayId: string): ReplayHandle {
   const runId = replayId;
   const ledger = { ...run.ledger, runId };
   apply([{ kind: 'started', runId, ledger }, ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : [])]);

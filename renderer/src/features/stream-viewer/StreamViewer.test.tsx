@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { Ledger, RecordedRun, RunResult, RunUpdate } from '../../../../shared/contract';
+import type { Ledger, RecordedRun, RunResult } from '../../../../shared/contract';
 import { createFold } from '../../../../shared/protocols';
 import { createSseReader, parseEvent } from '../../../../shared/protocols/sse';
 import type { ProtocolId, RawEvent } from '../../../../shared/protocols/types';
@@ -20,7 +20,7 @@ vi.mock('../../bridge', () => ({
 }));
 
 import { useAppStore } from '../../store';
-import { applyUpdates, recordedRunUpdates } from '../../store/runs-slice';
+import { applyUpdates, recordedRunUpdates, type ViewUpdate } from '../../store/runs-slice';
 import { RESULT_BODY_CAP } from '../../../../shared/contract';
 import { StreamViewer } from './StreamViewer';
 
@@ -79,7 +79,7 @@ function finished(runId: string, protocol: ProtocolId, events: RawEvent[], ttfbM
 const chunk = (delta: unknown, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const named = (o: Record<string, unknown> & { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
-const show = (updates: RunUpdate[]) => act(() => useAppStore.setState({ runs: applyUpdates({}, updates) }));
+const show = (updates: ViewUpdate[]) => act(() => useAppStore.setState({ runs: applyUpdates({}, updates) }));
 const metric = (name: string) => [...screen.getByLabelText('Metrics').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
 const usage = (name: string) => [...screen.getByLabelText('Usage').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
 
@@ -121,7 +121,7 @@ describe('StreamViewer: a recorded run opened from History', () => {
 describe('StreamViewer: Messages while streaming', () => {
   const start = named({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 20, output_tokens: 1 } } });
   const text = (t: string) => named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
-  const live = (events: RawEvent[]): RunUpdate[] => [
+  const live = (events: RawEvent[]): ViewUpdate[] => [
     { kind: 'started', runId: 'run_m', ledger: ledger('run_m', 'messages') },
     { kind: 'response', runId: 'run_m', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 2 } },
     { kind: 'events', runId: 'run_m', events },
