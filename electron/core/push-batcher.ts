@@ -34,7 +34,7 @@ export class PushBatcher {
     if (this.closed) return;
     const at = this.queue.length - 1;
     const last = this.queue[at];
-    const merged = update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && this.join(at, last.events, update.events);
+    const merged = update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && this.join(at, last, update.events);
     if (!merged) this.queue.push(update);
     if (update.kind === 'events') this.queuedEvents += columnCount(update.events);
     if (update.kind === 'end' || this.queuedEvents >= this.maxEvents) {
@@ -49,13 +49,14 @@ export class PushBatcher {
   }
 
   /** Merges `more` into the queued events update at `at` when it continues it. */
-  private join(at: number, queued: EventColumns, more: EventColumns): boolean {
-    if (queued !== this.merged) {
-      const copy = copyColumns(queued);
-      this.queue[at] = { ...(this.queue[at] as Extract<RunUpdate, { kind: 'events' }>), events: copy };
-      this.merged = copy;
+  private join(at: number, queued: Extract<RunUpdate, { kind: 'events' }>, more: EventColumns): boolean {
+    let into = queued.events;
+    if (into !== this.merged) {
+      into = copyColumns(into);
+      this.queue[at] = { ...queued, events: into };
+      this.merged = into;
     }
-    return appendColumns(this.merged, more);
+    return appendColumns(into, more);
   }
 
   flush(): void {
