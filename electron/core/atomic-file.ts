@@ -93,3 +93,21 @@ export function writeQueue(): <T>(write: () => Promise<T>) => Promise<T> {
     return next;
   };
 }
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a file is where a folder should be',
+  EEXIST: 'a file is where a folder should be',
+  EISDIR: 'a folder is where a file should be',
+};
+
+/** A file-system failure in words a user can act on, keeping the errno code to search for. */
+export function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code && FS_REASONS[code]) return `${FS_REASONS[code]}, ${code}`;
+  return err instanceof Error ? err.message : String(err);
+}

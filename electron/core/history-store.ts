@@ -9,8 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { HistorySettings, HistorySummary, RecordedRun, RunResult, StartupProblem } from '../../shared/contract';
 import type { RawEvent } from '../../shared/protocols/types';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-file';
-import { describeFsError } from './profiles';
+import { describeFsError, readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 
 export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */

@@ -19,7 +19,7 @@ import {
 } from '../../shared/contract';
 import { SECRET_HEADER } from '../../shared/request-headers';
 import { normalizeBaseUrl } from '../../shared/url';
-import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
+import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { requestSecrets } from './gateway-client';
 import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
@@ -82,24 +82,6 @@ export class FieldError extends Error {
   ) {
     super(Object.values(fields).join('; '));
   }
-}
-
-const FS_REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  ENOTDIR: 'a file is where a folder should be',
-  EEXIST: 'a file is where a folder should be',
-  EISDIR: 'a folder is where a file should be',
-};
-
-/** A file-system failure in words a user can act on, keeping the errno code to search for. */
-export function describeFsError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code && FS_REASONS[code]) return `${FS_REASONS[code]}, ${code}`;
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

@@ -21,7 +21,8 @@ import {
 } from '../../shared/contract';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
 import { ModelsService } from './models-service';
-import { describeFsError, FieldError, ProfileStore } from './profiles';
+import { describeFsError } from './atomic-file';
+import { FieldError, ProfileStore } from './profiles';
 import { PushBatcher } from './push-batcher';
 import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
