@@ -53,11 +53,12 @@ function protocolReading(protocol: ProtocolId, json: unknown): ResponseReading {
 export function createFold(protocol: ProtocolId): StreamFold {
   const fold = protocolFold(protocol);
   // A caller that parsed the event already (the core, for its Events list) passes it; the renderer does not, and
-  // its events are parsed with what this stream taught its parser. Tool-call ids are checked when warnings are read.
-  const parse = createEventParser();
+  // its events are parsed with what this stream taught its parser, made on first need. Tool-call ids are
+  // checked when warnings are read.
+  let parse: ReturnType<typeof createEventParser> | undefined;
   return {
     ...fold,
-    push: (message, parsed = parse(message)) => fold.push(message, parsed),
+    push: (message, parsed = (parse ??= createEventParser())(message)) => fold.push(message, parsed),
     warnings: () => [...fold.warnings(), ...callIdWarnings(fold.transcript().blocks)],
     end() {
       const outcome = fold.end();
