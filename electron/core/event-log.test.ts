@@ -12,7 +12,7 @@ const KEY = 'sk-test-0123456789abcdef';
  * scrubbed once a secret has shown up; each chunk's events are taken for one push. `stopAfter` stops logging
  * part-way, as a run does when its fold throws.
  */
-function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; stopAfter?: number } = {}) {
+function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; stopAfter?: number; untaken?: boolean } = {}) {
   const log = new EventLog();
   const pushed: RawEvent[][] = [];
   const take = () => {
@@ -52,7 +52,7 @@ function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; sto
   if (opts.end) {
     log.ended();
     reader.end();
-    take();
+    if (!opts.untaken) take();
   }
   return { log, pushed };
 }
@@ -114,6 +114,15 @@ describe('EventLog', () => {
     expect(JSON.parse(listed[41].data).delta.text).toBe('héllo 39 日本 🙂');
     expect(listed[43]).toMatchObject({ type: 'custom_thing', event: 'custom_thing', data: 'first line\nsecond line' });
     expect(listed.at(-1)).toMatchObject({ seq: 46, type: 'message_stop', data: '{"type":"message_stop"}' });
+  });
+
+  it('lists the events not yet taken for a push too', () => {
+    const { log, pushed } = record(utf8(MIXED), 300, { end: true, untaken: true });
+    const listed = log.events();
+    const rest = log.take();
+    expect(rest && rest.data.length).toBeGreaterThan(0);
+    expect(listed).toEqual([...pushed.flat(), ...rowsOf(rest!)]);
+    expect(listed).toHaveLength(47);
   });
 
   it('lists an event still waiting for its blank line only when the reader was ended with it', () => {

@@ -1,8 +1,8 @@
 /**
  * The raw events of one run. While the run streams, the log holds each event's payload only until the push
- * that hands it to the window, as columns (event-columns.ts). For the record of the run it keeps each event's time, type and size, and the body
- * bytes the reader was fed; `events()` reads those bytes again through the same SSE reader whenever
- * the whole list is asked for (history, a probe, a reopened run).
+ * that hands it to the window, as columns (event-columns.ts). For the record of the run it keeps each push's
+ * time, type and size columns and the body bytes the reader was fed; `events()` reads those bytes again
+ * through the same SSE reader whenever the whole list is asked for (history, a probe, a reopened run).
  *
  * Why: kept as objects, a 20k-event firehose's events and their payloads (slices that pin every chunk of
  * decoded text) were alive for the whole run and beyond, and each scavenge during the stream copied them out
@@ -16,15 +16,18 @@ import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader } from '../../shared/protocols/sse';
 import { scrub } from './gateway-client';
 
+/** What the record of a run keeps of one push: everything but the payloads, which it reads again from the body. */
+type Kept = Pick<EventColumns, 'first' | 't' | 'type' | 'size'>;
+
 export class EventLog {
   private count = 0;
-  /** Where the events not yet taken start; their data and event lines wait in `freshData` and `freshEvent`. */
-  private freshFrom = 0;
-  private freshData: string[] = [];
-  private freshEvent: (string | null)[] = [];
-  private readonly times: number[] = [];
-  private readonly sizes: number[] = [];
-  private readonly types: string[] = [];
+  /** The events not yet taken, already as the columns of their push. */
+  private fresh: EventColumns = freshColumns(0);
+  /**
+   * The times, types and sizes of the events taken so far: the very arrays their pushes carried (nothing
+   * changes a push's columns once sent), so the record costs no copy and no array that grows with the run.
+   */
+  private readonly kept: Kept[] = [];
   private readonly body: Uint8Array[] = [];
   private readerEnded = false;
   private secrets: readonly string[] | undefined;
@@ -36,28 +39,20 @@ export class EventLog {
   /** Appends one event; its seq is the length before. */
   add(t: number, type: string, data: string, event: string | undefined, size: number): void {
     this.count++;
-    this.times.push(t);
-    this.sizes.push(size);
-    this.types.push(type);
-    this.freshData.push(data);
-    this.freshEvent.push(event ?? null);
+    const f = this.fresh;
+    f.t.push(t);
+    f.type.push(type);
+    f.data.push(data);
+    f.size.push(size);
+    f.event.push(event ?? null);
   }
 
-  /** The events added since the last call, as the columns of a push; the log lets go of their data. */
+  /** The events added since the last call, as the columns of a push; the log lets go of their payloads. */
   take(): EventColumns | undefined {
-    const first = this.freshFrom;
-    if (first === this.count) return undefined;
-    const taken: EventColumns = {
-      first,
-      t: this.times.slice(first),
-      type: this.types.slice(first),
-      data: this.freshData,
-      size: this.sizes.slice(first),
-      event: this.freshEvent,
-    };
-    this.freshFrom = this.count;
-    this.freshData = [];
-    this.freshEvent = [];
+    const taken = this.fresh;
+    if (taken.data.length === 0) return undefined;
+    this.kept.push({ first: taken.first, t: taken.t, type: taken.type, size: taken.size });
+    this.fresh = freshColumns(this.count);
     return taken;
   }
 
@@ -91,9 +86,15 @@ export class EventLog {
     const out: RawEvent[] = [];
     if (this.count === 0) return out;
     const secrets = this.secrets;
+    const pushes = this.fresh.data.length ? [...this.kept, this.fresh] : this.kept;
+    let push = 0;
     const put = (data: string, event: string | undefined) => {
       const seq = out.length;
-      if (seq < this.count) out.push(rawEvent(seq, this.times[seq], this.types[seq], secrets === undefined ? data : scrub(data, secrets), event, this.sizes[seq]));
+      if (seq >= this.count) return;
+      while (seq >= pushes[push].first + pushes[push].t.length) push++;
+      const { first, t, type, size } = pushes[push];
+      const i = seq - first;
+      out.push(rawEvent(seq, t[i], type[i], secrets === undefined ? data : scrub(data, secrets), event, size[i]));
     };
     const reader = createSseReader({ onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) }, new StringDecoder('utf8'));
     for (const chunk of this.body) reader.feed(chunk);
@@ -102,6 +103,8 @@ export class EventLog {
     return out;
   }
 }
+
+const freshColumns = (first: number): EventColumns => ({ first, t: [], type: [], data: [], size: [], event: [] });
 
 /** An event of the listed run, which is kept: usually its event line repeats the JSON type, so that one string is kept, not a slice pinning the chunk. */
 function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {

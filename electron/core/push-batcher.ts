@@ -8,7 +8,7 @@
  * within one interval made a single 3.8 MB push that held the window's main thread for 50–100 ms.
  */
 import type { RunUpdate } from '../../shared/contract';
-import { appendColumns, columnCount, copyColumns, type EventColumns } from '../../shared/protocols/event-columns';
+import { columnCount, concatColumns, type EventColumns } from '../../shared/protocols/event-columns';
 
 export const PUSH_INTERVAL_MS = 16;
 export const MAX_EVENTS_PER_PUSH = 2000;
@@ -16,8 +16,14 @@ export const MAX_EVENTS_PER_PUSH = 2000;
 export class PushBatcher {
   private queue: RunUpdate[] = [];
   private queuedEvents = 0;
-  /** The queued columns this batcher made by merging, which it may append to; a caller's own are never changed. */
-  private merged: EventColumns | undefined;
+  /** The seq that would continue the last events update queued. */
+  private nextSeq = -1;
+  /**
+   * The columns of later pushes that continue the last queued events update, joined to it once it stops being
+   * last or goes out: one exact-size array per column instead of arrays grown push by push. A caller's columns
+   * are never changed (a run's event log keeps the arrays it pushed as its record).
+   */
+  private more: EventColumns[] = [];
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private lastFlush = -Infinity;
@@ -32,11 +38,17 @@ export class PushBatcher {
 
   push(update: RunUpdate): void {
     if (this.closed) return;
-    const at = this.queue.length - 1;
-    const last = this.queue[at];
-    const merged = update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && this.join(at, last, update.events);
-    if (!merged) this.queue.push(update);
-    if (update.kind === 'events') this.queuedEvents += columnCount(update.events);
+    const last = this.queue[this.queue.length - 1];
+    if (update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && update.events.first === this.nextSeq) {
+      this.more.push(update.events);
+    } else {
+      this.joinMore();
+      this.queue.push(update);
+    }
+    if (update.kind === 'events') {
+      this.nextSeq = update.events.first + columnCount(update.events);
+      this.queuedEvents += columnCount(update.events);
+    }
     if (update.kind === 'end' || this.queuedEvents >= this.maxEvents) {
       this.flush();
       return;
@@ -48,15 +60,12 @@ export class PushBatcher {
     else this.timer = setTimeout(() => this.flush(), wait);
   }
 
-  /** Merges `more` into the queued events update at `at` when it continues it. */
-  private join(at: number, queued: Extract<RunUpdate, { kind: 'events' }>, more: EventColumns): boolean {
-    let into = queued.events;
-    if (into !== this.merged) {
-      into = copyColumns(into);
-      this.queue[at] = { ...queued, events: into };
-      this.merged = into;
-    }
-    return appendColumns(into, more);
+  private joinMore(): void {
+    if (this.more.length === 0) return;
+    const at = this.queue.length - 1;
+    const last = this.queue[at] as Extract<RunUpdate, { kind: 'events' }>;
+    this.queue[at] = { ...last, events: concatColumns([last.events, ...this.more]) };
+    this.more = [];
   }
 
   flush(): void {
@@ -64,10 +73,10 @@ export class PushBatcher {
     this.timer = undefined;
     this.scheduled = false;
     if (!this.queue.length || this.closed) return;
+    this.joinMore();
     const batch = this.queue;
     this.queue = [];
     this.queuedEvents = 0;
-    this.merged = undefined;
     this.lastFlush = this.now();
     this.send(batch);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawEvent } from './types';
-import { appendColumns, columnCount, columnsOf, copyColumns, rowsOf } from './event-columns';
+import { columnCount, columnsOf, concatColumns, rowsOf } from './event-columns';
 
 const row = (seq: number, event?: string): RawEvent =>
   event === undefined ? { seq, t: seq / 4, type: 'chunk', data: `{"n":${seq}}`, size: 20 + seq } : { seq, t: seq / 4, type: event, event, data: `{"type":"${event}"}`, size: 30 + seq };
@@ -17,22 +17,15 @@ describe('event columns', () => {
     expect(Object.keys(rowsOf(columns)[1])).toEqual(['seq', 't', 'type', 'data', 'size']);
   });
 
-  it('append only what continues them, and a copy is appended to without touching the original', () => {
+  it('join pushes that follow one another into one, leaving each push as it was', () => {
     const a = columnsOf([row(0), row(1, 'ping')]);
-    const copy = copyColumns(a);
-    expect(appendColumns(copy, columnsOf([row(3)]))).toBe(false);
-    expect(columnCount(copy)).toBe(2);
-    expect(appendColumns(copy, columnsOf([row(2), row(3, 'ping')]))).toBe(true);
-    expect(rowsOf(copy).map((e) => e.seq)).toEqual([0, 1, 2, 3]);
-    expect(rowsOf(copy)[3]).toEqual(row(3, 'ping'));
+    const b = columnsOf([row(2)]);
+    const c = columnsOf([row(3, 'ping'), row(4)]);
+    const joined = concatColumns([a, b, c]);
+    expect(joined.first).toBe(0);
+    expect(rowsOf(joined)).toEqual([row(0), row(1, 'ping'), row(2), row(3, 'ping'), row(4)]);
     expect(rowsOf(a)).toEqual([row(0), row(1, 'ping')]);
-  });
-
-  it('append a batch too large for one spread call', () => {
-    const big = Array.from({ length: 200_000 }, (_, i) => row(i + 1));
-    const into = columnsOf([row(0)]);
-    expect(appendColumns(into, columnsOf(big))).toBe(true);
-    expect(columnCount(into)).toBe(200_001);
-    expect(rowsOf(into)[200_000]).toEqual(row(200_000));
+    expect(columnCount(b)).toBe(1);
+    expect(concatColumns([c])).toBe(c);
   });
 });
