@@ -27,7 +27,7 @@ export interface RunView {
 /** A push as the store applies it: its events as rows, turned from the wire's columns as the push arrives. */
 export type ViewUpdate = Exclude<RunUpdate, { kind: 'events' }> | { kind: 'events'; runId: string; events: RawEvent[] };
 
-export const viewUpdateOf = (u: RunUpdate): ViewUpdate => (u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u);
+const viewUpdateOf = (u: RunUpdate): ViewUpdate => (u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u);
 
 export interface RunsSlice {
   runs: Record<string, RunView>;
