@@ -11,7 +11,7 @@
  * heap cost the collector nothing, and a list built on demand dies young once read.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { EventColumns } from '../../shared/protocols/event-columns';
+import { rawEvent, type EventColumns } from '../../shared/protocols/event-columns';
 import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader } from '../../shared/protocols/sse';
 import { scrub } from './gateway-client';
@@ -105,9 +105,3 @@ export class EventLog {
 }
 
 const freshColumns = (first: number): EventColumns => ({ first, t: [], type: [], data: [], size: [], event: [] });
-
-/** An event of the listed run, which is kept: usually its event line repeats the JSON type, so that one string is kept, not a slice pinning the chunk. */
-function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
-  // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
-  return event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event };
-}

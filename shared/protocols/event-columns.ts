@@ -40,12 +40,17 @@ export function concatColumns(parts: readonly EventColumns[]): EventColumns {
 export function rowsOf(columns: EventColumns): RawEvent[] {
   const { first, t, type, data, size, event } = columns;
   const rows: RawEvent[] = new Array(data.length);
-  for (let i = 0; i < data.length; i++) {
-    const e = event[i];
-    // One literal per shape, as the core's listed events are built: the same hidden class for every row.
-    rows[i] = e === null || e === undefined ? { seq: first + i, t: t[i], type: type[i], data: data[i], size: size[i] } : { seq: first + i, t: t[i], type: type[i], data: data[i], size: size[i], event: e };
-  }
+  for (let i = 0; i < data.length; i++) rows[i] = rawEvent(first + i, t[i], type[i], data[i], event[i] ?? undefined, size[i]);
   return rows;
+}
+
+/**
+ * One event as a row, for lists that are kept (the window's, a finished run's). Usually the event line repeats
+ * the JSON type: that one string is kept, not a second copy (or a slice pinning the chunk it came in).
+ */
+export function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
+  // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
+  return event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event };
 }
 
 /** Rows (contiguous by seq) as columns: tests and tools that build pushes by hand. */
