@@ -14,7 +14,8 @@ export default defineConfig({
   reporter: process.env.PW_JSON_OUTPUT ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]] : [['list']],
   use: {
     viewport: { width: 1440, height: 900 },
-    trace: 'off',
+    // A rare failure (a click that started no run) left nothing to read: keep the trace of a failed test.
+    trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? systemChromium,
       args: [
