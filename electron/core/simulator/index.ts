@@ -220,7 +220,13 @@ async function writeFrames(res: ServerResponse, frames: Frame[], model: SimModel
     if (frame.delta && delay > 0 && fault !== 'buffered') {
       await flush();
       await sleep(delay);
-    } else if (pending.length > 32_768) await flush();
+    } else if (pending.length > 32_768) {
+      await flush();
+      // Node corks a response's socket until the next tick: without a turn of the event loop a firehose would
+      // reach the socket only once all of it was written, holding every client back for the whole generation
+      // (and this server's other requests with it). A real gateway's bytes leave as they are produced.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   if (fault === 'done-noise' && protocol !== 'chat') pending += 'data: [DONE]\n\n';
   await flush();

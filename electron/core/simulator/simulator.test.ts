@@ -11,7 +11,7 @@ import { textPng } from '../probes/pixel-font';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, delayMs: 0, keys: { [DEMO_KEY]: ['claude-sim-sonnet', 'gpt-sim-4o', 'sim-chat-only', 'sim-no-cache', 'sim-fault-cut', 'sim-fault-html-502', 'sim-fault-done-noise', 'sim-fault-buffered'], small: ['gpt-sim-4o'] } });
+  sim = await startSimulator({ port: 0, delayMs: 0, keys: { [DEMO_KEY]: ['claude-sim-sonnet', 'gpt-sim-4o', 'sim-chat-only', 'sim-no-cache', 'sim-fault-cut', 'sim-fault-html-502', 'sim-fault-done-noise', 'sim-fault-buffered', 'sim-firehose'], small: ['gpt-sim-4o'] } });
 });
 afterAll(() => sim.close());
 
@@ -218,5 +218,23 @@ describe('a relay that buffers', () => {
     expect(arrivals.at(-1)! - arrivals[0]).toBeLessThan(200);
     expect(text.trim().endsWith('data: [DONE]')).toBe(true);
     expect(text.split('\n\n').filter((b) => b.includes('"content"')).length).toBeGreaterThan(10);
+  });
+});
+
+describe('a firehose', () => {
+  it('leaves as it is generated: its first bytes reach the client long before its last', async () => {
+    const t0 = performance.now();
+    const res = await post('/v1/messages', { model: 'sim-firehose', max_tokens: 20_000, stream: true, messages: [{ role: 'user', content: 'go' }] });
+    let first = 0;
+    let deltas = 0;
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      first ||= performance.now() - t0;
+      deltas += decoder.decode(chunk, { stream: true }).split('"text_delta"').length - 1;
+    }
+    const total = performance.now() - t0;
+    expect(deltas).toBeGreaterThan(19_000);
+    // Written in one synchronous loop, the body would sit corked in the socket until all 20k events were made.
+    expect(first / total).toBeLessThan(0.7);
   });
 });
