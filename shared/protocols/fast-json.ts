@@ -46,46 +46,56 @@ const CHAT = new RegExp(
  * and its payload parsed only if something asks for `json`. One object per event, its own `delta`: a
  * separate values object and wrapper were a tenth of what a 20k-event firehose allocates. What a class fixes
  * (family, kind) is read from its prototype, not stored per event.
+ *
+ * Each class stands alone and assigns every field in its constructor (`declare` fields emit no initialiser):
+ * built through a base class with field declarations and a `super` chain, one event cost three times as much
+ * (1.6 against 0.5 ms per 20k on Node 20), and a base with methods only was slower still.
  */
-abstract class FastEvent {
-  private parsed: unknown;
-  constructor(
-    readonly type: string,
-    protected readonly data: string,
-  ) {}
+export class MessagesDelta {
+  declare readonly type: string;
+  declare private readonly data: string;
+  declare private parsed: unknown;
+  declare readonly index: number;
+  declare readonly kind: 'text_delta' | 'thinking_delta' | 'input_json_delta';
+  declare readonly value: string;
+  constructor(data: string, index: number, kind: MessagesDelta['kind'], value: string) {
+    this.type = 'content_block_delta';
+    this.data = data;
+    this.parsed = undefined;
+    this.index = index;
+    this.kind = kind;
+    this.value = value;
+  }
+  get family(): 'messages' {
+    return 'messages';
+  }
   get json(): unknown {
-    if (this.parsed === undefined) this.parsed = JSON.parse(this.data);
-    return this.parsed;
+    return (this.parsed ??= JSON.parse(this.data));
   }
   get delta(): this {
     return this;
   }
 }
 
-export class MessagesDelta extends FastEvent {
-  get family(): 'messages' {
-    return 'messages';
+export class ChatDelta {
+  declare readonly type: string;
+  declare private readonly data: string;
+  declare private parsed: unknown;
+  declare readonly content: string;
+  constructor(type: string, data: string, content: string) {
+    this.type = type;
+    this.data = data;
+    this.parsed = undefined;
+    this.content = content;
   }
-  constructor(
-    data: string,
-    readonly index: number,
-    readonly kind: 'text_delta' | 'thinking_delta' | 'input_json_delta',
-    readonly value: string,
-  ) {
-    super('content_block_delta', data);
-  }
-}
-
-export class ChatDelta extends FastEvent {
   get family(): 'chat' {
     return 'chat';
   }
-  constructor(
-    type: string,
-    data: string,
-    readonly content: string,
-  ) {
-    super(type, data);
+  get json(): unknown {
+    return (this.parsed ??= JSON.parse(this.data));
+  }
+  get delta(): this {
+    return this;
   }
 }
 
@@ -94,47 +104,73 @@ export class ChatDelta extends FastEvent {
  * only when asked for: a fold finds the item by its output index, which the template requires, so slicing the
  * id out of every event was work for nothing.
  */
-abstract class ResponsesDelta extends FastEvent {
+export class ResponsesTextDelta {
+  declare readonly type: 'response.output_text.delta';
+  declare private readonly data: string;
+  declare private parsed: unknown;
+  declare private readonly itemClose: number;
+  declare readonly outputIndex: number;
+  declare readonly contentIndex: number;
+  declare readonly value: string;
+  declare readonly seq: number;
+  constructor(data: string, itemClose: number, outputIndex: number, contentIndex: number, value: string, seq: number) {
+    this.type = 'response.output_text.delta';
+    this.data = data;
+    this.parsed = undefined;
+    this.itemClose = itemClose;
+    this.outputIndex = outputIndex;
+    this.contentIndex = contentIndex;
+    this.value = value;
+    this.seq = seq;
+  }
   get family(): 'responses' {
     return 'responses';
   }
-  protected abstract get itemOpen(): number;
-  constructor(
-    type: string,
-    data: string,
-    private readonly itemClose: number,
-    readonly outputIndex: number,
-    readonly value: string,
-    readonly seq: number,
-  ) {
-    super(type, data);
-  }
-  get itemId(): string {
-    return valueOf(this.data, this.itemOpen, this.itemClose);
-  }
-}
-
-export class ResponsesTextDelta extends ResponsesDelta {
   get kind(): 'response.output_text.delta' {
     return 'response.output_text.delta';
   }
-  protected get itemOpen(): number {
-    return TEXT_ITEM;
+  get itemId(): string {
+    return valueOf(this.data, TEXT_ITEM, this.itemClose);
   }
-  constructor(data: string, itemClose: number, outputIndex: number, readonly contentIndex: number, value: string, seq: number) {
-    super('response.output_text.delta', data, itemClose, outputIndex, value, seq);
+  get json(): unknown {
+    return (this.parsed ??= JSON.parse(this.data));
+  }
+  get delta(): this {
+    return this;
   }
 }
 
-export class ResponsesArgsDelta extends ResponsesDelta {
+export class ResponsesArgsDelta {
+  declare readonly type: 'response.function_call_arguments.delta';
+  declare private readonly data: string;
+  declare private parsed: unknown;
+  declare private readonly itemClose: number;
+  declare readonly outputIndex: number;
+  declare readonly value: string;
+  declare readonly seq: number;
+  constructor(data: string, itemClose: number, outputIndex: number, value: string, seq: number) {
+    this.type = 'response.function_call_arguments.delta';
+    this.data = data;
+    this.parsed = undefined;
+    this.itemClose = itemClose;
+    this.outputIndex = outputIndex;
+    this.value = value;
+    this.seq = seq;
+  }
+  get family(): 'responses' {
+    return 'responses';
+  }
   get kind(): 'response.function_call_arguments.delta' {
     return 'response.function_call_arguments.delta';
   }
-  protected get itemOpen(): number {
-    return ARGS_ITEM;
+  get itemId(): string {
+    return valueOf(this.data, ARGS_ITEM, this.itemClose);
   }
-  constructor(data: string, itemClose: number, outputIndex: number, value: string, seq: number) {
-    super('response.function_call_arguments.delta', data, itemClose, outputIndex, value, seq);
+  get json(): unknown {
+    return (this.parsed ??= JSON.parse(this.data));
+  }
+  get delta(): this {
+    return this;
   }
 }
 
