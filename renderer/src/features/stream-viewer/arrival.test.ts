@@ -33,6 +33,12 @@ describe('reading how events arrived', () => {
     expect(r.maxGap).toEqual({ ms: 1420, beforeSeq: 0 });
   });
 
+  it('takes the median of the gaps by size, not by how they read as text', () => {
+    // Gaps 1, 2, 3, 10, 11 ms: as text "10" and "11" would sort before "2" and put 11 in the middle.
+    const r = readArrival(at([0, 1, 3, 6, 16, 27]), 30);
+    expect(r.text).toContain('median gap 3 ms');
+  });
+
   it('does not judge a fast run or a handful of events', () => {
     expect(readArrival(at(Array.from({ length: 50 }, (_, i) => 10 + i)), 70).kind).toBe('too-short');
     expect(readArrival(at([1500, 1501, 1502]), 1510).kind).toBe('too-short');
