@@ -35,6 +35,27 @@ describe('runs slice: applying pushes', () => {
     expect(runs.a.events).toHaveLength(1);
   });
 
+  it('counts each event type as events arrive, in first-seen order, without changing the view a batch replaced', () => {
+    const ping = (seq: number) => ({ seq, t: seq * 10, type: 'ping', data: '{}', size: 2 });
+    let runs = applyUpdates({}, [{ kind: 'started', runId: 'a', ledger: ledger('a') }] as ViewUpdate[]);
+    runs = applyUpdates(runs, [{ kind: 'events', runId: 'a', events: [ping(0), chunk(1, 'a'), chunk(2, 'b')] }]);
+    const before = runs.a;
+    expect(before.live.types).toEqual([
+      ['ping', 1],
+      ['chunk', 2],
+    ]);
+    runs = applyUpdates(runs, [{ kind: 'events', runId: 'a', events: [chunk(3, 'c'), ping(4), chunk(5, 'd'), { ...ping(6), type: 'error' }] }]);
+    expect(runs.a.live.types).toEqual([
+      ['ping', 2],
+      ['chunk', 4],
+      ['error', 1],
+    ]);
+    expect(before.live.types).toEqual([
+      ['ping', 1],
+      ['chunk', 2],
+    ]);
+  });
+
   it('accepts events that arrive before the start call returned, and ends with the final transcript', () => {
     let runs = applyUpdates({}, [{ kind: 'events', runId: 'z', events: [chunk(0, 'early')] }]);
     expect(runs.z.events).toHaveLength(1);

@@ -17,12 +17,15 @@ export interface RunView {
   transcript: Transcript;
   result?: RunResult;
   /**
-   * Types seen so far, first-seen order: the Events filter lists them without counting a growing list each frame.
+   * `types`: each type seen so far and how many of it, first-seen order, counted as events arrive: the Events
+   * filter lists them live, and counting 100k events in one go when a run ended held that frame for tens of ms.
    * `content`: once the run has ended, the events the fold found visible content in (not pings, comments, role or
    * usage chunks), for reading how the answer arrived (protocols.md §7.4).
    */
-  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: string[]; content?: RawEvent[] };
+  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: TypeCount[]; content?: RawEvent[] };
 }
+
+export type TypeCount = [type: string, count: number];
 
 /** A push as the store applies it: its events as rows, turned from the wire's columns as the push arrives. */
 export type ViewUpdate = Exclude<RunUpdate, { kind: 'events' }> | { kind: 'events'; runId: string; events: RawEvent[] };
@@ -56,7 +59,8 @@ export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[
     let t = touched.get(runId);
     if (!t) {
       const base = next[runId] ?? emptyRun(runId);
-      t = { run: { ...base, live: { ...base.live } }, newEvents: [] };
+      // The counts are copied once per batch and then counted in place: the run's previous view keeps its own.
+      t = { run: { ...base, live: { ...base.live, types: base.live.types.map(([type, n]): TypeCount => [type, n]) } }, newEvents: [] };
       touched.set(runId, t);
     }
     return t;
@@ -74,11 +78,18 @@ export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[
       if (t.run.status === 'starting') t.run.status = 'streaming';
     } else if (u.kind === 'events') {
       const fold = folds.get(u.runId);
+      const types = t.run.live.types;
+      // Events of one type come in runs (a stream of deltas): the last type's counter is checked first.
+      let counter: TypeCount | undefined = types.at(-1);
       for (const e of u.events) {
         t.newEvents.push(e);
         t.run.live.bytes += e.size;
         t.run.live.lastT = e.t;
-        if (!t.run.live.types.includes(e.type)) t.run.live.types = [...t.run.live.types, e.type];
+        if (counter?.[0] !== e.type) {
+          counter = types.find(([type]) => type === e.type);
+          if (!counter) types.push((counter = [e.type, 0]));
+        }
+        counter[1]++;
         if (fold && e.type !== 'comment') {
           const step = fold.push({ event: e.event, data: e.data });
           if (step.content) {

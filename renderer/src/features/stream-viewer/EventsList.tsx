@@ -1,7 +1,8 @@
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
-import { bytes, copyText, count, eventsToSse, prettyJson, toSse, typeCounts } from './format';
+import type { TypeCount } from '../../store/runs-slice';
+import { bytes, copyText, count, eventsToSse, prettyJson, toSse } from './format';
 
 /** A collapsed row's height (styles.css `.event-line`). Only expanded rows are measured: measuring every row
  * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
@@ -29,7 +30,8 @@ const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; p
   );
 });
 
-export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; live: boolean; liveTypes: string[] }) {
+/** `types`: each type and its count, first-seen order (the store counts them as events arrive). */
+export function EventsList({ events, live, types }: { events: RawEvent[]; live: boolean; types: TypeCount[] }) {
   const [filter, setFilter] = useState('');
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const scroller = useRef<HTMLDivElement>(null);
@@ -45,7 +47,8 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
   };
   /** Where the last follow write left the list: its scroll event arrives a frame later and says nothing about the user. */
   const written = useRef(-1);
-  const counts = useMemo(() => (live ? [] : typeCounts(events)), [events, live]);
+  // While streaming the list keeps the order types first came in, so the options do not move under the pointer.
+  const options = useMemo(() => (live ? types : [...types].sort((a, b) => b[1] - a[1])), [types, live]);
   const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
   const virtual = useVirtualizer({
     count: shown.length,
@@ -77,9 +80,9 @@ export function EventsList({ events, live, liveTypes }: { events: RawEvent[]; li
       <div className="events-toolbar">
         <select aria-label="Filter events by type" value={filter} onChange={(e) => setFilter(e.target.value)}>
           <option value="">all types ({count(events.length)})</option>
-          {(live ? liveTypes.map((t): [string, number] => [t, 0]) : counts).map(([t, n]) => (
+          {options.map(([t, n]) => (
             <option key={t} value={t}>
-              {t} ({live ? '…' : count(n)})
+              {t} ({count(n)})
             </option>
           ))}
         </select>

@@ -104,7 +104,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
         ))}
       </div>
       <div className="pane">
-        {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} liveTypes={run.live.types} />}
+        {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} types={run.live.types} />}
         {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} reading={reading} />}
         {pane === 'ledger' && (
           <Ledger

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, indentJson, livePieces, PIECE, PIECE_MAX, typeCounts, usageRows } from './format';
+import { count, eventsToSse, indentJson, livePieces, PIECE, PIECE_MAX, usageRows } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -22,13 +22,6 @@ describe('stream viewer formatting', () => {
     ]);
   });
 
-  it('counts event types for the filter, most frequent first', () => {
-    const e = (type: string, seq: number) => ({ seq, t: seq, type, data: '{}', size: 2 });
-    expect(typeCounts([e('a', 0), e('b', 1), e('b', 2)])).toEqual([
-      ['b', 2],
-      ['a', 1],
-    ]);
-  });
 });
 
 describe('live text blocks', () => {

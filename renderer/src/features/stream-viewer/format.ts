@@ -47,12 +47,6 @@ export const VERDICT_TONE: Record<Verdict | 'streaming' | 'starting', 'ok' | 'wa
   starting: 'live',
 };
 
-export function typeCounts(events: RawEvent[]): [string, number][] {
-  const m = new Map<string, number>();
-  for (const e of events) m.set(e.type, (m.get(e.type) ?? 0) + 1);
-  return [...m.entries()].sort((a, b) => b[1] - a[1]);
-}
-
 export function prettyJson(data: string): string {
   try {
     return JSON.stringify(JSON.parse(data), null, 2);
