@@ -172,15 +172,22 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('streaming');
   // Sampled in the page after each frame is painted while the run is live: the rows a person can see, and how
-  // far the newest of them is behind the count.
+  // far the newest of them is behind the count; the row elements drawn over the whole run; and the type filter.
+  type Sample = { shown: number; lastRow: number; rows: number; drawn: number; elements: number; deltas: string; counted: number };
   const samples = await app.getByRole('region', { name: 'Events' }).evaluate(
     (el) =>
-      new Promise<{ shown: number; lastRow: number; rows: number }[]>((resolve) => {
-        const out: { shown: number; lastRow: number; rows: number }[] = [];
+      new Promise<Sample[]>((resolve) => {
+        const out: Sample[] = [];
+        const elements = new Set<Element>();
         const scroller = el.querySelector('.events-scroll')!.getBoundingClientRect();
         const sample = () => {
           const live = document.querySelector('[aria-label="Stream status"]')?.textContent?.includes('streaming');
           if (!live) return resolve(out);
+          const drawn = [...el.querySelectorAll('.event-row')];
+          for (const row of drawn) elements.add(row);
+          const options = [...el.querySelectorAll('option')].slice(1).map((o) => o.textContent ?? '');
+          const deltas = options.find((o) => o.startsWith('content_block_delta')) ?? '';
+          const counted = options.reduce((n, o) => n + Number(/\(([\d,]+)\)$/.exec(o)?.[1].replace(/,/g, '') ?? NaN), 0);
           const seqs = [...el.querySelectorAll('.event-row')]
             .filter((row) => {
               const r = row.getBoundingClientRect();
@@ -188,7 +195,7 @@ test('while a firehose streams, the Events list shows the newest events, frame a
             })
             .map((row) => Number(row.querySelector('.seq')?.textContent));
           const shown = Number(el.querySelector('.events-toolbar .muted')?.textContent?.replace(/[^0-9]/g, '') ?? 0);
-          if (shown > 2000) out.push({ shown, lastRow: Math.max(-1, ...seqs), rows: seqs.length });
+          if (shown > 2000) out.push({ shown, lastRow: Math.max(-1, ...seqs), rows: seqs.length, drawn: drawn.length, elements: elements.size, deltas, counted });
           requestAnimationFrame(() => setTimeout(sample, 0));
         };
         requestAnimationFrame(() => setTimeout(sample, 0));
@@ -199,7 +206,15 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   for (const s of samples) {
     expect(s.rows).toBeGreaterThan(5);
     expect(s.lastRow).toBe(s.shown - 1);
+    // The type filter counts as events arrive: each type with its number, adding up to all shown.
+    expect(s.deltas).toMatch(/^content_block_delta \([\d,]+\)$/);
+    expect(s.counted).toBe(s.shown);
   }
+  // Following the tail, each frame writes new events into the rows already drawn: the elements seen over the
+  // whole run are about one view's worth, where mounting new rows for every batch would be one view per frame.
+  const last = samples[samples.length - 1];
+  expect(last.elements).toBeLessThanOrEqual(Math.max(...samples.map((s) => s.drawn)) + 5);
+  expect(last.elements).toBeLessThan(last.rows * 4);
   await expect(status(app)).toContainText('complete', { timeout: 60_000 });
 });
 

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { TypeCount } from '../../store/runs-slice';
@@ -8,10 +8,10 @@ import { bytes, copyText, count, eventsToSse, prettyJson, toSse } from './format
  * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
 const ROW_HEIGHT = 26;
 
-const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; prevT: number; expanded: boolean; onToggle: () => void }) {
+const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; prevT: number; expanded: boolean; onToggle: (seq: number) => void }) {
   return (
     <div className={`event-row ${expanded ? 'expanded' : ''} t-${e.type.replace(/[^a-z]/gi, '')}`}>
-      <button type="button" className="event-line" aria-expanded={expanded} onClick={onToggle}>
+      <button type="button" className="event-line" aria-expanded={expanded} onClick={() => onToggle(e.seq)}>
         <span className="seq mono">{e.seq}</span>
         <span className="etype mono">{e.type}</span>
         <span className="mono num">{e.t.toFixed(1)} ms</span>
@@ -34,6 +34,18 @@ const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; p
 export function EventsList({ events, live, types }: { events: RawEvent[]; live: boolean; types: TypeCount[] }) {
   const [filter, setFilter] = useState('');
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
+  // One function for every row, so a render of the list that changes nothing in a row (the virtualizer's own,
+  // after each scroll) leaves the memoised row alone.
+  const toggle = useCallback(
+    (seq: number) =>
+      setExpanded((s) => {
+        const n = new Set(s);
+        if (n.has(seq)) n.delete(seq);
+        else n.add(seq);
+        return n;
+      }),
+    [],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   // The rows drawn depend on following, so a change of it is a render of its own: the scroll event that
@@ -50,15 +62,20 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   // While streaming the list keeps the order types first came in, so the options do not move under the pointer.
   const options = useMemo(() => (live ? types : [...types].sort((a, b) => b[1] - a[1])), [types, live]);
   const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
+  // The virtualizer places every row again (O(events)) whenever this function changes identity: kept for as
+  // long as the list is, a render with no new events (one after a scroll, the one a run ends in) does not.
+  const getItemKey = useCallback((i: number) => shown[i].seq, [shown]);
   const virtual = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (expanded.has(shown[i].seq) ? 8 * ROW_HEIGHT : ROW_HEIGHT),
     overscan: 12,
-    getItemKey: (i) => shown[i].seq,
+    getItemKey,
     rangeExtractor: (range) => {
       if (!follow.current) return defaultRangeExtractor(range);
-      const rows = range.endIndex - range.startIndex + 1 + 2 * range.overscan;
+      // Only what fits, and a row for each partly shown edge: rows drawn above the view would all be replaced
+      // by the next batch before anyone could scroll to them, and scrolling up stops following and draws them.
+      const rows = range.endIndex - range.startIndex + 3;
       const tail: number[] = [];
       for (let i = Math.max(0, range.count - rows); i < range.count; i++) tail.push(i);
       return tail;
@@ -74,6 +91,13 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
     el.scrollTop = virtual.getTotalSize();
     written.current = el.scrollTop;
   }, [shown.length, virtual]);
+
+  const items = virtual.getVirtualItems();
+  // Following a stream, every batch moves the whole drawn window down by hundreds of rows: keyed by event, each
+  // batch unmounted and mounted every row (the largest cost of a firehose frame, in React and in layout). Keyed
+  // by place in the window, the same elements stay and only their text and offset change. Scrolling by hand
+  // moves a few rows at a time, where keys by event keep all but those few.
+  const first = items[0]?.index ?? 0;
 
   return (
     <div className="events" role="region" aria-label="Events">
@@ -123,25 +147,13 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
         }}
       >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {virtual.getVirtualItems().map((v) => {
+          {items.map((v) => {
             const e = shown[v.index];
             const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
             const open = expanded.has(e.seq);
             return (
-              <div key={v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
-                <Row
-                  e={e}
-                  prevT={prevT}
-                  expanded={open}
-                  onToggle={() =>
-                    setExpanded((s) => {
-                      const n = new Set(s);
-                      if (n.has(e.seq)) n.delete(e.seq);
-                      else n.add(e.seq);
-                      return n;
-                    })
-                  }
-                />
+              <div key={follow.current ? v.index - first : v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+                <Row e={e} prevT={prevT} expanded={open} onToggle={toggle} />
               </div>
             );
           })}
