@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawEvent } from '../../../../shared/protocols/types';
-import { readArrival } from './arrival';
+import { nthSmallest, readArrival } from './arrival';
 
 const at = (times: number[]): RawEvent[] => times.map((t, seq) => ({ seq, t, type: 'chunk', data: '{}', size: 10 }));
 
@@ -55,5 +55,24 @@ describe('reading how events arrived', () => {
     expect(r.kind).toBe('buffered');
     expect(r.text).toContain('all 28 content events arrived within 0 ms, after 2,100 ms of silence');
     expect(readArrival(events.slice(0, 3), 1500, 5, []).text).toBe('No content arrived: none of the 3 events carried text, thinking or tool arguments.');
+  });
+});
+
+describe('the k-th smallest value', () => {
+  it('matches a numeric sort at every rank, with repeats, runs of one value and already sorted input', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cases = [
+      Array.from({ length: 101 }, () => Math.floor(random() * 10)),
+      Array.from({ length: 64 }, () => random() * 1000),
+      Array.from({ length: 50 }, (_, i) => i),
+      Array.from({ length: 50 }, (_, i) => 50 - i),
+      Array.from({ length: 33 }, () => 0.5),
+      [3],
+    ];
+    for (const values of cases) {
+      const sorted = [...values].sort((a, b) => a - b);
+      for (let k = 0; k < values.length; k++) expect(nthSmallest(Float64Array.from(values), k)).toBe(sorted[k]);
+    }
   });
 });
