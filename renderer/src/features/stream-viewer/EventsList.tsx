@@ -95,8 +95,9 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   const items = virtual.getVirtualItems();
   // Following a stream, every batch moves the whole drawn window down by hundreds of rows: keyed by event, each
   // batch unmounted and mounted every row (the largest cost of a firehose frame, in React and in layout). Keyed
-  // by place in the window, the same elements stay and only their text and offset change. Scrolling by hand
-  // moves a few rows at a time, where keys by event keep all but those few.
+  // by place in the window, the same elements stay and only their text and offset change. Otherwise keys are
+  // events: scrolling by hand moves a few rows at a time, and a focused row must stay the element it is.
+  const byPlace = live && follow.current;
   const first = items[0]?.index ?? 0;
 
   return (
@@ -152,7 +153,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
             const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
             const open = expanded.has(e.seq);
             return (
-              <div key={follow.current ? v.index - first : v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <div key={byPlace ? v.index - first : v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
                 <Row e={e} prevT={prevT} expanded={open} onToggle={toggle} />
               </div>
             );
