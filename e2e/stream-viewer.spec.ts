@@ -107,11 +107,19 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   const rows = await events.locator('.event-row').count();
   expect(rows).toBeGreaterThan(5);
   expect(rows).toBeLessThan(200);
-  // A key that reads back from the last row stops following, and the row (still drawn) keeps the focus.
+  // Keys that read back from the last row stop following, and the row keeps the focus even once it is
+  // scrolled far out of view; the next key still scrolls the list, and the row answers Enter.
   const lastRow = events.getByRole('button', { name: /message_stop/ });
   await lastRow.focus();
-  await app.keyboard.press('ArrowUp');
+  for (let i = 0; i < 4; i++) await app.keyboard.press('PageUp');
+  const scroll = events.locator('.events-scroll');
+  await expect.poll(() => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeGreaterThan(1000);
   await expect(lastRow).toBeFocused();
+  await app.keyboard.press('End');
+  await app.keyboard.press('Enter');
+  await expect(lastRow).toHaveAttribute('aria-expanded', 'true');
+  await app.keyboard.press('Enter');
+  await expect(lastRow).toHaveAttribute('aria-expanded', 'false');
   await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
   await expect(events.locator('.event-row').first()).toContainText('message_start');
   // The finished reply is all there as plain text, with markdown one click away.

@@ -2,7 +2,7 @@ import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'r
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { TypeCount } from '../../store/runs-slice';
-import { bytes, copyText, count, eventsToSse, prettyJson, toSse } from './format';
+import { bytes, copyText, count, eventsToSse, indexOfSeq, prettyJson, toSse } from './format';
 
 /** A collapsed row's height (styles.css `.event-line`). Only expanded rows are measured: measuring every row
  * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
@@ -47,6 +47,8 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
     [],
   );
   const scroller = useRef<HTMLDivElement>(null);
+  /** The event whose row holds the keyboard focus: it stays drawn when scrolled out of view (see rangeExtractor). */
+  const focused = useRef<number | undefined>(undefined);
   const follow = useRef(true);
   // The rows drawn depend on following, so a change of it is a render of its own: the scroll event that
   // changed it may be one the virtualizer reads as nothing new (a write to the bottom and a scroll back to the
@@ -72,7 +74,14 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
     overscan: 12,
     getItemKey,
     rangeExtractor: (range) => {
-      if (!follow.current) return defaultRangeExtractor(range);
+      if (!follow.current) {
+        // A focused row scrolled out of view by keys stays drawn, off screen: unmounted, it would drop the focus
+        // to the page, and the next key would no longer scroll the list or reach the row.
+        const drawn = defaultRangeExtractor(range);
+        const at = focused.current === undefined ? -1 : indexOfSeq(shown, focused.current);
+        if (at < 0 || (at >= drawn[0] && at <= drawn[drawn.length - 1])) return drawn;
+        return at < drawn[0] ? [at, ...drawn] : [...drawn, at];
+      }
       // Only what fits, and a row for each partly shown edge: rows drawn above the view would all be replaced
       // by the next batch before anyone could scroll to them, and scrolling up stops following and draws them.
       const rows = range.endIndex - range.startIndex + 3;
@@ -138,6 +147,13 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
         }}
         onPointerDown={(e) => {
           if (e.target === e.currentTarget) setFollow(false);
+        }}
+        onFocus={(e) => {
+          const index = Number((e.target as HTMLElement).closest('[data-index]')?.getAttribute('data-index') ?? NaN);
+          focused.current = shown[index]?.seq;
+        }}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget)) focused.current = undefined;
         }}
         onScroll={(e) => {
           const el = e.currentTarget;

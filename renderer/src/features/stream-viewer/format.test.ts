@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, indentJson, livePieces, PIECE, PIECE_MAX, usageRows } from './format';
+import { count, eventsToSse, indentJson, indexOfSeq, livePieces, PIECE, PIECE_MAX, usageRows } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -79,5 +79,19 @@ describe('indentJson', () => {
     expect(indentJson('{"n":12345678901234567890,"f":1.0,"s":"\\u00e9"}')).toBe('{\n  "n": 12345678901234567890,\n  "f": 1.0,\n  "s": "\\u00e9"\n}');
     expect(indentJson('{"a":1')).toBeUndefined();
     expect(indentJson('<html></html>')).toBeUndefined();
+  });
+});
+
+describe('finding an event by seq', () => {
+  const of = (seqs: number[]) => seqs.map((seq) => ({ seq, t: seq, type: 'x', data: '{}', size: 2 }));
+
+  it('finds each event of a whole list or a filtered one, and says -1 for one that is not in it', () => {
+    const filtered = of([2, 5, 9, 14, 15, 40]);
+    filtered.forEach((e, i) => expect(indexOfSeq(filtered, e.seq)).toBe(i));
+    for (const missing of [0, 3, 16, 41]) expect(indexOfSeq(filtered, missing)).toBe(-1);
+    const whole = of(Array.from({ length: 1000 }, (_, i) => i));
+    expect(indexOfSeq(whole, 0)).toBe(0);
+    expect(indexOfSeq(whole, 999)).toBe(999);
+    expect(indexOfSeq([], 1)).toBe(-1);
   });
 });

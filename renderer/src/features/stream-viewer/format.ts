@@ -47,6 +47,20 @@ export const VERDICT_TONE: Record<Verdict | 'streaming' | 'starting', 'ok' | 'wa
   starting: 'live',
 };
 
+/** Where the event with this seq sits in a list ordered by seq (the whole list, or one type of it); -1 if absent. */
+export function indexOfSeq(events: readonly RawEvent[], seq: number): number {
+  let lo = 0;
+  let hi = events.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = events[mid].seq;
+    if (s === seq) return mid;
+    if (s < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 export function prettyJson(data: string): string {
   try {
     return JSON.stringify(JSON.parse(data), null, 2);
