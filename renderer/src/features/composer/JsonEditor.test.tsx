@@ -21,4 +21,20 @@ describe('JsonEditor', () => {
     expect(second).toHaveBeenCalledWith('{"a":1,"b":2}');
     expect(first).not.toHaveBeenCalled();
   });
+
+  it('shows an edit made outside it at once, even right after a keystroke, and the next keystroke builds on it', () => {
+    const onChange = vi.fn();
+    const { container, rerender } = render(<JsonEditor label="Request JSON" value='{"a":1}' onChange={onChange} />);
+    const view = viewIn(container);
+    const type = (text: string) => act(() => view.dispatch({ changes: { from: view.state.doc.length - 1, insert: text }, userEvent: 'input.type' }));
+    type(',"b":2');
+    expect(onChange).toHaveBeenLastCalledWith('{"a":1,"b":2}');
+    rerender(<JsonEditor label="Request JSON" value='{"a":1,"b":2}' onChange={onChange} />);
+    // A form field changes the body a moment after the keystroke.
+    rerender(<JsonEditor label="Request JSON" value='{"a":3,"b":2}' onChange={onChange} />);
+    expect(view.state.doc.toString()).toBe('{"a":3,"b":2}');
+    type(',"c":4');
+    expect(onChange).toHaveBeenLastCalledWith('{"a":3,"b":2,"c":4}');
+    expect(onChange).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useRef } from 'react';
-import CodeMirror from '@uiw/react-codemirror';
+import { ExternalChange, useCodeMirror } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
@@ -16,9 +16,18 @@ export function JsonEditor({ value, onChange, label, minHeight = '160px' }: { va
     latest.current = onChange;
   });
   const changed = useCallback((text: string) => latest.current(text), []);
-  return (
-    <div className="json-editor" aria-label={label}>
-      <CodeMirror value={value} onChange={changed} extensions={extensions} theme="dark" minHeight={minHeight} basicSetup={basicSetup} />
-    </div>
-  );
+  const created = useRef(false);
+  // The library gets the value only to create the editor; after that it is synced below, at once. Within 200 ms
+  // of a keystroke the library holds back a value from outside (a form edit) and applies it later, and if the
+  // user typed again meanwhile it then wrote that stale value over the editor: the editor showed a body that was
+  // not the one sent. Typing comes back as the same text (the store keeps it as typed), so only edits from
+  // outside dispatch here.
+  const { setContainer, view } = useCodeMirror({ value: created.current ? undefined : value, onChange: changed, extensions, theme: 'dark', minHeight, basicSetup });
+  useLayoutEffect(() => {
+    if (!view) return;
+    created.current = true;
+    const doc = view.state.doc.toString();
+    if (value !== doc) view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });
+  }, [value, view]);
+  return <div className="json-editor cm-theme-dark" aria-label={label} ref={setContainer} />;
 }
