@@ -310,3 +310,62 @@ describe('while the JSON does not parse', () => {
     expect(body('responses').prompt_cache_key).toBe('abc');
   });
 });
+
+describe('fields that would make the request fail or differ from what is shown', () => {
+  const ready = (protocol: ProtocolId) =>
+    useAppStore.setState((s) => ({
+      profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+      composers: { ...s.composers, [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' } } },
+    }));
+
+  it('half-typed tools JSON holds Send, by button and by Ctrl+Enter, until it parses', async () => {
+    ready('chat');
+    render(<Composer protocol="chat" />);
+    const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(false);
+    fireEvent.change(field('Tools'), { target: { value: '[{"type":"function","function":{"name":"get_weather"' } });
+    expect(send.disabled).toBe(true);
+    expect(screen.getByText('Fix the tools JSON before sending.')).toBeTruthy();
+    await act(async () => fireEvent.keyDown(field('Tools'), { key: 'Enter', ctrlKey: true }));
+    expect(start).not.toHaveBeenCalled();
+    fireEvent.change(field('Tools'), { target: { value: '[{"type":"function","function":{"name":"get_weather"}}]' } });
+    expect(send.disabled).toBe(false);
+    await act(async () => fireEvent.click(send));
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(start.mock.calls[0][0].body.tools).toEqual([{ type: 'function', function: { name: 'get_weather' } }]);
+  });
+
+  it('turning on a thinking budget raises a max_tokens that could not hold it, and a budget typed past it is flagged', () => {
+    ready('messages');
+    render(<Composer protocol="messages" />);
+    expect(body('messages').max_tokens).toBe(1024);
+    fireEvent.change(field('Thinking'), { target: { value: 'enabled' } });
+    expect(body('messages').thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(body('messages').max_tokens).toBe(4096);
+    expect(screen.queryByText(/the budget must be under max_tokens/)).toBeNull();
+    clear(field('Thinking budget'));
+    typeKeys(field('Thinking budget'), '5000');
+    expect(screen.getByText('the budget must be under max_tokens (4096), which counts thinking')).toBeTruthy();
+    fireEvent.change(field('Thinking'), { target: { value: '' } });
+    clear(field('max_tokens'));
+    typeKeys(field('max_tokens'), '8000');
+    fireEvent.change(field('Thinking'), { target: { value: 'enabled' } });
+    expect(body('messages').max_tokens).toBe(8000);
+  });
+});
+
+describe('Ctrl+Enter in the JSON editor', () => {
+  it('sends the body as shown, without adding a line to it', async () => {
+    useAppStore.setState((s) => ({
+      profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+      composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'm' } } },
+    }));
+    render(<Composer protocol="messages" />);
+    const before = useAppStore.getState().composers.messages.jsonText;
+    const content = document.querySelector<HTMLElement>('.json-editor .cm-content')!;
+    await act(async () => fireEvent.keyDown(content, { key: 'Enter', ctrlKey: true }));
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(useAppStore.getState().composers.messages.jsonText).toBe(before);
+    expect(EditorView.findFromDOM(content)!.state.doc.toString()).toBe(before);
+  });
+});

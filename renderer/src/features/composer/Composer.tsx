@@ -33,6 +33,9 @@ import {
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
+/** The budget "enabled (budget)" starts with (protocols.md §1.5: at least 1,024 and under max_tokens). */
+const THINKING_BUDGET = 2048;
+
 export function Composer({ protocol }: { protocol: ProtocolId }) {
   const body = useAppStore((s) => s.composers[protocol].body);
   const jsonText = useAppStore((s) => s.composers[protocol].jsonText);
@@ -83,7 +86,18 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const canContinue = !!lastTranscript && lastVerdict !== undefined && continuedRunId !== ownRunId && lastTranscript.blocks.length > 0;
   // While the JSON does not parse, a form edit would rewrite it from the last valid body and lose what was typed there.
   const formLocked = !!jsonError;
-  const blockedReason = jsonError ? 'Fix the JSON before sending.' : !profileId ? 'No profile.' : !model ? 'Pick a model first.' : undefined;
+  const tools = Array.isArray(body.tools) ? body.tools : undefined;
+  const toolsShown = toolsText ?? (tools ? JSON.stringify(tools, null, 2) : '');
+  let toolsError: string | undefined;
+  if (toolsText !== undefined && toolsText.trim()) {
+    try {
+      if (!Array.isArray(JSON.parse(toolsText))) toolsError = 'tools must be a JSON array';
+    } catch (e) {
+      toolsError = (e as Error).message;
+    }
+  }
+  // Half-typed tools would go out as the last tools that parsed, which is not what the box shows.
+  const blockedReason = jsonError ? 'Fix the JSON before sending.' : toolsError ? 'Fix the tools JSON before sending.' : !profileId ? 'No profile.' : !model ? 'Pick a model first.' : undefined;
 
   /** Starts a run of `toSend`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (toSend: Body): Promise<string | undefined> => {
@@ -131,16 +145,6 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   };
 
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
-  const tools = Array.isArray(body.tools) ? body.tools : undefined;
-  const toolsShown = toolsText ?? (tools ? JSON.stringify(tools, null, 2) : '');
-  let toolsError: string | undefined;
-  if (toolsText !== undefined && toolsText.trim()) {
-    try {
-      if (!Array.isArray(JSON.parse(toolsText))) toolsError = 'tools must be a JSON array';
-    } catch (e) {
-      toolsError = (e as Error).message;
-    }
-  }
   const toolChoiceValue = protocol === 'messages' ? (isObj(body.tool_choice) ? String(body.tool_choice.type) : '') : typeof body.tool_choice === 'string' ? body.tool_choice : isObj(body.tool_choice) ? 'function' : '';
 
   return (
@@ -330,7 +334,12 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                     value={thinking ? String(thinking.type) : ''}
                     onChange={(e) => {
                       const v = e.target.value;
-                      set(setField(body, 'thinking', v === '' ? undefined : v === 'enabled' ? { type: 'enabled', budget_tokens: 2048 } : { type: v }));
+                      if (v !== 'enabled') return set(setField(body, 'thinking', v === '' ? undefined : { type: v }));
+                      // The budget must be at least 1,024 and under max_tokens, which counts thinking too: the
+                      // default 1,024 max_tokens would make every request a 400, so it is raised where needed.
+                      const next = setField(body, 'thinking', { type: 'enabled', budget_tokens: THINKING_BUDGET });
+                      const max = body.max_tokens;
+                      set(typeof max === 'number' && max > THINKING_BUDGET ? next : setField(next, 'max_tokens', 2 * THINKING_BUDGET));
                     }}
                   >
                     <option value="">off</option>
@@ -342,6 +351,9 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                     <>
                       <input aria-label="Thinking budget" inputMode="numeric" className="narrow" {...budget.props} />
                       {budget.error && <span id={budget.errorId} className="field-error">{budget.error}</span>}
+                      {typeof thinking.budget_tokens === 'number' && typeof body.max_tokens === 'number' && thinking.budget_tokens >= body.max_tokens && (
+                        <span className="field-error">the budget must be under max_tokens ({body.max_tokens}), which counts thinking</span>
+                      )}
                     </>
                   )}
                 </label>

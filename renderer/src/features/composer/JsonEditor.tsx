@@ -2,9 +2,13 @@ import { useCallback, useLayoutEffect, useRef } from 'react';
 import { ExternalChange, useCodeMirror } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
-import { EditorView } from '@codemirror/view';
+import { Prec } from '@codemirror/state';
+import { EditorView, keymap } from '@codemirror/view';
 
-const extensions = [json(), linter(jsonParseLinter()), lintGutter(), EditorView.lineWrapping];
+// Ctrl/Cmd+Enter is the app's Send (the key goes on to the composer): the editor's own binding inserted a blank
+// line into the request as it went out.
+const sendKey = Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }]));
+const extensions = [json(), linter(jsonParseLinter()), lintGutter(), EditorView.lineWrapping, sendKey];
 const basicSetup = { foldGutter: true, highlightActiveLine: false };
 
 export function JsonEditor({ value, onChange, label, minHeight = '160px' }: { value: string; onChange: (text: string) => void; label: string; minHeight?: string }) {
