@@ -80,6 +80,13 @@ function detailMessage(detail: unknown): string {
   return describeValue(detail);
 }
 
+/** The gateway's id for this request, from the first response header that carries one. */
+export function requestIdOf(headers: Record<string, string>): string | undefined {
+  const h = lowerHeaders(headers);
+  for (const name of REQUEST_ID_HEADERS) if (h[name]) return h[name];
+  return undefined;
+}
+
 function lowerHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
@@ -207,12 +214,8 @@ export function parseGatewayError(
   if (body !== '') info.rawBody = body.length > RAW_BODY_CAP ? body.slice(0, RAW_BODY_CAP) : body;
   const retryAfter = retryAfterOf(h, now);
   if (retryAfter !== undefined) info.retryAfter = retryAfter;
-  for (const name of REQUEST_ID_HEADERS) {
-    if (h[name]) {
-      info.requestId = h[name];
-      break;
-    }
-  }
+  const requestId = requestIdOf(h);
+  if (requestId !== undefined) info.requestId = requestId;
 
   if (status !== undefined && status >= 300 && status <= 399 && h.location) {
     // The core never follows a redirect (gateway-client.ts): said here, so a 3xx is not read as a failure of the gateway.

@@ -125,6 +125,18 @@ describe('a finished run lists exactly the events its pushes carried, however th
     expect(finished.result.warnings.join(' ')).not.toContain('could not be listed');
   });
 
+  it.each([
+    ['messages', 'sim-fault-midstream-error'],
+    ['chat', 'sim-fault-200-error'],
+  ] as const)('%s, %s: an error that came in a 200 carries the request id from the response headers', async (protocol, model) => {
+    const { finished } = await run(protocol, model);
+    expect(finished.result.verdict).toBe('error-event');
+    const headers = finished.result.response!.headers;
+    const id = headers['request-id'] ?? headers['x-request-id'];
+    expect(id).toMatch(/\S{6,}/);
+    expect(finished.result.error?.requestId).toBe(id);
+  });
+
   it('a stream stopped mid-way lists the events that arrived before the stop, and no more', async () => {
     const { finished, live, reopened } = await run('messages', 'sim-fault-slow', 3);
     expect(finished.result.verdict).toBe('cancelled');

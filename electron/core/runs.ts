@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
 import { createEventParser, createSseReader } from '../../shared/protocols/sse';
-import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
+import { bodyErrorOf, parseGatewayError, requestIdOf } from '../../shared/errors';
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
@@ -232,10 +232,13 @@ export class RunManager {
       const hiddenReasoning = (usage.reasoning ?? 0) > 0 && !transcript.blocks.some((b) => b.kind === 'thinking' && b.text !== '');
       const genMs = totalMs - (ttftMs === undefined ? 0 : hiddenReasoning ? (response?.ttfbMs ?? 0) : ttftMs);
       if (usage.output !== undefined && genMs > 0) metrics.outputTokensPerSec = Math.round((usage.output / genMs) * 1000 * 10) / 10;
+      // An error that arrived in a 200 (an error event mid-stream, an error body) names no request id itself:
+      // the response headers do, and it is what a support ticket asks for.
+      const requestId = extra.error && extra.error.requestId === undefined && response ? requestIdOf(response.headers) : undefined;
       const result: RunResult = {
         verdict,
         reason,
-        error: extra.error,
+        error: requestId === undefined ? extra.error : { ...extra.error!, requestId },
         metrics,
         transcript,
         warnings,
