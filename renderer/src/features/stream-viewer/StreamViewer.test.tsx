@@ -206,3 +206,30 @@ describe('StreamViewer: the response body in the Ledger', () => {
     expect(screen.getByRole('tab', { name: 'Events (3)' }).getAttribute('aria-selected')).toBe('true');
   });
 });
+
+describe('StreamViewer: a live run that goes quiet', () => {
+  afterEach(() => vi.useRealTimers());
+  const messageStart = named({ type: 'message_start', message: { id: 'msg_q', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 5, output_tokens: 1 } } });
+  const status = () => screen.getByLabelText('Stream status').textContent;
+
+  it('keeps its total time moving and says how long nothing has come, first the headers, then events', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const started = { ...ledger('run_q', 'messages'), startedAt: new Date().toISOString() };
+    show([{ kind: 'started', runId: 'run_q', ledger: started }]);
+    render(<StreamViewer runId="run_q" />);
+    expect(status()).not.toMatch(/waiting|no data/);
+    act(() => vi.advanceTimersByTime(12_000));
+    expect(status()).toContain('waiting 12 s for the response');
+    show([
+      { kind: 'started', runId: 'run_q', ledger: started },
+      { kind: 'response', runId: 'run_q', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 12_010 } },
+      { kind: 'events', runId: 'run_q', events: record([[12_017, messageStart]]) },
+    ]);
+    act(() => vi.advanceTimersByTime(500));
+    expect(status()).not.toMatch(/waiting|no data/);
+    act(() => vi.advanceTimersByTime(35_000));
+    expect(status()).toContain('1 event · no data for 35 s');
+    expect(metric('total')).toBe('47.50 s');
+  });
+});

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAppStore } from '../../store';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
@@ -10,9 +10,25 @@ import { Timeline } from './Timeline';
 
 type Pane = 'events' | 'timeline' | 'ledger';
 
+/** After this long without an event, a live run says how long it has been quiet. */
+const QUIET_MS = 2000;
+
+/** Wall-clock time, every half second while `on`: a live run's time keeps moving while no events come. */
+function useTicker(on: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!on) return;
+    setNow(Date.now());
+    const id = window.setInterval(() => setNow(Date.now()), 500);
+    return () => window.clearInterval(id);
+  }, [on]);
+  return now;
+}
+
 export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
+  const now = useTicker(!!run && run.status !== 'done');
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
   const reading = useMemo(
@@ -34,13 +50,29 @@ export function StreamViewer({ runId }: { runId?: string }) {
   const word = result?.verdict ?? (run.status === 'done' ? 'streaming' : run.status);
   const m = result?.metrics;
   const usage = m?.usage ?? run.transcript.usage;
-  const totalMs = m?.totalMs ?? run.live.lastT;
+  // While live, the time since the request went out, so a stalled stream shows its stall instead of the time of
+  // its last event (the ledger's start is the core's wall clock, on this machine).
+  const started = Date.parse(run.ledger?.startedAt ?? '');
+  const elapsed = live && Number.isFinite(started) ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
+  const quietMs = elapsed === undefined ? undefined : elapsed - (run.live.lastT ?? run.response?.ttfbMs ?? 0);
+  const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
+  const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
+  const quiet =
+    quietMs === undefined || quietMs < QUIET_MS ? '' : run.response ? ` · no data for ${seconds(quietMs)}` : ` · waiting ${seconds(quietMs)} for the response`;
   return (
     <div className="viewer">
       <div className="viewer-head">
         <div role="status" aria-label="Stream status" className={`stream-status ${VERDICT_TONE[word]}`}>
           <strong>{word}</strong>
-          {result ? <span className="reason"> — {result.reason}</span> : <span className="reason"> — {count(run.live.events)} events</span>}
+          {result ? (
+            <span className="reason"> — {result.reason}</span>
+          ) : (
+            <span className="reason">
+              {' '}
+              — {count(run.live.events)} {run.live.events === 1 ? 'event' : 'events'}
+              {quiet}
+            </span>
+          )}
         </div>
         <dl className="metrics" aria-label="Metrics">
           <div>
