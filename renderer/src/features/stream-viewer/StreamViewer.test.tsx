@@ -233,3 +233,28 @@ describe('StreamViewer: a live run that goes quiet', () => {
     expect(metric('total')).toBe('47.50 s');
   });
 });
+
+describe('StreamViewer: the response as the gateway named it', () => {
+  const reply = (model: string) =>
+    record([
+      [3, chunk({ role: 'assistant', content: 'Hi' }).replace('"model":"m"', `"model":"${model}"`)],
+      [4, chunk({}, 'stop').replace('"model":"m"', `"model":"${model}"`)],
+      [4, 'data: [DONE]\n\n'],
+    ]);
+  const shown = (model: string, asked: string) => {
+    const run = finished('run_id', 'chat', reply(model), 2, {});
+    run.ledger.body = JSON.stringify({ model: asked, messages: [] });
+    show(recordedRunUpdates('run_id', run));
+    render(<StreamViewer runId="run_id" />);
+    const dl = screen.getByLabelText('Response');
+    return Object.fromEntries([...dl.querySelectorAll('div')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+  };
+
+  it('shows the id and the model reported, and the model asked for when the gateway answered with another', () => {
+    expect(shown('gpt-sim-mini', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-sim-mini', 'asked for': 'gpt-4o' });
+  });
+
+  it('does not call a dated snapshot of the model asked for another model', () => {
+    expect(shown('gpt-4o-2024-08-06', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-4o-2024-08-06' });
+  });
+});

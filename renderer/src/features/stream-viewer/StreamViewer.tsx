@@ -10,6 +10,16 @@ import { Timeline } from './Timeline';
 
 type Pane = 'events' | 'timeline' | 'ledger';
 
+/** The model the request named, read from the body as sent; undefined when it is not JSON or names none. */
+function requestedModel(body: string): string | undefined {
+  try {
+    const model: unknown = (JSON.parse(body) as { model?: unknown }).model;
+    return typeof model === 'string' ? model : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** After this long without an event, a live run says how long it has been quiet. */
 const QUIET_MS = 2000;
 
@@ -29,6 +39,9 @@ export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
   const now = useTicker(!!run && run.status !== 'done');
+  // Once per run, not per frame: a body with images can be megabytes. A dated snapshot of the model asked for
+  // (gpt-4o → gpt-4o-2024-08-06) is the same model; anything else is shown next to the one reported.
+  const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
   const reading = useMemo(
@@ -118,6 +131,30 @@ export function StreamViewer({ runId }: { runId?: string }) {
             </div>
           ))}
         </dl>
+        {(run.transcript.id || run.transcript.model) && (
+          // As the gateway reported them: the id is what previous_response_id and support tickets need, and a
+          // relay may answer with another model than the one asked for.
+          <dl className="metrics" aria-label="Response">
+            {run.transcript.id && (
+              <div>
+                <dt>id</dt>
+                <dd>{run.transcript.id}</dd>
+              </div>
+            )}
+            {run.transcript.model && (
+              <div>
+                <dt>model</dt>
+                <dd>{run.transcript.model}</dd>
+              </div>
+            )}
+            {run.transcript.model && asked !== undefined && !run.transcript.model.startsWith(asked) && (
+              <div>
+                <dt>asked for</dt>
+                <dd>{asked}</dd>
+              </div>
+            )}
+          </dl>
+        )}
         {result && result.warnings.length > 0 && (
           <ul className="run-warnings small" aria-label="Warnings">
             {result.warnings.map((w) => (
