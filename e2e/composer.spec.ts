@@ -89,3 +89,19 @@ test('while the JSON does not parse the form is read-only, so what is typed in t
   await app.keyboard.press('Backspace');
   await expect(temperature).toBeEnabled();
 });
+
+test('Responses: Continue by id sends only the next turn with previous_response_id, and the gateway answers it', async ({ app }) => {
+  await openTab(app, 'Responses');
+  await pickModel(app, 'gpt-sim-4o');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const id = await app.getByLabel('Response', { exact: true }).locator('dd').first().innerText();
+  expect(id).toMatch(/^resp_/);
+  await app.getByRole('button', { name: 'Continue by id' }).click();
+  await app.getByLabel('Message', { exact: true }).fill('And then?');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const sent = await sentBody(app);
+  expect(sent.previous_response_id).toBe(id);
+  expect(sent.input).toEqual([{ role: 'user', content: 'And then?' }]);
+});

@@ -49,6 +49,12 @@ export interface ComposerSlice {
   composerRunStarted(protocol: ProtocolId, runId: string): void;
   /** Continue: the run's reply becomes the conversation's next assistant turn, once per run. */
   composerTurnContinued(protocol: ProtocolId, runId: string, transcript: Transcript): void;
+  /**
+   * Responses only: the conversation goes on by reference. The body names the reply in `previous_response_id`
+   * and keeps no earlier turns, so the next Send carries only the new one (the gateway holds the rest, if it
+   * stored the reply).
+   */
+  composerChainedById(protocol: ProtocolId, runId: string, responseId: string): void;
   /** The answers to `answeredRunId`'s tool calls went out in `body` (see `withToolResults`): that body is now the conversation. */
   composerToolResultsSent(protocol: ProtocolId, answeredRunId: string, body: Body): void;
   /** A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note when Send now goes to another gateway. */
@@ -108,6 +114,12 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       patch(protocol, (c) => {
         if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
         const body = appendAssistantTurn(protocol, c.body, transcript);
+        return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
+      }),
+    composerChainedById: (protocol, runId, responseId) =>
+      patch(protocol, (c) => {
+        if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
+        const body = { ...c.body, previous_response_id: responseId, input: [] };
         return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
       }),
     composerToolResultsSent: (protocol, answeredRunId, body) =>

@@ -369,3 +369,30 @@ describe('Ctrl+Enter in the JSON editor', () => {
     expect(EditorView.findFromDOM(content)!.state.doc.toString()).toBe(before);
   });
 });
+
+describe('Responses: continue by id', () => {
+  const reply: Transcript = { id: 'resp_1', blocks: [{ kind: 'text', text: 'First answer' }], usage: {} };
+
+  it('sends only the next turn, naming the reply in previous_response_id, and keeps the instructions', async () => {
+    finishedRun('responses', 'r1', reply);
+    useAppStore.setState((s) => ({ composers: { ...s.composers, responses: { ...s.composers.responses, body: { ...s.composers.responses.body, instructions: 'Be brief.' } } } }));
+    render(<Composer protocol="responses" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue by id' }));
+    expect(screen.queryByRole('button', { name: 'Continue by id' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    fireEvent.change(field('Message'), { target: { value: 'And then?' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    const sent = start.mock.calls[0][0].body;
+    expect(sent.previous_response_id).toBe('resp_1');
+    expect(sent.instructions).toBe('Be brief.');
+    expect(sent.input).toEqual([{ role: 'user', content: 'And then?' }]);
+  });
+
+  it('is off when store is off, since the gateway kept nothing to continue from', () => {
+    finishedRun('responses', 'r1', reply);
+    useAppStore.setState((s) => ({ composers: { ...s.composers, responses: { ...s.composers.responses, body: { ...s.composers.responses.body, store: false } } } }));
+    render(<Composer protocol="responses" />);
+    expect((screen.getByRole('button', { name: 'Continue by id' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});

@@ -58,6 +58,7 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const runStarted = useAppStore((s) => s.composerRunStarted);
   const turnContinued = useAppStore((s) => s.composerTurnContinued);
+  const chainedById = useAppStore((s) => s.composerChainedById);
   const toolResultsSent = useAppStore((s) => s.composerToolResultsSent);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const runCancelRequested = useAppStore((s) => s.runCancelRequested);
@@ -128,10 +129,16 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
     await start(toSend);
   };
 
+  const focusMessage = () => setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
   const continueTurn = (t: Transcript) => {
     if (!ownRunId) return;
     turnContinued(protocol, ownRunId, t);
-    setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
+    focusMessage();
+  };
+  const continueById = (id: string) => {
+    if (!ownRunId) return;
+    chainedById(protocol, ownRunId, id);
+    focusMessage();
   };
 
   const sendToolResults = async () => {
@@ -463,6 +470,16 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
         {canContinue && lastTranscript && pending.length === 0 && (
           <button type="button" disabled={!!jsonError} onClick={() => continueTurn(lastTranscript)} title="Append the assistant turn, then write the next user turn">
             Continue
+          </button>
+        )}
+        {protocol === 'responses' && canContinue && lastTranscript?.id && pending.length === 0 && (
+          <button
+            type="button"
+            disabled={!!jsonError || body.store === false}
+            onClick={() => continueById(lastTranscript.id!)}
+            title={body.store === false ? 'store is off: the gateway kept no response to continue from' : `Send only the next turn, with previous_response_id ${lastTranscript.id}: the gateway holds the conversation`}
+          >
+            Continue by id
           </button>
         )}
         {sendError && <span className="field-error">{sendError}</span>}
