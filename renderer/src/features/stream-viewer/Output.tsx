@@ -73,10 +73,11 @@ function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live:
   );
 }
 
-export function Output({ transcript, live }: { transcript: Transcript; live: boolean }) {
+/** `empty`: what to say, once the run ended, when nothing could be shown (the viewer knows where the body went). */
+export function Output({ transcript, live, empty }: { transcript: Transcript; live: boolean; empty?: ReactNode }) {
   return (
     <div className="output" role="region" aria-label="Output">
-      {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : 'No output.'}</p>}
+      {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>}
       {transcript.blocks.map((b, i) => {
         const last = i === transcript.blocks.length - 1;
         if (b.kind === 'text') return <TextBlock key={i} text={b.text} live={live && last} />;

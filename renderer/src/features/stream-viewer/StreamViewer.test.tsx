@@ -182,6 +182,18 @@ describe('StreamViewer: the response body in the Ledger', () => {
     expect(writeText).toHaveBeenCalledWith(raw);
   });
 
+  it('a body cut short that yields no output says so in the Output and leads to the body as received', () => {
+    const raw = '{"id":"chatcmpl-1","choices":[{"index":0,"message":{"role":"assistant","content":"Hel';
+    const run = jsonRun('run_cut', raw);
+    run.result = { ...run.result, verdict: 'truncated', reason: 'The body ended mid-JSON.', transcript: { blocks: [], usage: {} } };
+    show(recordedRunUpdates('run_cut', run));
+    render(<StreamViewer runId="run_cut" />);
+    const output = screen.getByRole('region', { name: 'Output' });
+    expect(output.textContent).toContain(`No output could be read from the ${raw.length} B body.`);
+    fireEvent.click(screen.getByRole('button', { name: 'Show the body as received' }));
+    expect(screen.getByRole('region', { name: 'Response body' }).querySelector('pre')!.textContent).toBe(raw);
+  });
+
   it('shows a body that is not JSON as text, never as HTML', () => {
     const raw = '<html><body><h1>Hi</h1><img src=x onerror="alert(1)"></body></html>';
     const body = openLedger('run_html', jsonRun('run_html', raw, undefined, 'text/html'));

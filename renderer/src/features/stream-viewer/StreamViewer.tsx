@@ -164,7 +164,21 @@ export function StreamViewer({ runId }: { runId?: string }) {
         )}
       </div>
       {result?.error && <ErrorPanel error={result.error} rawBody={result.rawBody} endedAt={result.endedAt} />}
-      <Output transcript={run.transcript} live={live} />
+      <Output
+        transcript={run.transcript}
+        live={live}
+        empty={
+          // A body that could not be read (cut short, not the protocol's shape) still arrived: say where it is.
+          result?.rawBody !== undefined && !result.error ? (
+            <>
+              No output could be read from the {bytes(result.metrics.bytes)} body.{' '}
+              <button type="button" className="ghost small" onClick={() => setPane('ledger')}>
+                Show the body as received
+              </button>
+            </>
+          ) : undefined
+        }
+      />
       <div className="pane-tabs" role="tablist" aria-label="Run details">
         {(['events', 'timeline', 'ledger'] as Pane[]).map((p) => (
           <button key={p} type="button" role="tab" aria-selected={pane === p} className={pane === p ? 'selected' : ''} onClick={() => setPane(p)}>
