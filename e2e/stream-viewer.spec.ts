@@ -42,6 +42,17 @@ test('a cut stream is "truncated", says which terminal event is missing, and kee
   await expect(output(app)).toContainText('this is Fault');
 });
 
+test('a JSON body cut short is "truncated" too, and keeps the reply as far as it came', async ({ app }) => {
+  await pickModel(app, 'sim-fault-cut');
+  await app.getByLabel('Stream', { exact: true }).uncheck();
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('truncated', { timeout: 15_000 });
+  await expect(status(app)).toContainText('The connection closed before the body was complete');
+  await expect(output(app)).toContainText('this is Fault: stream cut mid-way');
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  await expect(app.getByRole('region', { name: 'Response body' })).toContainText('"type":"message"');
+});
+
 test('an error event inside the stream is "error-event" with its type', async ({ app }) => {
   await openTab(app, 'Chat Completions');
   await pickModel(app, 'sim-fault-midstream-error');

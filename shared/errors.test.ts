@@ -192,6 +192,17 @@ describe('parseGatewayError: a JSON body cut short', () => {
     // Malformed after a complete document is not "cut": it stays a non-JSON body.
     expect(parseGatewayError(500, json, '{"error":{"message":"x"}}garbage').type).toBe('gateway_error');
   });
+
+  it('keeps a string value the cut fell inside as far as it came, when asked, even through a split escape', () => {
+    const keep = (t: string) => closeCutJson(t, { keepCutString: true });
+    expect(keep('{"content":[{"type":"text","text":"Hello wor')).toEqual({ content: [{ type: 'text', text: 'Hello wor' }] });
+    expect(keep('{"t":"line\\nnext \\')).toEqual({ t: 'line\nnext ' });
+    expect(keep('{"t":"caf\\u00e')).toEqual({ t: 'caf' });
+    expect(keep('{"t":"caf\\u00e9 ok')).toEqual({ t: 'café ok' });
+    expect(keep('{"a":"x","te')).toEqual({ a: 'x' });
+    expect(keep('["one","tw')).toEqual(['one', 'tw']);
+    expect(closeCutJson('{"t":"Hello wor')).toEqual({});
+  });
 });
 
 describe('describeNetworkError', () => {

@@ -292,8 +292,10 @@ type Frame = { close: '}' | ']'; expect: 'first-key' | 'key' | 'colon' | 'value'
  * A JSON document cut short (an error body reset or stalled mid-way), closed after its last complete value
  * so it parses: `{"error":{"type":"overloaded_error","message":"Over` → `{"error":{"type":"overloaded_error"}}`.
  * Undefined unless the text is the start of a valid object or array: malformed JSON is not "cut".
+ * `keepCutString`: a string value the cut fell inside is kept as far as it came (`"message":"Over"`), for a
+ * reply whose partial text is the point.
  */
-export function closeCutJson(text: string): unknown {
+export function closeCutJson(text: string, { keepCutString = false }: { keepCutString?: boolean } = {}): unknown {
   const stack: Frame[] = [];
   let i = 0;
   let safe = -1;
@@ -332,7 +334,24 @@ export function closeCutJson(text: string): unknown {
     }
     if (c === '"') {
       const end = stringEnd();
-      if (end < 0) return undefined;
+      if (end < 0) {
+        if (keepCutString) {
+          // Shortened until it closes: the cut may have split an escape (`\`, `\u00e`).
+          const rest = text.slice(i);
+          for (let k = 0; k <= 6 && k < rest.length; k++) {
+            const closed = `${rest.slice(0, rest.length - k)}"`;
+            try {
+              JSON.parse(closed);
+            } catch {
+              continue;
+            }
+            mark();
+            closers = closed + closers;
+            break;
+          }
+        }
+        return undefined;
+      }
       i = end;
       valueDone();
       return true;

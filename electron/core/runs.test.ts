@@ -145,3 +145,19 @@ describe('a finished run lists exactly the events its pushes carried, however th
     expect(reopened.events).toEqual(live);
   });
 });
+
+describe('a JSON body cut short', () => {
+  it.each([
+    ['messages', { model: 'sim-fault-cut', max_tokens: 300, stream: false, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }],
+    ['chat', { model: 'sim-fault-cut', stream: false, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }],
+    ['responses', { model: 'sim-fault-cut', stream: false, input: 'Tell me about the sea.' }],
+  ] as const)('%s: is truncated, and keeps the reply as far as it came', async (protocol, body) => {
+    const runs = new RunManager(profiles);
+    const finished = await runs.start({ profileId: DEMO_PROFILE_ID, protocol, warnings: [], origin: 'composer', body }, { push: () => {} }).done;
+    expect(finished.result.verdict).toBe('truncated');
+    const text = finished.result.transcript.blocks.find((b) => b.kind === 'text');
+    expect(text?.kind === 'text' && text.text).toMatch(/^\w+ — this is \*\*Fault: stream cut mid-way\*\*/);
+    // What was kept is a prefix of what the body held, cut where the body was.
+    expect(finished.result.rawBody).toContain(JSON.stringify(text?.kind === 'text' ? text.text : '').slice(1, -1));
+  });
+});

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { PROTOCOL_INFO, type Transcript, type Verdict } from '../../shared/protocols/types';
 import { createFold, readResponse } from '../../shared/protocols';
 import { createEventParser, createSseReader } from '../../shared/protocols/sse';
-import { bodyErrorOf, parseGatewayError, requestIdOf } from '../../shared/errors';
+import { bodyErrorOf, closeCutJson, parseGatewayError, requestIdOf } from '../../shared/errors';
 import {
   buildRequest,
   DEFAULT_TIMEOUTS,
@@ -345,14 +345,18 @@ export class RunManager {
         }
         if (cut) {
           const kept = rawBody === '' ? {} : { rawBody };
-          if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', empty, kept);
+          // The reply as far as it came, read from the JSON closed where it was cut: the partial output is kept
+          // here as it is for a stream that is cut.
+          const partial = closeCutJson(text, { keepCutString: true });
+          const sofar = partial === undefined ? empty : readResponse(protocol, partial).transcript;
+          if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', sofar, kept);
           if (cause) {
             const reason = `No bytes for ${idleS} s after ${bytes} bytes of the body.`;
-            return finish('timeout', reason, empty, { error: { type: 'network:timeout', message: reason }, ...kept });
+            return finish('timeout', reason, sofar, { error: { type: 'network:timeout', message: reason }, ...kept });
           }
           const why = networkError(whole.cut);
           const lead = why.type === 'network:decoding' ? 'The body stopped being readable before it was complete' : 'The connection closed before the body was complete';
-          return finish('truncated', `${lead} (${why.message}).`, empty, kept);
+          return finish('truncated', `${lead} (${why.message}).`, sofar, kept);
         }
         let json: unknown;
         try {
