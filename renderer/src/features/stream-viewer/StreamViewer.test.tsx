@@ -101,6 +101,9 @@ describe('StreamViewer: how the answer arrived', () => {
     const reading = screen.getByLabelText('Arrival reading').textContent;
     expect(reading).toContain('Buffered: all 30 content events arrived within 0 ms, after 2,100 ms of silence');
     expect(metric('tok/s')).toBe('— (one burst)');
+    // The chart's scales in words: its span (the run's total), and its tallest gap (between two keep-alives).
+    expect(screen.getByRole('img', { name: /^Event arrival timeline over 2.11 s:/ })).toBeTruthy();
+    expect(screen.getByText(/square-root scale, top 700 ms/)).toBeTruthy();
   });
 });
 

@@ -1,13 +1,28 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { ArrivalReading } from './arrival';
+import { ms, timeTicks } from './format';
+
+/** Room around the plot: marker labels above, time labels below, and the last dot kept off the edge. */
+const M = { left: 8, right: 12, top: 28, bottom: 18 };
+/** A wait for the first event longer than this share of the run is drawn as a band. */
+const SILENCE_SHARE = 0.05;
 
 /**
  * Event arrival: x = time since the request started, y = gap since the previous event. A slow model shows an
- * even band; a relay that buffers shows one tall gap and then a burst at the bottom.
+ * even band; a relay that buffers shows a long silence after the headers and then a burst at the end.
  */
 export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; reading?: ArrivalReading }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
+  // The wait between the headers and the first event counts (as in the reading below the chart): a relay that
+  // buffers shows as that one tall gap.
+  const firstGap = events.length ? events[0].t - (ttfbMs ?? 0) : 0;
+  const maxGap = useMemo(() => {
+    let most = Math.max(1, firstGap);
+    for (let i = 1; i < events.length; i++) most = Math.max(most, events[i].t - events[i - 1].t);
+    return most;
+  }, [events, firstGap]);
   useEffect(() => {
     const raf = requestAnimationFrame(() => {
       const c = canvas.current;
@@ -21,20 +36,37 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
       if (!g) return;
       g.scale(dpr, dpr);
       g.clearRect(0, 0, w, h);
-      const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
-      // The wait between the headers and the first event counts (as in the reading below the chart): a relay
-      // that buffers shows as that one tall gap.
-      const firstGap = events.length ? events[0].t - (ttfbMs ?? 0) : 0;
-      let maxGap = Math.max(1, firstGap);
-      for (let i = 1; i < events.length; i++) maxGap = Math.max(maxGap, events[i].t - events[i - 1].t);
-      const pad = 4;
-      const x = (t: number) => pad + (t / end) * (w - 2 * pad);
-      const y = (gap: number) => h - pad - (Math.sqrt(gap) / Math.sqrt(maxGap)) * (h - 2 * pad);
+      const bottom = h - M.bottom;
+      const x = (t: number) => M.left + (t / end) * (w - M.left - M.right);
+      const y = (gap: number) => bottom - (Math.sqrt(Math.max(0, gap)) / Math.sqrt(maxGap)) * (bottom - M.top);
+      g.font = '10px system-ui';
+      g.textBaseline = 'alphabetic';
+      for (const t of timeTicks(end)) {
+        g.strokeStyle = t === 0 ? '#2a313c' : '#1b2029';
+        g.beginPath();
+        g.moveTo(x(t), M.top);
+        g.lineTo(x(t), bottom);
+        g.stroke();
+        g.fillStyle = '#8d96a7';
+        const label = t === 0 ? '0' : ms(t);
+        const width = g.measureText(label).width;
+        g.fillText(label, Math.min(Math.max(x(t) - width / 2, 0), w - width), h - 4);
+      }
       g.strokeStyle = '#2a313c';
       g.beginPath();
-      g.moveTo(pad, h - pad);
-      g.lineTo(w - pad, h - pad);
+      g.moveTo(M.left, bottom);
+      g.lineTo(w - M.right, bottom);
       g.stroke();
+      if (events.length && ttfbMs !== undefined && firstGap > SILENCE_SHARE * end) {
+        g.fillStyle = 'rgba(224, 165, 58, 0.12)';
+        g.fillRect(x(ttfbMs), M.top, x(events[0].t) - x(ttfbMs), bottom - M.top);
+        const label = `no events for ${ms(firstGap)}`;
+        const width = g.measureText(label).width;
+        if (x(events[0].t) - x(ttfbMs) > width + 8) {
+          g.fillStyle = '#e0a53a';
+          g.fillText(label, (x(ttfbMs) + x(events[0].t) - width) / 2, (M.top + bottom) / 2);
+        }
+      }
       // Downsample: at most one dot per pixel column, keeping that column's largest gap.
       const cols = new Map<number, number>();
       for (let i = 0; i < events.length; i++) {
@@ -43,37 +75,35 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
         if ((cols.get(col) ?? -1) < gap) cols.set(col, gap);
       }
       g.fillStyle = '#5b9cff';
-      for (const [col, gap] of cols) g.fillRect(col - 1, y(gap) - 1, 2, 2);
+      for (const [col, gap] of cols) g.fillRect(col - 1.5, y(gap) - 1.5, 3, 3);
       let lastLabelEnd = -Infinity;
       let row = 0;
       const mark = (t: number | undefined, colour: string, label: string) => {
         if (t === undefined) return;
         g.strokeStyle = colour;
         g.beginPath();
-        g.moveTo(x(t), pad);
-        g.lineTo(x(t), h - pad);
+        g.moveTo(x(t), M.top - 2);
+        g.lineTo(x(t), bottom);
         g.stroke();
         g.fillStyle = colour;
-        g.font = '10px system-ui';
         const width = g.measureText(label).width;
-        const left = x(t) + 3 + width > w - pad ? x(t) - 3 - width : x(t) + 3;
+        const left = x(t) + 3 + width > w ? x(t) - 3 - width : x(t) + 3;
         // TTFB and TTFT are often a millisecond apart: the second label drops a line instead of overprinting.
         row = left < lastLabelEnd + 4 ? row + 1 : 0;
         lastLabelEnd = left + width;
-        g.fillText(label, left, 12 + row * 12);
+        g.fillText(label, left, 11 + row * 11);
       };
       mark(ttfbMs, '#e0a53a', 'TTFB');
       mark(ttftMs, '#3fb97f', 'TTFT');
-      g.fillStyle = '#8d96a7';
-      g.font = '10px system-ui';
-      const caption = `max gap ${maxGap.toFixed(0)} ms`;
-      g.fillText(caption, w - pad - 2 - g.measureText(caption).width, h - 8);
     });
     return () => cancelAnimationFrame(raf);
-  }, [events, ttfbMs, ttftMs, totalMs]);
+  }, [events, ttfbMs, ttftMs, end, firstGap, maxGap]);
   return (
     <div className="timeline-pane">
-      <canvas ref={canvas} className="timeline" role="img" aria-label="Event arrival timeline: time since start against gap since the previous event" />
+      <p className="timeline-legend muted small">
+        Each dot is an event: across, the time since the request started; up, the gap since the event before it (square-root scale, top {ms(maxGap)}).
+      </p>
+      <canvas ref={canvas} className="timeline" role="img" aria-label={`Event arrival timeline over ${ms(end)}: time since the request started against the gap since the previous event`} />
       <p className={`arrival small ${reading?.kind === 'buffered' ? 'warn' : 'muted'}`} aria-label="Arrival reading">
         {reading ? reading.text : 'Reading the arrival pattern when the run ends…'}
       </p>

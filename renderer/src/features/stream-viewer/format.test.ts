@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, indentJson, indexOfSeq, livePieces, PIECE, PIECE_MAX, usageRows } from './format';
+import { count, eventsToSse, indentJson, indexOfSeq, livePieces, PIECE, PIECE_MAX, timeTicks, usageRows } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -93,5 +93,21 @@ describe('finding an event by seq', () => {
     expect(indexOfSeq(whole, 0)).toBe(0);
     expect(indexOfSeq(whole, 999)).toBe(999);
     expect(indexOfSeq([], 1)).toBe(-1);
+  });
+});
+
+describe('time axis ticks', () => {
+  it('steps by 1, 2 or 5 times a power of ten, from 0, never past the end, at most six after 0', () => {
+    expect(timeTicks(634)).toEqual([0, 200, 400, 600]);
+    expect(timeTicks(1215)).toEqual([0, 500, 1000]);
+    expect(timeTicks(90_020)).toEqual([0, 20_000, 40_000, 60_000, 80_000]);
+    expect(timeTicks(3.4)).toEqual([0, 1, 2, 3]);
+    expect(timeTicks(0)).toEqual([0]);
+    for (const end of [7, 95, 1001, 47_500, 123_456]) {
+      const ticks = timeTicks(end);
+      expect(ticks.length).toBeLessThanOrEqual(7);
+      expect(ticks.at(-1)!).toBeLessThanOrEqual(end);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+    }
   });
 });

@@ -21,6 +21,16 @@ const COUNT = new Intl.NumberFormat('en-US');
 export const count = (n: number): string => COUNT.format(n);
 
 export const ms = (v: number | undefined) => (v === undefined ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`);
+/** Round times from 0 up to `end` (ms) for an axis: a step of 1, 2 or 5 × 10ⁿ ms, at most `most` ticks after 0. */
+export function timeTicks(end: number, most = 6): number[] {
+  if (!(end > 0)) return [0];
+  const rough = end / most;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((v) => v >= rough) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let t = 0; t <= end + 1e-9; t += step) ticks.push(Math.round(t * 1000) / 1000);
+  return ticks;
+}
 export const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`);
 
 /** Usage fields the gateway did not send read "not reported", never 0. */
