@@ -15,6 +15,7 @@ import {
   getSystem,
   getTurns,
   numberText,
+  removeImage,
   removeTurn,
   setField,
   setNested,
@@ -221,6 +222,18 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                   <textarea aria-label={`Turn ${i + 1} text`} rows={Math.min(6, Math.max(1, Math.ceil(t.text.length / 70)))} value={t.text} onChange={(e) => set(setTurnText(protocol, body, i, e.target.value))} />
                 ) : (
                   <div className="turn-summary mono small">{t.summary}</div>
+                )}
+                {t.text !== undefined && t.images.length > 0 && (
+                  <div className="turn-images">
+                    {t.images.map((img, n) => (
+                      <figure key={img.part}>
+                        <img src={img.src} alt={`Turn ${i + 1} image ${n + 1}`} />
+                        <button type="button" className="ghost small" aria-label={`Remove turn ${i + 1} image ${n + 1}`} onClick={() => set(removeImage(protocol, body, i, img.part))}>
+                          ✕
+                        </button>
+                      </figure>
+                    ))}
+                  </div>
                 )}
               </div>
             ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addImage, getSystem, getTurns, numberText, setField, setStops, setStream, setSystem, setSystemCached, setToolChoice, setTurnCached, setTurnText, stopsText, systemCached } from './body-fields';
+import { addImage, getSystem, getTurns, numberText, removeImage, setField, setStops, setStream, setSystem, setSystemCached, setToolChoice, setTurnCached, setTurnText, stopsText, systemCached } from './body-fields';
 
 describe('form ↔ body: the form edits known fields and keeps every other field as typed', () => {
   const messages = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], x_gateway_route: 'blue', metadata: { user_id: 'u1' } };
@@ -25,7 +25,7 @@ describe('form ↔ body: the form edits known fields and keeps every other field
     expect(getSystem('chat', { messages: [{ role: 'developer', content: 'dev' }] })).toEqual({ text: 'dev', editable: true });
     expect(setSystem('responses', { input: 'x' }, 'inst')).toEqual({ input: 'x', instructions: 'inst' });
     const chatTurns = getTurns('chat', { messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] });
-    expect(chatTurns).toEqual([{ role: 'user', text: 'u', summary: 'u', cached: false }]);
+    expect(chatTurns).toEqual([{ role: 'user', text: 'u', images: [], summary: 'u', cached: false }]);
   });
 
   it('puts cache_control marks on the system prompt and on a turn, and takes them off', () => {
@@ -100,5 +100,38 @@ describe('form ↔ body: the form edits known fields and keeps every other field
     expect(setStream('chat', off, true)).toEqual({ stream: true, stream_options: { include_usage: true }, x: 1 });
     expect(setStream('chat', { stream: false, stream_options: { include_obfuscation: false } }, true).stream_options).toEqual({ include_obfuscation: false });
     expect(setStream('messages', { stream: true }, false)).toEqual({ stream: false });
+  });
+});
+
+describe('a turn with images stays editable', () => {
+  it.each(['messages', 'chat', 'responses'] as const)('%s: its text can be changed or emptied, and each image shown and taken out alone', (protocol) => {
+    const key = protocol === 'responses' ? 'input' : 'messages';
+    let body: Record<string, unknown> = { [key]: [{ role: 'user', content: 'What color is this?' }] };
+    body = addImage(protocol, body, 'image/png', 'AAA');
+    body = addImage(protocol, body, 'image/jpeg', 'BBB');
+    let [turn] = getTurns(protocol, body);
+    expect(turn.text).toBe('What color is this?');
+    expect(turn.images.map((i) => i.src)).toEqual(['data:image/png;base64,AAA', 'data:image/jpeg;base64,BBB']);
+    body = setTurnText(protocol, body, 0, 'And this one?');
+    expect(getTurns(protocol, body)[0].text).toBe('And this one?');
+    body = removeImage(protocol, body, 0, turn.images[0].part);
+    [turn] = getTurns(protocol, body);
+    expect(turn.text).toBe('And this one?');
+    expect(turn.images.map((i) => i.src)).toEqual(['data:image/jpeg;base64,BBB']);
+    body = setTurnText(protocol, body, 0, '');
+    expect(getTurns(protocol, body)[0]).toMatchObject({ text: '', images: [{ src: 'data:image/jpeg;base64,BBB' }] });
+    expect((body[key] as { content: unknown[] }[])[0].content).toHaveLength(2);
+  });
+
+  it('an image alone gets a text part when text is typed, and a turn of several text parts stays a summary', () => {
+    let body: Record<string, unknown> = addImage('messages', { messages: [] }, 'image/png', 'AAA');
+    expect(getTurns('messages', body)[0].text).toBe('');
+    body = setTurnText('messages', body, 0, 'Describe it');
+    expect((body.messages as { content: unknown[] }[])[0].content).toEqual([
+      { type: 'text', text: 'Describe it' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA' } },
+    ]);
+    const two = { messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'image', source: { type: 'url', url: 'https://x/y.png' } }] }] };
+    expect(getTurns('messages', two)[0]).toMatchObject({ text: undefined, summary: 'a · b · [image]' });
   });
 });

@@ -89,10 +89,37 @@ export function setSystemCached(body: Body, on: boolean): Body {
 
 export interface TurnView {
   role: string;
-  /** Plain text when the turn is one text part; undefined for structured content (images, tool calls…). */
+  /**
+   * Plain text when the turn is at most one text part beside its images; undefined for other structured
+   * content (tool calls, tool results, several text parts…), which shows as `summary`.
+   */
   text?: string;
+  /** The turn's images, each as its part's place in the content and something an <img> can show. */
+  images: { part: number; src: string }[];
   summary: string;
   cached?: boolean;
+}
+
+const isText = (p: unknown): p is Json => isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text');
+
+/** An image part's picture as a URL (a data: URL for base64), in any family's shape; undefined for other parts. */
+function imageSrc(p: unknown): string | undefined {
+  if (!isObj(p)) return undefined;
+  if (p.type === 'image' && isObj(p.source)) {
+    if (p.source.type === 'base64' && typeof p.source.data === 'string') return `data:${String(p.source.media_type ?? 'image/png')};base64,${p.source.data}`;
+    if (p.source.type === 'url' && typeof p.source.url === 'string') return p.source.url;
+  }
+  if (p.type === 'image_url') return isObj(p.image_url) && typeof p.image_url.url === 'string' ? p.image_url.url : typeof p.image_url === 'string' ? p.image_url : undefined;
+  if (p.type === 'input_image' && typeof p.image_url === 'string') return p.image_url;
+  return undefined;
+}
+
+/** The text of content made of at most one text part and any number of images, else undefined. */
+function editableText(content: unknown): string | undefined {
+  if (!Array.isArray(content) || !content.some((p) => imageSrc(p) !== undefined)) return textOf(content);
+  const texts = content.filter(isText);
+  if (texts.length > 1 || texts.length + content.filter((p) => imageSrc(p) !== undefined).length !== content.length) return undefined;
+  return texts.length ? (texts[0].text as string) : '';
 }
 
 function turnsKey(protocol: ProtocolId): 'messages' | 'input' {
@@ -130,10 +157,12 @@ export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
   const turns = turnsOf(protocol, body);
   const start = protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
   return turns.slice(start).map((t) => {
-    if (!isObj(t)) return { role: '?', summary: JSON.stringify(t) };
+    if (!isObj(t)) return { role: '?', images: [], summary: JSON.stringify(t) };
     const role = typeof t.role === 'string' ? t.role : String(t.type ?? 'item');
     const cached = Array.isArray(t.content) && t.content.some((p) => isObj(p) && isObj(p.cache_control));
-    return { role, text: t.type === undefined || t.type === 'message' ? textOf(t.content) : undefined, summary: summarize(t), cached };
+    const message = t.type === undefined || t.type === 'message';
+    const images = message && Array.isArray(t.content) ? t.content.flatMap((p, part) => (imageSrc(p) === undefined ? [] : [{ part, src: imageSrc(p)! }])) : [];
+    return { role, text: message ? editableText(t.content) : undefined, images, summary: summarize(t), cached };
   });
 }
 
@@ -147,8 +176,24 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
   return withTurns(protocol, body, (turns, off) => {
     const t = turns[i + off];
     if (!isObj(t)) return turns;
-    if (Array.isArray(t.content) && t.content.length === 1 && isObj(t.content[0])) turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
-    else turns[i + off] = { ...t, content: text };
+    if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0])) turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
+    else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
+      // Beside images the text is a part of its own, first (where typing put it), kept even when emptied.
+      const at = t.content.findIndex(isText);
+      const content = [...t.content];
+      if (at >= 0) content[at] = { ...(content[at] as Json), text };
+      else content.unshift({ type: protocol === 'responses' ? 'input_text' : 'text', text });
+      turns[i + off] = { ...t, content };
+    } else turns[i + off] = { ...t, content: text };
+    return turns;
+  });
+}
+
+/** Takes one image part out of a turn's content; the turn stays, with its text. */
+export function removeImage(protocol: ProtocolId, body: Body, i: number, part: number): Body {
+  return withTurns(protocol, body, (turns, off) => {
+    const t = turns[i + off];
+    if (isObj(t) && Array.isArray(t.content) && imageSrc(t.content[part]) !== undefined) turns[i + off] = { ...t, content: t.content.filter((_, j) => j !== part) };
     return turns;
   });
 }
