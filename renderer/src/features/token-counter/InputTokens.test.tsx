@@ -86,3 +86,19 @@ describe('the token breakdown follows the body', () => {
     await waitFor(() => expect(list()?.textContent).toContain('turn 4 (user) 10'));
   });
 });
+
+describe('why a count is an estimate', () => {
+  it('is said for the count shown, and not carried over while the next body is being counted', async () => {
+    count.mockImplementationOnce(async () => ({
+      ok: true as const,
+      value: { inputTokens: 5, source: 'estimate' as const, label: 'estimate', fallbackReason: 'count_tokens answered 404: model: (none) does not exist', breakdown: undefined },
+    }));
+    render(<Composer protocol="messages" />);
+    await waitFor(() => expect(screen.getByText('(count_tokens answered 404: model: (none) does not exist)')).toBeTruthy());
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'next' } });
+    expect(status()).toContain('5 · estimate …');
+    expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
+    await waitFor(() => expect(status()).toBe('Input tokens: 13 · gateway count'));
+    expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
+  });
+});

@@ -68,7 +68,8 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
         Input tokens: {text}
         {pending && !jsonError ? ' …' : ''}
       </span>
-      {count?.fallbackReason && <span className="muted small"> ({count.fallbackReason})</span>}
+      {/* The last count's reason, only while it is the count shown: a new body (a model picked) is counted afresh. */}
+      {count?.fallbackReason && !pending && !jsonError && <span className="muted small"> ({count.fallbackReason})</span>}
       {preSend && preSend.runId === activeRunId && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
