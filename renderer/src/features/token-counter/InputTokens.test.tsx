@@ -9,13 +9,17 @@ interface CountInput {
 }
 /** A stand-in gateway count: one "token" per character of each message, and a per-turn breakdown when asked. */
 const tokens = (m: Msg) => JSON.stringify(m.content).length;
-const count = vi.fn(async (input: CountInput) => {
+type CountAnswer = {
+  ok: true;
+  value: { inputTokens: number; source: 'gateway' | 'estimate'; label: string; fallbackReason?: string; breakdown?: { label: string; tokens: number }[] };
+};
+const count = vi.fn(async (input: CountInput): Promise<CountAnswer> => {
   const messages = (input.body.messages ?? []) as Msg[];
   return {
     ok: true as const,
     value: {
       inputTokens: messages.reduce((a, m) => a + tokens(m), 0),
-      source: 'gateway' as const,
+      source: 'gateway',
       label: 'gateway count',
       breakdown: input.breakdown ? messages.map((m, i) => ({ label: `turn ${i + 1} (${m.role})`, tokens: tokens(m) })) : undefined,
     },
@@ -91,7 +95,7 @@ describe('why a count is an estimate', () => {
   it('is said for the count shown, and not carried over while the next body is being counted', async () => {
     count.mockImplementationOnce(async () => ({
       ok: true as const,
-      value: { inputTokens: 5, source: 'estimate' as const, label: 'estimate', fallbackReason: 'count_tokens answered 404: model: (none) does not exist', breakdown: undefined },
+      value: { inputTokens: 5, source: 'estimate', label: 'estimate', fallbackReason: 'count_tokens answered 404: model: (none) does not exist' },
     }));
     render(<Composer protocol="messages" />);
     await waitFor(() => expect(screen.getByText('(count_tokens answered 404: model: (none) does not exist)')).toBeTruthy());
