@@ -193,15 +193,18 @@ describe('parseGatewayError: a JSON body cut short', () => {
     expect(parseGatewayError(500, json, '{"error":{"message":"x"}}garbage').type).toBe('gateway_error');
   });
 
-  it('keeps a string value the cut fell inside as far as it came, when asked, even through a split escape', () => {
-    const keep = (t: string) => closeCutJson(t, { keepCutString: true });
+  it('keeps a string value the cut fell inside as far as it came, for the keys asked, even through a split escape', () => {
+    const keep = (t: string) => closeCutJson(t, { keepCutStrings: new Set(['text', 't', 'a']) });
     expect(keep('{"content":[{"type":"text","text":"Hello wor')).toEqual({ content: [{ type: 'text', text: 'Hello wor' }] });
     expect(keep('{"t":"line\\nnext \\')).toEqual({ t: 'line\nnext ' });
     expect(keep('{"t":"caf\\u00e')).toEqual({ t: 'caf' });
     expect(keep('{"t":"caf\\u00e9 ok')).toEqual({ t: 'café ok' });
     expect(keep('{"a":"x","te')).toEqual({ a: 'x' });
-    expect(keep('["one","tw')).toEqual(['one', 'tw']);
+    expect(keep('["one","tw')).toEqual(['one']);
     expect(closeCutJson('{"t":"Hello wor')).toEqual({});
+    // Half an id or a stop reason is not kept: it would read as a whole one.
+    expect(keep('{"id":"resp_12')).toEqual({});
+    expect(keep('{"text":"done","stop_reason":"tool_u')).toEqual({ text: 'done' });
   });
 });
 

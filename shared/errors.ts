@@ -286,16 +286,17 @@ function withEnvelope(info: GatewayErrorInfo, envelope: NonNullable<ReturnType<t
   return info;
 }
 
-type Frame = { close: '}' | ']'; expect: 'first-key' | 'key' | 'colon' | 'value' | 'first-value' | 'comma' };
+type Frame = { close: '}' | ']'; expect: 'first-key' | 'key' | 'colon' | 'value' | 'first-value' | 'comma'; key?: string };
 
 /**
  * A JSON document cut short (an error body reset or stalled mid-way), closed after its last complete value
  * so it parses: `{"error":{"type":"overloaded_error","message":"Over` → `{"error":{"type":"overloaded_error"}}`.
  * Undefined unless the text is the start of a valid object or array: malformed JSON is not "cut".
- * `keepCutString`: a string value the cut fell inside is kept as far as it came (`"message":"Over"`), for a
- * reply whose partial text is the point.
+ * `keepCutStrings`: the keys whose string value is kept as far as it came when the cut fell inside it
+ * (`"text":"Hel"`), for a reply whose partial text is the point. Any other cut string is dropped: half an id, a
+ * model or a stop reason would read as a whole one.
  */
-export function closeCutJson(text: string, { keepCutString = false }: { keepCutString?: boolean } = {}): unknown {
+export function closeCutJson(text: string, { keepCutStrings }: { keepCutStrings?: ReadonlySet<string> } = {}): unknown {
   const stack: Frame[] = [];
   let i = 0;
   let safe = -1;
@@ -335,7 +336,8 @@ export function closeCutJson(text: string, { keepCutString = false }: { keepCutS
     if (c === '"') {
       const end = stringEnd();
       if (end < 0) {
-        if (keepCutString) {
+        const top = stack.at(-1);
+        if (keepCutStrings && top?.close === '}' && top.key !== undefined && keepCutStrings.has(top.key)) {
           // Shortened until it closes: the cut may have split an escape (`\`, `\u00e`).
           const rest = text.slice(i);
           for (let k = 0; k <= 6 && k < rest.length; k++) {
@@ -397,6 +399,11 @@ export function closeCutJson(text: string, { keepCutString = false }: { keepCutS
       if (c !== '"') return undefined;
       const end = stringEnd();
       if (end < 0) break;
+      try {
+        top.key = JSON.parse(text.slice(i, end)) as string;
+      } catch {
+        return undefined;
+      }
       i = end;
       top.expect = 'colon';
     } else if (top.expect === 'colon') {

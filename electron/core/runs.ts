@@ -67,6 +67,9 @@ interface KeptRun {
   log: EventLog;
 }
 
+/** The keys whose string is reply text in any family's body: a body cut inside one keeps the text so far. */
+const REPLY_TEXT_KEYS: ReadonlySet<string> = new Set(['text', 'thinking', 'content', 'refusal']);
+
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
@@ -347,7 +350,7 @@ export class RunManager {
           const kept = rawBody === '' ? {} : { rawBody };
           // The reply as far as it came, read from the JSON closed where it was cut: the partial output is kept
           // here as it is for a stream that is cut.
-          const partial = closeCutJson(text, { keepCutString: true });
+          const partial = closeCutJson(text, { keepCutStrings: REPLY_TEXT_KEYS });
           const sofar = partial === undefined ? empty : readResponse(protocol, partial).transcript;
           if (cause === 'cancelled') return finish('cancelled', 'Stopped by you while the body was arriving.', sofar, kept);
           if (cause) {
