@@ -178,11 +178,14 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
     if (!isObj(t)) return turns;
     if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0])) turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
     else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
-      // Beside images the text is a part of its own, first (where typing put it), kept even when emptied.
+      // Beside images the text is a part of its own, first (where typing puts it), and no part when emptied:
+      // an empty text block is a 400 on Messages.
       const at = t.content.findIndex(isText);
       const content = [...t.content];
-      if (at >= 0) content[at] = { ...(content[at] as Json), text };
-      else content.unshift({ type: protocol === 'responses' ? 'input_text' : 'text', text });
+      if (at >= 0) {
+        if (text === '') content.splice(at, 1);
+        else content[at] = { ...(content[at] as Json), text };
+      } else if (text !== '') content.unshift({ type: protocol === 'responses' ? 'input_text' : 'text', text });
       turns[i + off] = { ...t, content };
     } else turns[i + off] = { ...t, content: text };
     return turns;

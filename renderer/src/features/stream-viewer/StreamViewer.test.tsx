@@ -272,4 +272,10 @@ describe('StreamViewer: the response as the gateway named it', () => {
   it('does not call a dated snapshot of the model asked for another model', () => {
     expect(shown('gpt-4o-2024-08-06', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-4o-2024-08-06' });
   });
+
+  it('does call a smaller sibling another model, though its name starts the same', () => {
+    expect(shown('gpt-4o-mini', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-4o-mini', 'asked for': 'gpt-4o' });
+    cleanup();
+    expect(shown('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toEqual({ id: 'c1', model: 'claude-sonnet-4-5-20250929' });
+  });
 });

@@ -20,6 +20,13 @@ function requestedModel(body: string): string | undefined {
   }
 }
 
+/** The reported model is the one asked for, or a dated snapshot of it (gpt-4o-2024-08-06, claude-x-20250929); gpt-4o-mini is not gpt-4o. */
+function sameModel(asked: string, reported: string): boolean {
+  if (reported === asked) return true;
+  if (!reported.startsWith(`${asked}-`)) return false;
+  return /^(\d{4}-\d{2}-\d{2}|\d{8})$/.test(reported.slice(asked.length + 1));
+}
+
 /** After this long without an event, a live run says how long it has been quiet. */
 const QUIET_MS = 2000;
 
@@ -39,8 +46,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
   const now = useTicker(!!run && run.status !== 'done');
-  // Once per run, not per frame: a body with images can be megabytes. A dated snapshot of the model asked for
-  // (gpt-4o → gpt-4o-2024-08-06) is the same model; anything else is shown next to the one reported.
+  // Once per run, not per frame: a body with images can be megabytes.
   const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
@@ -147,7 +153,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
                 <dd>{run.transcript.model}</dd>
               </div>
             )}
-            {run.transcript.model && asked !== undefined && !run.transcript.model.startsWith(asked) && (
+            {run.transcript.model && asked !== undefined && !sameModel(asked, run.transcript.model) && (
               <div>
                 <dt>asked for</dt>
                 <dd>{asked}</dd>
