@@ -335,6 +335,18 @@ describe('fields that would make the request fail or differ from what is shown',
     expect(start.mock.calls[0][0].body.tools).toEqual([{ type: 'function', function: { name: 'get_weather' } }]);
   });
 
+  it('half-typed tools give way to tools set elsewhere (the JSON editor, a preset), and Send comes back', () => {
+    ready('chat');
+    render(<Composer protocol="chat" />);
+    fireEvent.change(field('Tools'), { target: { value: '[{"type":"function"' } });
+    fireEvent.blur(field('Tools'));
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    const tools = [{ type: 'function', function: { name: 'lookup' } }];
+    act(() => useAppStore.getState().composerBodyEdited('chat', { ...body('chat'), tools }));
+    expect(JSON.parse(field('Tools').value)).toEqual(tools);
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('turning on a thinking budget raises a max_tokens that could not hold it, and a budget typed past it is flagged', () => {
     ready('messages');
     render(<Composer protocol="messages" />);
@@ -388,11 +400,20 @@ describe('Responses: continue by id', () => {
     expect(sent.input).toEqual([{ role: 'user', content: 'And then?' }]);
   });
 
-  it('is off when store is off, since the gateway kept nothing to continue from', () => {
+  it('is off when the request that got the reply had store off, whatever the form says now', () => {
     finishedRun('responses', 'r1', reply);
-    useAppStore.setState((s) => ({ composers: { ...s.composers, responses: { ...s.composers.responses, body: { ...s.composers.responses.body, store: false } } } }));
+    const sentWith = (store: boolean) =>
+      act(() =>
+        useAppStore.setState((s) => ({
+          runs: { ...s.runs, r1: { ...s.runs.r1, ledger: { runId: 'r1', protocol: 'responses', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify({ model: 'm', store, input: 'hi' }), bodyBytes: 10, startedAt: '', warnings: [] } } },
+        })),
+      );
+    sentWith(false);
     render(<Composer protocol="responses" />);
+    expect(body('responses').store).not.toBe(false);
     expect((screen.getByRole('button', { name: 'Continue by id' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(false);
+    sentWith(true);
+    expect((screen.getByRole('button', { name: 'Continue by id' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

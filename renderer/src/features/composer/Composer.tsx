@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
 import { maxTokensField, pendingToolCalls } from '../../../../shared/protocols/compose';
 import { bodyToSend } from './body-to-send';
@@ -50,6 +50,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const detachedRunId = useAppStore((s) => s.composers[protocol].detachedRunId);
   // The run this body was sent as; after another body was loaded, the active run's reply belongs to another conversation.
   const ownRunId = activeRunId !== detachedRunId ? activeRunId : undefined;
+  /** The request the last reply answered, as sent: whether it was stored decides Continue by id, not the form now. */
+  const lastSentBody = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.ledger?.body : undefined));
   const runStatus = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
   const lastTranscript = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.transcript : undefined));
   const lastVerdict = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.verdict : undefined));
@@ -67,6 +69,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   // By position, not id: calls may share an id or have none (the fold warns), and each still gets its own box.
   const [toolResults, setToolResults] = useState<string[]>([]);
   const [toolsText, setToolsText] = useState<string>();
+  /** The tools this box last put in the body: tools from anywhere else (JSON editor, preset, History) replace its text. */
+  const toolsWritten = useRef<unknown>(undefined);
   const [codeOpen, setCodeOpen] = useState(false);
   // A ref, not only state: a second click can arrive before React re-renders the disabled button.
   const startPending = useRef(false);
@@ -152,6 +156,19 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
     setToolResults([]);
   };
 
+  useEffect(() => {
+    if (body.tools !== toolsWritten.current) {
+      toolsWritten.current = body.tools;
+      setToolsText(undefined);
+    }
+  }, [body.tools]);
+  const lastStored = useMemo(() => {
+    try {
+      return (JSON.parse(lastSentBody ?? '{}') as { store?: unknown }).store !== false;
+    } catch {
+      return true;
+    }
+  }, [lastSentBody]);
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
   const toolChoiceValue = protocol === 'messages' ? (isObj(body.tool_choice) ? String(body.tool_choice.type) : '') : typeof body.tool_choice === 'string' ? body.tool_choice : isObj(body.tool_choice) ? 'function' : '';
 
@@ -428,10 +445,16 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
                 value={toolsShown}
                 onChange={(e) => {
                   setToolsText(e.target.value);
-                  if (!e.target.value.trim()) return set(setField(body, 'tools', undefined));
+                  if (!e.target.value.trim()) {
+                    toolsWritten.current = undefined;
+                    return set(setField(body, 'tools', undefined));
+                  }
                   try {
                     const v = JSON.parse(e.target.value);
-                    if (Array.isArray(v)) set(setField(body, 'tools', v));
+                    if (Array.isArray(v)) {
+                      toolsWritten.current = v;
+                      set(setField(body, 'tools', v));
+                    }
                   } catch {
                     // Keep typing: the body keeps the last valid tools until this parses.
                   }
@@ -488,9 +511,9 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
         {protocol === 'responses' && canContinue && lastTranscript?.id && pending.length === 0 && (
           <button
             type="button"
-            disabled={!!jsonError || body.store === false}
+            disabled={!!jsonError || !lastStored}
             onClick={() => continueById(lastTranscript.id!)}
-            title={body.store === false ? 'store is off: the gateway kept no response to continue from' : `Send only the next turn, with previous_response_id ${lastTranscript.id}: the gateway holds the conversation`}
+            title={!lastStored ? 'That request had store off: the gateway kept no response to continue from' : `Send only the next turn, with previous_response_id ${lastTranscript.id}: the gateway holds the conversation`}
           >
             Continue by id
           </button>
