@@ -21,8 +21,10 @@ export interface RunView {
    * filter lists them live, and counting 100k events in one go when a run ended held that frame for tens of ms.
    * `content`: once the run has ended, the events the fold found visible content in (not pings, comments, role or
    * usage chunks), for reading how the answer arrived (protocols.md §7.4).
+   * `startedAt`: this window's clock (ms) when the run's start reached it, for a live run's elapsed time; a
+   * replay starts it afresh, where the ledger's own start is the recording's.
    */
-  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: TypeCount[]; content?: RawEvent[] };
+  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: TypeCount[]; content?: RawEvent[]; startedAt?: number };
 }
 
 export type TypeCount = [type: string, count: number];
@@ -70,6 +72,7 @@ export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[
     if (u.kind === 'started') {
       // A run starts fresh: a recorded run loaded again must not append its events to the first copy.
       t.run = { ...emptyRun(u.runId), ledger: u.ledger, protocol: u.ledger.protocol };
+      t.run.live.startedAt = Date.now();
       t.newEvents = [];
       folds.set(u.runId, createFold(u.ledger.protocol));
       contentEvents.set(u.runId, []);

@@ -230,17 +230,21 @@ describe('StreamViewer: a live run that goes quiet', () => {
   it('keeps its total time moving and says how long nothing has come, first the headers, then events', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-    const started = { ...ledger('run_q', 'messages'), startedAt: new Date().toISOString() };
+    // Recorded a day earlier, as a replay's ledger is: the clock counts from when this window got the start.
+    const started = { ...ledger('run_q', 'messages'), startedAt: new Date(Date.now() - 86_400_000).toISOString() };
     show([{ kind: 'started', runId: 'run_q', ledger: started }]);
     render(<StreamViewer runId="run_q" />);
     expect(status()).not.toMatch(/waiting|no data/);
     act(() => vi.advanceTimersByTime(12_000));
     expect(status()).toContain('waiting 12 s for the response');
-    show([
-      { kind: 'started', runId: 'run_q', ledger: started },
-      { kind: 'response', runId: 'run_q', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 12_010 } },
-      { kind: 'events', runId: 'run_q', events: record([[12_017, messageStart]]) },
-    ]);
+    act(() =>
+      useAppStore.setState((s) => ({
+        runs: applyUpdates(s.runs, [
+          { kind: 'response', runId: 'run_q', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 12_010 } },
+          { kind: 'events', runId: 'run_q', events: record([[12_017, messageStart]]) },
+        ]),
+      })),
+    );
     act(() => vi.advanceTimersByTime(500));
     expect(status()).not.toMatch(/waiting|no data/);
     act(() => vi.advanceTimersByTime(35_000));

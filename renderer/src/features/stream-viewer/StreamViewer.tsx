@@ -69,10 +69,10 @@ export function StreamViewer({ runId }: { runId?: string }) {
   const word = result?.verdict ?? (run.status === 'done' ? 'streaming' : run.status);
   const m = result?.metrics;
   const usage = m?.usage ?? run.transcript.usage;
-  // While live, the time since the request went out, so a stalled stream shows its stall instead of the time of
-  // its last event (the ledger's start is the core's wall clock, on this machine).
-  const started = Date.parse(run.ledger?.startedAt ?? '');
-  const elapsed = live && Number.isFinite(started) ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
+  // While live, the time since the run started, so a stalled stream shows its stall instead of the time of its
+  // last event.
+  const started = run.live.startedAt;
+  const elapsed = live && started !== undefined ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
   const quietMs = elapsed === undefined ? undefined : elapsed - (run.live.lastT ?? run.response?.ttfbMs ?? 0);
   const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
   const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
@@ -89,7 +89,8 @@ export function StreamViewer({ runId }: { runId?: string }) {
             <span className="reason">
               {' '}
               — {count(run.live.events)} {run.live.events === 1 ? 'event' : 'events'}
-              {quiet}
+              {/* Not announced: inside the status region it would be read out again every half second. */}
+              <span aria-live="off">{quiet}</span>
             </span>
           )}
         </div>
