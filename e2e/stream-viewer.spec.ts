@@ -242,6 +242,23 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   await expect(status(app)).toContainText('complete', { timeout: 60_000 });
 });
 
+test('a row focused while a firehose streams keeps the focus when a key stops following, and when the run ends', async ({ app }) => {
+  await pickModel(app, 'sim-firehose');
+  await app.getByLabel('max_tokens').fill('100000');
+  await app.getByRole('button', { name: 'Send' }).click();
+  const events = app.getByRole('region', { name: 'Events' });
+  await expect.poll(async () => Number(((await events.locator('.events-toolbar .muted').textContent()) ?? '').replace(/[^0-9]/g, ''))).toBeGreaterThan(3000);
+  await expect(status(app)).toContainText('streaming');
+  await events.locator('.event-line').last().focus();
+  await app.keyboard.press('ArrowUp');
+  const focusedRow = () => app.evaluate(() => document.activeElement?.closest('[aria-label="Events"]') !== null && document.activeElement?.classList.contains('event-line'));
+  expect(await focusedRow()).toBe(true);
+  await expect(status(app)).toContainText('complete', { timeout: 60_000 });
+  expect(await focusedRow()).toBe(true);
+  await app.keyboard.press('Enter');
+  await expect(events.locator('.event-payload')).toHaveCount(1);
+});
+
 test('the timeline reads a relay that buffers as buffered, and a stream spread over time as streamed', async ({ app }) => {
   await pickModel(app, 'sim-fault-buffered');
   await app.getByRole('button', { name: 'Send' }).click();

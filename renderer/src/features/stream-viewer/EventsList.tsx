@@ -101,13 +101,30 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
     written.current = el.scrollTop;
   }, [shown.length, virtual]);
 
-  const items = virtual.getVirtualItems();
   // Following a stream, every batch moves the whole drawn window down by hundreds of rows: keyed by event, each
   // batch unmounted and mounted every row (the largest cost of a firehose frame, in React and in layout). Keyed
   // by place in the window, the same elements stay and only their text and offset change. Otherwise keys are
   // events: scrolling by hand moves a few rows at a time, and a focused row must stay the element it is.
   const byPlace = live && follow.current;
+  // A change of keys remounts every row, the focused one too: the event it shows now is read off the page
+  // before that (so the range keeps it drawn) and its new row gets the focus back after the commit.
+  const placeKeyed = useRef(false);
+  const refocus = useRef<number | undefined>(undefined);
+  if (byPlace !== placeKeyed.current) {
+    placeKeyed.current = byPlace;
+    const active = document.activeElement;
+    const index = active && scroller.current?.contains(active) ? Number(active.closest('[data-index]')?.getAttribute('data-index')) : NaN;
+    const seq = shown[index]?.seq;
+    if (seq !== undefined) focused.current = refocus.current = seq;
+  }
+  const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
+  useLayoutEffect(() => {
+    const seq = refocus.current;
+    if (seq === undefined) return;
+    refocus.current = undefined;
+    scroller.current?.querySelector<HTMLElement>(`[data-index="${indexOfSeq(shown, seq)}"] .event-line`)?.focus({ preventScroll: true });
+  });
 
   return (
     <div className="events" role="region" aria-label="Events">
