@@ -106,6 +106,8 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   // by place in the window, the same elements stay and only their text and offset change. Otherwise keys are
   // events: scrolling by hand moves a few rows at a time, and a focused row must stay the element it is.
   const byPlace = live && follow.current;
+  /** The event shown by the row an element sits in (its index into `shown`, as drawn). */
+  const seqOfRow = (el: Element) => shown[Number(el.closest('[data-index]')?.getAttribute('data-index'))]?.seq;
   // A change of keys remounts every row, the focused one too: the event it shows now is read off the page
   // before that (so the range keeps it drawn) and its new row gets the focus back after the commit.
   const placeKeyed = useRef(false);
@@ -113,8 +115,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   if (byPlace !== placeKeyed.current) {
     placeKeyed.current = byPlace;
     const active = document.activeElement;
-    const index = active && scroller.current?.contains(active) ? Number(active.closest('[data-index]')?.getAttribute('data-index')) : NaN;
-    const seq = shown[index]?.seq;
+    const seq = active && scroller.current?.contains(active) ? seqOfRow(active) : undefined;
     if (seq !== undefined) focused.current = refocus.current = seq;
   }
   const items = virtual.getVirtualItems();
@@ -166,8 +167,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
           if (e.target === e.currentTarget) setFollow(false);
         }}
         onFocus={(e) => {
-          const index = Number((e.target as HTMLElement).closest('[data-index]')?.getAttribute('data-index') ?? NaN);
-          focused.current = shown[index]?.seq;
+          focused.current = seqOfRow(e.target);
         }}
         onBlur={(e) => {
           if (!e.currentTarget.contains(e.relatedTarget)) focused.current = undefined;
