@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
@@ -13,8 +14,7 @@ type Pane = 'events' | 'timeline' | 'ledger';
 /** The model the request named, read from the body as sent; undefined when it is not JSON or names none. */
 function requestedModel(body: string): string | undefined {
   try {
-    const model: unknown = (JSON.parse(body) as { model?: unknown }).model;
-    return typeof model === 'string' ? model : undefined;
+    return getModel(JSON.parse(body) as Record<string, unknown>);
   } catch {
     return undefined;
   }
