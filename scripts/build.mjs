@@ -30,15 +30,23 @@ export function isStale() {
   });
 }
 
+/**
+ * The three esbuild bundles. The desktop main process bundles its dependencies (only `electron` stays out),
+ * so the package ships no node_modules; the browser host runs from the install and keeps them external. A
+ * sandboxed preload can require only `electron`: everything else is bundled into one file.
+ */
+export function hostBundles() {
+  const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', absWorkingDir: root };
+  return {
+    web: { ...common, entryPoints: ['electron/web/cli.ts'], outfile: 'dist/web/cli.mjs', format: 'esm', packages: 'external' },
+    main: { ...common, entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs', external: ['electron'] },
+    preload: { ...common, entryPoints: ['electron/preload/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', external: ['electron'] },
+  };
+}
+
 export async function buildAll({ quiet = false } = {}) {
   await viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
-  const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', absWorkingDir: root };
-  await Promise.all([
-    esbuild({ ...common, entryPoints: ['electron/web/cli.ts'], outfile: 'dist/web/cli.mjs', format: 'esm', packages: 'external' }),
-    esbuild({ ...common, entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs', packages: 'external', external: ['electron'] }),
-    // A sandboxed preload can require only `electron`: everything else is bundled into one file.
-    esbuild({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', external: ['electron'] }),
-  ]);
+  await Promise.all(Object.values(hostBundles()).map((options) => esbuild(options)));
   writeFileSync(stamp, new Date().toISOString());
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Every call's input schema and output type, gathered from the domain files, and the push payloads. The names
+ * alone (for the preload and the hosts' transports) are in names.ts, which imports this file as types only.
+ */
+import type { z } from 'zod';
+import type { CallSpec } from './define';
+import { appCalls } from './app';
+import { profileCalls } from './profiles';
+import { modelCalls } from './models';
+import { runCalls, type RunUpdate } from './runs';
+import { capabilityCalls, type CapabilityProgress } from './capabilities';
+import { libraryCalls } from './library';
+import { tokenCalls } from './tokens';
+
+export const calls = {
+  ...appCalls,
+  ...profileCalls,
+  ...modelCalls,
+  ...runCalls,
+  ...capabilityCalls,
+  ...libraryCalls,
+  ...tokenCalls,
+};
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+
+export type CallInput<K extends CallName> = z.input<Calls[K]['input']>;
+export type CallParsed<K extends CallName> = z.output<Calls[K]['input']>;
+export type CallOutput<K extends CallName> = Calls[K] extends CallSpec<z.ZodType, infer O> ? O : never;
+
+/** Push events, main → renderer. */
+export interface Pushes {
+  'runs:update': RunUpdate[];
+  'capabilities:progress': CapabilityProgress;
+}
+export type PushName = keyof Pushes;
