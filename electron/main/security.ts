@@ -1,10 +1,11 @@
 /**
- * Window hardening (design.md §6): nothing in the renderer may navigate, open windows, ask for permissions
+ * Window hardening (docs/security.md): nothing in the renderer may navigate, open windows, ask for permissions
  * or reach the network. Links to https pages go to the OS browser after a check, never into the app.
  */
 import { app, session, shell, type WebContents } from 'electron';
 
-export const APP_ORIGIN = 'app://gateway';
+export const APP_HOST = 'gateway';
+export const APP_ORIGIN = `app://${APP_HOST}`;
 
 export const CSP = [
   "default-src 'none'",
@@ -19,26 +20,34 @@ export const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function openExternalSafely(url: string): void {
+/** Only plain https links, with no credentials in them, leave the app (to the OS browser). */
+export function openExternalSafely(url: string): boolean {
+  let u: URL;
   try {
-    const u = new URL(url);
-    if (u.protocol === 'https:' && !u.username && !u.password) void shell.openExternal(u.toString());
+    u = new URL(url);
   } catch {
-    // Not a URL: ignore.
+    return false;
   }
+  if (u.protocol !== 'https:' || u.username || u.password) return false;
+  void shell.openExternal(u.toString());
+  return true;
+}
+
+/** Every web contents the app creates: no navigation, no webview, no new window (https links go outside). */
+export function hardenContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternalSafely(url);
+    return { action: 'deny' };
+  });
 }
 
 export function hardenSessions(): void {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
-  app.on('web-contents-created', (_event, contents: WebContents) => {
-    contents.on('will-navigate', (event) => event.preventDefault());
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(({ url }) => {
-      openExternalSafely(url);
-      return { action: 'deny' };
-    });
-  });
+  app.on('web-contents-created', (_event, contents: WebContents) => hardenContents(contents));
 }
 
 /** Only the app's own top frame may call the contract (not sub-frames, not anything loaded from elsewhere). */

@@ -1,0 +1,65 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { app, FakeWebContents, resetFakeElectron, session, shell } from './testing/fake-electron';
+import { hardenSessions, isAppFrame } from './security';
+
+vi.mock('electron', () => import('./testing/fake-electron'));
+
+beforeEach(() => {
+  resetFakeElectron();
+  hardenSessions();
+});
+
+function newContents(): FakeWebContents {
+  const contents = new FakeWebContents();
+  app.emit('web-contents-created', {}, contents);
+  return contents;
+}
+
+function fire(contents: FakeWebContents, name: string, ...args: unknown[]): boolean {
+  let prevented = false;
+  contents.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+  return prevented;
+}
+
+describe('window hardening', () => {
+  it('stops every navigation, redirect and webview of any web contents the app creates', () => {
+    const contents = newContents();
+    expect(fire(contents, 'will-navigate', 'https://example.com/')).toBe(true);
+    expect(fire(contents, 'will-navigate', 'app://gateway/index.html')).toBe(true);
+    expect(fire(contents, 'will-redirect', 'https://example.com/')).toBe(true);
+    expect(fire(contents, 'will-attach-webview', {}, {})).toBe(true);
+  });
+
+  it('denies every window.open, handing only credential-free https links to the OS browser', () => {
+    const open = newContents().windowOpenHandler!;
+    const urls = [
+      'https://docs.example.com/page',
+      'http://plain.example.com/',
+      'https://user:pass@example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'not a url',
+    ];
+    for (const url of urls) expect(open({ url }), url).toEqual({ action: 'deny' });
+    expect(shell.opened).toEqual(['https://docs.example.com/page']);
+  });
+
+  it('refuses every permission request and check', () => {
+    const answers: boolean[] = [];
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+      session.defaultSession.permissionRequest!({}, permission, (granted) => answers.push(granted));
+    }
+    expect(answers).toEqual([false, false, false, false, false]);
+    expect(session.defaultSession.permissionCheck!({}, 'media', 'app://gateway')).toBe(false);
+  });
+
+  it('accepts contract calls only from the app top frame', () => {
+    const frame = (url: string, parent: unknown = null) => ({ url, parent }) as unknown as Electron.WebFrameMain;
+    expect(isAppFrame(frame('app://gateway/index.html'))).toBe(true);
+    expect(isAppFrame(frame('app://gateway/index.html', {}))).toBe(false);
+    expect(isAppFrame(frame('app://gateway.evil/index.html'))).toBe(false);
+    expect(isAppFrame(frame('app://gateway@evil/index.html'))).toBe(false);
+    expect(isAppFrame(frame('https://gateway/'))).toBe(false);
+    expect(isAppFrame(null)).toBe(false);
+  });
+});
