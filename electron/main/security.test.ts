@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, FakeWebContents, resetFakeElectron, session, shell } from './testing/fake-electron';
-import { hardenSessions, isAppFrame } from './security';
+import { CSP, hardenSessions, isAppFrame } from './security';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
 
@@ -61,5 +63,32 @@ describe('window hardening', () => {
     expect(isAppFrame(frame('app://gateway@evil/index.html'))).toBe(false);
     expect(isAppFrame(frame('https://gateway/'))).toBe(false);
     expect(isAppFrame(null)).toBe(false);
+  });
+});
+
+describe('the CSP in the page itself', () => {
+  it("repeats the hosts' policy as a meta tag, allowing no remote script or connection", () => {
+    const html = readFileSync(path.resolve('renderer/index.html'), 'utf8');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBeDefined();
+    const policy = new Map(
+      meta!
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
+    // Both hosts send the CSP header too; a page then obeys both, so the tag must leave the browser host's
+    // WebSocket (loopback, a port chosen at launch) open while Electron's header keeps connect-src 'none'.
+    const header = new Map(
+      CSP.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
+    for (const [directive, sources] of header) {
+      if (directive === 'frame-ancestors') continue; // ignored in a meta tag by the CSP spec
+      if (directive === 'connect-src')
+        expect(policy.get(directive)).toEqual(["'self'", 'ws://127.0.0.1:*', 'ws://localhost:*']);
+      else expect(policy.get(directive), directive).toEqual(sources);
+    }
   });
 });
