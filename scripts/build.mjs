@@ -36,11 +36,36 @@ export function isStale() {
  * sandboxed preload can require only `electron`: everything else is bundled into one file.
  */
 export function hostBundles() {
-  const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', absWorkingDir: root };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    absWorkingDir: root,
+  };
   return {
-    web: { ...common, entryPoints: ['electron/web/cli.ts'], outfile: 'dist/web/cli.mjs', format: 'esm', packages: 'external' },
-    main: { ...common, entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs', external: ['electron'] },
-    preload: { ...common, entryPoints: ['electron/preload/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', external: ['electron'] },
+    web: {
+      ...common,
+      entryPoints: ['electron/web/cli.ts'],
+      outfile: 'dist/web/cli.mjs',
+      format: 'esm',
+      packages: 'external',
+    },
+    main: {
+      ...common,
+      entryPoints: ['electron/main/main.ts'],
+      outfile: 'dist/electron/main.cjs',
+      format: 'cjs',
+      external: ['electron'],
+    },
+    preload: {
+      ...common,
+      entryPoints: ['electron/preload/preload.ts'],
+      outfile: 'dist/electron/preload.cjs',
+      format: 'cjs',
+      external: ['electron'],
+    },
   };
 }
 

@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const stage = (name) => (existsSync(`.tmp/stage-${name}`) ? readFileSync(`.tmp/stage-${name}`, 'utf8').trim() : 'missing');
+const stage = (name) =>
+  existsSync(`.tmp/stage-${name}`) ? readFileSync(`.tmp/stage-${name}`, 'utf8').trim() : 'missing';
 
 for (const name of ['typecheck', 'build']) {
   if (stage(name) === 'ok') passed++;
@@ -12,6 +13,22 @@ for (const name of ['typecheck', 'build']) {
     failed++;
     console.log(`stage ${name}: ${stage(name)}`);
   }
+}
+
+// Stages made of named checks (scripts/check-report.mjs): each check counts on its own.
+for (const name of ['package', 'electronegativity']) {
+  const file = `.tmp/checks-${name}.json`;
+  if (!existsSync(file)) {
+    failed++;
+    console.log(`${name}: no results`);
+    continue;
+  }
+  const { checks } = JSON.parse(readFileSync(file, 'utf8'));
+  const bad = checks.filter((c) => !c.ok);
+  passed += checks.length - bad.length;
+  failed += bad.length;
+  console.log(`${name}: ${checks.length - bad.length} passed, ${bad.length} failed`);
+  for (const c of bad) console.log(`  failed: ${c.name}`);
 }
 
 if (existsSync('.tmp/vitest.json')) {
@@ -33,7 +50,9 @@ if (existsSync('.tmp/playwright.json')) {
   failed += s.unexpected ?? 0;
   skipped += s.skipped ?? 0;
   if (p.errors?.length) failed += p.errors.length;
-  console.log(`e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`);
+  console.log(
+    `e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`,
+  );
 } else {
   failed++;
   console.log('e2e: no results');

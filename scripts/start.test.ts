@@ -50,7 +50,14 @@ async function npmStart(display: string | undefined) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
   const code = await exited;
-  return { url, stderr, status: page.status, html, opened: existsSync(opened) ? readFileSync(opened, 'utf8').trim() : undefined, code };
+  return {
+    url,
+    stderr,
+    status: page.status,
+    html,
+    opened: existsSync(opened) ? readFileSync(opened, 'utf8').trim() : undefined,
+    code,
+  };
 }
 
 describe('npm start', () => {
@@ -59,7 +66,9 @@ describe('npm start', () => {
     async () => {
       const run = await npmStart(undefined);
       const sentence = run.stderr.split('\n').find((l) => l.startsWith('The Electron binary'));
-      expect(sentence).toMatch(/^The Electron binary could not be installed .*starting the same app in your browser.*\.$/);
+      expect(sentence).toMatch(
+        /^The Electron binary could not be installed .*starting the same app in your browser.*\.$/,
+      );
       expect(run.status).toBe(200);
       expect(run.html).toContain('<title>Gateway Playground</title>');
       // No display: nothing to open a browser on, so only the URL is printed.

@@ -64,6 +64,7 @@ describe('the desktop host', () => {
         nodeIntegration: false,
         webviewTag: false,
         webSecurity: true,
+        disableBlinkFeatures: 'Auxclick',
       },
     });
     const info = await host.core()!.dispatch('app:info', {}, { send: () => {} });

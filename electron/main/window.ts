@@ -40,6 +40,8 @@ export function createMainWindow(opts: {
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
       navigateOnDragDrop: false,
+      // A middle click on a link would open it in a new window, around the window.open handler's checks.
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
     },
   });

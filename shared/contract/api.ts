@@ -17,7 +17,9 @@ export type GatewayApi = {
 } & {
   /** Subscribe to a push; returns the unsubscribe function. */
   on: {
-    [P in PushName as `${Domain<P>}${Capitalize<Verb<P, Domain<P>>>}`]: (listener: (payload: Pushes[P]) => void) => () => void;
+    [P in PushName as `${Domain<P>}${Capitalize<Verb<P, Domain<P>>>}`]: (
+      listener: (payload: Pushes[P]) => void,
+    ) => () => void;
   };
 };
 
