@@ -10,18 +10,24 @@ import path from 'node:path';
 function electronBinary(): { path?: string; why?: string } {
   const pkg = path.resolve('node_modules/electron');
   const pathFile = path.join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return { why: 'the Electron binary was never downloaded here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no network)' };
+  if (!existsSync(pathFile))
+    return { why: 'the Electron binary was never downloaded here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no network)' };
   const bin = path.join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(bin) ? { path: bin } : { why: `node_modules/electron/path.txt names ${bin}, which does not exist` };
 }
 
-test('the desktop window opens on the Demo gateway with its models, and the renderer has no Node', async () => {
+function requireBinary(): string {
   const bin = electronBinary();
   if (!bin.path) console.log(`Skipping the Electron spec: ${bin.why}.`);
   test.skip(!bin.path, `Electron binary unavailable: ${bin.why}`);
+  return bin.path!;
+}
+
+test('the desktop window opens on the Demo gateway with its models, and the renderer has no Node', async () => {
+  const executablePath = requireBinary();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-electron-'));
   const app = await electron.launch({
-    executablePath: bin.path,
+    executablePath,
     args: [path.resolve('dist/electron/main.cjs')],
     env: { ...process.env, GATEWAY_PLAYGROUND_DATA: dataDir, GATEWAY_BASE_URL: '' },
   });
@@ -41,6 +47,34 @@ test('the desktop window opens on the Demo gateway with its models, and the rend
     expect(win.url()).toMatch(/^app:\/\/gateway\//);
   } finally {
     await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the window reopens at the size it was left, and the app has its own menu', async () => {
+  const executablePath = requireBinary();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-electron-'));
+  const launch = () =>
+    electron.launch({
+      executablePath,
+      args: [path.resolve('dist/electron/main.cjs')],
+      env: { ...process.env, GATEWAY_PLAYGROUND_DATA: dataDir, GATEWAY_BASE_URL: '' },
+    });
+  try {
+    const first = await launch();
+    await first.firstWindow();
+    const menu = await first.evaluate(({ Menu }) => Menu.getApplicationMenu()?.items.map((i) => i.label) ?? []);
+    expect(menu).toEqual(expect.arrayContaining(['File', 'Edit', 'View', 'Window', 'Help']));
+    await first.evaluate(({ BrowserWindow }) =>
+      BrowserWindow.getAllWindows()[0].setBounds({ x: 60, y: 40, width: 1100, height: 720 }),
+    );
+    await first.close();
+    const second = await launch();
+    await second.firstWindow();
+    const bounds = await second.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0].getBounds());
+    expect({ width: bounds.width, height: bounds.height }).toEqual({ width: 1100, height: 720 });
+    await second.close();
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
