@@ -41,6 +41,22 @@ describe('models list normalisation', () => {
     ]);
   });
 
+  it('reads owned_by on an entry that also says type "model": the shape does not stop the look at the owner', () => {
+    const page = readModelsPage({
+      data: [
+        { type: 'model', id: 'claude-x', owned_by: 'anthropic' },
+        { type: 'model', id: 'gpt-x', owned_by: 'openai' },
+        { type: 'model', id: 'relay-x', owned_by: 'channel-7' },
+      ],
+    });
+    if ('error' in page) throw new Error(page.error);
+    expect(page.models.map((m) => [m.id, m.family])).toEqual([
+      ['claude-x', 'anthropic'],
+      ['gpt-x', 'openai'],
+      ['relay-x', 'unknown'],
+    ]);
+  });
+
   it('reads the second family shape and keeps relay extras as hints', () => {
     const page = readModelsPage({
       object: 'list',
