@@ -80,16 +80,31 @@ describe('model picker: Enter and leaving the box commit what the user means', (
     expect(start.mock.calls[0][0].body.model).toBe('my-custom-model');
   });
 
-  it('Escape, or leaving an emptied box, keeps the model that was there', () => {
-    const box = setup(['gpt-4o'], 'kept-model');
-    fireEvent.change(box, { target: { value: 'something-else' } });
+  it('Escape keeps the id as typed, closes the list, and Send goes to it', async () => {
+    const box = setup(['gpt-4o'], 'old-model');
+    fireEvent.change(box, { target: { value: 'sim-fault-slow' } });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.keyDown(box, { key: 'Escape' });
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(box.value).toBe('sim-fault-slow');
+    fireEvent.blur(box);
+    expect(model()).toBe('sim-fault-slow');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    });
+    expect(start.mock.calls[0][0].body.model).toBe('sim-fault-slow');
+  });
+
+  it('leaving an emptied box, or Escape on it, keeps the model that was there', () => {
+    const box = setup(['gpt-4o'], 'kept-model');
+    fireEvent.change(box, { target: { value: '  ' } });
     fireEvent.blur(box);
     expect(model()).toBe('kept-model');
     expect(box.value).toBe('kept-model');
     fireEvent.focus(box);
-    fireEvent.change(box, { target: { value: '  ' } });
-    fireEvent.blur(box);
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.keyDown(box, { key: 'Escape' });
     expect(model()).toBe('kept-model');
     expect(box.value).toBe('kept-model');
   });

@@ -79,9 +79,8 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               e.preventDefault();
               commit();
             } else if (e.key === 'Escape') {
-              setQuery(null);
-              setActive(-1);
-              setOpen(false);
+              // As Tab does: what was typed stays (and is what Send uses); only the list closes.
+              choose(query?.trim() || value);
             }
           }}
         />
