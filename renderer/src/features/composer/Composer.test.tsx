@@ -2,29 +2,28 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { EditorView } from '@codemirror/view';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
+import type { CallInput } from '../../../../shared/contract';
 
 type Body = Record<string, unknown>;
-type StartAnswer = { ok: true; value: { runId: string } } | { ok: false; error: { code: string; message: string } };
-const start = vi.fn(async (_input: { body: Body; warnings: string[] }): Promise<StartAnswer> => ({ ok: true, value: { runId: 'r2' } }));
-const savePreset = vi.fn(async (input: { name: string; body: Body }) => ({ ok: true as const, value: { id: 'x', name: input.name } }));
+type StartAnswer = Awaited<ReturnType<Answer<'runs:start'>>>;
+const start = vi.fn(async (_input: CallInput<'runs:start'>): Promise<StartAnswer> => ({ ok: true, value: { runId: 'r2' } }));
+const savePreset = vi.fn(async (input: CallInput<'presets:save'>) => ({ ok: true as const, value: storedPreset({ ...input, id: 'x', createdAt: '', updatedAt: '' }) }));
 // Only the transport is faked: the store, the Composer and its children are the real ones.
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: { body: Body; warnings: string[] }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    tokens: { count: () => new Promise(() => {}) },
-    models: { list: () => new Promise(() => {}) },
-    presets: { save: (input: { name: string; body: Body }) => savePreset(input), list: async () => ({ ok: true, value: { presets: [] } }) },
-  },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from './Composer';
 import { useAppStore } from '../../store';
 import { completedRun } from '../../test/runs';
+import { answers, resetGateway, storedPreset, type Answer } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
+  resetGateway();
+  answers['runs:start'] = (input) => start(input);
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
+  answers['presets:save'] = (input) => savePreset(input);
+  answers['presets:list'] = async () => ({ ok: true, value: { presets: [] } });
   start.mockClear();
   savePreset.mockClear();
 });

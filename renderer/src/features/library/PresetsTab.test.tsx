@@ -9,7 +9,7 @@ vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 import { PresetsTab } from './PresetsTab';
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
-import { answers, calls, resetGateway } from '../../test/fake-gateway';
+import { answers, calls, resetGateway, storedPreset } from '../../test/fake-gateway';
 import { completedRun } from '../../test/runs';
 
 const preset: Preset = { id: 'p1', name: 'My long prompt', tags: [], protocol: 'messages', model: 'm', body: { model: 'm', messages: [] }, stream: true, createdAt: '', updatedAt: '' };
@@ -30,8 +30,8 @@ beforeEach(() => {
     return { ok: true, value: { deleted: preset } };
   };
   answers['presets:restore'] = async ({ preset: p }) => {
-    stored = [p];
-    return { ok: true, value: p };
+    stored = [storedPreset(p)];
+    return { ok: true, value: storedPreset(p) };
   };
 });
 afterEach(cleanup);
@@ -60,8 +60,8 @@ describe('presets: delete and undo', () => {
     expect(screen.getByRole('alert').textContent).toContain('could not write presets.json (disk full)');
 
     answers['presets:restore'] = async ({ preset: p }) => {
-      stored = [p];
-      return { ok: true, value: p };
+      stored = [storedPreset(p)];
+      return { ok: true, value: storedPreset(p) };
     };
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await settle();
@@ -81,8 +81,8 @@ describe('presets: undo after several deletions', () => {
       return { ok: true, value: { deleted: gone } };
     };
     answers['presets:restore'] = async ({ preset: p }) => {
-      stored = [...stored, p];
-      return { ok: true, value: p };
+      stored = [...stored, storedPreset(p)];
+      return { ok: true, value: storedPreset(p) };
     };
     render(<PresetsTab />);
     await settle();

@@ -4,17 +4,11 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 type Body = Record<string, unknown>;
 const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r1' } }));
 // Only the transport is faked: the store, the picker and the Composer around it are the real ones.
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    tokens: { count: () => new Promise(() => {}) },
-    models: { list: () => new Promise(() => {}) },
-  },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 
@@ -33,7 +27,11 @@ function setup(ids: string[], model = 'old-model') {
 }
 const model = () => useAppStore.getState().composers.messages.body.model;
 
-beforeEach(() => start.mockClear());
+beforeEach(() => {
+  resetGateway();
+  answers['runs:start'] = (input) => start(input);
+  start.mockClear();
+});
 afterEach(cleanup);
 
 describe('model picker: Enter and leaving the box commit what the user means', () => {

@@ -37,7 +37,7 @@ const pristine = useAppStore.getState();
 beforeEach(() => {
   resetGateway();
   answers['runs:start'] = (input: { body: Body }) => start(input);
-  answers['runs:cancel'] = async () => ({ ok: true, value: {} });
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
   answers['tokens:count'] = (input: CountInput) => count(input);
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
