@@ -235,7 +235,7 @@ describe('Attach image', () => {
     const question = (body('messages').messages as Body[])[0];
     render(<Composer protocol="messages" />);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    const file = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
+    const file = new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], 'a.png', { type: 'image/png' });
     await act(async () => {
       fireEvent.change(document.querySelector('input[type=file]')!, { target: { files: [file] } });
       await new Promise((r) => setTimeout(r, 20));
@@ -243,7 +243,7 @@ describe('Attach image', () => {
     const messages = body('messages').messages as Body[];
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(messages[0]).toEqual(question);
-    expect(messages[2].content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG') } }]);
+    expect(messages[2].content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG\r\n\x1a\n') } }]);
   });
 });
 
@@ -404,7 +404,7 @@ describe('Responses: continue by id', () => {
     const sentWith = (store: boolean) =>
       act(() =>
         useAppStore.setState((s) => ({
-          runs: { ...s.runs, r1: { ...s.runs.r1, ledger: { runId: 'r1', protocol: 'responses', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify({ model: 'm', store, input: 'hi' }), bodyBytes: 10, startedAt: '', warnings: [] } } },
+          runs: { ...s.runs, r1: { ...s.runs.r1, ledger: { runId: 'r1', protocol: 'responses', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify({ model: 'm', store, input: body('responses').input }), bodyBytes: 10, startedAt: '', warnings: [] } } },
         })),
       );
     sentWith(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addImage, getSystem, getTurns, numberText, removeImage, setField, setStops, setStream, setSystem, setSystemCached, setToolChoice, setTurnCached, setTurnText, stopsText, systemCached } from './body-fields';
+import { addImage, getSystem, getTurns, numberText, removeImage, setField, setStops, setStream, setSystem, setSystemCached, setTurnCached, setTurnText, stopsText, systemCached } from './body-fields';
 
 describe('form ↔ body: the form edits known fields and keeps every other field as typed', () => {
   const messages = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], x_gateway_route: 'blue', metadata: { user_id: 'u1' } };
@@ -83,15 +83,6 @@ describe('form ↔ body: the form edits known fields and keeps every other field
     expect(stopsText.read('\n')).toEqual({ value: undefined });
     expect(stopsText.format(['END', 'STOP'])).toBe('END\nSTOP');
     expect(stopsText.format('END')).toBe('END');
-  });
-
-  it('Messages tool_choice: another type keeps the other fields, and drops name unless the type is tool', () => {
-    const b = { tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true } };
-    expect(setToolChoice('messages', b, 'any').tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
-    expect(setToolChoice('messages', b, 'tool').tool_choice).toEqual(b.tool_choice);
-    expect(setToolChoice('messages', {}, 'auto').tool_choice).toEqual({ type: 'auto' });
-    expect(setToolChoice('messages', b, '')).toEqual({});
-    expect(setToolChoice('chat', { tool_choice: 'auto' }, 'required').tool_choice).toBe('required');
   });
 
   it('Chat: stream_options goes with stream off and include_usage comes back with stream on', () => {

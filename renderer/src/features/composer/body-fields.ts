@@ -308,18 +308,6 @@ export const stopsText: FieldCodec = {
  * (`disable_parallel_tool_use`…); only `name` goes, since it belongs to `type: "tool"` alone.
  * Chat and Responses take a string here (a named tool is an object edited in the JSON).
  */
-export function setToolChoice(protocol: ProtocolId, body: Body, type: string): Body {
-  if (!type) return setField(body, 'tool_choice', undefined);
-  if (protocol !== 'messages') return setField(body, 'tool_choice', type);
-  const next: Json = { ...(isObj(body.tool_choice) ? body.tool_choice : {}), type };
-  if (type !== 'tool') delete next.name;
-  return setField(body, 'tool_choice', next);
-}
-
-/**
- * Chat `stream_options` is only valid with `stream: true` (protocols.md §3.2): turning streaming off takes it
- * out, turning it on puts back `include_usage: true`, without which a streamed Chat answer carries no usage.
- */
 export function setStream(protocol: ProtocolId, body: Body, on: boolean): Body {
   const next = setField(body, 'stream', on);
   if (protocol !== 'chat') return next;

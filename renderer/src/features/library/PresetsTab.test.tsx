@@ -167,6 +167,8 @@ describe('presets: Load', () => {
       runs: { r1: completedRun('r1', toolCall) },
     }));
     answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r2' } });
+    const question = { role: 'user', content: 'hi' };
+    stored = [{ ...preset, body: { model: 'm', messages: [question] } }];
     render(<PresetsTab />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Load My long prompt' }));
@@ -176,7 +178,7 @@ describe('presets: Load', () => {
     expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
     const sent = calls.find((c) => c.call === 'runs:start')!.input;
-    expect(sent.body).toEqual({ model: 'm', messages: [], stream: true });
+    expect(sent.body).toEqual({ model: 'm', messages: [question], stream: true });
     expect(sent.warnings).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ export function PresetsTab() {
   const presets = useAppStore((s) => s.presets);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
   const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
+  const presetLoaded = useAppStore((s) => s.composerPresetLoaded);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
@@ -51,7 +52,7 @@ export function PresetsTab() {
       return;
     }
     if (to === p.protocol) {
-      bodyLoaded(p.protocol, { ...p.body, stream: p.stream });
+      presetLoaded(p);
       tabSelected(p.protocol);
       return;
     }

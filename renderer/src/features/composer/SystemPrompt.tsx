@@ -1,0 +1,23 @@
+import type { ProtocolId } from '../../../../shared/protocols/types';
+import { getSystem, setSystem, setSystemCached, systemCached } from './body-fields';
+import { useComposerBody } from './use-composer-body';
+
+export function SystemPrompt({ protocol }: { protocol: ProtocolId }) {
+  const { body, set } = useComposerBody(protocol);
+  const system = getSystem(protocol, body);
+  const label = protocol === 'responses' ? 'Instructions' : 'System prompt';
+  return (
+    <section className="card">
+      <label>
+        <span className="label">{label}</span>
+        <textarea aria-label={label} rows={2} value={system.text} disabled={!system.editable} onChange={(e) => set(setSystem(protocol, body, e.target.value))} />
+      </label>
+      {protocol === 'messages' && (
+        <label className="inline">
+          <input type="checkbox" checked={systemCached(body)} onChange={(e) => set(setSystemCached(body, e.target.checked))} /> cache_control on the
+          system prompt
+        </label>
+      )}
+    </section>
+  );
+}
