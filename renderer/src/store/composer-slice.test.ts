@@ -1,9 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../bridge', () => import('../test/fake-gateway'));
 
 import { useAppStore } from './index';
-import { withToolResults } from './composer-slice';
+import { DRAFT_SAVE_MS, withToolResults } from './composer-slice';
+import { answers, calls, resetGateway } from '../test/fake-gateway';
 
 describe('composer slice: JSON editor ↔ body', () => {
   it('takes a typed body that parses, unknown fields included, and keeps the last valid body while it does not', () => {
@@ -105,5 +106,64 @@ describe('composer slice: a request reopened from History', () => {
     s.composerNoteDismissed('messages');
     c = useAppStore.getState().composers.messages;
     expect(c.note).toBeUndefined();
+  });
+});
+
+describe('composer slice: drafts kept by the core', () => {
+  const pristine = useAppStore.getState();
+  afterEach(() => {
+    vi.useRealTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+  });
+  const saves = () => calls.filter((c) => c.call === 'drafts:save').map((c) => c.input as { protocol: string; body: unknown; draft: string });
+
+  it('restores each kept tab the user has not touched yet, and saves nothing before the kept drafts are read', async () => {
+    vi.useFakeTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+    let answer!: () => void;
+    answers['drafts:list'] = () =>
+      new Promise((resolve) => {
+        answer = () =>
+          resolve({
+            ok: true,
+            value: {
+              drafts: {
+                messages: { body: { model: 'kept', messages: [] }, draft: 'kept words', savedAt: '' },
+                chat: { body: { model: 'kept-chat', messages: [] }, draft: '', savedAt: '' },
+              },
+            },
+          });
+      });
+    const s = useAppStore.getState();
+    const loading = s.draftsRequested();
+    s.composerDraftTyped('chat', 'typed before the drafts arrived');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS * 2);
+    expect(saves()).toEqual([]);
+    answer();
+    await loading;
+    const c = useAppStore.getState().composers;
+    expect(c.messages.body).toEqual({ model: 'kept', messages: [] });
+    expect(c.messages.draft).toBe('kept words');
+    expect(c.messages.jsonText).toContain('"kept"');
+    expect(c.chat.draft).toBe('typed before the drafts arrived');
+    expect(c.chat.body.model).toBeUndefined();
+  });
+
+  it('saves a tab once its edits pause, with the body and the Message box as they are then', async () => {
+    vi.useFakeTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+    answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
+    answers['drafts:save'] = async () => ({ ok: true, value: { savedAt: 'now' } });
+    const s = useAppStore.getState();
+    await s.draftsRequested();
+    s.composerDraftTyped('responses', 'h');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS / 2);
+    s.composerDraftTyped('responses', 'hi');
+    s.composerJsonTyped('responses', '{"model":"r","input":[]}');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS);
+    expect(saves()).toEqual([{ protocol: 'responses', body: { model: 'r', input: [] }, draft: 'hi' }]);
   });
 });

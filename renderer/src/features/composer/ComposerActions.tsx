@@ -85,7 +85,7 @@ export function ConversationControls({ protocol, running }: { protocol: Protocol
           <button type="button" className="small" onClick={() => undoRequested(protocol)}>
             Undo
           </button>
-          <button type="button" className="ghost small" aria-label="Dismiss" onClick={() => undoDismissed(protocol)}>
+          <button type="button" className="ghost small" aria-label="Dismiss last change" onClick={() => undoDismissed(protocol)}>
             ×
           </button>
         </p>

@@ -32,6 +32,7 @@ vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
 import { answers, resetGateway } from '../../test/fake-gateway';
+import { completedRun } from '../../test/runs';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -104,5 +105,37 @@ describe('why a count is an estimate', () => {
     expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
     await waitFor(() => expect(status()).toBe('Input tokens: 13 · gateway count'));
     expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
+  });
+});
+
+describe('sent vs reported', () => {
+  it('compares the usage with the body the run went out with (its ledger), not the body counted before Send', async () => {
+    // After "Send tool results" the run's body holds the tool turns; the form was counted before they were added.
+    const sentBody = { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'calls get_weather' }, { role: 'user', content: '42' }] };
+    const reported = (sentBody.messages as Msg[]).reduce((a, m) => a + tokens(m), 0);
+    const run = completedRun('r1', { blocks: [{ kind: 'text', text: 'ok' }], usage: {} });
+    useAppStore.setState((s) => ({
+      composers: { ...s.composers, messages: { ...s.composers.messages, activeRunId: 'r1', runIds: ['r1'] } },
+      runs: {
+        r1: {
+          ...run,
+          ledger: { runId: 'r1', protocol: 'messages', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify(sentBody), bodyBytes: 1, startedAt: '', warnings: [] },
+          result: { ...run.result!, metrics: { ...run.result!.metrics, usage: { inputTotal: reported } } },
+        },
+      },
+    }));
+    render(<Composer protocol="messages" />);
+    await waitFor(() => expect(screen.getByLabelText('Count vs usage').textContent).toBe(` · sent ${reported}, gateway reported ${reported} (+0)`));
+    expect(count.mock.calls.some(([input]) => JSON.stringify(input.body) === JSON.stringify(sentBody))).toBe(true);
+  });
+});
+
+describe('before a model is chosen', () => {
+  it('asks the gateway nothing and says to pick a model', async () => {
+    useAppStore.setState((s) => ({ composers: { ...s.composers, messages: { ...s.composers.messages, body: { max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] } } } }));
+    render(<Composer protocol="messages" />);
+    await act(() => new Promise((r) => setTimeout(r, 500)));
+    expect(status()).toBe('Input tokens: pick a model to count');
+    expect(count).not.toHaveBeenCalled();
   });
 });
