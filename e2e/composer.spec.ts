@@ -1,4 +1,6 @@
-import { expect, test } from './fixtures';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { expect, launchHost, test } from './fixtures';
 import { openTab, output, pickModel, status } from './helpers';
 import type { Page } from '@playwright/test';
 
@@ -104,4 +106,82 @@ test('Responses: Continue by id sends only the next turn with previous_response_
   const sent = await sentBody(app);
   expect(sent.previous_response_id).toBe(id);
   expect(sent.input).toEqual([{ role: 'user', content: 'And then?' }]);
+});
+
+test('Messages: removing every turn takes the old tool call with it, and "hello" is what is sent', async ({ app }) => {
+  await pickModel(app, 'claude-sim-sonnet');
+  const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+  await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
+  await app.getByLabel('Tool choice').selectOption('any');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const panel = app.getByRole('region', { name: 'Tool calls' });
+  await expect(panel).toContainText('get_weather');
+  await app.getByRole('button', { name: 'Remove turn 1' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('0 turns');
+  await expect(panel).toHaveCount(0);
+  await app.getByLabel('Tool choice').selectOption('auto');
+  await app.getByRole('textbox', { name: 'Message' }).fill('hello');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect.poll(async () => (await sentBody(app)).messages).toEqual([{ role: 'user', content: 'hello' }]);
+});
+
+test('Messages: after "Send tool results" the counter compares the usage with the body sent (+0)', async ({ app }) => {
+  await pickModel(app, 'claude-sim-sonnet');
+  const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+  await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
+  await app.getByLabel('Tool choice').selectOption('any');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByLabel('Tool choice').selectOption('auto');
+  await app.getByLabel('Result for get_weather').fill('42');
+  await app.getByRole('button', { name: 'Send tool results' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('3 turns');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(app.getByLabel('Count vs usage')).toHaveText(/sent ([\d,]+), gateway reported \1 \(\+0\)/, { timeout: 10_000 });
+});
+
+test('Attach image refuses a text file named .png, and the conversation is unchanged', async ({ app }) => {
+  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+  await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText('fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.');
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
+});
+
+test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({ page }) => {
+  let host = await launchHost();
+  const drafts = () => {
+    try {
+      return readFileSync(path.join(host.dataDir, 'drafts.json'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  try {
+    await page.goto(host.url);
+    await page.getByLabel('Turn 1 text').fill('My own question');
+    await page.getByRole('textbox', { name: 'Message' }).fill('half a thought');
+    await openTab(page, 'Chat Completions');
+    await page.getByLabel('temperature', { exact: true }).fill('0.4');
+    await expect.poll(drafts).toContain('half a thought');
+    await expect.poll(drafts).toContain('"temperature": 0.4');
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
+    await openTab(page, 'Chat Completions');
+    const temperature = page.getByLabel('temperature', { exact: true });
+    await expect(temperature).toHaveValue('0.4');
+    await page.getByRole('button', { name: 'Reset to sample' }).click();
+    await expect(temperature).toHaveValue('');
+    await expect(page.getByRole('status', { name: 'Last change' })).toContainText('Reset to sample.');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(temperature).toHaveValue('0.4');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
 });

@@ -66,3 +66,12 @@ test('the protocol-switch guard: probe an unknown capability on the target, then
   await expect(app.getByRole('region', { name: 'Ledger' })).toContainText(/tools/i);
   await expect(app.getByRole('region', { name: 'Ledger' }).locator('.warnings')).toContainText(/not supported|not-supported/i);
 });
+
+test('the Demo gateway opens on a model: the count asks with it, and Send works at once', async ({ app }) => {
+  await expect(app.getByRole('combobox', { name: 'Model' })).toHaveValue('claude-sim-sonnet');
+  const tokens = app.getByRole('status', { name: 'Input tokens' });
+  await expect(tokens).toHaveText(/^Input tokens: [\d,]+ · gateway count$/);
+  await expect(app.getByText(/count_tokens answered 404/)).toHaveCount(0);
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+});
