@@ -51,7 +51,15 @@ test('Enter in the stop sequences starts a second one, and both are sent', async
 test('Ctrl+Enter in a tool result box sends the tool results', async ({ app }) => {
   await openTab(app, 'Chat Completions');
   await pickModel(app, 'gpt-sim-4o');
-  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    },
+  ];
   await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
   await app.getByLabel('Tool choice').selectOption('required');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -92,7 +100,9 @@ test('while the JSON does not parse the form is read-only, so what is typed in t
   await expect(temperature).toBeEnabled();
 });
 
-test('Responses: Continue by id sends only the next turn with previous_response_id, and the gateway answers it', async ({ app }) => {
+test('Responses: Continue by id sends only the next turn with previous_response_id, and the gateway answers it', async ({
+  app,
+}) => {
   await openTab(app, 'Responses');
   await pickModel(app, 'gpt-sim-4o');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -110,7 +120,13 @@ test('Responses: Continue by id sends only the next turn with previous_response_
 
 test('Messages: removing every turn takes the old tool call with it, and "hello" is what is sent', async ({ app }) => {
   await pickModel(app, 'claude-sim-sonnet');
-  const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+  const tools = [
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ];
   await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
   await app.getByLabel('Tool choice').selectOption('any');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -130,7 +146,13 @@ test('Messages: removing every turn takes the old tool call with it, and "hello"
 
 test('Messages: after "Send tool results" the counter compares the usage with the body sent (+0)', async ({ app }) => {
   await pickModel(app, 'claude-sim-sonnet');
-  const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+  const tools = [
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ];
   await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
   await app.getByLabel('Tool choice').selectOption('any');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -140,17 +162,25 @@ test('Messages: after "Send tool results" the counter compares the usage with th
   await app.getByRole('button', { name: 'Send tool results' }).click();
   await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('3 turns');
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
-  await expect(app.getByLabel('Count vs usage')).toHaveText(/sent ([\d,]+), gateway reported \1 \(\+0\)/, { timeout: 10_000 });
+  await expect(app.getByLabel('Count vs usage')).toHaveText(/sent ([\d,]+), gateway reported \1 \(\+0\)/, {
+    timeout: 10_000,
+  });
 });
 
 test('Attach image refuses a text file named .png, and the conversation is unchanged', async ({ app }) => {
-  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
-  await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText('fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.');
+  await app
+    .locator('[data-composer="messages"] input[type=file]')
+    .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+  await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText(
+    'fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.',
+  );
   await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
   await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
 });
 
-test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({ page }) => {
+test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({
+  page,
+}) => {
   let host = await launchHost();
   const drafts = () => {
     try {

@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures';
 import { output, status } from './helpers';
 
-test('a model id typed and left for Send is the one sent; History exports that run exactly as it was sent', async ({ app }) => {
+test('a model id typed and left for Send is the one sent; History exports that run exactly as it was sent', async ({
+  app,
+}) => {
   const box = app.getByRole('combobox', { name: 'Model' });
   await box.click();
   await box.fill('claude-sim-haiku');

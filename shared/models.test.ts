@@ -5,8 +5,20 @@ describe('models list normalisation', () => {
   it('reads the first family shape with its pagination cursor', () => {
     const page = readModelsPage({
       data: [
-        { type: 'model', id: 'claude-a', display_name: 'Claude A', created_at: '2025-10-01T00:00:00Z', max_input_tokens: 200_000 },
-        { type: 'model', id: 'claude-b', display_name: 'Claude B', created_at: '2025-09-01T00:00:00Z', capabilities: { thinking: { supported: true } } },
+        {
+          type: 'model',
+          id: 'claude-a',
+          display_name: 'Claude A',
+          created_at: '2025-10-01T00:00:00Z',
+          max_input_tokens: 200_000,
+        },
+        {
+          type: 'model',
+          id: 'claude-b',
+          display_name: 'Claude B',
+          created_at: '2025-09-01T00:00:00Z',
+          capabilities: { thinking: { supported: true } },
+        },
       ],
       has_more: true,
       first_id: 'claude-a',
@@ -30,7 +42,12 @@ describe('models list normalisation', () => {
     const page = readModelsPage({
       data: [
         { type: 'model', id: 'gpt-4o', display_name: 'gpt-4o', created_at: '1970-01-01T00:00:00Z' },
-        { type: 'model', id: 'claude-sonnet-4-5', display_name: 'claude-sonnet-4-5', created_at: '1970-01-01T00:00:00Z' },
+        {
+          type: 'model',
+          id: 'claude-sonnet-4-5',
+          display_name: 'claude-sonnet-4-5',
+          created_at: '1970-01-01T00:00:00Z',
+        },
       ],
       has_more: false,
     });
@@ -87,7 +104,10 @@ describe('models list normalisation', () => {
   it('merges duplicate ids across pages and shapes', () => {
     const merged = mergeModels([
       [{ id: 'm', family: 'unknown' }],
-      [{ id: 'm', family: 'anthropic', displayName: 'M' }, { id: 'n', family: 'openai' }],
+      [
+        { id: 'm', family: 'anthropic', displayName: 'M' },
+        { id: 'n', family: 'openai' },
+      ],
     ]);
     expect(merged).toEqual([
       { id: 'm', family: 'anthropic', displayName: 'M', createdAt: undefined, ownedBy: undefined, extra: undefined },

@@ -13,7 +13,6 @@ export interface ModelsPage {
 
 const KNOWN_KEYS = new Set(['id', 'type', 'object', 'display_name', 'created_at', 'created', 'owned_by']);
 
-
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
@@ -26,7 +25,8 @@ function str(v: unknown): string | undefined {
  * family's shape `owned_by` names the vendor; an owner such as a relay's channel name says nothing.
  */
 function familyOf(e: Record<string, unknown>): ModelInfo['family'] {
-  const firstParty = (typeof e.capabilities === 'object' && e.capabilities !== null) || typeof e.max_input_tokens === 'number';
+  const firstParty =
+    (typeof e.capabilities === 'object' && e.capabilities !== null) || typeof e.max_input_tokens === 'number';
   if (e.type === 'model' && firstParty) return 'anthropic';
   // Either shape may name its owner: `type` alone is no evidence, so it must not stop `owned_by` being read.
   if (e.type !== 'model' && e.object !== 'model') return 'unknown';

@@ -16,7 +16,12 @@ const temp = tempDirs('gp-drafts-');
 const receiver: Receiver = { send: () => {} };
 
 async function core(dataDir: string) {
-  return createCore({ dataDir, host: 'web', version: 'test', vault: new LayeredVault('file', path.join(dataDir, 'keys.json')) });
+  return createCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+  });
 }
 function value<T>(r: Result<unknown>): T {
   if (!r.ok) throw new Error(r.error.message);

@@ -13,7 +13,11 @@ import { unwritable } from './profiles';
 const DRAFTS_VERSION = 1;
 const DraftsFile = z.object({
   version: z.literal(DRAFTS_VERSION),
-  drafts: z.object({ messages: DraftSchema.optional(), chat: DraftSchema.optional(), responses: DraftSchema.optional() }),
+  drafts: z.object({
+    messages: DraftSchema.optional(),
+    chat: DraftSchema.optional(),
+    responses: DraftSchema.optional(),
+  }),
 });
 
 export class DraftStore {

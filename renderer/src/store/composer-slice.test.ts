@@ -10,7 +10,11 @@ describe('composer slice: JSON editor ↔ body', () => {
   it('takes a typed body that parses, unknown fields included, and keeps the last valid body while it does not', () => {
     const s = useAppStore.getState();
     s.composerJsonTyped('chat', '{"model":"x","messages":[],"gateway_hint":{"route":"b"}}');
-    expect(useAppStore.getState().composers.chat.body).toEqual({ model: 'x', messages: [], gateway_hint: { route: 'b' } });
+    expect(useAppStore.getState().composers.chat.body).toEqual({
+      model: 'x',
+      messages: [],
+      gateway_hint: { route: 'b' },
+    });
     s.composerJsonTyped('chat', '{"model":"x",');
     const c = useAppStore.getState().composers.chat;
     expect(c.jsonError).toBeTruthy();
@@ -23,14 +27,21 @@ describe('composer slice: JSON editor ↔ body', () => {
   it('rewrites the JSON text when the form edits the body, and each tab keeps its own request', () => {
     const s = useAppStore.getState();
     s.composerBodyEdited('responses', { model: 'm', input: 'hi', extra: true });
-    expect(JSON.parse(useAppStore.getState().composers.responses.jsonText)).toEqual({ model: 'm', input: 'hi', extra: true });
+    expect(JSON.parse(useAppStore.getState().composers.responses.jsonText)).toEqual({
+      model: 'm',
+      input: 'hi',
+      extra: true,
+    });
     expect(useAppStore.getState().composers.messages.body.messages).toBeDefined();
   });
 });
 
-describe('composer slice: the run\'s reply joins the conversation once', () => {
+describe("composer slice: the run's reply joins the conversation once", () => {
   const reply = { blocks: [{ kind: 'text' as const, text: 'Hi there' }], usage: {} };
-  const toolCall = { blocks: [{ kind: 'tool_call' as const, id: 'c1', name: 'f', argsText: '{}', args: {}, complete: true }], usage: {} };
+  const toolCall = {
+    blocks: [{ kind: 'tool_call' as const, id: 'c1', name: 'f', argsText: '{}', args: {}, complete: true }],
+    usage: {},
+  };
   const roles = () => (useAppStore.getState().composers.chat.body.messages as { role: string }[]).map((m) => m.role);
 
   it('Continue appends the assistant turn once per run, however often it is asked', () => {
@@ -45,7 +56,9 @@ describe('composer slice: the run\'s reply joins the conversation once', () => {
   it('tool results follow the assistant turn, which is not appended again after Continue', () => {
     useAppStore.getState().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     useAppStore.getState().composerTurnContinued('chat', 'r2', toolCall);
-    const sent = withToolResults('chat', useAppStore.getState().composers.chat, 'r2', toolCall, [{ id: 'c1', name: 'f', output: 'ok' }]);
+    const sent = withToolResults('chat', useAppStore.getState().composers.chat, 'r2', toolCall, [
+      { id: 'c1', name: 'f', output: 'ok' },
+    ]);
     expect(roles()).toEqual(['user', 'assistant']);
     useAppStore.getState().composerToolResultsSent('chat', 'r2', sent);
     expect(roles()).toEqual(['user', 'assistant', 'tool']);
@@ -88,12 +101,15 @@ describe('composer slice: a whole body loaded over a run', () => {
   });
 });
 
-
 describe('composer slice: a request reopened from History', () => {
   it('replaces an unparseable JSON text with the recorded body, and its note lasts until the next send or a dismiss', () => {
     const s = useAppStore.getState();
     s.composerJsonTyped('messages', '{"model":');
-    s.composerRunReopened('messages', { model: 'claude-sim-haiku', max_tokens: 64, messages: [] }, 'Switched to profile “B”: this run was sent there.');
+    s.composerRunReopened(
+      'messages',
+      { model: 'claude-sim-haiku', max_tokens: 64, messages: [] },
+      'Switched to profile “B”: this run was sent there.',
+    );
     let c = useAppStore.getState().composers.messages;
     expect(c.jsonError).toBeUndefined();
     expect(JSON.parse(c.jsonText)).toEqual({ model: 'claude-sim-haiku', max_tokens: 64, messages: [] });
@@ -116,7 +132,10 @@ describe('composer slice: drafts kept by the core', () => {
     useAppStore.setState(pristine, true);
     resetGateway();
   });
-  const saves = () => calls.filter((c) => c.call === 'drafts:save').map((c) => c.input as { protocol: string; body: unknown; draft: string });
+  const saves = () =>
+    calls
+      .filter((c) => c.call === 'drafts:save')
+      .map((c) => c.input as { protocol: string; body: unknown; draft: string });
 
   it('restores each kept tab the user has not touched yet, and saves nothing before the kept drafts are read', async () => {
     vi.useFakeTimers();

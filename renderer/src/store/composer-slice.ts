@@ -1,7 +1,13 @@
 import type { StateCreator } from 'zustand';
 import type { CallInput, ComposerDrafts, Preset, Result, TokenCount } from '../../../shared/contract';
 import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
-import { appendAssistantTurn, appendToolResults, defaultBody, getModel, type ToolResult } from '../../../shared/protocols/compose';
+import {
+  appendAssistantTurn,
+  appendToolResults,
+  defaultBody,
+  getModel,
+  type ToolResult,
+} from '../../../shared/protocols/compose';
 import { gateway } from '../bridge';
 import { emptiedConversation } from '../features/composer/conversation-rules';
 import type { AppState } from './index';
@@ -34,7 +40,7 @@ export interface ComposerState {
   warnings: string[];
   /** Where a request brought back from History will be sent, when that is not where it was sent before. */
   note?: string;
-  /** The last change that replaced the conversation (a preset, New conversation, Reset to sample): Undo puts this back. */
+  /** The last change that replaced the conversation (a preset, New conversation, Reset to sample): Undo reverts it. */
   undo?: ComposerUndo;
   /** Set by the user's own edits: a draft restored from the core never replaces them. */
   touched?: boolean;
@@ -68,9 +74,15 @@ export interface ComposerSlice {
    * stored the reply).
    */
   composerChainedById(protocol: ProtocolId, runId: string, responseId: string): void;
-  /** The answers to `answeredRunId`'s tool calls went out in `body` (see `withToolResults`): that body is now the conversation. */
+  /**
+   * The answers to `answeredRunId`'s tool calls went out in `body` (see `withToolResults`): that body is now the
+   * conversation, and the Message box that went with them is emptied.
+   */
   composerToolResultsSent(protocol: ProtocolId, answeredRunId: string, body: Body): void;
-  /** A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note when Send now goes to another gateway. */
+  /**
+   * A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note
+   * when Send now goes to another gateway.
+   */
   composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
   composerNoteDismissed(protocol: ProtocolId): void;
   /** A preset went into its protocol's tab: undoable, with the old output set aside. Returns the note shown. */
@@ -102,7 +114,7 @@ function initial(protocol: ProtocolId): ComposerState {
   return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
 }
 
-/** `c` with `body` in place of its conversation: `label` says what happened, Undo returns to `c`; its output is set aside. */
+/** `c` with `body` in place of its conversation and its output set aside; `label` says what happened, Undo reverts. */
 function replaced(c: ComposerState, body: Body, label: string, draft = ''): Partial<ComposerState> {
   const { undo: _undo, runIds: _runIds, ...previous } = c;
   return {
@@ -123,12 +135,18 @@ function replaced(c: ComposerState, body: Body, label: string, draft = ''): Part
  * The body that answers `runId`'s tool calls: its reply (unless Continue already added it), then the results.
  * Not committed: a send that fails must leave the body as it was, or a retry would append the results again.
  */
-export function withToolResults(protocol: ProtocolId, c: ComposerState, runId: string, transcript: Transcript, results: ToolResult[]): Body {
+export function withToolResults(
+  protocol: ProtocolId,
+  c: ComposerState,
+  runId: string,
+  transcript: Transcript,
+  results: ToolResult[],
+): Body {
   const withReply = c.continuedRunId === runId ? c.body : appendAssistantTurn(protocol, c.body, transcript);
   return appendToolResults(protocol, withReply, results);
 }
 
-/** A body that is not the previous run's conversation: nothing of that run (reply, tool calls, warnings, note) applies to it. */
+/** A body that is not the previous run's conversation: nothing of that run (reply, tool calls, warnings) applies. */
 const loaded = (c: ComposerState, body: Body, warnings: string[]): Partial<ComposerState> => ({
   touched: true,
   body,
@@ -142,7 +160,7 @@ const loaded = (c: ComposerState, body: Body, warnings: string[]): Partial<Compo
 const saveTimers: Partial<Record<ProtocolId, ReturnType<typeof setTimeout>>> = {};
 
 export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set, get) => {
-  /** Writes a tab's draft a moment after its last change; only once the kept drafts were read, or they would be lost. */
+  /** Writes a tab's draft after its last change, and only once the kept drafts were read, or they would be lost. */
   const scheduleSave = (protocol: ProtocolId) => {
     if (get().draftsState !== 'ready') return;
     clearTimeout(saveTimers[protocol]);
@@ -154,24 +172,29 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
   };
   const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) => {
     const before = get().composers[protocol];
-    set((s) => ({ composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } } }));
+    set((s) => ({
+      composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } },
+    }));
     const after = get().composers[protocol];
     if (after.body !== before.body || after.draft !== before.draft) scheduleSave(protocol);
   };
   /** A change the user made: from then on a restored draft leaves this tab alone. */
-  const edit = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) => patch(protocol, (c) => ({ ...fn(c), touched: true }));
+  const edit = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
+    patch(protocol, (c) => ({ ...fn(c), touched: true }));
   return {
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
     draftsState: 'idle',
     tabSelected: (tab) => set({ activeTab: tab }),
-    composerBodyEdited: (protocol, body) => edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
+    composerBodyEdited: (protocol, body) =>
+      edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
     composerBodyLoaded: (protocol, body, warnings = []) => patch(protocol, (c) => loaded(c, body, warnings)),
     composerJsonTyped: (protocol, text) =>
       edit(protocol, () => {
         try {
           const parsed: unknown = JSON.parse(text);
-          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { jsonText: text, jsonError: 'The request body must be a JSON object.' };
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+            return { jsonText: text, jsonError: 'The request body must be a JSON object.' };
           return { jsonText: text, body: parsed as Body, jsonError: undefined };
         } catch (err) {
           return { jsonText: text, jsonError: (err as Error).message };
@@ -179,7 +202,14 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       }),
     composerDraftTyped: (protocol, text) => edit(protocol, () => ({ draft: text })),
     composerRunStarted: (protocol, runId) =>
-      patch(protocol, (c) => ({ activeRunId: runId, detachedRunId: undefined, runIds: [...c.runIds, runId], warnings: [], note: undefined, undo: undefined })),
+      patch(protocol, (c) => ({
+        activeRunId: runId,
+        detachedRunId: undefined,
+        runIds: [...c.runIds, runId],
+        warnings: [],
+        note: undefined,
+        undo: undefined,
+      })),
     composerTurnContinued: (protocol, runId, transcript) =>
       edit(protocol, (c) => {
         if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
@@ -193,7 +223,13 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
       }),
     composerToolResultsSent: (protocol, answeredRunId, body) =>
-      edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined, continuedRunId: answeredRunId, draft: '' })),
+      edit(protocol, () => ({
+        body,
+        jsonText: pretty(body),
+        jsonError: undefined,
+        continuedRunId: answeredRunId,
+        draft: '',
+      })),
     composerRunReopened: (protocol, body, note) => patch(protocol, (c) => ({ ...loaded(c, body, []), note })),
     composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
     composerPresetLoaded(preset) {

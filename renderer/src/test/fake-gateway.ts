@@ -51,7 +51,11 @@ const transport: Transport = {
 };
 
 /** A preset as the core stores it from a save or restore input: its defaults applied, as the schema does. */
-export const storedPreset = (p: CallInput<'presets:restore'>['preset']): Preset => ({ ...p, tags: p.tags ?? [], stream: p.stream ?? false });
+export const storedPreset = (p: CallInput<'presets:restore'>['preset']): Preset => ({
+  ...p,
+  tags: p.tags ?? [],
+  stream: p.stream ?? false,
+});
 
 export const gateway = createGatewayApi(transport) satisfies Partial<GatewayApi>;
 export const onHostConnection = (): (() => void) => () => {};

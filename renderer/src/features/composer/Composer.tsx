@@ -18,7 +18,9 @@ function useModelShortcut(protocol: ProtocolId) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== 'k' || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
-      const box = document.querySelector<HTMLInputElement>(`[data-composer="${protocol}"] input[role="combobox"][aria-label="Model"]`);
+      const box = document.querySelector<HTMLInputElement>(
+        `[data-composer="${protocol}"] input[role="combobox"][aria-label="Model"]`,
+      );
       if (!box) return;
       e.preventDefault();
       box.focus();
@@ -55,8 +57,8 @@ function RequestJson({ protocol }: { protocol: ProtocolId }) {
       <JsonEditor label="Request JSON" value={jsonText} onChange={(t) => typeJson(protocol, t)} />
       {jsonError && (
         <p className="field-error" role="alert">
-          Invalid JSON: {jsonError}. The last valid body is kept; sending is off and the form is read-only until this parses, so nothing typed here
-          is lost.
+          Invalid JSON: {jsonError}. The last valid body is kept; sending is off and the form is read-only until this
+          parses, so nothing typed here is lost.
         </p>
       )}
     </section>
@@ -94,7 +96,12 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
           <SystemPrompt protocol={protocol} />
           <Conversation protocol={protocol} />
           {run.pending.length > 0 && run.verdict && (
-            <ToolCalls key={run.ownRunId} pending={run.pending} disabled={run.running || run.starting || !!run.blockedReason} onSend={run.sendToolResults} />
+            <ToolCalls
+              key={run.ownRunId}
+              pending={run.pending}
+              disabled={run.running || run.starting || !!run.blockedReason}
+              onSend={run.sendToolResults}
+            />
           )}
           <Parameters protocol={protocol} tools={tools} />
         </fieldset>

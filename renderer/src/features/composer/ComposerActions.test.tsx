@@ -26,10 +26,28 @@ afterEach(cleanup);
 const composer = () => useAppStore.getState().composers.chat;
 /** The Chat tab with a system turn, two turns and the output of run r1 on view. */
 function conversationOnView() {
-  const body: Body = { model: 'm', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], temperature: 0.3 };
+  const body: Body = {
+    model: 'm',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ],
+    temperature: 0.3,
+  };
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    composers: { ...s.composers, chat: { ...s.composers.chat, body, jsonText: JSON.stringify(body), draft: 'half typed', activeRunId: 'r1', runIds: ['r1'] } },
+    composers: {
+      ...s.composers,
+      chat: {
+        ...s.composers.chat,
+        body,
+        jsonText: JSON.stringify(body),
+        draft: 'half typed',
+        activeRunId: 'r1',
+        runIds: ['r1'],
+      },
+    },
     runs: { r1: completedRun('r1', { blocks: [{ kind: 'text', text: 'hello' }], usage: {} }) },
   }));
   render(<Composer protocol="chat" />);
@@ -40,7 +58,11 @@ describe('New conversation', () => {
   it('empties the turns, the Message box and the output, keeps the system prompt and parameters, and Undo brings all back', () => {
     const body = conversationOnView();
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
-    expect(composer().body).toEqual({ model: 'm', messages: [{ role: 'system', content: 'Be brief.' }], temperature: 0.3 });
+    expect(composer().body).toEqual({
+      model: 'm',
+      messages: [{ role: 'system', content: 'Be brief.' }],
+      temperature: 0.3,
+    });
     expect(composer().draft).toBe('');
     expect(composer().activeRunId).toBeUndefined();
     expect(screen.getByRole('region', { name: 'Conversation' }).textContent).toContain('0 turns');
@@ -66,7 +88,16 @@ describe('New conversation', () => {
 describe('loading a preset', () => {
   it('says what was loaded, sets the old output aside, and Undo restores the unsaved work', () => {
     const body = conversationOnView();
-    const preset: Preset = { id: 'p', name: 'Daily', tags: [], protocol: 'chat', body: { model: 'x', messages: [{ role: 'user', content: 'preset prompt' }] }, stream: false, createdAt: '', updatedAt: '' };
+    const preset: Preset = {
+      id: 'p',
+      name: 'Daily',
+      tags: [],
+      protocol: 'chat',
+      body: { model: 'x', messages: [{ role: 'user', content: 'preset prompt' }] },
+      stream: false,
+      createdAt: '',
+      updatedAt: '',
+    };
     let label = '';
     act(() => void (label = useAppStore.getState().composerPresetLoaded(preset).label));
     expect(label).toBe('Loaded preset “Daily”');
@@ -83,9 +114,13 @@ describe('loading a preset', () => {
 describe('tool_choice from the form', () => {
   it('forces one named tool in Chat’s shape, and Send carries it', async () => {
     conversationOnView();
-    fireEvent.change(screen.getByLabelText('Tools'), { target: { value: JSON.stringify([{ type: 'function', function: { name: 'get_weather' } }]) } });
+    fireEvent.change(screen.getByLabelText('Tools'), {
+      target: { value: JSON.stringify([{ type: 'function', function: { name: 'get_weather' } }]) },
+    });
     fireEvent.change(screen.getByLabelText('Tool choice'), { target: { value: 'tool:get_weather' } });
-    expect((screen.getByLabelText('Tool choice') as HTMLSelectElement).selectedOptions[0].textContent).toBe('only get_weather');
+    expect((screen.getByLabelText('Tool choice') as HTMLSelectElement).selectedOptions[0].textContent).toBe(
+      'only get_weather',
+    );
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
     const sent = calls.find((c) => c.call === 'runs:start')!.input as { body: Body };
     expect(sent.body.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
@@ -128,7 +163,10 @@ describe('the Demo gateway starts on a model', () => {
 
   it('leaves a profile of the user’s own without a model: the choice is theirs', async () => {
     answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
-    useAppStore.setState({ profiles: { activeId: 'demo', profiles: [{ ...demo, builtin: undefined }], keyStorages: [] }, models: { demo: list } });
+    useAppStore.setState({
+      profiles: { activeId: 'demo', profiles: [{ ...demo, builtin: undefined }], keyStorages: [] },
+      models: { demo: list },
+    });
     await act(async () => void render(<Composer protocol="messages" />));
     expect(useAppStore.getState().composers.messages.body.model).toBeUndefined();
     expect(screen.getByLabelText('Why Send is off').textContent).toBe('Pick a model first.');

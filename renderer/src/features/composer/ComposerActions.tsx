@@ -30,7 +30,12 @@ export function ComposerActions({ protocol, run }: { protocol: ProtocolId; run: 
       </button>
       {codeOpen && <CodeDialog protocol={protocol} onClose={() => setCodeOpen(false)} />}
       {offerContinue && (
-        <button type="button" disabled={!!jsonError} onClick={() => run.continueTurn(transcript)} title="Append the assistant turn, then write the next user turn">
+        <button
+          type="button"
+          disabled={!!jsonError}
+          onClick={() => run.continueTurn(transcript)}
+          title="Append the assistant turn, then write the next user turn"
+        >
           Continue
         </button>
       )}
@@ -42,7 +47,7 @@ export function ComposerActions({ protocol, run }: { protocol: ProtocolId; run: 
           title={
             !run.lastStored
               ? 'That request had store off: the gateway kept no response to continue from'
-              : `Send only the next turn, with previous_response_id ${transcript.id}: the gateway holds the conversation`
+              : `Send only the next turn, with previous_response_id ${transcript.id}: the gateway holds the rest`
           }
         >
           Continue by id
@@ -57,7 +62,13 @@ export function ComposerActions({ protocol, run }: { protocol: ProtocolId; run: 
       <button type="button" disabled={!run.running || !run.activeRunId} onClick={run.stop}>
         Stop
       </button>
-      <button type="button" className="primary" disabled={!!run.blockedReason || run.running || run.starting} onClick={() => void run.send()} title="Ctrl/Cmd+Enter">
+      <button
+        type="button"
+        className="primary"
+        disabled={!!run.blockedReason || run.running || run.starting}
+        onClick={() => void run.send()}
+        title="Ctrl/Cmd+Enter"
+      >
         Send
       </button>
     </div>
@@ -73,10 +84,22 @@ export function ConversationControls({ protocol, running }: { protocol: Protocol
   const undoDismissed = useAppStore((s) => s.composerUndoDismissed);
   return (
     <div className="row wrap conversation-controls">
-      <button type="button" className="ghost small" disabled={running} onClick={() => cleared(protocol)} title="Empty the conversation and the output (undoable)">
+      <button
+        type="button"
+        className="ghost small"
+        disabled={running}
+        onClick={() => cleared(protocol)}
+        title="Empty the conversation and the output (undoable)"
+      >
         New conversation
       </button>
-      <button type="button" className="ghost small" disabled={running} onClick={() => sampleRestored(protocol)} title="Put the sample request back (undoable)">
+      <button
+        type="button"
+        className="ghost small"
+        disabled={running}
+        onClick={() => sampleRestored(protocol)}
+        title="Put the sample request back (undoable)"
+      >
         Reset to sample
       </button>
       {undo && (
@@ -85,7 +108,12 @@ export function ConversationControls({ protocol, running }: { protocol: Protocol
           <button type="button" className="small" onClick={() => undoRequested(protocol)}>
             Undo
           </button>
-          <button type="button" className="ghost small" aria-label="Dismiss last change" onClick={() => undoDismissed(protocol)}>
+          <button
+            type="button"
+            className="ghost small"
+            aria-label="Dismiss last change"
+            onClick={() => undoDismissed(protocol)}
+          >
             ×
           </button>
         </p>

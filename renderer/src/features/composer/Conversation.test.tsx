@@ -35,7 +35,9 @@ describe('Attach image', () => {
     render(<Composer protocol="messages" />);
     const before = body();
     await attach(new TextEncoder().encode('just some text, not a picture'), 'fake.png', 'image/png');
-    expect(screen.getByRole('alert').textContent).toBe('fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.',
+    );
     expect(body()).toBe(before);
     expect(screen.queryByRole('img')).toBeNull();
   });
@@ -53,7 +55,9 @@ describe('Attach image', () => {
     const big = new Uint8Array(6 * 1024 * 1024);
     big.set(PNG);
     await attach(big, 'big.png', 'image/png');
-    expect(screen.getByLabelText('Image size').textContent).toMatch(/^An image is over 5\.0 MB \(6\.0 MB\): Messages takes at most 5\.0 MB per image/);
+    expect(screen.getByLabelText('Image size').textContent).toMatch(
+      /^An image is over 5\.0 MB \(6\.0 MB\): Messages takes at most 5\.0 MB per image/,
+    );
   });
 
   it('knows the four signatures and nothing else', () => {

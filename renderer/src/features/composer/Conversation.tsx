@@ -1,7 +1,16 @@
 import { useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
-import { addImage, getTurns, removeImage, removeTurn, setTurnCached, setTurnRole, setTurnText, type TurnView } from './body-fields';
+import {
+  addImage,
+  getTurns,
+  removeImage,
+  removeTurn,
+  setTurnCached,
+  setTurnRole,
+  setTurnText,
+  type TurnView,
+} from './body-fields';
 import { bodyToSend } from './body-to-send';
 import { imageSizeProblem, NOT_AN_IMAGE, sniffImage } from './image-file';
 import { useComposerBody } from './use-composer-body';
@@ -19,7 +28,11 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
     <div className={`turn role-${turn.role}`}>
       <div className="turn-head">
         {turn.role === 'user' || turn.role === 'assistant' ? (
-          <select aria-label={`Turn ${n} role`} value={turn.role} onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}>
+          <select
+            aria-label={`Turn ${n} role`}
+            value={turn.role}
+            onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}
+          >
             <option value="user">user</option>
             <option value="assistant">assistant</option>
           </select>
@@ -28,10 +41,20 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
         )}
         {protocol === 'messages' && (turn.role === 'user' || turn.role === 'assistant') && (
           <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
-            <input type="checkbox" checked={!!turn.cached} onChange={(e) => set(setTurnCached(body, i, e.target.checked))} /> cache
+            <input
+              type="checkbox"
+              checked={!!turn.cached}
+              onChange={(e) => set(setTurnCached(body, i, e.target.checked))}
+            />{' '}
+            cache
           </label>
         )}
-        <button type="button" className="ghost small" aria-label={`Remove turn ${n}`} onClick={() => set(removeTurn(protocol, body, i))}>
+        <button
+          type="button"
+          className="ghost small"
+          aria-label={`Remove turn ${n}`}
+          onClick={() => set(removeTurn(protocol, body, i))}
+        >
           ✕
         </button>
       </div>
@@ -50,7 +73,12 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
           {turn.images.map((img, k) => (
             <figure key={img.part}>
               <img src={img.src} alt={`Turn ${n} image ${k + 1}`} />
-              <button type="button" className="ghost small" aria-label={`Remove turn ${n} image ${k + 1}`} onClick={() => set(removeImage(protocol, body, i, img.part))}>
+              <button
+                type="button"
+                className="ghost small"
+                aria-label={`Remove turn ${n} image ${k + 1}`}
+                onClick={() => set(removeImage(protocol, body, i, img.part))}
+              >
                 ✕
               </button>
             </figure>

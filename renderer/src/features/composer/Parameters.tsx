@@ -7,7 +7,19 @@ import { useComposerBody } from './use-composer-body';
 import { useFieldText } from './use-field-text';
 
 /** One text field over one body field, with its own error under it. */
-function FieldInput({ protocol, field, label, codec, inputMode }: { protocol: ProtocolId; field: string; label: string; codec: FieldCodec; inputMode: 'numeric' | 'decimal' }) {
+function FieldInput({
+  protocol,
+  field,
+  label,
+  codec,
+  inputMode,
+}: {
+  protocol: ProtocolId;
+  field: string;
+  label: string;
+  codec: FieldCodec;
+  inputMode: 'numeric' | 'decimal';
+}) {
   const { body, set } = useComposerBody(protocol);
   const text = useFieldText(body[field], codec, (v) => set(setField(body, field, v)));
   return (
@@ -29,7 +41,11 @@ function Stops({ protocol, name }: { protocol: ProtocolId; name: string }) {
   return (
     <label>
       <span className="label">{name} (one per line)</span>
-      <textarea aria-label="Stop sequences" rows={Math.min(4, Math.max(1, stops.props.value.split('\n').length))} {...stops.props} />
+      <textarea
+        aria-label="Stop sequences"
+        rows={Math.min(4, Math.max(1, stops.props.value.split('\n').length))}
+        {...stops.props}
+      />
     </label>
   );
 }
@@ -43,13 +59,25 @@ export function Parameters({ protocol, tools }: { protocol: ProtocolId; tools: T
     <section className="card params" aria-label="Parameters">
       <div className="grid">
         <FieldInput protocol={protocol} field={maxField} label={maxField} codec={numberText} inputMode="numeric" />
-        <FieldInput protocol={protocol} field="temperature" label="temperature" codec={numberText} inputMode="decimal" />
+        <FieldInput
+          protocol={protocol}
+          field="temperature"
+          label="temperature"
+          codec={numberText}
+          inputMode="decimal"
+        />
         <FieldInput protocol={protocol} field="top_p" label="top_p" codec={numberText} inputMode="decimal" />
         {params.stopsName && <Stops protocol={protocol} name={params.stopsName} />}
       </div>
       <div className="row wrap">
         <label className="inline">
-          <input type="checkbox" aria-label="Stream" checked={body.stream === true} onChange={(e) => set(setStream(protocol, body, e.target.checked))} /> stream
+          <input
+            type="checkbox"
+            aria-label="Stream"
+            checked={body.stream === true}
+            onChange={(e) => set(setStream(protocol, body, e.target.checked))}
+          />{' '}
+          stream
         </label>
         <Extra protocol={protocol} />
       </div>

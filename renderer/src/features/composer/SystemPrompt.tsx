@@ -10,12 +10,22 @@ export function SystemPrompt({ protocol }: { protocol: ProtocolId }) {
     <section className="card">
       <label>
         <span className="label">{label}</span>
-        <textarea aria-label={label} rows={2} value={system.text} disabled={!system.editable} onChange={(e) => set(setSystem(protocol, body, e.target.value))} />
+        <textarea
+          aria-label={label}
+          rows={2}
+          value={system.text}
+          disabled={!system.editable}
+          onChange={(e) => set(setSystem(protocol, body, e.target.value))}
+        />
       </label>
       {protocol === 'messages' && (
         <label className="inline">
-          <input type="checkbox" checked={systemCached(body)} onChange={(e) => set(setSystemCached(body, e.target.checked))} /> cache_control on the
-          system prompt
+          <input
+            type="checkbox"
+            checked={systemCached(body)}
+            onChange={(e) => set(setSystemCached(body, e.target.checked))}
+          />{' '}
+          cache_control on the system prompt
         </label>
       )}
     </section>

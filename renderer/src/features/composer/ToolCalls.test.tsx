@@ -15,7 +15,19 @@ import { completedRun } from '../../test/runs';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
 type Body = Record<string, unknown>;
-const weatherCall: Transcript = { blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true }], usage: {} };
+const weatherCall: Transcript = {
+  blocks: [
+    {
+      kind: 'tool_call',
+      id: 'toolu_old',
+      name: 'get_weather',
+      argsText: '{"city":"Paris"}',
+      args: { city: 'Paris' },
+      complete: true,
+    },
+  ],
+  usage: {},
+};
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -29,10 +41,26 @@ afterEach(cleanup);
 function toolCallAnswered() {
   useAppStore.setState((s) => {
     const body: Body = { ...s.composers.messages.body, model: 'm', tool_choice: { type: 'any' } };
-    const ledger: Ledger = { runId: 'r1', protocol: 'messages', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify(body), bodyBytes: 1, startedAt: '', warnings: [] };
+    const ledger: Ledger = {
+      runId: 'r1',
+      protocol: 'messages',
+      profileId: 'p1',
+      profileName: 'P',
+      stream: true,
+      method: 'POST',
+      url: 'u',
+      headers: {},
+      body: JSON.stringify(body),
+      bodyBytes: 1,
+      startedAt: '',
+      warnings: [],
+    };
     return {
       profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-      composers: { ...s.composers, messages: { ...s.composers.messages, body, jsonText: JSON.stringify(body), activeRunId: 'r1', runIds: ['r1'] } },
+      composers: {
+        ...s.composers,
+        messages: { ...s.composers.messages, body, jsonText: JSON.stringify(body), activeRunId: 'r1', runIds: ['r1'] },
+      },
       runs: { r1: { ...completedRun('r1', weatherCall), ledger } },
     };
   });
@@ -63,7 +91,9 @@ describe('the tool-result panel', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send tool results' })));
     const body = sent()[0];
     expect(roles(body)).toEqual(['user', 'assistant', 'user', 'user']);
-    expect((body.messages as Body[])[2].content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_old', content: '42' }]);
+    expect((body.messages as Body[])[2].content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_old', content: '42' },
+    ]);
     expect((body.messages as Body[])[3]).toEqual({ role: 'user', content: 'and in Rome?' });
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
   });
@@ -73,9 +103,13 @@ describe('a conversation Messages refuses', () => {
   it('holds Send and says why when the first turn is the assistant’s', async () => {
     toolCallAnswered();
     fireEvent.change(screen.getByRole('combobox', { name: 'Turn 1 role' }), { target: { value: 'assistant' } });
-    expect(screen.getByLabelText('Why Send is off').textContent).toBe('Messages must start with a user turn; the API refuses a conversation that starts with the assistant.');
+    expect(screen.getByLabelText('Why Send is off').textContent).toBe(
+      'Messages must start with a user turn; the API refuses a conversation that starts with the assistant.',
+    );
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
-    await act(async () => fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter', ctrlKey: true }));
+    await act(async () =>
+      fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter', ctrlKey: true }),
+    );
     expect(sent()).toHaveLength(0);
   });
 });

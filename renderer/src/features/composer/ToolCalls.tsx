@@ -17,14 +17,20 @@ export function ToolCalls({ pending, disabled, onSend }: Props) {
   };
   return (
     <section className="card tool-results" aria-label="Tool calls">
-      <span className="label">The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result</span>
+      <span className="label">
+        The model called {pending.length === 1 ? 'a tool' : `${pending.length} tools`}: type each result
+      </span>
       {pending.map((c, i) => (
         <label key={`${i}:${c.id}`}>
           <span className="mono small">
             {c.name}({c.argsText}) <span className="muted">id {c.id}</span>
           </span>
           <textarea
-            aria-label={pending.some((o, j) => j !== i && o.name === c.name) ? `Result for ${c.name} (call ${i + 1})` : `Result for ${c.name}`}
+            aria-label={
+              pending.some((o, j) => j !== i && o.name === c.name)
+                ? `Result for ${c.name} (call ${i + 1})`
+                : `Result for ${c.name}`
+            }
             rows={2}
             value={outputs[i] ?? ''}
             onChange={(e) => {

@@ -69,7 +69,11 @@ function ToolChoice({ protocol }: { protocol: ProtocolId }) {
   return (
     <label className="inline">
       tool_choice{' '}
-      <select aria-label="Tool choice" value={value} onChange={(e) => set(withToolChoice(protocol, body, e.target.value))}>
+      <select
+        aria-label="Tool choice"
+        value={value}
+        onChange={(e) => set(withToolChoice(protocol, body, e.target.value))}
+      >
         <option value="">unset</option>
         {TOOL_CHOICE_MODES[protocol].map((x) => (
           <option key={x}>{x}</option>

@@ -39,7 +39,8 @@ export function conversationProblem(protocol: ProtocolId, body: Body): string | 
   const turns = conversationTurns(protocol, body);
   if (turns.length === 0) return 'Messages needs at least one turn: type a message.';
   const first = turns[0];
-  if (isObj(first) && first.role === 'assistant') return 'Messages must start with a user turn; the API refuses a conversation that starts with the assistant.';
+  if (isObj(first) && first.role === 'assistant')
+    return 'Messages must start with a user turn; the API refuses a conversation that starts with the assistant.';
   return undefined;
 }
 

@@ -8,7 +8,8 @@ export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 export const NOT_AN_IMAGE = 'This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.';
 
-const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((x, i) => b[at + i] === x);
+const startsWith = (b: Uint8Array, sig: number[], at = 0) =>
+  b.length >= at + sig.length && sig.every((x, i) => b[at + i] === x);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
 /** The image type the bytes' signature names, or undefined when it is none of the four every protocol takes. */
@@ -48,9 +49,17 @@ export function imageSizes(body: Body): number[] {
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) return v.forEach(visit);
     if (!isObj(v)) return;
-    if (v.type === 'image' && isObj(v.source) && v.source.type === 'base64' && typeof v.source.data === 'string') sizes.push(decodedBytes(v.source.data));
-    else if (v.type === 'image_url' && isObj(v.image_url) && typeof v.image_url.url === 'string' && v.image_url.url.startsWith('data:')) sizes.push(decodedBytes(v.image_url.url));
-    else if (v.type === 'input_image' && typeof v.image_url === 'string' && v.image_url.startsWith('data:')) sizes.push(decodedBytes(v.image_url));
+    if (v.type === 'image' && isObj(v.source) && v.source.type === 'base64' && typeof v.source.data === 'string')
+      sizes.push(decodedBytes(v.source.data));
+    else if (
+      v.type === 'image_url' &&
+      isObj(v.image_url) &&
+      typeof v.image_url.url === 'string' &&
+      v.image_url.url.startsWith('data:')
+    )
+      sizes.push(decodedBytes(v.image_url.url));
+    else if (v.type === 'input_image' && typeof v.image_url === 'string' && v.image_url.startsWith('data:'))
+      sizes.push(decodedBytes(v.image_url));
     else Object.values(v).forEach(visit);
   };
   visit(body.messages);
@@ -66,9 +75,13 @@ export function imageSizeProblem(protocol: ProtocolId, body: Body): string | und
   const { perImage, perRequest } = IMAGE_LIMITS[protocol];
   const big = perImage ? sizes.filter((s) => s > perImage) : [];
   if (perImage && big.length) {
-    return `${big.length === 1 ? 'An image is' : `${big.length} images are`} over ${mb(perImage)} (${big.map(mb).join(', ')}): Messages takes at most ${mb(perImage)} per image, so the gateway will likely refuse this request.`;
+    const which = big.length === 1 ? 'An image is' : `${big.length} images are`;
+    const limit = `Messages takes at most ${mb(perImage)} per image`;
+    const sizes = big.map(mb).join(', ');
+    return `${which} over ${mb(perImage)} (${sizes}): ${limit}, so the gateway will likely refuse this request.`;
   }
   const total = sizes.reduce((a, b) => a + b, 0);
-  if (perRequest && total > perRequest) return `The images add up to ${mb(total)}: this protocol takes at most ${mb(perRequest)} of images per request.`;
+  if (perRequest && total > perRequest)
+    return `The images add up to ${mb(total)}: this protocol takes at most ${mb(perRequest)} of images per request.`;
   return undefined;
 }

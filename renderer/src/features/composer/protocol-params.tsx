@@ -15,11 +15,27 @@ const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 /** The budget "enabled (budget)" starts with (docs/protocols.md §1.5: at least 1,024 and under max_tokens). */
 const THINKING_BUDGET = 2048;
 
-function Choice({ label, name, value, options, onChange }: { label: string; name: string; value: unknown; options: string[]; onChange(v: string | undefined): void }) {
+function Choice({
+  label,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: unknown;
+  options: string[];
+  onChange(v: string | undefined): void;
+}) {
   return (
     <label className="inline">
       {name}{' '}
-      <select aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        aria-label={label}
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         <option value="">unset</option>
         {options.map((x) => (
           <option key={x}>{x}</option>
@@ -32,7 +48,9 @@ function Choice({ label, name, value, options, onChange }: { label: string; name
 function Thinking({ protocol }: Params) {
   const { body, set } = useComposerBody(protocol);
   const thinking = isObj(body.thinking) ? body.thinking : undefined;
-  const budget = useFieldText(thinking?.budget_tokens, numberText, (v) => set(setNested(body, 'thinking', 'budget_tokens', v)));
+  const budget = useFieldText(thinking?.budget_tokens, numberText, (v) =>
+    set(setNested(body, 'thinking', 'budget_tokens', v)),
+  );
   const choose = (v: string) => {
     if (v !== 'enabled') return set(setField(body, 'thinking', v === '' ? undefined : { type: v }));
     // The budget must be at least 1,024 and under max_tokens, which counts thinking too: the default 1,024
@@ -41,11 +59,18 @@ function Thinking({ protocol }: Params) {
     const max = body.max_tokens;
     set(typeof max === 'number' && max > THINKING_BUDGET ? next : setField(next, 'max_tokens', 2 * THINKING_BUDGET));
   };
-  const over = typeof thinking?.budget_tokens === 'number' && typeof body.max_tokens === 'number' && thinking.budget_tokens >= body.max_tokens;
+  const over =
+    typeof thinking?.budget_tokens === 'number' &&
+    typeof body.max_tokens === 'number' &&
+    thinking.budget_tokens >= body.max_tokens;
   return (
     <label className="inline">
       thinking{' '}
-      <select aria-label="Thinking" value={thinking ? String(thinking.type) : ''} onChange={(e) => choose(e.target.value)}>
+      <select
+        aria-label="Thinking"
+        value={thinking ? String(thinking.type) : ''}
+        onChange={(e) => choose(e.target.value)}
+      >
         <option value="">off</option>
         <option value="adaptive">adaptive</option>
         <option value="enabled">enabled (budget)</option>
@@ -59,7 +84,11 @@ function Thinking({ protocol }: Params) {
               {budget.error}
             </span>
           )}
-          {over && <span className="field-error">the budget must be under max_tokens ({String(body.max_tokens)}), which counts thinking</span>}
+          {over && (
+            <span className="field-error">
+              the budget must be under max_tokens ({String(body.max_tokens)}), which counts thinking
+            </span>
+          )}
         </>
       )}
     </label>
@@ -82,7 +111,13 @@ function ChatParams({ protocol }: Params) {
         />{' '}
         include_usage
       </label>
-      <Choice label="Reasoning effort" name="reasoning_effort" value={body.reasoning_effort} options={EFFORTS} onChange={(v) => set(setField(body, 'reasoning_effort', v))} />
+      <Choice
+        label="Reasoning effort"
+        name="reasoning_effort"
+        value={body.reasoning_effort}
+        options={EFFORTS}
+        onChange={(v) => set(setField(body, 'reasoning_effort', v))}
+      />
     </>
   );
 }
@@ -92,7 +127,13 @@ function ResponsesParams({ protocol }: Params) {
   const reasoning = isObj(body.reasoning) ? body.reasoning : undefined;
   return (
     <>
-      <Choice label="Reasoning effort" name="reasoning.effort" value={reasoning?.effort} options={EFFORTS} onChange={(v) => set(setNested(body, 'reasoning', 'effort', v))} />
+      <Choice
+        label="Reasoning effort"
+        name="reasoning.effort"
+        value={reasoning?.effort}
+        options={EFFORTS}
+        onChange={(v) => set(setNested(body, 'reasoning', 'effort', v))}
+      />
       <Choice
         label="Reasoning summary"
         name="summary"
@@ -101,7 +142,12 @@ function ResponsesParams({ protocol }: Params) {
         onChange={(v) => set(setNested(body, 'reasoning', 'summary', v))}
       />
       <label className="inline">
-        <input type="checkbox" checked={body.store !== false} onChange={(e) => set(setField(body, 'store', e.target.checked ? undefined : false))} /> store
+        <input
+          type="checkbox"
+          checked={body.store !== false}
+          onChange={(e) => set(setField(body, 'store', e.target.checked ? undefined : false))}
+        />{' '}
+        store
       </label>
       <label className="inline">
         previous_response_id{' '}

@@ -26,7 +26,18 @@ export function toolNames(protocol: ProtocolId, body: Body): string[] {
 
 /** The one tool a tool_choice forces, in this protocol's shape, or undefined. */
 function forcedName(protocol: ProtocolId, choice: Body): string | undefined {
-  const name = protocol === 'messages' ? (choice.type === 'tool' ? choice.name : undefined) : choice.type !== 'function' ? undefined : protocol === 'chat' ? (isObj(choice.function) ? choice.function.name : undefined) : choice.name;
+  const name =
+    protocol === 'messages'
+      ? choice.type === 'tool'
+        ? choice.name
+        : undefined
+      : choice.type !== 'function'
+        ? undefined
+        : protocol === 'chat'
+          ? isObj(choice.function)
+            ? choice.function.name
+            : undefined
+          : choice.name;
   return typeof name === 'string' ? name : undefined;
 }
 
@@ -37,10 +48,12 @@ export function toolChoiceValue(protocol: ProtocolId, body: Body): string {
   if (!isObj(choice)) return 'json';
   const name = forcedName(protocol, choice);
   if (name !== undefined) return `tool:${name}`;
-  return protocol === 'messages' && typeof choice.type === 'string' && TOOL_CHOICE_MODES.messages.includes(choice.type) ? choice.type : 'json';
+  return protocol === 'messages' && typeof choice.type === 'string' && TOOL_CHOICE_MODES.messages.includes(choice.type)
+    ? choice.type
+    : 'json';
 }
 
-/** The body with the select's value as its tool_choice; Messages keeps the object's other fields (disable_parallel_tool_use). */
+/** The body with the select's value as its tool_choice; Messages keeps the object's other fields. */
 export function withToolChoice(protocol: ProtocolId, body: Body, value: string): Body {
   const next = { ...body };
   if (value === 'json') return body;

@@ -77,7 +77,8 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   const answers = own.ownRunId !== undefined && answersConversation(protocol, own.sent, body);
   const transcript = answers ? own.transcript : undefined;
   const pending = useMemo(() => (transcript ? pendingToolCalls(transcript) : []), [transcript]);
-  const canContinue = !!transcript && own.verdict !== undefined && continuedRunId !== own.ownRunId && transcript.blocks.length > 0;
+  const canContinue =
+    !!transcript && own.verdict !== undefined && continuedRunId !== own.ownRunId && transcript.blocks.length > 0;
   const lastStored = own.sent?.store !== false;
   // Half-typed tools would go out as the last tools that parsed, which is not what the box shows.
   const blockedReason = jsonError
@@ -125,7 +126,11 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     if (!transcript || !answered || busy()) return false;
     const results = pending.map((c, i) => ({ id: c.id, name: c.name, output: outputs[i] ?? '' }));
     const composer = useAppStore.getState().composers[protocol];
-    const next = bodyToSend(protocol, withToolResults(protocol, composer, answered, transcript, results), composer.draft);
+    const next = bodyToSend(
+      protocol,
+      withToolResults(protocol, composer, answered, transcript, results),
+      composer.draft,
+    );
     const problem = conversationProblem(protocol, next);
     if (problem) {
       setSendError(problem);
@@ -136,7 +141,14 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     return true;
   };
 
-  const focusMessage = () => setTimeout(() => document.querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)?.focus(), 0);
+  const focusMessage = () =>
+    setTimeout(
+      () =>
+        document
+          .querySelector<HTMLTextAreaElement>(`[data-composer="${protocol}"] textarea[aria-label="Message"]`)
+          ?.focus(),
+      0,
+    );
   const continueTurn = (t: Transcript) => {
     if (!own.ownRunId) return;
     turnContinued(protocol, own.ownRunId, t);
@@ -149,5 +161,19 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   };
   const stop = () => own.activeRunId && void runCancelRequested(own.activeRunId);
 
-  return { ...own, transcript, pending, canContinue, lastStored, blockedReason, sendError, starting, send, sendToolResults, continueTurn, continueById, stop };
+  return {
+    ...own,
+    transcript,
+    pending,
+    canContinue,
+    lastStored,
+    blockedReason,
+    sendError,
+    starting,
+    send,
+    sendToolResults,
+    continueTurn,
+    continueById,
+    stop,
+  };
 }

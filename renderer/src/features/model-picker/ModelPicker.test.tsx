@@ -17,7 +17,16 @@ function setup(ids: string[], model = 'old-model') {
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    models: { p1: { profileId: 'p1', models: ids.map((id) => ({ id, family: 'openai' as const })), added: [], removed: [], pages: 1, fetchedAt: new Date().toISOString() } },
+    models: {
+      p1: {
+        profileId: 'p1',
+        models: ids.map((id) => ({ id, family: 'openai' as const })),
+        added: [],
+        removed: [],
+        pages: 1,
+        fetchedAt: new Date().toISOString(),
+      },
+    },
     composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model } } },
   }));
   render(<Composer protocol="messages" />);

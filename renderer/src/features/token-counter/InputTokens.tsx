@@ -49,7 +49,9 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
-  const reported = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.metrics.usage.inputTotal : undefined));
+  const reported = useAppStore((s) =>
+    activeRunId ? s.runs[activeRunId]?.result?.metrics.usage.inputTotal : undefined,
+  );
   const [count, setCount] = useState<TokenCount>();
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -78,7 +80,13 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
     now.current = false;
     const t = setTimeout(async () => {
       const withBreakdown = wantBreakdown.current;
-      const r = await countRequested({ profileId, protocol, body, useGateway, ...(withBreakdown ? { breakdown: true } : {}) });
+      const r = await countRequested({
+        profileId,
+        protocol,
+        body,
+        useGateway,
+        ...(withBreakdown ? { breakdown: true } : {}),
+      });
       if (n !== latest.current) return;
       setPending(false);
       if (r.ok) {
@@ -102,7 +110,12 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   const settled = !pending && !jsonError && !noModel;
   return (
     <div className="input-tokens">
-      <span role="status" aria-label="Input tokens" className={`token-count ${count?.source ?? ''}`} title={count?.fallbackReason ?? count?.label}>
+      <span
+        role="status"
+        aria-label="Input tokens"
+        className={`token-count ${count?.source ?? ''}`}
+        title={count?.fallbackReason ?? count?.label}
+      >
         Input tokens: {text}
         {pending && !jsonError && !noModel ? ' …' : ''}
       </span>
@@ -111,11 +124,18 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
       {preSend && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
-          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} ({reported - preSend.tokens >= 0 ? '+' : ''}
+          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} (
+          {reported - preSend.tokens >= 0 ? '+' : ''}
           {reported - preSend.tokens})
         </span>
       )}
-      <select aria-label="Count with" className="small" value={useGateway} onChange={(e) => setUseGateway(e.target.value as CountWith)} title="Ask the gateway's count_tokens, or count locally">
+      <select
+        aria-label="Count with"
+        className="small"
+        value={useGateway}
+        onChange={(e) => setUseGateway(e.target.value as CountWith)}
+        title="Ask the gateway's count_tokens, or count locally"
+      >
         <option value="auto">auto</option>
         <option value="always">gateway</option>
         <option value="never">local</option>
