@@ -85,8 +85,11 @@ export interface ComposerSlice {
    */
   composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
   composerNoteDismissed(protocol: ProtocolId): void;
-  /** A preset went into its protocol's tab: undoable, with the old output set aside. Returns the note shown. */
-  composerPresetLoaded(preset: Preset): { label: string };
+  /**
+   * A preset went into its protocol's tab, or `translated` into another's: undoable, with the old output set
+   * aside. Returns the note the tab shows.
+   */
+  composerPresetLoaded(preset: Preset, translated?: { protocol: ProtocolId; body: Body }): { label: string };
   /** "New conversation": the turns, the message and the output go; system prompt and parameters stay. Undoable. */
   composerConversationCleared(protocol: ProtocolId): void;
   /** "Reset to sample": the sample request (on the same model), undoable. */
@@ -232,9 +235,10 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       })),
     composerRunReopened: (protocol, body, note) => patch(protocol, (c) => ({ ...loaded(c, body, []), note })),
     composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
-    composerPresetLoaded(preset) {
-      const label = `Loaded preset “${preset.name}”`;
-      edit(preset.protocol, (c) => replaced(c, { ...preset.body, stream: preset.stream }, label));
+    composerPresetLoaded(preset, translated) {
+      const label = `Loaded preset “${preset.name}”${translated ? ', translated' : ''}`;
+      const into = translated ?? { protocol: preset.protocol, body: { ...preset.body, stream: preset.stream } };
+      edit(into.protocol, (c) => replaced(c, into.body, label));
       return { label };
     },
     composerConversationCleared: (protocol) =>

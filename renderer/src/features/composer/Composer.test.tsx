@@ -270,13 +270,11 @@ describe('a whole body loaded over the last run', () => {
     fireEvent.change(field('temperature'), { target: { value: '0.3' } });
     expect(screen.getByRole('button', { name: 'Send tool results' })).toBeTruthy();
     act(() =>
-      useAppStore
-        .getState()
-        .composerBodyLoaded('messages', {
-          model: 'm',
-          max_tokens: 100,
-          messages: [{ role: 'user', content: 'preset' }],
-        }),
+      useAppStore.getState().composerBodyLoaded('messages', {
+        model: 'm',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'preset' }],
+      }),
     );
     expect(screen.queryByLabelText('Result for get_weather')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Send tool results' })).toBeNull();

@@ -111,6 +111,30 @@ describe('loading a preset', () => {
   });
 });
 
+describe('loading a preset translated into another tab', () => {
+  it('goes into that tab, says so, and is undone like any load', () => {
+    const body = conversationOnView();
+    const preset: Preset = {
+      id: 'p',
+      name: 'Daily',
+      tags: [],
+      protocol: 'messages',
+      body: {},
+      stream: true,
+      createdAt: '',
+      updatedAt: '',
+    };
+    const translated = { model: 'x', messages: [{ role: 'user', content: 'translated prompt' }] };
+    act(() => void useAppStore.getState().composerPresetLoaded(preset, { protocol: 'chat', body: translated }));
+    expect(composer().body).toEqual(translated);
+    expect(screen.getByRole('status', { name: 'Last change' }).textContent).toContain(
+      'Loaded preset “Daily”, translated.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(composer().body).toEqual(body);
+  });
+});
+
 describe('tool_choice from the form', () => {
   it('forces one named tool in Chat’s shape, and Send carries it', async () => {
     conversationOnView();

@@ -4,6 +4,7 @@ import { useAppStore } from '../../store';
 import { CodeDialog } from '../export/CodeDialog';
 import { SavePreset } from '../library/SavePreset';
 import { InputTokens } from '../token-counter/InputTokens';
+import { PROTOCOL_PARAMS } from './protocol-params';
 import type { useComposerRun } from './use-composer-run';
 
 type Run = ReturnType<typeof useComposerRun>;
@@ -39,7 +40,7 @@ export function ComposerActions({ protocol, run }: { protocol: ProtocolId; run: 
           Continue
         </button>
       )}
-      {protocol === 'responses' && offerContinue && transcript.id && (
+      {PROTOCOL_PARAMS[protocol].continueById && offerContinue && transcript.id && (
         <button
           type="button"
           disabled={!!jsonError || !run.lastStored}

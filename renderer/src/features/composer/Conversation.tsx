@@ -13,6 +13,7 @@ import {
 } from './body-fields';
 import { bodyToSend } from './body-to-send';
 import { imageSizeProblem, NOT_AN_IMAGE, sniffImage } from './image-file';
+import { PROTOCOL_PARAMS } from './protocol-params';
 import { useComposerBody } from './use-composer-body';
 
 function base64(buf: Uint8Array): string {
@@ -39,7 +40,7 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
         ) : (
           <span className="role-tag">{turn.role}</span>
         )}
-        {protocol === 'messages' && (turn.role === 'user' || turn.role === 'assistant') && (
+        {PROTOCOL_PARAMS[protocol].cacheMarks && (turn.role === 'user' || turn.role === 'assistant') && (
           <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
             <input
               type="checkbox"

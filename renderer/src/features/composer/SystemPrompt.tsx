@@ -1,11 +1,12 @@
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { getSystem, setSystem, setSystemCached, systemCached } from './body-fields';
+import { PROTOCOL_PARAMS } from './protocol-params';
 import { useComposerBody } from './use-composer-body';
 
 export function SystemPrompt({ protocol }: { protocol: ProtocolId }) {
   const { body, set } = useComposerBody(protocol);
   const system = getSystem(protocol, body);
-  const label = protocol === 'responses' ? 'Instructions' : 'System prompt';
+  const { systemLabel: label, cacheMarks } = PROTOCOL_PARAMS[protocol];
   return (
     <section className="card">
       <label>
@@ -18,7 +19,7 @@ export function SystemPrompt({ protocol }: { protocol: ProtocolId }) {
           onChange={(e) => set(setSystem(protocol, body, e.target.value))}
         />
       </label>
-      {protocol === 'messages' && (
+      {cacheMarks && (
         <label className="inline">
           <input
             type="checkbox"

@@ -1,6 +1,6 @@
 /**
- * The parameters one protocol has and the others do not, as a map from protocol to its controls: the form
- * shows `PROTOCOL_PARAMS[protocol]`, never a branch on the protocol.
+ * What one protocol's form has and the others do not, as a map from protocol to its names and controls: the
+ * form reads `PROTOCOL_PARAMS[protocol]`, never a branch on the protocol.
  */
 import type { ComponentType } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
@@ -163,6 +163,12 @@ function ResponsesParams({ protocol }: Params) {
 }
 
 export interface ProtocolParams {
+  /** What the system prompt is called in this protocol's own terms. */
+  systemLabel: 'System prompt' | 'Instructions';
+  /** Whether cache_control breakpoints can be set on the system prompt and on turns (docs/protocols.md §1.3). */
+  cacheMarks: boolean;
+  /** Whether a stored reply can be continued by its id alone (previous_response_id, docs/protocols.md §4.1). */
+  continueById: boolean;
   /** The stop field's name, or none (Responses has no stop sequences). */
   stopsName?: string;
   /** The shape the tools box expects, as a hint. */
@@ -171,7 +177,27 @@ export interface ProtocolParams {
 }
 
 export const PROTOCOL_PARAMS: Record<ProtocolId, ProtocolParams> = {
-  messages: { stopsName: 'stop_sequences', toolsShape: '{name, description, input_schema}', extra: Thinking },
-  chat: { stopsName: 'stop', toolsShape: '{type:"function", function:{name, parameters}}', extra: ChatParams },
-  responses: { toolsShape: '{type:"function", name, parameters}', extra: ResponsesParams },
+  messages: {
+    systemLabel: 'System prompt',
+    cacheMarks: true,
+    continueById: false,
+    stopsName: 'stop_sequences',
+    toolsShape: '{name, description, input_schema}',
+    extra: Thinking,
+  },
+  chat: {
+    systemLabel: 'System prompt',
+    cacheMarks: false,
+    continueById: false,
+    stopsName: 'stop',
+    toolsShape: '{type:"function", function:{name, parameters}}',
+    extra: ChatParams,
+  },
+  responses: {
+    systemLabel: 'Instructions',
+    cacheMarks: false,
+    continueById: true,
+    toolsShape: '{type:"function", name, parameters}',
+    extra: ResponsesParams,
+  },
 };
