@@ -215,3 +215,26 @@ test('each tab keeps its composer across a restart of the host, and Reset to sam
     rmSync(host.dataDir, { recursive: true, force: true });
   }
 });
+
+test('loading a preset says so and sets the old output aside; Undo brings back the unsaved work and its output', async ({
+  app,
+}) => {
+  const system = app.getByLabel('System prompt', { exact: true });
+  await system.fill('Saved system prompt');
+  await app.getByRole('button', { name: 'Save preset' }).click();
+  await app.getByLabel('Preset name').fill('Saved one');
+  await app.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(app.getByText('Saved “Saved one”.')).toBeVisible();
+  await system.fill('My unsaved work');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+
+  await app.getByRole('tab', { name: 'Presets' }).click();
+  await app.getByRole('button', { name: 'Load Saved one' }).click();
+  await expect(app.getByRole('status', { name: 'Last change' })).toHaveText(/Loaded preset “Saved one”\./);
+  await expect(system).toHaveValue('Saved system prompt');
+  await expect(status(app)).toHaveText('idle');
+  await app.getByRole('button', { name: 'Undo' }).click();
+  await expect(system).toHaveValue('My unsaved work');
+  await expect(status(app)).toContainText('complete');
+});
