@@ -30,18 +30,23 @@ function useOwnRun(protocol: ProtocolId) {
   return { activeRunId, ownRunId, sent, transcript, verdict, running: status === 'starting' || status === 'streaming' };
 }
 
+/** Reads the drafts the core kept, once per window: the first composer shown asks (the store ignores the rest). */
+function useDrafts() {
+  const draftsRequested = useAppStore((s) => s.draftsRequested);
+  useEffect(() => void draftsRequested(), [draftsRequested]);
+  return useAppStore((s) => s.draftsState);
+}
+
 /** Picks the Demo gateway's model for a tab that names none, once its models are listed. */
 function useDefaultModel(protocol: ProtocolId, model: string) {
   const profile = useAppStore((s) => s.profiles?.profiles.find((p) => p.id === s.profiles?.activeId));
   const list = useAppStore((s) => (s.profiles ? s.models[s.profiles.activeId] : undefined));
   const modelDefaulted = useAppStore((s) => s.composerModelDefaulted);
-  const draftsState = useAppStore((s) => s.draftsState);
-  const draftsRequested = useAppStore((s) => s.draftsRequested);
-  useEffect(() => void draftsRequested(), [draftsRequested]);
+  const draftsState = useDrafts();
   const chosen = defaultModel(profile, list);
-  // After the kept drafts are read: a draft names its own model.
+  // Only after the kept drafts are read: a draft names its own model.
   useEffect(() => {
-    if (!model && chosen && draftsState !== 'loading') modelDefaulted(protocol, chosen);
+    if (!model && chosen && draftsState === 'ready') modelDefaulted(protocol, chosen);
   }, [model, chosen, draftsState, modelDefaulted, protocol]);
 }
 
