@@ -85,7 +85,9 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               e.preventDefault();
               commit();
             } else if (e.key === 'Escape') {
-              // As Tab does: what was typed stays (and is what Send uses); only the list closes.
+              // As Tab does: what was typed stays (and is what Send uses); only the list closes. An open list
+              // takes this Escape for itself, so a window-wide Escape (stop the run) does not act on it too.
+              if (open) e.stopPropagation();
               choose(query?.trim() || value);
             }
           }}
