@@ -118,13 +118,13 @@ function initial(protocol: ProtocolId): ComposerState {
 }
 
 /** `c` with `body` in place of its conversation and its output set aside; `label` says what happened, Undo reverts. */
-function replaced(c: ComposerState, body: Body, label: string, draft = ''): Partial<ComposerState> {
+function replaced(c: ComposerState, body: Body, label: string): Partial<ComposerState> {
   const { undo: _undo, runIds: _runIds, ...previous } = c;
   return {
     body,
     jsonText: pretty(body),
     jsonError: undefined,
-    draft,
+    draft: '',
     activeRunId: undefined,
     continuedRunId: undefined,
     detachedRunId: undefined,
