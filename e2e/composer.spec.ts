@@ -1,4 +1,6 @@
-import { expect, test } from './fixtures';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { expect, launchHost, test } from './fixtures';
 import { openTab, output, pickModel, status } from './helpers';
 import type { Page } from '@playwright/test';
 
@@ -49,7 +51,15 @@ test('Enter in the stop sequences starts a second one, and both are sent', async
 test('Ctrl+Enter in a tool result box sends the tool results', async ({ app }) => {
   await openTab(app, 'Chat Completions');
   await pickModel(app, 'gpt-sim-4o');
-  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    },
+  ];
   await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
   await app.getByLabel('Tool choice').selectOption('required');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -90,7 +100,9 @@ test('while the JSON does not parse the form is read-only, so what is typed in t
   await expect(temperature).toBeEnabled();
 });
 
-test('Responses: Continue by id sends only the next turn with previous_response_id, and the gateway answers it', async ({ app }) => {
+test('Responses: Continue by id sends only the next turn with previous_response_id, and the gateway answers it', async ({
+  app,
+}) => {
   await openTab(app, 'Responses');
   await pickModel(app, 'gpt-sim-4o');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -104,4 +116,125 @@ test('Responses: Continue by id sends only the next turn with previous_response_
   const sent = await sentBody(app);
   expect(sent.previous_response_id).toBe(id);
   expect(sent.input).toEqual([{ role: 'user', content: 'And then?' }]);
+});
+
+test('Messages: removing every turn takes the old tool call with it, and "hello" is what is sent', async ({ app }) => {
+  await pickModel(app, 'claude-sim-sonnet');
+  const tools = [
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ];
+  await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
+  await app.getByLabel('Tool choice').selectOption('any');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const panel = app.getByRole('region', { name: 'Tool calls' });
+  await expect(panel).toContainText('get_weather');
+  await app.getByRole('button', { name: 'Remove turn 1' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('0 turns');
+  await expect(panel).toHaveCount(0);
+  await app.getByLabel('Tool choice').selectOption('auto');
+  await app.getByRole('textbox', { name: 'Message' }).fill('hello');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect.poll(async () => (await sentBody(app)).messages).toEqual([{ role: 'user', content: 'hello' }]);
+});
+
+test('Messages: after "Send tool results" the counter compares the usage with the body sent (+0)', async ({ app }) => {
+  await pickModel(app, 'claude-sim-sonnet');
+  const tools = [
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ];
+  await app.getByLabel('Tools', { exact: true }).fill(JSON.stringify(tools));
+  await app.getByLabel('Tool choice').selectOption('any');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await app.getByLabel('Tool choice').selectOption('auto');
+  await app.getByLabel('Result for get_weather').fill('42');
+  await app.getByRole('button', { name: 'Send tool results' }).click();
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('3 turns');
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(app.getByLabel('Count vs usage')).toHaveText(/sent ([\d,]+), gateway reported \1 \(\+0\)/, {
+    timeout: 10_000,
+  });
+});
+
+test('Attach image refuses a text file named .png, and the conversation is unchanged', async ({ app }) => {
+  await app
+    .locator('[data-composer="messages"] input[type=file]')
+    .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+  await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText(
+    'fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.',
+  );
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
+});
+
+test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({
+  page,
+}) => {
+  let host = await launchHost();
+  const drafts = () => {
+    try {
+      return readFileSync(path.join(host.dataDir, 'drafts.json'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  try {
+    await page.goto(host.url);
+    await page.getByLabel('Turn 1 text').fill('My own question');
+    await page.getByRole('textbox', { name: 'Message' }).fill('half a thought');
+    await openTab(page, 'Chat Completions');
+    await page.getByLabel('temperature', { exact: true }).fill('0.4');
+    await expect.poll(drafts).toContain('half a thought');
+    await expect.poll(drafts).toContain('"temperature": 0.4');
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
+    await openTab(page, 'Chat Completions');
+    const temperature = page.getByLabel('temperature', { exact: true });
+    await expect(temperature).toHaveValue('0.4');
+    await page.getByRole('button', { name: 'Reset to sample' }).click();
+    await expect(temperature).toHaveValue('');
+    await expect(page.getByRole('status', { name: 'Last change' })).toContainText('Reset to sample.');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(temperature).toHaveValue('0.4');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('loading a preset says so and sets the old output aside; Undo brings back the unsaved work and its output', async ({
+  app,
+}) => {
+  const system = app.getByLabel('System prompt', { exact: true });
+  await system.fill('Saved system prompt');
+  await app.getByRole('button', { name: 'Save preset' }).click();
+  await app.getByLabel('Preset name').fill('Saved one');
+  await app.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(app.getByText('Saved “Saved one”.')).toBeVisible();
+  await system.fill('My unsaved work');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+
+  await app.getByRole('tab', { name: 'Presets' }).click();
+  await app.getByRole('button', { name: 'Load Saved one' }).click();
+  await expect(app.getByRole('status', { name: 'Last change' })).toHaveText(/Loaded preset “Saved one”\./);
+  await expect(system).toHaveValue('Saved system prompt');
+  await expect(status(app)).toHaveText('idle');
+  await app.getByRole('button', { name: 'Undo' }).click();
+  await expect(system).toHaveValue('My unsaved work');
+  await expect(status(app)).toContainText('complete');
 });

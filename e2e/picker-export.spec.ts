@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures';
 import { output, status } from './helpers';
 
-test('a model id typed and left for Send is the one sent; History exports that run exactly as it was sent', async ({ app }) => {
+test('a model id typed and left for Send is the one sent; History exports that run exactly as it was sent', async ({
+  app,
+}) => {
   const box = app.getByRole('combobox', { name: 'Model' });
   await box.click();
   await box.fill('claude-sim-haiku');
@@ -35,4 +37,23 @@ test('a model id typed and left for Send is the one sent; History exports that r
   await dialog.getByLabel('Language').selectOption('typescript');
   await expect(code).toContainText("import Anthropic from '@anthropic-ai/sdk';");
   await expect(code).toContainText('"claude-sim-haiku"');
+});
+
+test('Escape in the Model box keeps the id typed and closes the list; Send goes to that model', async ({ app }) => {
+  const box = app.getByRole('combobox', { name: 'Model' });
+  await box.click();
+  await box.fill('claude-sim-haiku');
+  await expect(app.getByRole('listbox', { name: 'Models' })).toBeVisible();
+  await box.press('Escape');
+  await expect(app.getByRole('listbox', { name: 'Models' })).toHaveCount(0);
+  await expect(box).toHaveValue('claude-sim-haiku');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(output(app)).toContainText('Claude Sim Haiku');
+});
+
+test('Ctrl/Cmd+K focuses the model picker', async ({ app }) => {
+  await app.getByRole('textbox', { name: 'Message' }).click();
+  await app.keyboard.press('ControlOrMeta+k');
+  await expect(app.getByRole('combobox', { name: 'Model' })).toBeFocused();
 });

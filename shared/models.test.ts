@@ -5,8 +5,20 @@ describe('models list normalisation', () => {
   it('reads the first family shape with its pagination cursor', () => {
     const page = readModelsPage({
       data: [
-        { type: 'model', id: 'claude-a', display_name: 'Claude A', created_at: '2025-10-01T00:00:00Z', max_input_tokens: 200_000 },
-        { type: 'model', id: 'claude-b', display_name: 'Claude B', created_at: '2025-09-01T00:00:00Z', capabilities: { thinking: { supported: true } } },
+        {
+          type: 'model',
+          id: 'claude-a',
+          display_name: 'Claude A',
+          created_at: '2025-10-01T00:00:00Z',
+          max_input_tokens: 200_000,
+        },
+        {
+          type: 'model',
+          id: 'claude-b',
+          display_name: 'Claude B',
+          created_at: '2025-09-01T00:00:00Z',
+          capabilities: { thinking: { supported: true } },
+        },
       ],
       has_more: true,
       first_id: 'claude-a',
@@ -30,7 +42,12 @@ describe('models list normalisation', () => {
     const page = readModelsPage({
       data: [
         { type: 'model', id: 'gpt-4o', display_name: 'gpt-4o', created_at: '1970-01-01T00:00:00Z' },
-        { type: 'model', id: 'claude-sonnet-4-5', display_name: 'claude-sonnet-4-5', created_at: '1970-01-01T00:00:00Z' },
+        {
+          type: 'model',
+          id: 'claude-sonnet-4-5',
+          display_name: 'claude-sonnet-4-5',
+          created_at: '1970-01-01T00:00:00Z',
+        },
       ],
       has_more: false,
     });
@@ -38,6 +55,22 @@ describe('models list normalisation', () => {
     expect(page.models.map((m) => [m.id, m.family])).toEqual([
       ['gpt-4o', 'unknown'],
       ['claude-sonnet-4-5', 'unknown'],
+    ]);
+  });
+
+  it('reads owned_by on an entry that also says type "model": the shape does not stop the look at the owner', () => {
+    const page = readModelsPage({
+      data: [
+        { type: 'model', id: 'claude-x', owned_by: 'anthropic' },
+        { type: 'model', id: 'gpt-x', owned_by: 'openai' },
+        { type: 'model', id: 'relay-x', owned_by: 'channel-7' },
+      ],
+    });
+    if ('error' in page) throw new Error(page.error);
+    expect(page.models.map((m) => [m.id, m.family])).toEqual([
+      ['claude-x', 'anthropic'],
+      ['gpt-x', 'openai'],
+      ['relay-x', 'unknown'],
     ]);
   });
 
@@ -71,7 +104,10 @@ describe('models list normalisation', () => {
   it('merges duplicate ids across pages and shapes', () => {
     const merged = mergeModels([
       [{ id: 'm', family: 'unknown' }],
-      [{ id: 'm', family: 'anthropic', displayName: 'M' }, { id: 'n', family: 'openai' }],
+      [
+        { id: 'm', family: 'anthropic', displayName: 'M' },
+        { id: 'n', family: 'openai' },
+      ],
     ]);
     expect(merged).toEqual([
       { id: 'm', family: 'anthropic', displayName: 'M', createdAt: undefined, ownedBy: undefined, extra: undefined },

@@ -1,5 +1,5 @@
 /**
- * /v1/models in both families' shapes (protocols.md §5). Relays mix them, add keys (`success`,
+ * /v1/models in both families' shapes (docs/protocols.md §5). Relays mix them, add keys (`success`,
  * `supported_endpoint_types`) or synthesise entries, so every page is read by shape, not by what was asked for.
  */
 import type { ModelInfo } from './contract/models';
@@ -13,7 +13,6 @@ export interface ModelsPage {
 
 const KNOWN_KEYS = new Set(['id', 'type', 'object', 'display_name', 'created_at', 'created', 'owned_by']);
 
-
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
@@ -21,17 +20,20 @@ function str(v: unknown): string | undefined {
 /**
  * The family an entry shows evidence of, never a guess from its id. The first family's shape alone proves
  * nothing: new-api answers in it for every model it routes once the caller sends x-api-key and
- * anthropic-version (protocols.md §5), with entries synthesised from the id. Only fields the first party's
+ * anthropic-version (docs/protocols.md §5), with entries synthesised from the id. Only fields the first party's
  * list carries and relays do not synthesise (`capabilities`, `max_input_tokens`) count. In the second
  * family's shape `owned_by` names the vendor; an owner such as a relay's channel name says nothing.
  */
 function familyOf(e: Record<string, unknown>): ModelInfo['family'] {
-  if (e.type === 'model') {
-    const firstParty = (typeof e.capabilities === 'object' && e.capabilities !== null) || typeof e.max_input_tokens === 'number';
-    return firstParty ? 'anthropic' : 'unknown';
-  }
-  if (e.object !== 'model') return 'unknown';
-  const owner = str(e.owned_by)?.toLowerCase();
+  const firstParty =
+    (typeof e.capabilities === 'object' && e.capabilities !== null) || typeof e.max_input_tokens === 'number';
+  if (e.type === 'model' && firstParty) return 'anthropic';
+  // Either shape may name its owner: `type` alone is no evidence, so it must not stop `owned_by` being read.
+  if (e.type !== 'model' && e.object !== 'model') return 'unknown';
+  return ownerFamily(str(e.owned_by)?.toLowerCase());
+}
+
+function ownerFamily(owner: string | undefined): ModelInfo['family'] {
   if (owner === undefined) return 'unknown';
   if (owner.includes('anthropic')) return 'anthropic';
   return owner === 'openai' || owner === 'openai-internal' || owner === 'system' ? 'openai' : 'unknown';

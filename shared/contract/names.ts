@@ -36,6 +36,8 @@ export const CALL_NAMES = [
   'export:code',
   'import:curl',
   'tokens:count',
+  'drafts:list',
+  'drafts:save',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = ['runs:update', 'capabilities:progress'] as const satisfies readonly PushName[];

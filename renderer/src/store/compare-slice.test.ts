@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../bridge', () => ({ gateway: {}, onHostConnection: () => () => {} }));
+vi.mock('../bridge', () => import('../test/fake-gateway'));
 
 import { useAppStore } from './index';
 import type { CompareColumn } from '../../../shared/contract';

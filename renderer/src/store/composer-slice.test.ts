@@ -1,15 +1,20 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../bridge', () => ({ gateway: {} }));
+vi.mock('../bridge', () => import('../test/fake-gateway'));
 
 import { useAppStore } from './index';
-import { withToolResults } from './composer-slice';
+import { DRAFT_SAVE_MS, withToolResults } from './composer-slice';
+import { answers, calls, resetGateway } from '../test/fake-gateway';
 
 describe('composer slice: JSON editor ↔ body', () => {
   it('takes a typed body that parses, unknown fields included, and keeps the last valid body while it does not', () => {
     const s = useAppStore.getState();
     s.composerJsonTyped('chat', '{"model":"x","messages":[],"gateway_hint":{"route":"b"}}');
-    expect(useAppStore.getState().composers.chat.body).toEqual({ model: 'x', messages: [], gateway_hint: { route: 'b' } });
+    expect(useAppStore.getState().composers.chat.body).toEqual({
+      model: 'x',
+      messages: [],
+      gateway_hint: { route: 'b' },
+    });
     s.composerJsonTyped('chat', '{"model":"x",');
     const c = useAppStore.getState().composers.chat;
     expect(c.jsonError).toBeTruthy();
@@ -22,14 +27,21 @@ describe('composer slice: JSON editor ↔ body', () => {
   it('rewrites the JSON text when the form edits the body, and each tab keeps its own request', () => {
     const s = useAppStore.getState();
     s.composerBodyEdited('responses', { model: 'm', input: 'hi', extra: true });
-    expect(JSON.parse(useAppStore.getState().composers.responses.jsonText)).toEqual({ model: 'm', input: 'hi', extra: true });
+    expect(JSON.parse(useAppStore.getState().composers.responses.jsonText)).toEqual({
+      model: 'm',
+      input: 'hi',
+      extra: true,
+    });
     expect(useAppStore.getState().composers.messages.body.messages).toBeDefined();
   });
 });
 
-describe('composer slice: the run\'s reply joins the conversation once', () => {
+describe("composer slice: the run's reply joins the conversation once", () => {
   const reply = { blocks: [{ kind: 'text' as const, text: 'Hi there' }], usage: {} };
-  const toolCall = { blocks: [{ kind: 'tool_call' as const, id: 'c1', name: 'f', argsText: '{}', args: {}, complete: true }], usage: {} };
+  const toolCall = {
+    blocks: [{ kind: 'tool_call' as const, id: 'c1', name: 'f', argsText: '{}', args: {}, complete: true }],
+    usage: {},
+  };
   const roles = () => (useAppStore.getState().composers.chat.body.messages as { role: string }[]).map((m) => m.role);
 
   it('Continue appends the assistant turn once per run, however often it is asked', () => {
@@ -44,7 +56,9 @@ describe('composer slice: the run\'s reply joins the conversation once', () => {
   it('tool results follow the assistant turn, which is not appended again after Continue', () => {
     useAppStore.getState().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     useAppStore.getState().composerTurnContinued('chat', 'r2', toolCall);
-    const sent = withToolResults('chat', useAppStore.getState().composers.chat, 'r2', toolCall, [{ id: 'c1', name: 'f', output: 'ok' }]);
+    const sent = withToolResults('chat', useAppStore.getState().composers.chat, 'r2', toolCall, [
+      { id: 'c1', name: 'f', output: 'ok' },
+    ]);
     expect(roles()).toEqual(['user', 'assistant']);
     useAppStore.getState().composerToolResultsSent('chat', 'r2', sent);
     expect(roles()).toEqual(['user', 'assistant', 'tool']);
@@ -87,12 +101,15 @@ describe('composer slice: a whole body loaded over a run', () => {
   });
 });
 
-
 describe('composer slice: a request reopened from History', () => {
   it('replaces an unparseable JSON text with the recorded body, and its note lasts until the next send or a dismiss', () => {
     const s = useAppStore.getState();
     s.composerJsonTyped('messages', '{"model":');
-    s.composerRunReopened('messages', { model: 'claude-sim-haiku', max_tokens: 64, messages: [] }, 'Switched to profile “B”: this run was sent there.');
+    s.composerRunReopened(
+      'messages',
+      { model: 'claude-sim-haiku', max_tokens: 64, messages: [] },
+      'Switched to profile “B”: this run was sent there.',
+    );
     let c = useAppStore.getState().composers.messages;
     expect(c.jsonError).toBeUndefined();
     expect(JSON.parse(c.jsonText)).toEqual({ model: 'claude-sim-haiku', max_tokens: 64, messages: [] });
@@ -105,5 +122,67 @@ describe('composer slice: a request reopened from History', () => {
     s.composerNoteDismissed('messages');
     c = useAppStore.getState().composers.messages;
     expect(c.note).toBeUndefined();
+  });
+});
+
+describe('composer slice: drafts kept by the core', () => {
+  const pristine = useAppStore.getState();
+  afterEach(() => {
+    vi.useRealTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+  });
+  const saves = () =>
+    calls
+      .filter((c) => c.call === 'drafts:save')
+      .map((c) => c.input as { protocol: string; body: unknown; draft: string });
+
+  it('restores each kept tab the user has not touched yet, and saves nothing before the kept drafts are read', async () => {
+    vi.useFakeTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+    let answer!: () => void;
+    answers['drafts:list'] = () =>
+      new Promise((resolve) => {
+        answer = () =>
+          resolve({
+            ok: true,
+            value: {
+              drafts: {
+                messages: { body: { model: 'kept', messages: [] }, draft: 'kept words', savedAt: '' },
+                chat: { body: { model: 'kept-chat', messages: [] }, draft: '', savedAt: '' },
+              },
+            },
+          });
+      });
+    const s = useAppStore.getState();
+    const loading = s.draftsRequested();
+    s.composerDraftTyped('chat', 'typed before the drafts arrived');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS * 2);
+    expect(saves()).toEqual([]);
+    answer();
+    await loading;
+    const c = useAppStore.getState().composers;
+    expect(c.messages.body).toEqual({ model: 'kept', messages: [] });
+    expect(c.messages.draft).toBe('kept words');
+    expect(c.messages.jsonText).toContain('"kept"');
+    expect(c.chat.draft).toBe('typed before the drafts arrived');
+    expect(c.chat.body.model).toBeUndefined();
+  });
+
+  it('saves a tab once its edits pause, with the body and the Message box as they are then', async () => {
+    vi.useFakeTimers();
+    useAppStore.setState(pristine, true);
+    resetGateway();
+    answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
+    answers['drafts:save'] = async () => ({ ok: true, value: { savedAt: 'now' } });
+    const s = useAppStore.getState();
+    await s.draftsRequested();
+    s.composerDraftTyped('responses', 'h');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS / 2);
+    s.composerDraftTyped('responses', 'hi');
+    s.composerJsonTyped('responses', '{"model":"r","input":[]}');
+    vi.advanceTimersByTime(DRAFT_SAVE_MS);
+    expect(saves()).toEqual([{ protocol: 'responses', body: { model: 'r', input: [] }, draft: 'hi' }]);
   });
 });

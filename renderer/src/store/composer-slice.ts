@@ -1,6 +1,15 @@
 import type { StateCreator } from 'zustand';
+import type { CallInput, ComposerDrafts, Preset, Result, TokenCount } from '../../../shared/contract';
 import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
-import { appendAssistantTurn, appendToolResults, defaultBody, type ToolResult } from '../../../shared/protocols/compose';
+import {
+  appendAssistantTurn,
+  appendToolResults,
+  defaultBody,
+  getModel,
+  type ToolResult,
+} from '../../../shared/protocols/compose';
+import { gateway } from '../bridge';
+import { emptiedConversation } from '../features/composer/conversation-rules';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
@@ -31,6 +40,16 @@ export interface ComposerState {
   warnings: string[];
   /** Where a request brought back from History will be sent, when that is not where it was sent before. */
   note?: string;
+  /** The last change that replaced the conversation (a preset, New conversation, Reset to sample): Undo reverts it. */
+  undo?: ComposerUndo;
+  /** Set by the user's own edits: a draft restored from the core never replaces them. */
+  touched?: boolean;
+}
+
+/** What an undoable change replaced, and the words for it ("Loaded preset “Daily”"). */
+export interface ComposerUndo {
+  label: string;
+  previous: Omit<ComposerState, 'undo' | 'runIds'>;
 }
 
 export interface ComposerSlice {
@@ -55,12 +74,41 @@ export interface ComposerSlice {
    * stored the reply).
    */
   composerChainedById(protocol: ProtocolId, runId: string, responseId: string): void;
-  /** The answers to `answeredRunId`'s tool calls went out in `body` (see `withToolResults`): that body is now the conversation. */
+  /**
+   * The answers to `answeredRunId`'s tool calls went out in `body` (see `withToolResults`): that body is now the
+   * conversation, and the Message box that went with them is emptied.
+   */
   composerToolResultsSent(protocol: ProtocolId, answeredRunId: string, body: Body): void;
-  /** A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note when Send now goes to another gateway. */
+  /**
+   * A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note
+   * when Send now goes to another gateway.
+   */
   composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
   composerNoteDismissed(protocol: ProtocolId): void;
+  /**
+   * A preset went into its protocol's tab, or `translated` into another's: undoable, with the old output set
+   * aside. Returns the note the tab shows.
+   */
+  composerPresetLoaded(preset: Preset, translated?: { protocol: ProtocolId; body: Body }): { label: string };
+  /** "New conversation": the turns, the message and the output go; system prompt and parameters stay. Undoable. */
+  composerConversationCleared(protocol: ProtocolId): void;
+  /** "Reset to sample": the sample request (on the same model), undoable. */
+  composerSampleRestored(protocol: ProtocolId): void;
+  composerUndoRequested(protocol: ProtocolId): void;
+  composerUndoDismissed(protocol: ProtocolId): void;
+  /** The gateway's models arrived and this tab names none: the one to start with (see `defaultModel`). */
+  composerModelDefaulted(protocol: ProtocolId, model: string): void;
+  /** The input-token count of a body, by the core (the gateway's count_tokens when it can). */
+  tokenCountRequested(input: CallInput<'tokens:count'>): Promise<Result<TokenCount>>;
+  /** Reads the drafts the core kept; from then on every change of a tab's body or message is saved, debounced. */
+  draftsRequested(): Promise<void>;
+  draftsState: 'idle' | 'loading' | 'ready';
+  /** Why the last draft save failed, until one succeeds. */
+  draftsError?: string;
 }
+
+/** How long after the last change a tab's draft is written. */
+export const DRAFT_SAVE_MS = 500;
 
 const pretty = (b: Body) => JSON.stringify(b, null, 2);
 
@@ -69,17 +117,41 @@ function initial(protocol: ProtocolId): ComposerState {
   return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
 }
 
+/** `c` with `body` in place of its conversation and its output set aside; `label` says what happened, Undo reverts. */
+function replaced(c: ComposerState, body: Body, label: string): Partial<ComposerState> {
+  const { undo: _undo, runIds: _runIds, ...previous } = c;
+  return {
+    body,
+    jsonText: pretty(body),
+    jsonError: undefined,
+    draft: '',
+    activeRunId: undefined,
+    continuedRunId: undefined,
+    detachedRunId: undefined,
+    warnings: [],
+    note: undefined,
+    undo: { label, previous },
+  };
+}
+
 /**
  * The body that answers `runId`'s tool calls: its reply (unless Continue already added it), then the results.
  * Not committed: a send that fails must leave the body as it was, or a retry would append the results again.
  */
-export function withToolResults(protocol: ProtocolId, c: ComposerState, runId: string, transcript: Transcript, results: ToolResult[]): Body {
+export function withToolResults(
+  protocol: ProtocolId,
+  c: ComposerState,
+  runId: string,
+  transcript: Transcript,
+  results: ToolResult[],
+): Body {
   const withReply = c.continuedRunId === runId ? c.body : appendAssistantTurn(protocol, c.body, transcript);
   return appendToolResults(protocol, withReply, results);
 }
 
-/** A body that is not the previous run's conversation: nothing of that run (reply, tool calls, warnings, note) applies to it. */
+/** A body that is not the previous run's conversation: nothing of that run (reply, tool calls, warnings) applies. */
 const loaded = (c: ComposerState, body: Body, warnings: string[]): Partial<ComposerState> => ({
+  touched: true,
   body,
   jsonText: pretty(body),
   jsonError: undefined,
@@ -88,43 +160,115 @@ const loaded = (c: ComposerState, body: Body, warnings: string[]): Partial<Compo
   note: undefined,
 });
 
-export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set) => {
-  const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
-    set((s) => ({ composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } } }));
+const saveTimers: Partial<Record<ProtocolId, ReturnType<typeof setTimeout>>> = {};
+
+export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set, get) => {
+  /** Writes a tab's draft after its last change, and only once the kept drafts were read, or they would be lost. */
+  const scheduleSave = (protocol: ProtocolId) => {
+    if (get().draftsState !== 'ready') return;
+    clearTimeout(saveTimers[protocol]);
+    saveTimers[protocol] = setTimeout(async () => {
+      const { body, draft } = get().composers[protocol];
+      const r = await gateway.drafts.save({ protocol, body, draft });
+      set({ draftsError: r.ok ? undefined : r.error.message });
+    }, DRAFT_SAVE_MS);
+  };
+  const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) => {
+    const before = get().composers[protocol];
+    set((s) => ({
+      composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } },
+    }));
+    const after = get().composers[protocol];
+    if (after.body !== before.body || after.draft !== before.draft) scheduleSave(protocol);
+  };
+  /** A change the user made: from then on a restored draft leaves this tab alone. */
+  const edit = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
+    patch(protocol, (c) => ({ ...fn(c), touched: true }));
   return {
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
+    draftsState: 'idle',
     tabSelected: (tab) => set({ activeTab: tab }),
-    composerBodyEdited: (protocol, body) => patch(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
+    composerBodyEdited: (protocol, body) =>
+      edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
     composerBodyLoaded: (protocol, body, warnings = []) => patch(protocol, (c) => loaded(c, body, warnings)),
     composerJsonTyped: (protocol, text) =>
-      patch(protocol, () => {
+      edit(protocol, () => {
         try {
           const parsed: unknown = JSON.parse(text);
-          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { jsonText: text, jsonError: 'The request body must be a JSON object.' };
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+            return { jsonText: text, jsonError: 'The request body must be a JSON object.' };
           return { jsonText: text, body: parsed as Body, jsonError: undefined };
         } catch (err) {
           return { jsonText: text, jsonError: (err as Error).message };
         }
       }),
-    composerDraftTyped: (protocol, text) => patch(protocol, () => ({ draft: text })),
+    composerDraftTyped: (protocol, text) => edit(protocol, () => ({ draft: text })),
     composerRunStarted: (protocol, runId) =>
-      patch(protocol, (c) => ({ activeRunId: runId, detachedRunId: undefined, runIds: [...c.runIds, runId], warnings: [], note: undefined })),
+      patch(protocol, (c) => ({
+        activeRunId: runId,
+        detachedRunId: undefined,
+        runIds: [...c.runIds, runId],
+        warnings: [],
+        note: undefined,
+        undo: undefined,
+      })),
     composerTurnContinued: (protocol, runId, transcript) =>
-      patch(protocol, (c) => {
+      edit(protocol, (c) => {
         if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
         const body = appendAssistantTurn(protocol, c.body, transcript);
         return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
       }),
     composerChainedById: (protocol, runId, responseId) =>
-      patch(protocol, (c) => {
+      edit(protocol, (c) => {
         if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
         const body = { ...c.body, previous_response_id: responseId, input: [] };
         return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
       }),
     composerToolResultsSent: (protocol, answeredRunId, body) =>
-      patch(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined, continuedRunId: answeredRunId })),
+      edit(protocol, () => ({
+        body,
+        jsonText: pretty(body),
+        jsonError: undefined,
+        continuedRunId: answeredRunId,
+        draft: '',
+      })),
     composerRunReopened: (protocol, body, note) => patch(protocol, (c) => ({ ...loaded(c, body, []), note })),
     composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
+    composerPresetLoaded(preset, translated) {
+      const label = `Loaded preset “${preset.name}”${translated ? ', translated' : ''}`;
+      const into = translated ?? { protocol: preset.protocol, body: { ...preset.body, stream: preset.stream } };
+      edit(into.protocol, (c) => replaced(c, into.body, label));
+      return { label };
+    },
+    composerConversationCleared: (protocol) =>
+      edit(protocol, (c) => replaced(c, emptiedConversation(protocol, c.body), 'New conversation')),
+    composerSampleRestored: (protocol) =>
+      edit(protocol, (c) => replaced(c, defaultBody(protocol, getModel(c.body)), 'Reset to sample')),
+    composerUndoRequested: (protocol) => edit(protocol, (c) => (c.undo ? { ...c.undo.previous, undo: undefined } : {})),
+    composerUndoDismissed: (protocol) => patch(protocol, () => ({ undo: undefined })),
+    composerModelDefaulted: (protocol, model) =>
+      patch(protocol, (c) => {
+        if (getModel(c.body)) return {};
+        const { model: _none, ...rest } = c.body;
+        const body = { model, ...rest };
+        return { body, jsonText: c.jsonError ? c.jsonText : pretty(body) };
+      }),
+    tokenCountRequested: (input) => gateway.tokens.count(input),
+    async draftsRequested() {
+      if (get().draftsState !== 'idle') return;
+      set({ draftsState: 'loading' });
+      const r = await gateway.drafts.list({});
+      if (r.ok) restoreDrafts(r.value.drafts);
+      set({ draftsState: 'ready' });
+    },
   };
+
+  function restoreDrafts(drafts: ComposerDrafts) {
+    for (const protocol of Object.keys(drafts) as ProtocolId[]) {
+      const d = drafts[protocol];
+      if (!d || get().composers[protocol].touched) continue;
+      patch(protocol, () => ({ body: d.body, jsonText: pretty(d.body), jsonError: undefined, draft: d.draft }));
+    }
+  }
 };

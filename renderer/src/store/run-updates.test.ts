@@ -1,21 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderHook } from '@testing-library/react';
+import { cleanup, renderHook } from '@testing-library/react';
 import type { RunUpdate } from '../../../shared/contract';
 import { columnsOf } from '../../../shared/protocols/event-columns';
 
-let deliver: (updates: RunUpdate[]) => void = () => {};
-vi.mock('../bridge', () => ({
-  gateway: {
-    on: {
-      runsUpdate: (cb: (u: RunUpdate[]) => void) => {
-        deliver = cb;
-        return () => {};
-      },
-    },
-  },
-}));
+vi.mock('../bridge', () => import('../test/fake-gateway'));
 
 import { EVENTS_PER_FRAME, useRunUpdates, type ViewUpdate } from './runs-slice';
+import { pushed } from '../test/fake-gateway';
+
+const deliver = (updates: RunUpdate[]) => pushed('runs:update', updates);
 
 const burst = (n: number): RunUpdate[] => [
   {
@@ -48,6 +41,8 @@ beforeEach(() => {
   setHidden(false);
 });
 afterEach(() => {
+  // Each test's hook unsubscribes, so a push reaches only the hook of the test that sent it.
+  cleanup();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../bridge', () => ({ gateway: {} }));
+vi.mock('../bridge', () => import('../test/fake-gateway'));
 
 import { applyUpdates, EVENTS_PER_FRAME, nextBudget, recordedRunUpdates, takeFrame, type ViewUpdate } from './runs-slice';
 

@@ -79,10 +79,10 @@ describe('capability matrix across profiles', () => {
     expect(screen.queryByLabelText('Cell evidence')).toBeNull();
   });
   it('the switch clears the selection even when both gateways list the same model', async () => {
-    const models = answers['models:list'];
+    const models = answers['models:list']!;
     answers['models:list'] = async ({ profileId }) => {
-      const r = (await models({ profileId })) as { ok: true; value: { models: { id: string }[] } };
-      if (profileId === 'b') r.value.models.push({ id: 'alpha-model' });
+      const r = await models({ profileId });
+      if (r.ok && profileId === 'b') r.value.models.push({ id: 'alpha-model', family: 'unknown' });
       return r;
     };
     await openCapabilities();

@@ -7,23 +7,22 @@ import type { RunView } from '../../store/runs-slice';
 // Only the transport is faked: the store, the CompareTab and its children (CodeMirror included) are the real ones.
 let nextRun = 0;
 const start = vi.fn(async (_input: unknown) => ({ ok: true as const, value: { runId: `started-${++nextRun}` } }));
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: unknown) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    capabilities: { guard: async () => ({ ok: true, value: { model: 'm', protocol: 'chat', items: [], unknown: [], warnings: [] } }) },
-    presets: { save: async () => ({ ok: true, value: { name: 'x' } }), list: async () => ({ ok: true, value: [] }) },
-  },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { CompareTab } from './CompareTab';
 import { useAppStore } from '../../store';
 import { completedRun } from '../../test/runs';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
+  resetGateway();
+  answers['runs:start'] = (input) => start(input);
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
+  answers['capabilities:guard'] = async () => ({ ok: true, value: { model: 'm', protocol: 'chat', items: [], unknown: [], warnings: [] } });
+  answers['presets:list'] = async () => ({ ok: true, value: { presets: [] } });
   start.mockClear();
 });
 afterEach(cleanup);

@@ -2,29 +2,34 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { EditorView } from '@codemirror/view';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
+import type { CallInput } from '../../../../shared/contract';
 
 type Body = Record<string, unknown>;
-type StartAnswer = { ok: true; value: { runId: string } } | { ok: false; error: { code: string; message: string } };
-const start = vi.fn(async (_input: { body: Body; warnings: string[] }): Promise<StartAnswer> => ({ ok: true, value: { runId: 'r2' } }));
-const savePreset = vi.fn(async (input: { name: string; body: Body }) => ({ ok: true as const, value: { id: 'x', name: input.name } }));
-// Only the transport is faked: the store, the Composer and its children are the real ones.
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: { body: Body; warnings: string[] }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    tokens: { count: () => new Promise(() => {}) },
-    models: { list: () => new Promise(() => {}) },
-    presets: { save: (input: { name: string; body: Body }) => savePreset(input), list: async () => ({ ok: true, value: { presets: [] } }) },
-  },
-  onHostConnection: () => () => {},
+type StartAnswer = Awaited<ReturnType<Answer<'runs:start'>>>;
+const start = vi.fn(async (_input: CallInput<'runs:start'>): Promise<StartAnswer> => ({
+  ok: true,
+  value: { runId: 'r2' },
 }));
+const savePreset = vi.fn(async (input: CallInput<'presets:save'>) => ({
+  ok: true as const,
+  value: storedPreset({ ...input, id: 'x', createdAt: '', updatedAt: '' }),
+}));
+// Only the transport is faked: the store, the Composer and its children are the real ones.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from './Composer';
 import { useAppStore } from '../../store';
 import { completedRun } from '../../test/runs';
+import { answers, resetGateway, storedPreset, type Answer } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
+  resetGateway();
+  answers['runs:start'] = (input) => start(input);
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
+  answers['presets:save'] = (input) => savePreset(input);
+  answers['presets:list'] = async () => ({ ok: true, value: { presets: [] } });
   start.mockClear();
   savePreset.mockClear();
 });
@@ -51,7 +56,15 @@ function typeJson(text: string) {
 function finishedRun(protocol: ProtocolId, runId: string, transcript: Transcript) {
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    composers: { ...s.composers, [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' }, activeRunId: runId, runIds: [runId] } },
+    composers: {
+      ...s.composers,
+      [protocol]: {
+        ...s.composers[protocol],
+        body: { ...s.composers[protocol].body, model: 'm' },
+        activeRunId: runId,
+        runIds: [runId],
+      },
+    },
     runs: { ...s.runs, [runId]: completedRun(runId, transcript) },
   }));
 }
@@ -92,7 +105,9 @@ describe('number fields take what is typed, key by key', () => {
       expect(temperature.value).toBe(bad);
       expect(body('chat').temperature).toBe(0.7);
       expect(temperature.getAttribute('aria-invalid')).toBe('true');
-      expect(document.getElementById(temperature.getAttribute('aria-describedby')!)?.textContent).toMatch(/keeps the last valid value/);
+      expect(document.getElementById(temperature.getAttribute('aria-describedby')!)?.textContent).toMatch(
+        /keeps the last valid value/,
+      );
     }
     fireEvent.change(temperature, { target: { value: '0.9' } });
     expect(temperature.getAttribute('aria-invalid')).toBeNull();
@@ -112,7 +127,16 @@ describe('stop sequences', () => {
 
 describe('tool results', () => {
   const toolCall: Transcript = {
-    blocks: [{ kind: 'tool_call', id: 'call_1', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true }],
+    blocks: [
+      {
+        kind: 'tool_call',
+        id: 'call_1',
+        name: 'get_weather',
+        argsText: '{"city":"Paris"}',
+        args: { city: 'Paris' },
+        complete: true,
+      },
+    ],
     usage: {},
   };
 
@@ -127,7 +151,13 @@ describe('tool results', () => {
     expect(start).toHaveBeenCalledTimes(1);
     const sent = start.mock.calls[0][0].body.messages as Body[];
     expect(sent.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
     ]);
   });
@@ -137,13 +167,23 @@ describe('tool calls that share an id', () => {
   it('each gets its own result box, and the results go out in the calls’ order', async () => {
     // Some OpenAI-compatible backends repeat or leave out the id: the boxes must not be tied together by it.
     const twice: Transcript = {
-      blocks: ['Paris', 'Oslo'].map((city) => ({ kind: 'tool_call' as const, id: 'call_1', name: 'get_weather', argsText: JSON.stringify({ city }), args: { city }, complete: true })),
+      blocks: ['Paris', 'Oslo'].map((city) => ({
+        kind: 'tool_call' as const,
+        id: 'call_1',
+        name: 'get_weather',
+        argsText: JSON.stringify({ city }),
+        args: { city },
+        complete: true,
+      })),
       usage: {},
     };
     finishedRun('chat', 'r1', twice);
     render(<Composer protocol="chat" />);
     // Each box has a name of its own, so a screen reader (or a test) can tell them apart.
-    const boxes = [field('Result for get_weather (call 1)'), field('Result for get_weather (call 2)')] as HTMLTextAreaElement[];
+    const boxes = [
+      field('Result for get_weather (call 1)'),
+      field('Result for get_weather (call 2)'),
+    ] as HTMLTextAreaElement[];
     expect(screen.queryByLabelText('Result for get_weather')).toBeNull();
     fireEvent.change(boxes[0], { target: { value: '18°C' } });
     fireEvent.change(boxes[1], { target: { value: '9°C' } });
@@ -209,7 +249,12 @@ describe('a whole body loaded over the last run', () => {
 
   it('after History "Open in composer", the old reply offers no Continue, and Send carries no warnings accepted before', async () => {
     finishedRun('chat', 'r1', { blocks: [{ kind: 'text', text: 'Reply to an old conversation' }], usage: {} });
-    useAppStore.setState((s) => ({ composers: { ...s.composers, chat: { ...s.composers.chat, warnings: ['Not proven on Chat Completions: tool calls.'] } } }));
+    useAppStore.setState((s) => ({
+      composers: {
+        ...s.composers,
+        chat: { ...s.composers.chat, warnings: ['Not proven on Chat Completions: tool calls.'] },
+      },
+    }));
     render(<Composer protocol="chat" />);
     expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
     act(() => useAppStore.getState().composerRunReopened('chat', reopened));
@@ -224,7 +269,13 @@ describe('a whole body loaded over the last run', () => {
     render(<Composer protocol="messages" />);
     fireEvent.change(field('temperature'), { target: { value: '0.3' } });
     expect(screen.getByRole('button', { name: 'Send tool results' })).toBeTruthy();
-    act(() => useAppStore.getState().composerBodyLoaded('messages', { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'preset' }] }));
+    act(() =>
+      useAppStore.getState().composerBodyLoaded('messages', {
+        model: 'm',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'preset' }],
+      }),
+    );
     expect(screen.queryByLabelText('Result for get_weather')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Send tool results' })).toBeNull();
   });
@@ -236,7 +287,7 @@ describe('Attach image', () => {
     const question = (body('messages').messages as Body[])[0];
     render(<Composer protocol="messages" />);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    const file = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
+    const file = new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], 'a.png', { type: 'image/png' });
     await act(async () => {
       fireEvent.change(document.querySelector('input[type=file]')!, { target: { files: [file] } });
       await new Promise((r) => setTimeout(r, 20));
@@ -244,7 +295,9 @@ describe('Attach image', () => {
     const messages = body('messages').messages as Body[];
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(messages[0]).toEqual(question);
-    expect(messages[2].content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG') } }]);
+    expect(messages[2].content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG\r\n\x1a\n') } },
+    ]);
   });
 });
 
@@ -257,7 +310,10 @@ describe('Save preset', () => {
     expect(screen.getByRole('form', { name: 'Save preset' }).textContent).toMatch(/Message box is saved too/);
     fireEvent.change(field('Preset name'), { target: { value: 'p' } });
     await act(async () => fireEvent.submit(screen.getByRole('form', { name: 'Save preset' })));
-    expect((savePreset.mock.calls[0][0].body.messages as Body[]).at(-1)).toEqual({ role: 'user', content: 'My real prompt' });
+    expect((savePreset.mock.calls[0][0].body.messages as Body[]).at(-1)).toEqual({
+      role: 'user',
+      content: 'My real prompt',
+    });
   });
 });
 
@@ -299,10 +355,14 @@ describe('while the JSON does not parse', () => {
   it('the form is read-only and says why, so the JSON being typed is not overwritten', () => {
     finishedRun('responses', 'r1', { blocks: [{ kind: 'text', text: 'Hi there' }], usage: {} });
     render(<Composer protocol="responses" />);
-    const broken = JSON.stringify(body('responses'), null, 2).replace('"stream": true', '"stream": true,\n  "prompt_cache_key": "abc",');
+    const broken = JSON.stringify(body('responses'), null, 2).replace(
+      '"stream": true',
+      '"stream": true,\n  "prompt_cache_key": "abc",',
+    );
     typeJson(broken);
     expect(screen.getByRole('alert').textContent).toMatch(/form is read-only until this parses/);
-    for (const name of ['max_output_tokens', 'temperature', 'Instructions', 'Tool choice', 'Model']) expect(field(name).matches(':disabled'), name).toBe(true);
+    for (const name of ['max_output_tokens', 'temperature', 'Instructions', 'Tool choice', 'Model'])
+      expect(field(name).matches(':disabled'), name).toBe(true);
     expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
     expect(useAppStore.getState().composers.responses.jsonText).toBe(broken);
     typeJson(broken.replace('"abc",', '"abc"'));
@@ -315,7 +375,10 @@ describe('fields that would make the request fail or differ from what is shown',
   const ready = (protocol: ProtocolId) =>
     useAppStore.setState((s) => ({
       profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-      composers: { ...s.composers, [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' } } },
+      composers: {
+        ...s.composers,
+        [protocol]: { ...s.composers[protocol], body: { ...s.composers[protocol].body, model: 'm' } },
+      },
     }));
 
   it('half-typed tools JSON holds Send, by button and by Ctrl+Enter, until it parses', async () => {
@@ -370,7 +433,10 @@ describe('Ctrl+Enter in the JSON editor', () => {
   it('sends the body as shown, without adding a line to it', async () => {
     useAppStore.setState((s) => ({
       profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-      composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'm' } } },
+      composers: {
+        ...s.composers,
+        messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'm' } },
+      },
     }));
     render(<Composer protocol="messages" />);
     const before = useAppStore.getState().composers.messages.jsonText;
@@ -387,7 +453,12 @@ describe('Responses: continue by id', () => {
 
   it('sends only the next turn, naming the reply in previous_response_id, and keeps the instructions', async () => {
     finishedRun('responses', 'r1', reply);
-    useAppStore.setState((s) => ({ composers: { ...s.composers, responses: { ...s.composers.responses, body: { ...s.composers.responses.body, instructions: 'Be brief.' } } } }));
+    useAppStore.setState((s) => ({
+      composers: {
+        ...s.composers,
+        responses: { ...s.composers.responses, body: { ...s.composers.responses.body, instructions: 'Be brief.' } },
+      },
+    }));
     render(<Composer protocol="responses" />);
     fireEvent.click(screen.getByRole('button', { name: 'Continue by id' }));
     expect(screen.queryByRole('button', { name: 'Continue by id' })).toBeNull();
@@ -405,7 +476,26 @@ describe('Responses: continue by id', () => {
     const sentWith = (store: boolean) =>
       act(() =>
         useAppStore.setState((s) => ({
-          runs: { ...s.runs, r1: { ...s.runs.r1, ledger: { runId: 'r1', protocol: 'responses', profileId: 'p1', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: JSON.stringify({ model: 'm', store, input: 'hi' }), bodyBytes: 10, startedAt: '', warnings: [] } } },
+          runs: {
+            ...s.runs,
+            r1: {
+              ...s.runs.r1,
+              ledger: {
+                runId: 'r1',
+                protocol: 'responses',
+                profileId: 'p1',
+                profileName: 'P',
+                stream: true,
+                method: 'POST',
+                url: 'u',
+                headers: {},
+                body: JSON.stringify({ model: 'm', store, input: body('responses').input }),
+                bodyBytes: 10,
+                startedAt: '',
+                warnings: [],
+              },
+            },
+          },
         })),
       );
     sentWith(false);

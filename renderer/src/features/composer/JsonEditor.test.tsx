@@ -5,12 +5,15 @@ import { JsonEditor } from './JsonEditor';
 
 afterEach(cleanup);
 
-const viewIn = (container: HTMLElement) => EditorView.findFromDOM(container.querySelector('.cm-editor') as HTMLElement)!;
+const viewIn = (container: HTMLElement) =>
+  EditorView.findFromDOM(container.querySelector('.cm-editor') as HTMLElement)!;
 
 describe('JsonEditor', () => {
   it('keeps its configuration when its parent renders again with a new handler, and sends typing to the newest handler', () => {
     const first = vi.fn();
-    const { container, rerender } = render(<JsonEditor label="Request JSON" value='{"a":1}' onChange={(t) => first(t)} />);
+    const { container, rerender } = render(
+      <JsonEditor label="Request JSON" value='{"a":1}' onChange={(t) => first(t)} />,
+    );
     const view = viewIn(container);
     const state = view.state;
     const second = vi.fn();
@@ -26,7 +29,8 @@ describe('JsonEditor', () => {
     const onChange = vi.fn();
     const { container, rerender } = render(<JsonEditor label="Request JSON" value='{"a":1}' onChange={onChange} />);
     const view = viewIn(container);
-    const type = (text: string) => act(() => view.dispatch({ changes: { from: view.state.doc.length - 1, insert: text }, userEvent: 'input.type' }));
+    const type = (text: string) =>
+      act(() => view.dispatch({ changes: { from: view.state.doc.length - 1, insert: text }, userEvent: 'input.type' }));
     type(',"b":2');
     expect(onChange).toHaveBeenLastCalledWith('{"a":1,"b":2}');
     rerender(<JsonEditor label="Request JSON" value='{"a":1,"b":2}' onChange={onChange} />);

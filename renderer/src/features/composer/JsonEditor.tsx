@@ -11,7 +11,17 @@ const sendKey = Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }]))
 const extensions = [json(), linter(jsonParseLinter()), lintGutter(), EditorView.lineWrapping, sendKey];
 const basicSetup = { foldGutter: true, highlightActiveLine: false };
 
-export function JsonEditor({ value, onChange, label, minHeight = '160px' }: { value: string; onChange: (text: string) => void; label: string; minHeight?: string }) {
+export function JsonEditor({
+  value,
+  onChange,
+  label,
+  minHeight = '160px',
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  label: string;
+  minHeight?: string;
+}) {
   // @uiw/react-codemirror rebuilds the editor's whole configuration whenever `onChange` or `basicSetup` is a new
   // object, and callers pass a fresh closure each render: every render of the composer (a run starting, its
   // status changing) cost the frame a reconfigured editor. One function for the editor's life calls the latest.
@@ -26,12 +36,20 @@ export function JsonEditor({ value, onChange, label, minHeight = '160px' }: { va
   // user typed again meanwhile it then wrote that stale value over the editor: the editor showed a body that was
   // not the one sent. Typing comes back as the same text (the store keeps it as typed), so only edits from
   // outside dispatch here.
-  const { setContainer, view } = useCodeMirror({ value: created.current ? undefined : value, onChange: changed, extensions, theme: 'dark', minHeight, basicSetup });
+  const { setContainer, view } = useCodeMirror({
+    value: created.current ? undefined : value,
+    onChange: changed,
+    extensions,
+    theme: 'dark',
+    minHeight,
+    basicSetup,
+  });
   useLayoutEffect(() => {
     if (!view) return;
     created.current = true;
     const doc = view.state.doc.toString();
-    if (value !== doc) view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });
+    if (value !== doc)
+      view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });
   }, [value, view]);
   return <div className="json-editor cm-theme-dark" aria-label={label} ref={setContainer} />;
 }

@@ -28,7 +28,12 @@ export function setNested(body: Body, key: string, sub: string, value: unknown):
 function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const texts = content.filter((p) => isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text'));
+    const texts = content.filter(
+      (p) =>
+        isObj(p) &&
+        typeof p.text === 'string' &&
+        (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text'),
+    );
     if (texts.length === content.length && texts.length === 1) return (texts[0] as Json).text as string;
   }
   return undefined;
@@ -41,18 +46,25 @@ export function getSystem(protocol: ProtocolId, body: Body): { text: string; edi
     if (body.system === undefined) return { text: '', editable: true };
     if (typeof body.system === 'string') return { text: body.system, editable: true };
     const t = textOf(body.system);
-    return t !== undefined ? { text: t, editable: true } : { text: '(system blocks: edit them in the JSON)', editable: false };
+    return t !== undefined
+      ? { text: t, editable: true }
+      : { text: '(system blocks: edit them in the JSON)', editable: false };
   }
   if (protocol === 'chat') {
     const msgs = Array.isArray(body.messages) ? body.messages : [];
     const first = msgs[0];
     if (isObj(first) && (first.role === 'system' || first.role === 'developer')) {
       const t = textOf(first.content);
-      return t !== undefined ? { text: t, editable: true } : { text: '(structured system message: edit it in the JSON)', editable: false };
+      return t !== undefined
+        ? { text: t, editable: true }
+        : { text: '(structured system message: edit it in the JSON)', editable: false };
     }
     return { text: '', editable: true };
   }
-  return { text: typeof body.instructions === 'string' ? body.instructions : '', editable: body.instructions === undefined || typeof body.instructions === 'string' };
+  return {
+    text: typeof body.instructions === 'string' ? body.instructions : '',
+    editable: body.instructions === undefined || typeof body.instructions === 'string',
+  };
 }
 
 export function setSystem(protocol: ProtocolId, body: Body, text: string): Body {
@@ -100,16 +112,23 @@ export interface TurnView {
   cached?: boolean;
 }
 
-const isText = (p: unknown): p is Json => isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text');
+const isText = (p: unknown): p is Json =>
+  isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text');
 
 /** An image part's picture as a URL (a data: URL for base64), in any family's shape; undefined for other parts. */
 function imageSrc(p: unknown): string | undefined {
   if (!isObj(p)) return undefined;
   if (p.type === 'image' && isObj(p.source)) {
-    if (p.source.type === 'base64' && typeof p.source.data === 'string') return `data:${String(p.source.media_type ?? 'image/png')};base64,${p.source.data}`;
+    if (p.source.type === 'base64' && typeof p.source.data === 'string')
+      return `data:${String(p.source.media_type ?? 'image/png')};base64,${p.source.data}`;
     if (p.source.type === 'url' && typeof p.source.url === 'string') return p.source.url;
   }
-  if (p.type === 'image_url') return isObj(p.image_url) && typeof p.image_url.url === 'string' ? p.image_url.url : typeof p.image_url === 'string' ? p.image_url : undefined;
+  if (p.type === 'image_url')
+    return isObj(p.image_url) && typeof p.image_url.url === 'string'
+      ? p.image_url.url
+      : typeof p.image_url === 'string'
+        ? p.image_url
+        : undefined;
   if (p.type === 'input_image' && typeof p.image_url === 'string') return p.image_url;
   return undefined;
 }
@@ -118,7 +137,8 @@ function imageSrc(p: unknown): string | undefined {
 function editableText(content: unknown): string | undefined {
   if (!Array.isArray(content) || !content.some((p) => imageSrc(p) !== undefined)) return textOf(content);
   const texts = content.filter(isText);
-  if (texts.length > 1 || texts.length + content.filter((p) => imageSrc(p) !== undefined).length !== content.length) return undefined;
+  if (texts.length > 1 || texts.length + content.filter((p) => imageSrc(p) !== undefined).length !== content.length)
+    return undefined;
   return texts.length ? (texts[0].text as string) : '';
 }
 
@@ -134,10 +154,15 @@ function turnsOf(protocol: ProtocolId, body: Body): unknown[] {
 
 function summarize(turn: Json): string {
   if (turn.type === 'function_call') return `calls ${String(turn.name)}(${String(turn.arguments ?? '')})`;
-  if (turn.type === 'function_call_output') return `tool result for ${String(turn.call_id)}: ${String(turn.output).slice(0, 120)}`;
-  if (turn.role === 'tool') return `tool result for ${String(turn.tool_call_id)}: ${String(textOf(turn.content) ?? '').slice(0, 120)}`;
+  if (turn.type === 'function_call_output')
+    return `tool result for ${String(turn.call_id)}: ${String(turn.output).slice(0, 120)}`;
+  if (turn.role === 'tool')
+    return `tool result for ${String(turn.tool_call_id)}: ${String(textOf(turn.content) ?? '').slice(0, 120)}`;
   const parts: string[] = [];
-  if (Array.isArray(turn.tool_calls)) for (const c of turn.tool_calls) if (isObj(c) && isObj(c.function)) parts.push(`calls ${String(c.function.name)}(${String(c.function.arguments)})`);
+  if (Array.isArray(turn.tool_calls))
+    for (const c of turn.tool_calls)
+      if (isObj(c) && isObj(c.function))
+        parts.push(`calls ${String(c.function.name)}(${String(c.function.arguments)})`);
   if (typeof turn.content === 'string') parts.unshift(turn.content);
   else if (Array.isArray(turn.content)) {
     for (const p of turn.content) {
@@ -145,7 +170,8 @@ function summarize(turn: Json): string {
       if (typeof p.text === 'string') parts.push(p.text);
       else if (p.type === 'image' || p.type === 'image_url' || p.type === 'input_image') parts.push('[image]');
       else if (p.type === 'tool_use') parts.push(`calls ${String(p.name)}(${JSON.stringify(p.input)})`);
-      else if (p.type === 'tool_result') parts.push(`tool result: ${typeof p.content === 'string' ? p.content : JSON.stringify(p.content)}`);
+      else if (p.type === 'tool_result')
+        parts.push(`tool result: ${typeof p.content === 'string' ? p.content : JSON.stringify(p.content)}`);
       else if (p.type === 'thinking') parts.push('[thinking]');
       else parts.push(`[${String(p.type)}]`);
     }
@@ -155,20 +181,25 @@ function summarize(turn: Json): string {
 
 export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
   const turns = turnsOf(protocol, body);
-  const start = protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
+  const start =
+    protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
   return turns.slice(start).map((t) => {
     if (!isObj(t)) return { role: '?', images: [], summary: JSON.stringify(t) };
     const role = typeof t.role === 'string' ? t.role : String(t.type ?? 'item');
     const cached = Array.isArray(t.content) && t.content.some((p) => isObj(p) && isObj(p.cache_control));
     const message = t.type === undefined || t.type === 'message';
-    const images = message && Array.isArray(t.content) ? t.content.flatMap((p, part) => (imageSrc(p) === undefined ? [] : [{ part, src: imageSrc(p)! }])) : [];
+    const images =
+      message && Array.isArray(t.content)
+        ? t.content.flatMap((p, part) => (imageSrc(p) === undefined ? [] : [{ part, src: imageSrc(p)! }]))
+        : [];
     return { role, text: message ? editableText(t.content) : undefined, images, summary: summarize(t), cached };
   });
 }
 
 function withTurns(protocol: ProtocolId, body: Body, fn: (turns: unknown[], offset: number) => unknown[]): Body {
   const turns = [...turnsOf(protocol, body)];
-  const offset = protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
+  const offset =
+    protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
   return { ...body, [turnsKey(protocol)]: fn(turns, offset) };
 }
 
@@ -176,7 +207,8 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
   return withTurns(protocol, body, (turns, off) => {
     const t = turns[i + off];
     if (!isObj(t)) return turns;
-    if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0])) turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
+    if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0]))
+      turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
     else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
       // Beside images the text is a part of its own, first (where typing puts it), and no part when emptied:
       // an empty text block is a 400 on Messages.
@@ -196,7 +228,8 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
 export function removeImage(protocol: ProtocolId, body: Body, i: number, part: number): Body {
   return withTurns(protocol, body, (turns, off) => {
     const t = turns[i + off];
-    if (isObj(t) && Array.isArray(t.content) && imageSrc(t.content[part]) !== undefined) turns[i + off] = { ...t, content: t.content.filter((_, j) => j !== part) };
+    if (isObj(t) && Array.isArray(t.content) && imageSrc(t.content[part]) !== undefined)
+      turns[i + off] = { ...t, content: t.content.filter((_, j) => j !== part) };
     return turns;
   });
 }
@@ -218,7 +251,12 @@ export function setTurnCached(body: Body, i: number, on: boolean): Body {
   return withTurns('messages', body, (turns) => {
     const t = turns[i];
     if (!isObj(t)) return turns;
-    const blocks = typeof t.content === 'string' ? [{ type: 'text', text: t.content }] : Array.isArray(t.content) ? [...t.content] : [];
+    const blocks =
+      typeof t.content === 'string'
+        ? [{ type: 'text', text: t.content }]
+        : Array.isArray(t.content)
+          ? [...t.content]
+          : [];
     if (!blocks.length) return turns;
     const last = { ...(blocks[blocks.length - 1] as Json) };
     if (on) last.cache_control = { type: 'ephemeral' };
@@ -244,8 +282,14 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
   return withTurns(protocol, body, (turns) => {
     const idx = turns.length - 1;
     const t = turns[idx];
-    if (!isObj(t) || t.role !== 'user' || (t.type !== undefined && t.type !== 'message')) return [...turns, { role: 'user', content: [part] }];
-    const content = typeof t.content === 'string' ? [{ type: textType, text: t.content }] : Array.isArray(t.content) ? [...t.content] : [];
+    if (!isObj(t) || t.role !== 'user' || (t.type !== undefined && t.type !== 'message'))
+      return [...turns, { role: 'user', content: [part] }];
+    const content =
+      typeof t.content === 'string'
+        ? [{ type: textType, text: t.content }]
+        : Array.isArray(t.content)
+          ? [...t.content]
+          : [];
     turns[idx] = { ...t, content: [...content, part] };
     return turns;
   });
@@ -291,7 +335,9 @@ export const numberText: FieldCodec = {
     if (t === '') return { value: undefined };
     if (!DECIMAL.test(t)) return { error: 'Not a number: the request keeps the last valid value.' };
     const n = Number(t);
-    return Number.isFinite(n) ? { value: n } : { error: 'Too large to be a JSON number: the request keeps the last valid value.' };
+    return Number.isFinite(n)
+      ? { value: n }
+      : { error: 'Too large to be a JSON number: the request keeps the last valid value.' };
   },
 };
 
@@ -307,18 +353,6 @@ export const stopsText: FieldCodec = {
  * Messages `tool_choice` is an object: picking another type keeps what else the user put in it
  * (`disable_parallel_tool_use`…); only `name` goes, since it belongs to `type: "tool"` alone.
  * Chat and Responses take a string here (a named tool is an object edited in the JSON).
- */
-export function setToolChoice(protocol: ProtocolId, body: Body, type: string): Body {
-  if (!type) return setField(body, 'tool_choice', undefined);
-  if (protocol !== 'messages') return setField(body, 'tool_choice', type);
-  const next: Json = { ...(isObj(body.tool_choice) ? body.tool_choice : {}), type };
-  if (type !== 'tool') delete next.name;
-  return setField(body, 'tool_choice', next);
-}
-
-/**
- * Chat `stream_options` is only valid with `stream: true` (protocols.md §3.2): turning streaming off takes it
- * out, turning it on puts back `include_usage: true`, without which a streamed Chat answer carries no usage.
  */
 export function setStream(protocol: ProtocolId, body: Body, on: boolean): Body {
   const next = setField(body, 'stream', on);

@@ -19,7 +19,10 @@ const work: ProfileView = {
   key: { hasKey: false, storage: 'none' },
 };
 const state: ProfilesState = { profiles: [work], activeId: 'p1', keyStorages: ['keychain', 'session'] };
-const ok = (value: unknown) => async () => ({ ok: true as const, value });
+/** An answer with this value, typed by the call it answers. */
+const ok =
+  <T,>(value: T) =>
+  async () => ({ ok: true as const, value });
 const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 
 const pristine = useAppStore.getState();

@@ -21,7 +21,10 @@ const profile = (id: string, name: string, extra: Partial<ProfileView> = {}): Pr
   ...extra,
 });
 const state = (activeId: string, ...profiles: ProfileView[]): ProfilesState => ({ profiles, activeId, keyStorages: ['keychain', 'session'] });
-const ok = (value: unknown) => async () => ({ ok: true as const, value });
+/** An answer with this value, typed by the call it answers. */
+const ok =
+  <T,>(value: T) =>
+  async () => ({ ok: true as const, value });
 const fail = (message: string) => async () => ({ ok: false as const, error: { code: 'io_error', message } });
 const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { RecordedRun } from '../../../../shared/contract';
+import type { HistorySummary, RecordedRun } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 
 type Body = Record<string, unknown>;
@@ -45,13 +45,13 @@ import { useAppStore } from '../../store';
 import { answers, resetGateway } from '../../test/fake-gateway';
 import { exportCode, exportInputFromLedger } from '../../../../shared/code-export';
 
-const summary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
+const summary: HistorySummary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   resetGateway();
   answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r1' } });
-  answers['runs:cancel'] = async () => ({ ok: true, value: {} });
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
   answers['history:list'] = async () => ({ ok: true, value: { runs: [summary], total: 1, bytes: 10 } });
   answers['history:get'] = async () => ({ ok: true, value: RECORDED });
   answers['history:delete'] = async () => ({ ok: true, value: { deleted: true } });

@@ -47,7 +47,7 @@ afterEach(cleanup);
 
 describe('History list', () => {
   it('typing a filter asks for the list per keystroke but reads app info only when History opens, and a slow answer for an old filter does not replace a newer one', async () => {
-    answers['app:info'] = async () => ({ ok: true, value: {} });
+    answers['app:info'] = async () => ({ ok: true, value: { version: '1', host: 'web', dataDir: '/d', problems: [] } });
     answers['history:list'] = async (input: { text?: string }) => {
       // The answer for "a" arrives last, after the one for "al".
       if (input.text === 'a') await new Promise((r) => setTimeout(r, 80));

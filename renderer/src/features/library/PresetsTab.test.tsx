@@ -9,7 +9,7 @@ vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 import { PresetsTab } from './PresetsTab';
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
-import { answers, calls, resetGateway } from '../../test/fake-gateway';
+import { answers, calls, resetGateway, storedPreset } from '../../test/fake-gateway';
 import { completedRun } from '../../test/runs';
 
 const preset: Preset = { id: 'p1', name: 'My long prompt', tags: [], protocol: 'messages', model: 'm', body: { model: 'm', messages: [] }, stream: true, createdAt: '', updatedAt: '' };
@@ -30,8 +30,8 @@ beforeEach(() => {
     return { ok: true, value: { deleted: preset } };
   };
   answers['presets:restore'] = async ({ preset: p }) => {
-    stored = [p];
-    return { ok: true, value: p };
+    stored = [storedPreset(p)];
+    return { ok: true, value: storedPreset(p) };
   };
 });
 afterEach(cleanup);
@@ -60,8 +60,8 @@ describe('presets: delete and undo', () => {
     expect(screen.getByRole('alert').textContent).toContain('could not write presets.json (disk full)');
 
     answers['presets:restore'] = async ({ preset: p }) => {
-      stored = [p];
-      return { ok: true, value: p };
+      stored = [storedPreset(p)];
+      return { ok: true, value: storedPreset(p) };
     };
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await settle();
@@ -81,8 +81,8 @@ describe('presets: undo after several deletions', () => {
       return { ok: true, value: { deleted: gone } };
     };
     answers['presets:restore'] = async ({ preset: p }) => {
-      stored = [...stored, p];
-      return { ok: true, value: p };
+      stored = [...stored, storedPreset(p)];
+      return { ok: true, value: storedPreset(p) };
     };
     render(<PresetsTab />);
     await settle();
@@ -167,6 +167,8 @@ describe('presets: Load', () => {
       runs: { r1: completedRun('r1', toolCall) },
     }));
     answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r2' } });
+    const question = { role: 'user', content: 'hi' };
+    stored = [{ ...preset, body: { model: 'm', messages: [question] } }];
     render(<PresetsTab />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Load My long prompt' }));
@@ -176,7 +178,7 @@ describe('presets: Load', () => {
     expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
     const sent = calls.find((c) => c.call === 'runs:start')!.input;
-    expect(sent.body).toEqual({ model: 'm', messages: [], stream: true });
+    expect(sent.body).toEqual({ model: 'm', messages: [question], stream: true });
     expect(sent.warnings).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ function download(name: string, text: string) {
 export function PresetsTab() {
   const presets = useAppStore((s) => s.presets);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
-  const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
+  const presetLoaded = useAppStore((s) => s.composerPresetLoaded);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
@@ -51,7 +51,7 @@ export function PresetsTab() {
       return;
     }
     if (to === p.protocol) {
-      bodyLoaded(p.protocol, { ...p.body, stream: p.stream });
+      presetLoaded(p);
       tabSelected(p.protocol);
       return;
     }
@@ -162,7 +162,7 @@ export function PresetsTab() {
               type="button"
               className="primary"
               onClick={() => {
-                bodyLoaded(translated.to, translated.body);
+                presetLoaded(translated.preset, { protocol: translated.to, body: translated.body });
                 tabSelected(translated.to);
                 setTranslated(undefined);
               }}

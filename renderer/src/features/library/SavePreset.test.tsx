@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 // Only the transport is faked (see test/fake-gateway.ts): the store and the form are the real ones.
 vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 import { SavePreset } from './SavePreset';
-import { answers, calls, resetGateway } from '../../test/fake-gateway';
+import { answers, calls, resetGateway, storedPreset } from '../../test/fake-gateway';
 
 const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 const taken = 'A preset named "Daily" already exists.';
@@ -12,8 +12,8 @@ beforeEach(() => {
   resetGateway();
   answers['presets:list'] = async () => ({ ok: true, value: { presets: [] } });
   answers['presets:save'] = async (input) =>
-    (input as { replace?: boolean }).replace
-      ? { ok: true, value: { ...(input as object), id: 'p1', createdAt: '', updatedAt: '' } }
+    input.replace
+      ? { ok: true, value: storedPreset({ ...input, id: 'p1', createdAt: '', updatedAt: '' }) }
       : { ok: false, error: { code: 'name_taken', message: taken, fields: { name: taken } } };
 });
 afterEach(cleanup);

@@ -4,17 +4,11 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 type Body = Record<string, unknown>;
 const start = vi.fn(async (_input: { body: Body }) => ({ ok: true as const, value: { runId: 'r1' } }));
 // Only the transport is faked: the store, the picker and the Composer around it are the real ones.
-vi.mock('../../bridge', () => ({
-  gateway: {
-    runs: { start: (input: { body: Body }) => start(input), cancel: async () => ({ ok: true, value: {} }) },
-    tokens: { count: () => new Promise(() => {}) },
-    models: { list: () => new Promise(() => {}) },
-  },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 
@@ -23,7 +17,16 @@ function setup(ids: string[], model = 'old-model') {
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    models: { p1: { profileId: 'p1', models: ids.map((id) => ({ id, family: 'openai' as const })), added: [], removed: [], pages: 1, fetchedAt: new Date().toISOString() } },
+    models: {
+      p1: {
+        profileId: 'p1',
+        models: ids.map((id) => ({ id, family: 'openai' as const })),
+        added: [],
+        removed: [],
+        pages: 1,
+        fetchedAt: new Date().toISOString(),
+      },
+    },
     composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model } } },
   }));
   render(<Composer protocol="messages" />);
@@ -33,7 +36,11 @@ function setup(ids: string[], model = 'old-model') {
 }
 const model = () => useAppStore.getState().composers.messages.body.model;
 
-beforeEach(() => start.mockClear());
+beforeEach(() => {
+  resetGateway();
+  answers['runs:start'] = (input) => start(input);
+  start.mockClear();
+});
 afterEach(cleanup);
 
 describe('model picker: Enter and leaving the box commit what the user means', () => {
@@ -80,16 +87,31 @@ describe('model picker: Enter and leaving the box commit what the user means', (
     expect(start.mock.calls[0][0].body.model).toBe('my-custom-model');
   });
 
-  it('Escape, or leaving an emptied box, keeps the model that was there', () => {
-    const box = setup(['gpt-4o'], 'kept-model');
-    fireEvent.change(box, { target: { value: 'something-else' } });
+  it('Escape keeps the id as typed, closes the list, and Send goes to it', async () => {
+    const box = setup(['gpt-4o'], 'old-model');
+    fireEvent.change(box, { target: { value: 'sim-fault-slow' } });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.keyDown(box, { key: 'Escape' });
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(box.value).toBe('sim-fault-slow');
+    fireEvent.blur(box);
+    expect(model()).toBe('sim-fault-slow');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    });
+    expect(start.mock.calls[0][0].body.model).toBe('sim-fault-slow');
+  });
+
+  it('leaving an emptied box, or Escape on it, keeps the model that was there', () => {
+    const box = setup(['gpt-4o'], 'kept-model');
+    fireEvent.change(box, { target: { value: '  ' } });
     fireEvent.blur(box);
     expect(model()).toBe('kept-model');
     expect(box.value).toBe('kept-model');
     fireEvent.focus(box);
-    fireEvent.change(box, { target: { value: '  ' } });
-    fireEvent.blur(box);
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.keyDown(box, { key: 'Escape' });
     expect(model()).toBe('kept-model');
     expect(box.value).toBe('kept-model');
   });

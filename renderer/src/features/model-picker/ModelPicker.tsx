@@ -4,6 +4,7 @@ import { useAppStore } from '../../store';
 import { filterModels, indexModels, relativeTime } from './filter';
 
 const EMPTY: never[] = [];
+const NO_EVIDENCE = 'The models list gives no evidence of this model’s family (the list’s shape alone is not evidence)';
 
 export function ModelPicker({ value, onChange }: { value: string; onChange: (model: string) => void }) {
   const profileId = useAppStore((s) => s.profiles?.activeId);
@@ -18,7 +19,12 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
   const index = useMemo(() => indexModels(list?.models ?? EMPTY), [list?.models]);
   const shown = useMemo(() => filterModels(index, query ?? ''), [index, query]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => 30, overscan: 8 });
+  const virtual = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 30,
+    overscan: 8,
+  });
 
   useEffect(() => {
     const t = setInterval(() => tick((n) => n + 1), 30_000);
@@ -79,15 +85,21 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               e.preventDefault();
               commit();
             } else if (e.key === 'Escape') {
-              setQuery(null);
-              setActive(-1);
-              setOpen(false);
+              // As Tab does: what was typed stays (and is what Send uses); only the list closes. An open list
+              // takes this Escape for itself, so a window-wide Escape (stop the run) does not act on it too.
+              if (open) e.stopPropagation();
+              choose(query?.trim() || value);
             }
           }}
         />
         {open && (
           <div className="listbox-wrap" ref={scroller}>
-            <div id="model-listbox" role="listbox" aria-label="Models" style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+            <div
+              id="model-listbox"
+              role="listbox"
+              aria-label="Models"
+              style={{ height: virtual.getTotalSize(), position: 'relative' }}
+            >
               {virtual.getVirtualItems().map((row) => {
                 const m = shown[row.index];
                 return (
@@ -97,7 +109,14 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
                     role="option"
                     aria-selected={row.index === active}
                     className={`option ${row.index === active ? 'active' : ''}`}
-                    style={{ position: 'absolute', top: 0, left: 0, right: 0, height: row.size, transform: `translateY(${row.start}px)` }}
+                    style={{
+                      position: 'absolute',
+                      top: 0,
+                      left: 0,
+                      right: 0,
+                      height: row.size,
+                      transform: `translateY(${row.start}px)`,
+                    }}
                     onMouseDown={(e) => {
                       e.preventDefault();
                       choose(m.id);
@@ -106,28 +125,58 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
                     <span className="mono">{m.id}</span>
                     <span
                       className={`family ${m.family}`}
-                      title={m.family === 'unknown' ? 'The models list gives no evidence of this model’s family (the list’s shape alone is not evidence)' : `From the models list (${m.ownedBy ? `owned_by ${m.ownedBy}` : 'first-party fields'})`}
+                      title={
+                        m.family === 'unknown'
+                          ? NO_EVIDENCE
+                          : `From the models list (${m.ownedBy ? `owned_by ${m.ownedBy}` : 'first-party fields'})`
+                      }
                     >
-                      {m.family === 'anthropic' ? 'Messages family' : m.family === 'openai' ? 'OpenAI family' : 'family unknown'}
+                      {m.family === 'anthropic'
+                        ? 'Messages family'
+                        : m.family === 'openai'
+                          ? 'OpenAI family'
+                          : 'family unknown'}
                     </span>
                   </div>
                 );
               })}
             </div>
-            {shown.length === 0 && <div className="option muted">No listed model matches; Enter uses “{query}” as typed.</div>}
+            {shown.length === 0 && (
+              <div className="option muted">No listed model matches; Enter uses “{query}” as typed.</div>
+            )}
           </div>
         )}
       </div>
-      <button type="button" className="ghost" aria-label="Refresh models" title="Fetch /v1/models again" disabled={!profileId || loading} onClick={() => profileId && void modelsRequested(profileId, true)}>
+      <button
+        type="button"
+        className="ghost"
+        aria-label="Refresh models"
+        title="Fetch /v1/models again"
+        disabled={!profileId || loading}
+        onClick={() => profileId && void modelsRequested(profileId, true)}
+      >
         ⟳
       </button>
       <span className="muted small" aria-label="Models fetched">
         {list ? `${list.models.length} models · ${relativeTime(list.fetchedAt)}` : ''}
       </span>
       {list && (list.added.length > 0 || list.removed.length > 0) && (
-        <span className="model-diff" aria-label="Model changes" title={[...list.added.map((a) => `+ ${a}`), ...list.removed.map((r) => `− ${r}`)].join('\n')}>
-          {list.added.length > 0 && <span className="ok">+{list.added.length} new: {list.added.join(', ')}</span>}
-          {list.removed.length > 0 && <span className="err"> −{list.removed.length} gone: {list.removed.join(', ')}</span>}
+        <span
+          className="model-diff"
+          aria-label="Model changes"
+          title={[...list.added.map((a) => `+ ${a}`), ...list.removed.map((r) => `− ${r}`)].join('\n')}
+        >
+          {list.added.length > 0 && (
+            <span className="ok">
+              +{list.added.length} new: {list.added.join(', ')}
+            </span>
+          )}
+          {list.removed.length > 0 && (
+            <span className="err">
+              {' '}
+              −{list.removed.length} gone: {list.removed.join(', ')}
+            </span>
+          )}
         </span>
       )}
       {list?.error && (

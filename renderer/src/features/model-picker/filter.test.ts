@@ -19,7 +19,11 @@ describe('model filter', () => {
   });
 
   it('puts the id typed exactly first, before longer ids that start with it', () => {
-    const index = indexModels([{ id: 'gpt-4o-mini', family: 'openai' }, { id: 'gpt-4o', family: 'openai' }, { id: 'GPT-4O', family: 'unknown' }]);
+    const index = indexModels([
+      { id: 'gpt-4o-mini', family: 'openai' },
+      { id: 'gpt-4o', family: 'openai' },
+      { id: 'GPT-4O', family: 'unknown' },
+    ]);
     expect(filterModels(index, 'gpt-4o').map((m) => m.id)).toEqual(['gpt-4o', 'gpt-4o-mini', 'GPT-4O']);
     expect(filterModels(index, ' GPT-4O ').map((m) => m.id)).toEqual(['GPT-4O', 'gpt-4o-mini', 'gpt-4o']);
   });

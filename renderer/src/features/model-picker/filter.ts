@@ -7,7 +7,10 @@ export interface IndexedModel {
 
 /** Lower-cased once per list, so typing filters thousands of models without re-normalising each keystroke. */
 export function indexModels(models: ModelInfo[]): IndexedModel[] {
-  return models.map((model) => ({ model, haystack: `${model.id} ${model.displayName ?? ''} ${model.ownedBy ?? ''}`.toLowerCase() }));
+  return models.map((model) => ({
+    model,
+    haystack: `${model.id} ${model.displayName ?? ''} ${model.ownedBy ?? ''}`.toLowerCase(),
+  }));
 }
 
 /**

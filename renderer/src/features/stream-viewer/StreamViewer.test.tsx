@@ -5,28 +5,25 @@ import { createFold } from '../../../../shared/protocols';
 import { createSseReader, parseEvent } from '../../../../shared/protocols/sse';
 import type { ProtocolId, RawEvent } from '../../../../shared/protocols/types';
 
-const bridge = vi.hoisted(() => ({ recorded: undefined as unknown, gets: 0 }));
-vi.mock('../../bridge', () => ({
-  gateway: {
-    history: {
-      get: async () => {
-        bridge.gets++;
-        // History is read from disk: slow enough for a second click to land while the first is pending.
-        await new Promise((r) => setTimeout(r, 20));
-        return { ok: true, value: bridge.recorded };
-      },
-    },
-  },
-}));
+const bridge = { recorded: undefined as RecordedRun | undefined, gets: 0 };
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { useAppStore } from '../../store';
 import { applyUpdates, recordedRunUpdates, type ViewUpdate } from '../../store/runs-slice';
 import { RESULT_BODY_CAP } from '../../../../shared/contract';
 import { StreamViewer } from './StreamViewer';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
+  resetGateway();
+  answers['history:get'] = async () => {
+    bridge.gets++;
+    // History is read from disk: slow enough for a second click to land while the first is pending.
+    await new Promise((r) => setTimeout(r, 20));
+    return bridge.recorded ? { ok: true, value: bridge.recorded } : { ok: false, error: { code: 'not_found', message: 'no run' } };
+  };
   bridge.gets = 0;
 });
 afterEach(cleanup);

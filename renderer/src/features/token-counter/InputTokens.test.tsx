@@ -11,7 +11,13 @@ interface CountInput {
 const tokens = (m: Msg) => JSON.stringify(m.content).length;
 type CountAnswer = {
   ok: true;
-  value: { inputTokens: number; source: 'gateway' | 'estimate'; label: string; fallbackReason?: string; breakdown?: { label: string; tokens: number }[] };
+  value: {
+    inputTokens: number;
+    source: 'gateway' | 'estimate';
+    label: string;
+    fallbackReason?: string;
+    breakdown?: { label: string; tokens: number }[];
+  };
 };
 const count = vi.fn(async (input: CountInput): Promise<CountAnswer> => {
   const messages = (input.body.messages ?? []) as Msg[];
@@ -21,7 +27,9 @@ const count = vi.fn(async (input: CountInput): Promise<CountAnswer> => {
       inputTokens: messages.reduce((a, m) => a + tokens(m), 0),
       source: 'gateway',
       label: 'gateway count',
-      breakdown: input.breakdown ? messages.map((m, i) => ({ label: `turn ${i + 1} (${m.role})`, tokens: tokens(m) })) : undefined,
+      breakdown: input.breakdown
+        ? messages.map((m, i) => ({ label: `turn ${i + 1} (${m.role})`, tokens: tokens(m) }))
+        : undefined,
     },
   };
 });
@@ -32,17 +40,24 @@ vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 import { Composer } from '../composer/Composer';
 import { useAppStore } from '../../store';
 import { answers, resetGateway } from '../../test/fake-gateway';
+import { completedRun } from '../../test/runs';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
   resetGateway();
   answers['runs:start'] = (input: { body: Body }) => start(input);
-  answers['runs:cancel'] = async () => ({ ok: true, value: {} });
+  answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
   answers['tokens:count'] = (input: CountInput) => count(input);
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    composers: { ...s.composers, messages: { ...s.composers.messages, body: { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] } } },
+    composers: {
+      ...s.composers,
+      messages: {
+        ...s.composers.messages,
+        body: { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] },
+      },
+    },
   }));
   count.mockClear();
   start.mockClear();
@@ -79,7 +94,18 @@ describe('the token breakdown follows the body', () => {
     await waitFor(() => expect(list()?.textContent).toBe('turn 1 (user) 7'));
 
     const b = useAppStore.getState().composers.messages.body;
-    act(() => useAppStore.getState().composerBodyEdited('messages', { ...b, messages: [...(b.messages as Msg[]), { role: 'assistant', content: 'x'.repeat(50) }, { role: 'user', content: 'more' }] }));
+    act(() =>
+      useAppStore
+        .getState()
+        .composerBodyEdited('messages', {
+          ...b,
+          messages: [
+            ...(b.messages as Msg[]),
+            { role: 'assistant', content: 'x'.repeat(50) },
+            { role: 'user', content: 'more' },
+          ],
+        }),
+    );
     // The old breakdown is gone at once, before the new count arrives.
     expect(list()).toBeNull();
     await waitFor(() => expect(list()?.textContent).toBe('turn 1 (user) 7turn 2 (assistant) 52turn 3 (user) 6'));
@@ -95,14 +121,83 @@ describe('why a count is an estimate', () => {
   it('is said for the count shown, and not carried over while the next body is being counted', async () => {
     count.mockImplementationOnce(async () => ({
       ok: true as const,
-      value: { inputTokens: 5, source: 'estimate', label: 'estimate', fallbackReason: 'count_tokens answered 404: model: (none) does not exist' },
+      value: {
+        inputTokens: 5,
+        source: 'estimate',
+        label: 'estimate',
+        fallbackReason: 'count_tokens answered 404: model: (none) does not exist',
+      },
     }));
     render(<Composer protocol="messages" />);
-    await waitFor(() => expect(screen.getByText('(count_tokens answered 404: model: (none) does not exist)')).toBeTruthy());
+    await waitFor(() =>
+      expect(screen.getByText('(count_tokens answered 404: model: (none) does not exist)')).toBeTruthy(),
+    );
     fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'next' } });
     expect(status()).toContain('5 · estimate …');
     expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
     await waitFor(() => expect(status()).toBe('Input tokens: 13 · gateway count'));
     expect(screen.queryByText(/count_tokens answered 404/)).toBeNull();
+  });
+});
+
+describe('sent vs reported', () => {
+  it('compares the usage with the body the run went out with (its ledger), not the body counted before Send', async () => {
+    // After "Send tool results" the run's body holds the tool turns; the form was counted before they were added.
+    const sentBody = {
+      model: 'claude-sim-sonnet',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'calls get_weather' },
+        { role: 'user', content: '42' },
+      ],
+    };
+    const reported = (sentBody.messages as Msg[]).reduce((a, m) => a + tokens(m), 0);
+    const run = completedRun('r1', { blocks: [{ kind: 'text', text: 'ok' }], usage: {} });
+    useAppStore.setState((s) => ({
+      composers: { ...s.composers, messages: { ...s.composers.messages, activeRunId: 'r1', runIds: ['r1'] } },
+      runs: {
+        r1: {
+          ...run,
+          ledger: {
+            runId: 'r1',
+            protocol: 'messages',
+            profileId: 'p1',
+            profileName: 'P',
+            stream: true,
+            method: 'POST',
+            url: 'u',
+            headers: {},
+            body: JSON.stringify(sentBody),
+            bodyBytes: 1,
+            startedAt: '',
+            warnings: [],
+          },
+          result: { ...run.result!, metrics: { ...run.result!.metrics, usage: { inputTotal: reported } } },
+        },
+      },
+    }));
+    render(<Composer protocol="messages" />);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Count vs usage').textContent).toBe(
+        ` · sent ${reported}, gateway reported ${reported} (+0)`,
+      ),
+    );
+    expect(count.mock.calls.some(([input]) => JSON.stringify(input.body) === JSON.stringify(sentBody))).toBe(true);
+  });
+});
+
+describe('before a model is chosen', () => {
+  it('asks the gateway nothing and says to pick a model', async () => {
+    useAppStore.setState((s) => ({
+      composers: {
+        ...s.composers,
+        messages: { ...s.composers.messages, body: { max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] } },
+      },
+    }));
+    render(<Composer protocol="messages" />);
+    await act(() => new Promise((r) => setTimeout(r, 500)));
+    expect(status()).toBe('Input tokens: pick a model to count');
+    expect(count).not.toHaveBeenCalled();
   });
 });

@@ -1,31 +1,67 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TokenCount } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
-import { gateway } from '../../bridge';
+import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { count as formatCount } from '../stream-viewer/format';
 import { useBodyToSend } from '../composer/body-to-send';
 
 const DEBOUNCE_MS = 400;
 
+type CountWith = 'auto' | 'always' | 'never';
+
+/**
+ * "sent N, gateway reported M": N is the count of the body the run went out with, as its ledger records it
+ * (after "Send tool results" that is the body with the tool turns, not the one counted while typing).
+ */
+function useSentCount(protocol: ProtocolId, useGateway: CountWith): { runId: string; tokens: number } | undefined {
+  const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const sentText = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.ledger?.body : undefined));
+  const sentProfile = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.ledger?.profileId : undefined));
+  const countRequested = useAppStore((s) => s.tokenCountRequested);
+  const [sent, setSent] = useState<{ runId: string; tokens: number }>();
+  useEffect(() => {
+    if (!activeRunId || !sentText || !sentProfile) return;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(sentText) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    let live = true;
+    void countRequested({ profileId: sentProfile, protocol, body, useGateway }).then((r) => {
+      if (live && r.ok) setSent({ runId: activeRunId, tokens: r.value.inputTokens });
+    });
+    return () => {
+      live = false;
+    };
+  }, [activeRunId, sentText, sentProfile, protocol, useGateway, countRequested]);
+  return sent?.runId === activeRunId ? sent : undefined;
+}
+
 /**
  * "Input tokens": counted while the user edits, from the gateway when it can, else a labelled estimate. What
- * is counted is what Send would send: the body plus the "Message" box as the next user turn.
+ * is counted is what Send would send: the body plus the "Message" box as the next user turn. Nothing is asked
+ * of the gateway before a model is chosen: its count would only be an error about the missing model.
  */
 export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   const body = useBodyToSend(protocol);
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
-  const reported = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.result?.metrics.usage.inputTotal : undefined));
+  const reported = useAppStore((s) =>
+    activeRunId ? s.runs[activeRunId]?.result?.metrics.usage.inputTotal : undefined,
+  );
   const [count, setCount] = useState<TokenCount>();
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
-  const [preSend, setPreSend] = useState<{ runId: string; tokens: number }>();
   const [breakdownOpen, setBreakdownOpen] = useState(false);
   /** The breakdown of the body counted last; cleared as soon as the body changes, so it is never stale. */
   const [breakdown, setBreakdown] = useState<TokenCount['breakdown']>();
-  const [useGateway, setUseGateway] = useState<'auto' | 'always' | 'never'>('auto');
+  const [useGateway, setUseGateway] = useState<CountWith>('auto');
+  const countRequested = useAppStore((s) => s.tokenCountRequested);
+  const noModel = !getModel(body);
+  const preSend = useSentCount(protocol, useGateway);
   const latest = useRef(0);
   /** Read when a count is sent (not a dependency), so hiding the breakdown does not count again. */
   const wantBreakdown = useRef(false);
@@ -37,14 +73,20 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   // One count per change of the body (or of how to count); while the breakdown is open it comes with it.
   useEffect(() => {
     setBreakdown(undefined);
-    if (jsonError || !profileId) return;
+    if (jsonError || !profileId || noModel) return setPending(false);
     setPending(true);
     const n = ++latest.current;
     const delay = now.current ? 0 : DEBOUNCE_MS;
     now.current = false;
     const t = setTimeout(async () => {
       const withBreakdown = wantBreakdown.current;
-      const r = await gateway.tokens.count({ profileId, protocol, body, useGateway, ...(withBreakdown ? { breakdown: true } : {}) });
+      const r = await countRequested({
+        profileId,
+        protocol,
+        body,
+        useGateway,
+        ...(withBreakdown ? { breakdown: true } : {}),
+      });
       if (n !== latest.current) return;
       setPending(false);
       if (r.ok) {
@@ -54,30 +96,46 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
       } else if (r.error.code !== 'aborted') setError(r.error.message);
     }, delay);
     return () => clearTimeout(t);
-  }, [body, jsonError, profileId, protocol, useGateway, breakdownAsked]);
+  }, [body, jsonError, profileId, protocol, useGateway, breakdownAsked, noModel, countRequested]);
 
-  // The pre-send count is the one for the body as sent: wait for an in-flight count to settle first.
-  useEffect(() => {
-    if (activeRunId && count && !pending && preSend?.runId !== activeRunId) setPreSend({ runId: activeRunId, tokens: count.inputTokens });
-  }, [activeRunId, count, pending, preSend?.runId]);
-
-  const text = jsonError ? 'fix the JSON' : error ? `count failed: ${error}` : count ? `${formatCount(count.inputTokens)} · ${count.label}` : 'counting…';
+  const text = jsonError
+    ? 'fix the JSON'
+    : noModel
+      ? 'pick a model to count'
+      : error
+        ? `count failed: ${error}`
+        : count
+          ? `${formatCount(count.inputTokens)} · ${count.label}`
+          : 'counting…';
+  const settled = !pending && !jsonError && !noModel;
   return (
     <div className="input-tokens">
-      <span role="status" aria-label="Input tokens" className={`token-count ${count?.source ?? ''}`} title={count?.fallbackReason ?? count?.label}>
+      <span
+        role="status"
+        aria-label="Input tokens"
+        className={`token-count ${count?.source ?? ''}`}
+        title={count?.fallbackReason ?? count?.label}
+      >
         Input tokens: {text}
-        {pending && !jsonError ? ' …' : ''}
+        {pending && !jsonError && !noModel ? ' …' : ''}
       </span>
       {/* The last count's reason, only while it is the count shown: a new body (a model picked) is counted afresh. */}
-      {count?.fallbackReason && !pending && !jsonError && <span className="muted small"> ({count.fallbackReason})</span>}
-      {preSend && preSend.runId === activeRunId && reported !== undefined && (
+      {count?.fallbackReason && settled && <span className="muted small"> ({count.fallbackReason})</span>}
+      {preSend && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
-          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} ({reported - preSend.tokens >= 0 ? '+' : ''}
+          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} (
+          {reported - preSend.tokens >= 0 ? '+' : ''}
           {reported - preSend.tokens})
         </span>
       )}
-      <select aria-label="Count with" className="small" value={useGateway} onChange={(e) => setUseGateway(e.target.value as typeof useGateway)} title="Ask the gateway's count_tokens, or count locally">
+      <select
+        aria-label="Count with"
+        className="small"
+        value={useGateway}
+        onChange={(e) => setUseGateway(e.target.value as CountWith)}
+        title="Ask the gateway's count_tokens, or count locally"
+      >
         <option value="auto">auto</option>
         <option value="always">gateway</option>
         <option value="never">local</option>

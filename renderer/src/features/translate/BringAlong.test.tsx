@@ -4,13 +4,11 @@ import type { CapabilityProgress, GuardReport, Result } from '../../../../shared
 
 // Only the transport is faked: the store and the BringAlong component are the real ones.
 const guard = vi.fn<(input: unknown) => Promise<Result<GuardReport>>>();
-vi.mock('../../bridge', () => ({
-  gateway: { capabilities: { guard: (input: unknown) => guard(input) } },
-  onHostConnection: () => () => {},
-}));
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { BringAlong } from './BringAlong';
 import { useAppStore } from '../../store';
+import { answers, resetGateway } from '../../test/fake-gateway';
 
 const toolsUnknown: GuardReport = {
   model: 'claude-sim-sonnet',
@@ -23,6 +21,8 @@ const toolsUnknown: GuardReport = {
 const pristine = useAppStore.getState();
 beforeEach(() => {
   useAppStore.setState(pristine, true);
+  resetGateway();
+  answers['capabilities:guard'] = (input) => guard(input);
   guard.mockReset();
 });
 afterEach(cleanup);

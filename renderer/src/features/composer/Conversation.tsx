@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import type { ProtocolId } from '../../../../shared/protocols/types';
+import { useAppStore } from '../../store';
+import {
+  addImage,
+  getTurns,
+  removeImage,
+  removeTurn,
+  setTurnCached,
+  setTurnRole,
+  setTurnText,
+  type TurnView,
+} from './body-fields';
+import { bodyToSend } from './body-to-send';
+import { imageSizeProblem, NOT_AN_IMAGE, sniffImage } from './image-file';
+import { PROTOCOL_PARAMS } from './protocol-params';
+import { useComposerBody } from './use-composer-body';
+
+function base64(buf: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: number }) {
+  const { body, set } = useComposerBody(protocol);
+  const n = i + 1;
+  return (
+    <div className={`turn role-${turn.role}`}>
+      <div className="turn-head">
+        {turn.role === 'user' || turn.role === 'assistant' ? (
+          <select
+            aria-label={`Turn ${n} role`}
+            value={turn.role}
+            onChange={(e) => set(setTurnRole(protocol, body, i, e.target.value))}
+          >
+            <option value="user">user</option>
+            <option value="assistant">assistant</option>
+          </select>
+        ) : (
+          <span className="role-tag">{turn.role}</span>
+        )}
+        {PROTOCOL_PARAMS[protocol].cacheMarks && (turn.role === 'user' || turn.role === 'assistant') && (
+          <label className="inline small" title="Put a cache_control breakpoint on this turn's last block">
+            <input
+              type="checkbox"
+              checked={!!turn.cached}
+              onChange={(e) => set(setTurnCached(body, i, e.target.checked))}
+            />{' '}
+            cache
+          </label>
+        )}
+        <button
+          type="button"
+          className="ghost small"
+          aria-label={`Remove turn ${n}`}
+          onClick={() => set(removeTurn(protocol, body, i))}
+        >
+          ✕
+        </button>
+      </div>
+      {turn.text !== undefined ? (
+        <textarea
+          aria-label={`Turn ${n} text`}
+          rows={Math.min(6, Math.max(1, Math.ceil(turn.text.length / 70)))}
+          value={turn.text}
+          onChange={(e) => set(setTurnText(protocol, body, i, e.target.value))}
+        />
+      ) : (
+        <div className="turn-summary mono small">{turn.summary}</div>
+      )}
+      {turn.text !== undefined && turn.images.length > 0 && (
+        <div className="turn-images">
+          {turn.images.map((img, k) => (
+            <figure key={img.part}>
+              <img src={img.src} alt={`Turn ${n} image ${k + 1}`} />
+              <button
+                type="button"
+                className="ghost small"
+                aria-label={`Remove turn ${n} image ${k + 1}`}
+                onClick={() => set(removeImage(protocol, body, i, img.part))}
+              >
+                ✕
+              </button>
+            </figure>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** "Attach image": the bytes decide what the file is; anything but PNG, JPEG, GIF or WebP is refused. */
+function AttachImage({ protocol }: { protocol: ProtocolId }) {
+  const { body, set } = useComposerBody(protocol);
+  const draft = useAppStore((s) => s.composers[protocol].draft);
+  const typeDraft = useAppStore((s) => s.composerDraftTyped);
+  const [refused, setRefused] = useState<string>();
+  return (
+    <div className="row">
+      <label className="ghost file-button">
+        Attach image
+        <input
+          type="file"
+          aria-label="Attach image"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          hidden
+          onChange={async (e) => {
+            const input = e.target;
+            const file = input.files?.[0];
+            if (!file) return;
+            const bytes = new Uint8Array(await file.arrayBuffer());
+            input.value = '';
+            const type = sniffImage(bytes);
+            setRefused(type ? undefined : `${file.name}: ${NOT_AN_IMAGE}`);
+            if (!type) return;
+            const withDraft = bodyToSend(protocol, body, draft);
+            typeDraft(protocol, '');
+            set(addImage(protocol, withDraft, type, base64(bytes)));
+          }}
+        />
+      </label>
+      {refused && (
+        <span className="field-error" role="alert">
+          {refused}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function Conversation({ protocol }: { protocol: ProtocolId }) {
+  const { body } = useComposerBody(protocol);
+  const draft = useAppStore((s) => s.composers[protocol].draft);
+  const typeDraft = useAppStore((s) => s.composerDraftTyped);
+  const turns = getTurns(protocol, body);
+  const tooBig = imageSizeProblem(protocol, body);
+  return (
+    <section className="card turns" aria-label="Conversation">
+      <div className="card-head">
+        <span className="label">Conversation</span>
+        <span className="muted small">
+          {turns.length} turn{turns.length === 1 ? '' : 's'}
+        </span>
+      </div>
+      {turns.map((t, i) => (
+        <Turn key={i} protocol={protocol} turn={t} i={i} />
+      ))}
+      <textarea
+        aria-label="Message"
+        className="draft"
+        rows={3}
+        placeholder="Next user turn… (Ctrl+Enter sends)"
+        value={draft}
+        onChange={(e) => typeDraft(protocol, e.target.value)}
+      />
+      <AttachImage protocol={protocol} />
+      {tooBig && (
+        <p className="field-error" role="alert" aria-label="Image size">
+          {tooBig}
+        </p>
+      )}
+    </section>
+  );
+}
