@@ -142,7 +142,7 @@ describe('core: connection profiles and models', () => {
     expect(JSON.stringify(r.updates(runId))).not.toContain('SECRET');
     expect(JSON.stringify(value(await core.dispatch('history:get', { runId }, r)))).not.toContain('SECRET');
     const code = value<{ code: string }>(await core.dispatch('export:code', { profileId: id, protocol: 'chat', body, language: 'curl' }, r)).code;
-    expect(code).toContain('helicone-auth: <SECRET>');
+    expect(code).toContain('helicone-auth: <HELICONE_AUTH>');
     expect(code).not.toContain('SECRET-9876');
   });
 
