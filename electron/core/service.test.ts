@@ -391,7 +391,8 @@ describe('core: what was learnt through a connection is forgotten when the conne
     await proveTools(id, 'sim-chat-only');
 
     // The third gateway does not serve sim-chat-only: nothing proven on the second may still be claimed.
-    const form = { id, name: 'Moves around', baseUrl: third.url, authScheme: 'native', extraHeaders: {} as Record<string, string> };
+    // The user keeps the key for the third gateway (it takes the same key): without that, the key is dropped.
+    const form = { id, name: 'Moves around', baseUrl: third.url, keepSecretsForOrigin: new URL(third.url).origin, authScheme: 'native', extraHeaders: {} as Record<string, string> };
     value(await core.dispatch('profiles:save', form, r));
     expect(await toolsState(id, 'sim-chat-only')).toBe('unknown');
     expect(await stored(id)).toEqual([]);

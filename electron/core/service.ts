@@ -23,6 +23,7 @@ import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
 import { ModelsService } from './models-service';
 import { describeFsError } from './atomic-file';
 import { FieldError, ProfileStore } from './profiles';
+import { testConnection } from './profile-test';
 import { PushBatcher } from './push-batcher';
 import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
@@ -179,6 +180,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
+    'profiles:test': async ({ id }) => testConnection(profiles, (profileId) => models.list(profileId, true), id, timeouts),
     'models:list': async ({ profileId, refresh }) => {
       if (!profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
       return models.list(profileId, refresh);
