@@ -136,7 +136,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   try {
-    await fs.mkdir(opts.dataDir, { recursive: true });
+    // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
+    await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
     for (const store of [profiles, models, capabilityStore, presets, history]) problems.push(...(await store.load()));
   } catch (err) {
     await simulator?.close();

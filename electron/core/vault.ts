@@ -165,7 +165,7 @@ export class LayeredVault implements KeyVault {
       if (!change(persisted, locked)) return;
       const keys: Record<string, string> = Object.fromEntries(locked);
       for (const [id, key] of persisted) keys[id] = this.codec.encode(key);
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
+      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
       await writeJsonAtomic(this.file, { version: 1, encoding: this.kind, keys }, 0o600);
       this.persisted = persisted;
       this.locked = locked;

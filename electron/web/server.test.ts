@@ -80,16 +80,24 @@ function call(ws: WebSocket, msg: unknown): Promise<{ id: number | null; result:
 }
 
 describe('browser host', () => {
-  it('refuses requests without the token (401) and serves the app with it, setting a strict cookie and CSP', async () => {
+  it('serves the page only with the token, its scripts without, and sets no cookie any other local port would get', async () => {
     expect((await get('/')).status).toBe(401);
     expect((await get('/?token=wrong')).status).toBe(401);
+    // The same file by another spelling is the same page.
+    expect((await get('/%69ndex.html')).status).toBe(401);
+    expect((await get('/index.html')).status).toBe(401);
     const ok = await get(`/?token=${host.token}`);
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('<title>GP</title>');
     expect(ok.headers['content-security-policy']).toMatch(/default-src 'none'/);
-    expect(ok.headers['set-cookie']?.[0]).toMatch(/HttpOnly; SameSite=Strict/);
-    const cookie = ok.headers['set-cookie']![0].split(';')[0];
-    expect((await get('/app.js', { cookie })).status).toBe(200);
+    expect(ok.headers['set-cookie']).toBeUndefined();
+    const script = await get('/app.js');
+    expect(script.status).toBe(200);
+    expect(script.body).toBe('console.log(1)');
+    expect(script.headers['set-cookie']).toBeUndefined();
+    // A script is still refused to a page of another origin or a rebound host name.
+    expect((await get('/app.js', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await get('/app.js', { host: 'evil.example:80' })).status).toBe(403);
   });
 
   it('refuses a foreign Host (DNS rebinding) or Origin with 403, even with the token', async () => {
@@ -186,6 +194,11 @@ describe('npm run web flags', () => {
     expect(a).toMatchObject({ port: 0, dataDir: '/tmp/x', open: false });
     expect(parseArgs([], { GATEWAY_PLAYGROUND_DATA: '/srv/gp' }).dataDir).toBe('/srv/gp');
     expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/whole number/);
-    expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
+    expect(() => parseArgs(['--bogus'], {})).toThrow('Unknown option --bogus. Options: --port N, --data-dir DIR, --no-open, --persist-keys');
+    expect(parseArgs(['--port=8787', '--persist-keys'], {})).toMatchObject({ port: 8787, persistKeys: true, open: true });
+    expect(() => parseArgs(['--port'], {})).toThrow('--port needs a whole number, got nothing');
+    expect(() => parseArgs(['--data-dir'], {})).toThrow('--data-dir needs a folder');
+    expect(() => parseArgs(['--port', '70000'], {})).toThrow('--port must be 0–65535');
+    expect(() => parseArgs(['stray'], {})).toThrow(/Unexpected argument 'stray'/);
   });
 });
