@@ -1,37 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { AUTH_SCHEMES, type AuthScheme, type KeyStorage, type ProfileView, type SecretHeaderStatus } from '../../../../shared/contract';
-import { SECRET_HEADER } from '../../../../shared/request-headers';
+import { AUTH_SCHEMES, type AuthScheme } from '../../../../shared/contract';
 import { endpointUrls } from '../../../../shared/url';
 import { useAppStore } from '../../store';
-
-interface Draft {
-  id?: string;
-  name: string;
-  baseUrl: string;
-  authScheme: AuthScheme;
-  key: string;
-  keyStorage: 'persist' | 'session';
-  clearKey: boolean;
-  headers: HeaderRow[];
-}
-
-interface HeaderRow {
-  name: string;
-  /** For a secret header with a stored value, a new value; '' keeps the stored one. */
-  value: string;
-  /** The name a secret header's value is stored under in the core, which never sends the value here. */
-  stored?: string;
-  status?: SecretHeaderStatus;
-}
-
-const STORAGE_WORDS: Record<KeyStorage | 'profiles-file', string> = {
-  keychain: 'OS keychain',
-  file: '0600 file',
-  session: 'this session only',
-  env: 'env',
-  none: 'none',
-  'profiles-file': 'plain text in profiles.json',
-};
+import { useConnectionTest } from './ConnectionTest';
+import { HeaderRows, STORAGE_WORDS } from './HeaderRows';
+import { fromProfile, isDirty, newHostFor, toInput, type Draft } from './profile-draft';
 
 const AUTH_LABELS: Record<AuthScheme, string> = {
   native: "Each endpoint's native header (x-api-key on /v1/messages*, Bearer elsewhere)",
@@ -39,22 +12,6 @@ const AUTH_LABELS: Record<AuthScheme, string> = {
   bearer: 'Authorization: Bearer everywhere',
   both: 'Both headers everywhere',
 };
-
-const fromProfile = (p?: ProfileView): Draft => ({
-  id: p?.id,
-  name: p?.name ?? '',
-  baseUrl: p?.baseUrl ?? '',
-  authScheme: p?.authScheme ?? 'native',
-  key: '',
-  keyStorage: 'persist',
-  clearKey: false,
-  headers: Object.entries(p?.extraHeaders ?? {}).map(([name, value]) => {
-    const status = p?.secretHeaders[name];
-    return status ? { name, value: '', stored: name, status } : { name, value };
-  }),
-});
-
-const valuePlaceholder = (h: HeaderRow) => (h.status?.hasValue ? `stored (${h.status.hint}) — type to replace` : 'value');
 
 export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
   const profiles = useAppStore((s) => s.profiles);
@@ -77,27 +34,14 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
 
   const preview = useMemo(() => (draft.baseUrl ? endpointUrls(draft.baseUrl) : undefined), [draft.baseUrl]);
   const readOnly = !!editing?.builtin;
+  // One error under Base URL: the live one while the URL typed cannot be read, else what the last save said.
+  const urlError = preview && !preview.ok ? preview.error : errors.baseUrl;
+  const newHost = newHostFor(draft, editing);
+  const test = useConnectionTest(editing?.id, !readOnly && isDirty(draft, editing));
 
   const save = async () => {
-    const extraHeaders: Record<string, string> = {};
-    const keepSecretHeaders: Record<string, string> = {};
-    for (const h of draft.headers) {
-      const name = h.name.trim();
-      if (!name) continue;
-      extraHeaders[name] = h.value;
-      if (h.stored !== undefined && h.value === '') keepSecretHeaders[name] = h.stored;
-    }
-    const err = await profileSaved({
-      id: draft.id,
-      name: draft.name,
-      baseUrl: draft.baseUrl,
-      authScheme: draft.authScheme,
-      extraHeaders,
-      keepSecretHeaders,
-      key: draft.key || undefined,
-      clearKey: draft.clearKey || undefined,
-      keyStorage: draft.keyStorage,
-    });
+    const droppingSecrets = newHost !== undefined && !draft.keepForNewOrigin && !draft.key;
+    const err = await profileSaved(toInput(draft, editing));
     if (err) {
       setErrors(err.fields ?? { _: err.message });
       return;
@@ -108,7 +52,7 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
     setDraft((d) => ({ ...fromProfile(saved), keyStorage: d.keyStorage }));
     setErrors({});
     setSelected(state?.activeId);
-    setMessage('Saved.');
+    setMessage(droppingSecrets ? `Saved. The stored key and secret header values were not kept for ${newHost.host}.` : 'Saved.');
   };
 
   const remove = async () => {
@@ -158,27 +102,34 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
           <label>
             <span className="label">Base URL</span>
             <input aria-label="Base URL" placeholder="https://gateway.example.com" value={draft.baseUrl} disabled={readOnly} onChange={(e) => setDraft({ ...draft, baseUrl: e.target.value })} />
-            {errors.baseUrl && <span className="field-error">{errors.baseUrl}</span>}
+            {urlError && <span className="field-error">{urlError}</span>}
           </label>
-          {preview && (
+          {preview?.ok && (
             <div className="url-preview" aria-label="Endpoint URLs">
-              {preview.ok ? (
-                <>
-                  {preview.note && <p className="note">{preview.note}</p>}
-                  <table>
-                    <tbody>
-                      {preview.urls.map((u) => (
-                        <tr key={u.path}>
-                          <td className="method">{u.method}</td>
-                          <td className="mono">{u.url}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </>
-              ) : (
-                <p className="field-error">{preview.error}</p>
-              )}
+              {preview.note && <p className="note">{preview.note}</p>}
+              <table>
+                <tbody>
+                  {preview.urls.map((u) => (
+                    <tr key={u.path}>
+                      <td className="method">{u.method}</td>
+                      <td className="mono">{u.url}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {newHost && (
+            <div className="host-change" role="group" aria-label="Host change">
+              <label className="inline">
+                <input type="checkbox" checked={draft.keepForNewOrigin} onChange={(e) => setDraft({ ...draft, keepForNewOrigin: e.target.checked })} /> Keep the key for{' '}
+                {newHost.host}?
+              </label>
+              <span className="muted">
+                {draft.keepForNewOrigin
+                  ? `The stored key and secret header values will be sent to ${newHost.host}.`
+                  : `Unticked, saving forgets the stored key and secret header values, so ${newHost.host} never receives them.`}
+              </span>
             </div>
           )}
           <label>
@@ -198,6 +149,12 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
                 <label className="inline">
                   <input type="checkbox" checked={draft.clearKey} onChange={(e) => setDraft({ ...draft, clearKey: e.target.checked })} /> forget it
                 </label>
+              </span>
+            )}
+            {!readOnly && (
+              <span className="muted hint">
+                Answers are cleaned of the key and secret values before they reach this window. A secret under 8 characters is only matched exactly, so
+                prefer longer ones.
               </span>
             )}
           </label>
@@ -220,51 +177,30 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
               ))}
             </select>
           </label>
-          <fieldset disabled={readOnly}>
-            <legend>Extra headers</legend>
-            <p className="muted">A credential header&apos;s value (a name with auth, token, api-key, secret…) is kept where the key is and not shown again.</p>
-            {draft.headers.map((h, i) => (
-              <div key={i}>
-                <div className="header-row">
-                  <input aria-label={`Header ${i + 1} name`} placeholder="name" value={h.name} onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} />
-                  <input
-                    aria-label={`Header ${i + 1} value`}
-                    type={h.stored !== undefined || SECRET_HEADER.test(h.name.trim()) ? 'password' : 'text'}
-                    autoComplete="off"
-                    placeholder={valuePlaceholder(h)}
-                    value={h.value}
-                    onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
-                  />
-                  <button type="button" className="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => setDraft({ ...draft, headers: draft.headers.filter((_, j) => j !== i) })}>
-                    ✕
-                  </button>
-                </div>
-                {h.status?.hasValue && h.value === '' && (
-                  <span className="muted">
-                    Stored: {h.status.hint} ({STORAGE_WORDS[h.status.storage]})
-                  </span>
-                )}
-              </div>
-            ))}
-            <button type="button" className="ghost" onClick={() => setDraft({ ...draft, headers: [...draft.headers, { name: '', value: '' }] })}>
-              + Add header
-            </button>
-            {Object.entries(errors)
-              .filter(([k]) => k.startsWith('extraHeaders') || k.startsWith('keepSecretHeaders'))
-              .map(([k, v]) => (
-                <span key={k} className="field-error">
-                  {v}
-                </span>
-              ))}
-          </fieldset>
+          <HeaderRows
+            headers={draft.headers}
+            disabled={readOnly}
+            onChange={(headers) => setDraft({ ...draft, headers })}
+            errors={Object.entries(errors)
+              .filter(([k]) => k.startsWith('extraHeaders') || k.startsWith('keepSecretHeaders') || k.startsWith('secretHeaders'))
+              .map(([, v]) => v)}
+          />
           {errors._ && <p className="field-error">{errors._}</p>}
-          {message && <p className="note" role="status">{message}</p>}
-          {!readOnly && (
+          {message && (
+            <p className="note" role="status">
+              {message}
+            </p>
+          )}
+          {test.result}
+          {(!readOnly || test.button) && (
             <div className="actions">
-              <button type="submit" className="primary">
-                {draft.id ? 'Save profile' : 'Add profile'}
-              </button>
-              {draft.id && (
+              {!readOnly && (
+                <button type="submit" className="primary">
+                  {draft.id ? 'Save profile' : 'Add profile'}
+                </button>
+              )}
+              {test.button}
+              {!readOnly && draft.id && (
                 <button type="button" className="danger" onClick={() => void remove()}>
                   Delete
                 </button>
