@@ -201,6 +201,12 @@ describe('Test connection', () => {
       ]);
       expect(result.summary).toMatch(/^Connected: HTTP 200 in \d+ ms, 1 model listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\.$/);
 
+      // Saved with the default scheme, the list goes out with Bearer, which this gateway refuses: the test says what to change.
+      const native = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Native', baseUrl: xOnly.url, key: KEY }, r));
+      const advised = value<ProfileTestResult>(await core.dispatch('profiles:test', { id: idOf(native, 'Native') }, r));
+      expect(advised).toMatchObject({ ok: false, status: 401, modelCount: 0 });
+      expect(advised.summary).toContain("The key works as x-api-key; Authorization: Bearer got HTTP 401. Set the profile's auth scheme to x-api-key everywhere.");
+
       const wrong = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Wrong', baseUrl: gwA.url, key: 'sk-wrong-key-000000000' }, r));
       const failed = value<ProfileTestResult>(await core.dispatch('profiles:test', { id: idOf(wrong, 'Wrong') }, r));
       expect(failed).toMatchObject({ ok: false, status: 401, modelCount: 0 });

@@ -73,7 +73,8 @@ function summarize(primary: AuthAttempt, attempts: AuthAttempt[], list: ModelLis
   const worked = attempts.filter((a) => a.ok).map((a) => HEADER_WORDS[a.header]);
   const failed = attempts.filter((a) => !a.ok).map((a) => `${HEADER_WORDS[a.header]} got ${a.status ? `HTTP ${a.status}` : 'no answer'}`);
   if (!worked.length) return `${head} Neither x-api-key nor Authorization: Bearer was accepted.`;
-  return `${head} The key works as ${worked.join(' and as ')}${failed.length ? `; ${failed.join(', ')}` : ''}.`;
+  const advice = primary.ok ? '' : ` Set the profile's auth scheme to ${attempts.find((a) => a.ok)!.header === 'x-api-key' ? 'x-api-key' : 'Authorization: Bearer'} everywhere.`;
+  return `${head} The key works as ${worked.join(' and as ')}${failed.length ? `; ${failed.join(', ')}` : ''}.${advice}`;
 }
 
 export async function testConnection(

@@ -15,7 +15,10 @@ export function useConnectionTest(profileId: string | undefined, unsaved: boolea
   const [state, setState] = useState<{ for: string; busy?: boolean; result?: ProfileTestResult; error?: string }>();
   const shown = profileId !== undefined && state?.for === profileId ? state : undefined;
   const region = useRef<HTMLDivElement>(null);
-  useEffect(() => region.current?.scrollIntoView?.({ block: 'nearest' }), [shown?.result, shown?.error]);
+  // In braces: a browser's scrollIntoView may return a promise, which React would take for a cleanup function.
+  useEffect(() => {
+    region.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [shown?.result, shown?.error]);
 
   const run = async () => {
     if (profileId === undefined) return;

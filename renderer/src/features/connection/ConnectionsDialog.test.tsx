@@ -151,5 +151,14 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     const region = within(dialog).getByRole('region', { name: 'Connection test' });
     expect(region.textContent).toContain('The key works as x-api-key');
     expect(region.textContent).toContain('Authorization: Bearer: refused (HTTP 401, 9 ms) — invalid token');
+
+    // After another save, a second test shows its own answer.
+    answers['profiles:test'] = ok({ ok: false, status: 401, latencyMs: 5, modelCount: 0, models: [], attempts: [], summary: 'Not connected: second answer.' });
+    fireEvent.change(within(dialog).getByLabelText('Auth scheme'), { target: { value: 'x-api-key' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save profile' }));
+    await settle();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Test connection' }));
+    await settle();
+    expect(within(dialog).getByRole('region', { name: 'Connection test' }).textContent).toContain('Not connected: second answer.');
   });
 });
