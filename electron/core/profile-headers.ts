@@ -160,6 +160,19 @@ export function proxyCredentials(proxy: string | undefined): string[] {
   return [user, password, pair, basic, `Basic ${basic}`].filter((s) => s !== '');
 }
 
+/**
+ * What a `Basic` credential header (a profile's Proxy-Authorization, say) holds once decoded: `user:password`
+ * and each part, which a proxy's error page may quote in clear.
+ */
+export function basicCredentials(value: string): string[] {
+  const token = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
+  if (!token) return [];
+  const pair = Buffer.from(token, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  if (colon < 0 || /[\u0000-\u001f]/.test(pair)) return [];
+  return [pair, pair.slice(0, colon), pair.slice(colon + 1)].filter((s) => s !== '');
+}
+
 function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);

@@ -240,7 +240,7 @@ describe('credentials in URLs and proxies', () => {
     }
   });
 
-  it("secretsFor lists the proxy's user, password and Basic token from https_proxy", async () => {
+  it("secretsFor lists the proxy's user, password and Basic token from https_proxy, and a Basic header's parts", async () => {
     const saved = process.env.https_proxy;
     process.env.https_proxy = 'http://proxyuser:pr%40xy-pass-123@proxy.corp:3128';
     try {
@@ -250,6 +250,9 @@ describe('credentials in URLs and proxies', () => {
       const secrets = store.secretsFor(idOf(state, 'Corp'));
       const basic = Buffer.from('proxyuser:pr@xy-pass-123').toString('base64');
       expect(secrets).toEqual(expect.arrayContaining([KEY, 'proxyuser', 'pr@xy-pass-123', 'proxyuser:pr@xy-pass-123', basic, `Basic ${basic}`]));
+      const basicHeader = `Basic ${Buffer.from('corp-user:corp-pass-999').toString('base64')}`;
+      const withHeader = await store.save({ name: 'Corp 2', baseUrl: 'https://gw.example.com', extraHeaders: { 'Proxy-Authorization': basicHeader } });
+      expect(store.secretsFor(idOf(withHeader, 'Corp 2'))).toEqual(expect.arrayContaining([basicHeader, 'corp-user:corp-pass-999', 'corp-user', 'corp-pass-999']));
       // Loopback goes direct: the demo's secrets carry no proxy credentials.
       expect(store.secretsFor('demo')).toEqual(['demo-key-0000']);
     } finally {

@@ -21,7 +21,7 @@ import { SECRET_HEADER } from '../../shared/request-headers';
 import { joinUrl, normalizeBaseUrl } from '../../shared/url';
 import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { proxyFor, requestSecrets } from './gateway-client';
-import { originOf, parseVaultId, planHeaders, proxyCredentials, secretHeaderId, urlShown, type VaultChange } from './profile-headers';
+import { basicCredentials, originOf, parseVaultId, planHeaders, proxyCredentials, secretHeaderId, urlShown, type VaultChange } from './profile-headers';
 import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
 
@@ -258,7 +258,8 @@ export class ProfileStore {
 
   /**
    * Proxy credentials count too: the proxy's user name and password from https_proxy and friends, in every form
-   * a request carries them, since a proxy's error page may quote them back.
+   * a request carries them, and what a `Basic` header value (a profile's Proxy-Authorization) decodes to, since a
+   * proxy's error page may quote them back.
    */
   private secretsOf(e: Entry): string[] {
     const own = requestSecrets(this.keyFor(e.id), this.resolvedHeaders(e), (name) => this.isSecret(e, name));
@@ -268,7 +269,8 @@ export class ProfileStore {
     } catch {
       proxy = undefined;
     }
-    return [...new Set([...own, ...proxyCredentials(proxy).filter((s) => s.length >= 4)])];
+    const basic = own.flatMap(basicCredentials);
+    return [...new Set([...own, ...[...basic, ...proxyCredentials(proxy)].filter((s) => s.length >= 4)])];
   }
 
   private isSecret(e: Entry, name: string): boolean {
