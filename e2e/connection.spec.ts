@@ -15,7 +15,12 @@ test('first launch opens on the Demo gateway with its models', async ({ app }) =
   await expect(app.getByLabel('Models fetched')).toContainText(/\d+ models · fetched/);
 });
 
-test('a second gateway: add a profile with a key and a credential header, see its own models, and what changed after a refresh', async ({ app, startGateway, host, received }) => {
+test('a second gateway: add a profile with a key and a credential header, see its own models, and what changed after a refresh', async ({
+  app,
+  startGateway,
+  host,
+  received,
+}) => {
   // What the key may use on this gateway: changed below, as a relay's admin would.
   const served: Record<string, string[]> = { [KEY]: ['gpt-sim-mini', 'sim-chat-only'] };
   const second = await startGateway({ keys: served });
@@ -41,7 +46,9 @@ test('a second gateway: add a profile with a key and a credential header, see it
 
   await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Second gateway');
   await expect(app.getByLabel('Models fetched')).toContainText('2 models');
-  expect([...new Set(second.requests.filter((q) => q.path === '/v1/models').map((q) => q.headers['helicone-auth']))]).toEqual([HELICONE]);
+  expect([
+    ...new Set(second.requests.filter((q) => q.path === '/v1/models').map((q) => q.headers['helicone-auth'])),
+  ]).toEqual([HELICONE]);
   served[KEY] = ['gpt-sim-mini', 'claude-sim-haiku'];
   await app.getByRole('button', { name: 'Refresh models' }).click();
   await expect(app.getByLabel('Model changes')).toContainText('+1 new: claude-sim-haiku');
@@ -68,7 +75,10 @@ test('a second gateway: add a profile with a key and a credential header, see it
   expect(readFileSync(path.join(host.dataDir, 'profiles.json'), 'utf8')).toContain('Second gateway');
 });
 
-test('a profile with a wrong key shows the status code and the gateway message, not "failed"', async ({ app, startGateway }) => {
+test('a profile with a wrong key shows the status code and the gateway message, not "failed"', async ({
+  app,
+  startGateway,
+}) => {
   const gw = await startGateway({ keys: { 'right-key-123456': ['gpt-sim-mini'] } });
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });
@@ -96,7 +106,10 @@ test('a base URL that is not http(s) is one field error and nothing is saved', a
   await expect(dialog.getByRole('list', { name: 'Profiles' })).not.toContainText('FTP');
 });
 
-test('a run brought back from History goes to the gateway it was sent to, and says so', async ({ app, startGateway }) => {
+test('a run brought back from History goes to the gateway it was sent to, and says so', async ({
+  app,
+  startGateway,
+}) => {
   const second = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });
@@ -122,10 +135,15 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
   await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
   await app.getByRole('button', { name: 'Open in composer' }).click();
 
-  await expect(app.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(app.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(app.getByLabel('System prompt', { exact: true })).toHaveValue('Sent to the second gateway.');
   await expect(profile.locator('option:checked')).toHaveText('Second gateway');
-  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText('Switched to profile “Second gateway”');
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText(
+    'Switched to profile “Second gateway”',
+  );
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   await expect(app.getByRole('note', { name: 'Where this request goes' })).toHaveCount(0);
@@ -134,21 +152,34 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
 
   // The run's profile is gone: the request still opens, and the note says where Send now goes.
   await app.getByRole('button', { name: 'Connections…' }).click();
-  await dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ }).click();
+  await dialog
+    .getByRole('list', { name: 'Profiles' })
+    .getByRole('button', { name: /Second gateway/ })
+    .click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
-  await expect(dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ })).toHaveCount(0);
+  await expect(
+    dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ }),
+  ).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(profile.locator('option:checked')).toHaveText('Demo gateway');
   await app.getByRole('tab', { name: 'History' }).click();
   await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
   await app.getByRole('button', { name: 'Open in composer' }).click();
-  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText('“Second gateway”, which no longer exists: Send goes to “Demo gateway”');
+  await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText(
+    '“Second gateway”, which no longer exists: Send goes to “Demo gateway”',
+  );
   await app.getByRole('button', { name: 'Dismiss note' }).click();
   await expect(app.getByRole('note', { name: 'Where this request goes' })).toHaveCount(0);
 });
 
 /** Adds a profile in the Connections dialog, leaving the dialog open. */
-async function addProfile(app: Page, name: string, baseUrl: string, key: string, headers: [string, string, boolean?][] = []) {
+async function addProfile(
+  app: Page,
+  name: string,
+  baseUrl: string,
+  key: string,
+  headers: [string, string, boolean?][] = [],
+) {
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });
   await dialog.getByRole('button', { name: '+ New profile' }).click();
@@ -166,11 +197,23 @@ async function addProfile(app: Page, name: string, baseUrl: string, key: string,
   return dialog;
 }
 
-const INVENTED = { 'x-portkey-virtual-key': 'vk-e2e-SECRET-portkey-01', 'x-functions-key': 'fn-e2e-SECRET-azure-02', 'x-jwt': 'eyJ.e2e-SECRET-jwt.03' };
+const INVENTED = {
+  'x-portkey-virtual-key': 'vk-e2e-SECRET-portkey-01',
+  'x-functions-key': 'fn-e2e-SECRET-azure-02',
+  'x-jwt': 'eyJ.e2e-SECRET-jwt.03',
+};
 
-test('credential headers by name or by the secret switch: sent, but redacted in the ledger, history export and profiles.json', async ({ app, startGateway, host, received }) => {
+test('credential headers by name or by the secret switch: sent, but redacted in the ledger, history export and profiles.json', async ({
+  app,
+  startGateway,
+  host,
+  received,
+}) => {
   const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
-  const dialog = await addProfile(app, 'Relay', gw.url, KEY, [...Object.entries(INVENTED), ['x-tenant', 'tnt-42', true] as [string, string, boolean]]);
+  const dialog = await addProfile(app, 'Relay', gw.url, KEY, [
+    ...Object.entries(INVENTED),
+    ['x-tenant', 'tnt-42', true] as [string, string, boolean],
+  ]);
   await expect(dialog.getByRole('checkbox', { name: 'Header 1 secret' })).toBeChecked();
   await expect(dialog.getByRole('checkbox', { name: 'Header 1 secret' })).toBeDisabled();
   await expect(dialog.getByRole('checkbox', { name: 'Header 4 secret' })).toBeChecked();
@@ -199,7 +242,9 @@ test('credential headers by name or by the secret switch: sent, but redacted in 
   await app.getByRole('button', { name: 'Close' }).click();
 
   const page = await app.content();
-  const files = readdirSync(host.dataDir).filter((f) => f.endsWith('.json')).map((f) => readFileSync(path.join(host.dataDir, f), 'utf8'));
+  const files = readdirSync(host.dataDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(path.join(host.dataDir, f), 'utf8'));
   for (const secret of [...Object.values(INVENTED), 'tnt-42', KEY]) {
     expect(page).not.toContain(secret);
     expect(received.join('\n')).not.toContain(secret);
@@ -216,7 +261,9 @@ test('a key never follows a host change unless the user keeps it for that host',
   const keep = dialog.getByRole('checkbox', { name: `Keep the key for ${secondHost}?` });
   await expect(keep).not.toBeChecked();
   await dialog.getByRole('button', { name: 'Save profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText(`Saved. The stored key and secret header values were not kept for ${secondHost}.`);
+  await expect(dialog.getByRole('status')).toHaveText(
+    `Saved. The stored key and secret header values were not kept for ${secondHost}.`,
+  );
   await expect(dialog.getByLabel('API key')).toHaveAttribute('placeholder', 'sk-…');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(app.getByLabel('Models error')).toContainText('HTTP 401');
@@ -243,8 +290,14 @@ test('a key never follows a host change unless the user keeps it for that host',
 test.describe('at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
-  test('Save profile and Test connection stay in view however long the form, and the test says which auth header worked', async ({ app, startGateway }) => {
-    const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] }, authHeaders: ['x-api-key'] });
+  test('Save profile and Test connection stay in view however long the form, and the test says which auth header worked', async ({
+    app,
+    startGateway,
+  }) => {
+    const gw = await startGateway({
+      keys: { [KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] },
+      authHeaders: ['x-api-key'],
+    });
     const dialog = await addProfile(app, 'X only', gw.url, KEY);
     for (let i = 1; i <= 6; i++) {
       await dialog.getByRole('button', { name: '+ Add header' }).click();
@@ -264,14 +317,16 @@ test.describe('at 1280×720', () => {
     await test.click();
     const result = dialog.getByRole('region', { name: 'Connection test' });
     // Saved with the default scheme, the model list goes out with Bearer, which this gateway refuses.
-    await expect(result).toContainText("Not connected: HTTP 401");
+    await expect(result).toContainText('Not connected: HTTP 401');
     await expect(result).toContainText("Set the profile's auth scheme to x-api-key everywhere.");
     await dialog.getByLabel('Auth scheme').selectOption('x-api-key');
     await expect(test).toBeDisabled();
     await save.click();
     await expect(test).toBeEnabled();
     await test.click();
-    await expect(result).toContainText(/Connected: HTTP 200 in \d+ ms, 2 models listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\./);
+    await expect(result).toContainText(
+      /Connected: HTTP 200 in \d+ ms, 2 models listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\./,
+    );
     await expect(result).toContainText('claude-sim-haiku');
     await expect(save).toBeInViewport({ ratio: 1 });
   });

@@ -1,7 +1,7 @@
 /**
  * Export a request as code the user can run elsewhere: curl, Python and TypeScript with the official SDKs,
- * and raw HTTP. The key is always written `<API_KEY>`; a secret extra header's value becomes a placeholder named after it
- * (`x-portkey-virtual-key: <X_PORTKEY_VIRTUAL_KEY>`). The
+ * and raw HTTP. The key is always written `<API_KEY>`; a secret extra header's value becomes a placeholder
+ * named after it (`x-portkey-virtual-key: <X_PORTKEY_VIRTUAL_KEY>`). The
  * headers are the ones the app itself sends (request-headers.ts). Pure.
  */
 import type { AuthScheme } from './contract/profiles';
@@ -64,7 +64,9 @@ const SDK_PARAMS: Record<ProtocolId, string[]> = {
 function headersFor(input: ExportInput): Record<string, string> {
   const extra: Record<string, string> = {};
   const marked = new Set(input.secretHeaders?.map((name) => name.toLowerCase()));
-  for (const [k, v] of Object.entries(input.extraHeaders)) extra[k] = SECRET_HEADER.test(k) || marked.has(k.toLowerCase()) ? secretPlaceholder(k) : v;
+  for (const [k, v] of Object.entries(input.extraHeaders)) {
+    extra[k] = SECRET_HEADER.test(k) || marked.has(k.toLowerCase()) ? secretPlaceholder(k) : v;
+  }
   return requestHeaders({
     path: PROTOCOL_INFO[input.protocol].path,
     authScheme: input.authScheme,

@@ -305,7 +305,8 @@ export function buildRequest(
   // A header marked secret in the profile form is hidden whole like one named as a credential, whatever its length.
   const marked = new Set(profile.secretHeaders?.map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(headers)) {
-    redactedHeaders[name] = SECRET_HEADER.test(name) || marked.has(name) ? redact(value, key, secrets) : scrub(value, secrets);
+    const secret = SECRET_HEADER.test(name) || marked.has(name);
+    redactedHeaders[name] = secret ? redact(value, key, secrets) : scrub(value, secrets);
   }
   const proxy = proxyFor(url);
   return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body), ...(proxy ? { proxy } : {}) };

@@ -76,7 +76,12 @@ export function planHeaders(
     else if (from !== undefined) keepStored(vault, plan, id, existing, name, from);
     else if ((SECRET_HEADER.test(name) || marked.has(name.toLowerCase())) && value !== '') {
       plan.vaulted.push(name);
-      plan.changes.push({ id: secretHeaderId(id, name), value, persist: input.keyStorage === 'persist', what: `the value of ${name}` });
+      plan.changes.push({
+        id: secretHeaderId(id, name),
+        value,
+        persist: input.keyStorage === 'persist',
+        what: `the value of ${name}`,
+      });
     } else {
       plan.extraHeaders[name] = value;
     }
@@ -94,7 +99,14 @@ export function planHeaders(
   return plan;
 }
 
-function keepStored(vault: KeyVault, plan: HeaderPlan, id: string, existing: StoredHeaders | undefined, name: string, from: string): void {
+function keepStored(
+  vault: KeyVault,
+  plan: HeaderPlan,
+  id: string,
+  existing: StoredHeaders | undefined,
+  name: string,
+  from: string,
+): void {
   const source = existing && storedSecret(existing, from);
   if (!source) {
     plan.errors[`extraHeaders.${name}`] = `No value is stored for ${from}: type the value.`;
@@ -109,9 +121,15 @@ function keepStored(vault: KeyVault, plan: HeaderPlan, id: string, existing: Sto
   if (target === source.vaultId) return;
   const stored = vault.get(source.vaultId);
   if (stored === undefined) {
-    plan.errors[`extraHeaders.${name}`] = `The stored value of ${from} could not be decrypted this launch, so it cannot move to ${name}: type it again.`;
+    plan.errors[`extraHeaders.${name}`] =
+      `The stored value of ${from} could not be decrypted this launch, so it cannot move to ${name}: type it again.`;
   } else {
-    plan.changes.push({ id: target, value: stored, persist: vault.storageOf(source.vaultId) !== 'session', what: `the value of ${name}` });
+    plan.changes.push({
+      id: target,
+      value: stored,
+      persist: vault.storageOf(source.vaultId) !== 'session',
+      what: `the value of ${name}`,
+    });
   }
 }
 

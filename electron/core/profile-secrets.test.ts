@@ -72,7 +72,12 @@ afterAll(async () => {
 });
 
 async function newCore(dataDir = temp()) {
-  const core = await createCore({ dataDir, host: 'web', version: 'test', vault: new LayeredVault('file', path.join(dataDir, 'keys.json')) });
+  const core = await createCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+  });
   return { core, dataDir };
 }
 
@@ -85,7 +90,11 @@ describe('secret headers', () => {
     try {
       const extraHeaders = { ...INVENTED, 'x-tenant': 'tnt-42', 'x-team': 'blue' };
       const state = value<ProfilesState>(
-        await core.dispatch('profiles:save', { name: 'Relay', baseUrl: gwA.url, key: KEY, extraHeaders, secretHeaders: ['x-tenant'] }, r),
+        await core.dispatch(
+          'profiles:save',
+          { name: 'Relay', baseUrl: gwA.url, key: KEY, extraHeaders, secretHeaders: ['x-tenant'] },
+          r,
+        ),
       );
       const id = idOf(state, 'Relay');
       const view = state.profiles.find((p) => p.id === id)!;
@@ -93,7 +102,9 @@ describe('secret headers', () => {
       expect(view.extraHeaders['x-team']).toBe('blue');
 
       const body = { model: 'gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] };
-      const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: id, protocol: 'chat', body }, r));
+      const { runId } = value<{ runId: string }>(
+        await core.dispatch('runs:start', { profileId: id, protocol: 'chat', body }, r),
+      );
       expect((await r.end(runId)).verdict).toBe('complete');
       const sent = gwA.requests.at(-1)!.headers;
       for (const [name, v] of Object.entries(extraHeaders)) expect(sent[name]).toBe(v);
@@ -105,14 +116,23 @@ describe('secret headers', () => {
       expect(ledger?.headers['x-team']).toBe('blue');
 
       const code = value<{ code: string }>(await core.dispatch('history:code', { runId, language: 'curl' }, r)).code;
-      const live = value<{ code: string }>(await core.dispatch('export:code', { profileId: id, protocol: 'chat', body, language: 'curl' }, r)).code;
+      const live = value<{ code: string }>(
+        await core.dispatch('export:code', { profileId: id, protocol: 'chat', body, language: 'curl' }, r),
+      ).code;
       for (const text of [code, live]) {
         expect(text).toContain("-H 'x-portkey-virtual-key: <X_PORTKEY_VIRTUAL_KEY>'");
         expect(text).toContain("-H 'x-jwt: <X_JWT>'");
         expect(text).toContain("-H 'x-tenant: <X_TENANT>'");
       }
       const history = JSON.stringify(value(await core.dispatch('history:get', { runId }, r)));
-      const everything = [history, code, live, JSON.stringify(r.updates), JSON.stringify(state), readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')].join('\n');
+      const everything = [
+        history,
+        code,
+        live,
+        JSON.stringify(r.updates),
+        JSON.stringify(state),
+        readFileSync(path.join(dataDir, 'profiles.json'), 'utf8'),
+      ].join('\n');
       for (const secret of [...Object.values(INVENTED), 'tnt-42', KEY]) expect(everything).not.toContain(secret);
     } finally {
       await core.close();
@@ -122,7 +142,21 @@ describe('secret headers', () => {
   it('moves credential header values saved in clear in profiles.json to the vault at start-up', async () => {
     const dataDir = temp();
     const file = path.join(dataDir, 'profiles.json');
-    writeFileSync(file, JSON.stringify({ version: 1, profiles: [{ id: 'old', name: 'Old', baseUrl: gwA.url, authScheme: 'native', extraHeaders: { ...INVENTED, 'x-team': 'blue' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        profiles: [
+          {
+            id: 'old',
+            name: 'Old',
+            baseUrl: gwA.url,
+            authScheme: 'native',
+            extraHeaders: { ...INVENTED, 'x-team': 'blue' },
+          },
+        ],
+      }),
+    );
     const { core } = await newCore(dataDir);
     try {
       const onDisk = readFileSync(file, 'utf8');
@@ -143,16 +177,33 @@ describe('a key never follows a host change', () => {
     const r = new Capture();
     try {
       const helicone = 'Bearer sk-helicone-follow-0987654321';
-      const id = idOf(value<ProfilesState>(await core.dispatch('profiles:save', { name: 'P', baseUrl: gwA.url, key: KEY, extraHeaders: { 'helicone-auth': helicone } }, r)), 'P');
+      const id = idOf(
+        value<ProfilesState>(
+          await core.dispatch(
+            'profiles:save',
+            { name: 'P', baseUrl: gwA.url, key: KEY, extraHeaders: { 'helicone-auth': helicone } },
+            r,
+          ),
+        ),
+        'P',
+      );
       // The form sends a kept secret header as '' with its stored name.
-      const moved = { id, name: 'P', baseUrl: `${gwB.url}/v1`, extraHeaders: { 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } };
+      const moved = {
+        id,
+        name: 'P',
+        baseUrl: `${gwB.url}/v1`,
+        extraHeaders: { 'helicone-auth': '' },
+        keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+      };
       const state = value<ProfilesState>(await core.dispatch('profiles:save', moved, r));
       const view = state.profiles.find((p) => p.id === id)!;
       expect(view.key.hasKey).toBe(false);
       expect(view.secretHeaders['helicone-auth']).toEqual({ hasValue: false, storage: 'none' });
 
       const before = gwB.requests.length;
-      const list = value<{ error?: { status?: number } }>(await core.dispatch('models:list', { profileId: id, refresh: true }, r));
+      const list = value<{ error?: { status?: number } }>(
+        await core.dispatch('models:list', { profileId: id, refresh: true }, r),
+      );
       expect(list.error?.status).toBe(401);
       const got = JSON.stringify(gwB.requests.slice(before));
       expect(got).not.toContain(KEY);
@@ -168,17 +219,32 @@ describe('a key never follows a host change', () => {
     const { core } = await newCore();
     const r = new Capture();
     try {
-      const id = idOf(value<ProfilesState>(await core.dispatch('profiles:save', { name: 'P', baseUrl: gwA.url, key: KEY }, r)), 'P');
-      const samePath = value<ProfilesState>(await core.dispatch('profiles:save', { id, name: 'P', baseUrl: `${gwA.url}/v1` }, r));
+      const id = idOf(
+        value<ProfilesState>(await core.dispatch('profiles:save', { name: 'P', baseUrl: gwA.url, key: KEY }, r)),
+        'P',
+      );
+      const samePath = value<ProfilesState>(
+        await core.dispatch('profiles:save', { id, name: 'P', baseUrl: `${gwA.url}/v1` }, r),
+      );
       expect(samePath.profiles.find((p) => p.id === id)!.key.hasKey).toBe(true);
       // A confirmation for another origin than the one saved is no confirmation.
       const wrong = { id, name: 'P', baseUrl: gwB.url, keepSecretsForOrigin: gwA.url };
-      const confirmedElsewhere = value<ProfilesState>(await core.dispatch('profiles:save', { ...wrong, baseUrl: gwA.url.replace('127.0.0.1', 'localhost') }, r));
+      const confirmedElsewhere = value<ProfilesState>(
+        await core.dispatch('profiles:save', { ...wrong, baseUrl: gwA.url.replace('127.0.0.1', 'localhost') }, r),
+      );
       expect(confirmedElsewhere.profiles.find((p) => p.id === id)!.key.hasKey).toBe(false);
       await core.dispatch('profiles:save', { id, name: 'P', baseUrl: gwA.url, key: KEY }, r);
-      const kept = value<ProfilesState>(await core.dispatch('profiles:save', { id, name: 'P', baseUrl: gwB.url, keepSecretsForOrigin: new URL(gwB.url).origin }, r));
+      const kept = value<ProfilesState>(
+        await core.dispatch(
+          'profiles:save',
+          { id, name: 'P', baseUrl: gwB.url, keepSecretsForOrigin: new URL(gwB.url).origin },
+          r,
+        ),
+      );
       expect(kept.profiles.find((p) => p.id === id)!.key.hasKey).toBe(true);
-      const list = value<{ models: { id: string }[] }>(await core.dispatch('models:list', { profileId: id, refresh: true }, r));
+      const list = value<{ models: { id: string }[] }>(
+        await core.dispatch('models:list', { profileId: id, refresh: true }, r),
+      );
       expect(list.models.map((m) => m.id)).toEqual(['gpt-sim-mini']);
     } finally {
       await core.close();
@@ -191,7 +257,13 @@ describe('Test connection', () => {
     const { core } = await newCore();
     const r = new Capture();
     try {
-      const state = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'X only', baseUrl: xOnly.url, key: KEY, authScheme: 'x-api-key' }, r));
+      const state = value<ProfilesState>(
+        await core.dispatch(
+          'profiles:save',
+          { name: 'X only', baseUrl: xOnly.url, key: KEY, authScheme: 'x-api-key' },
+          r,
+        ),
+      );
       const result = value<ProfileTestResult>(await core.dispatch('profiles:test', { id: idOf(state, 'X only') }, r));
       expect(result).toMatchObject({ ok: true, status: 200, modelCount: 1, models: ['gpt-sim-mini'] });
       expect(result.latencyMs).toBeGreaterThanOrEqual(0);
@@ -199,15 +271,23 @@ describe('Test connection', () => {
         ['x-api-key', 200, true],
         ['authorization', 401, false],
       ]);
-      expect(result.summary).toMatch(/^Connected: HTTP 200 in \d+ ms, 1 model listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\.$/);
+      expect(result.summary).toMatch(
+        /^Connected: HTTP 200 in \d+ ms, 1 model listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\.$/,
+      );
 
       // Saved with the default scheme, the list goes out with Bearer, which this gateway refuses: the test says what to change.
-      const native = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Native', baseUrl: xOnly.url, key: KEY }, r));
+      const native = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'Native', baseUrl: xOnly.url, key: KEY }, r),
+      );
       const advised = value<ProfileTestResult>(await core.dispatch('profiles:test', { id: idOf(native, 'Native') }, r));
       expect(advised).toMatchObject({ ok: false, status: 401, modelCount: 0 });
-      expect(advised.summary).toContain("The key works as x-api-key; Authorization: Bearer got HTTP 401. Set the profile's auth scheme to x-api-key everywhere.");
+      expect(advised.summary).toContain(
+        "The key works as x-api-key; Authorization: Bearer got HTTP 401. Set the profile's auth scheme to x-api-key everywhere.",
+      );
 
-      const wrong = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Wrong', baseUrl: gwA.url, key: 'sk-wrong-key-000000000' }, r));
+      const wrong = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'Wrong', baseUrl: gwA.url, key: 'sk-wrong-key-000000000' }, r),
+      );
       const failed = value<ProfileTestResult>(await core.dispatch('profiles:test', { id: idOf(wrong, 'Wrong') }, r));
       expect(failed).toMatchObject({ ok: false, status: 401, modelCount: 0 });
       expect(failed.summary).toContain('Neither x-api-key nor Authorization: Bearer was accepted');
@@ -244,15 +324,32 @@ describe('credentials in URLs and proxies', () => {
     const saved = process.env.https_proxy;
     process.env.https_proxy = 'http://proxyuser:pr%40xy-pass-123@proxy.corp:3128';
     try {
-      const store = new ProfileStore(temp(), new LayeredVault(undefined, undefined), { demo: { baseUrl: 'http://127.0.0.1:1', key: 'demo-key-0000' } });
+      const store = new ProfileStore(temp(), new LayeredVault(undefined, undefined), {
+        demo: { baseUrl: 'http://127.0.0.1:1', key: 'demo-key-0000' },
+      });
       await store.load();
       const state = await store.save({ name: 'Corp', baseUrl: 'https://gw.example.com', key: KEY });
       const secrets = store.secretsFor(idOf(state, 'Corp'));
       const basic = Buffer.from('proxyuser:pr@xy-pass-123').toString('base64');
-      expect(secrets).toEqual(expect.arrayContaining([KEY, 'proxyuser', 'pr@xy-pass-123', 'proxyuser:pr@xy-pass-123', basic, `Basic ${basic}`]));
+      expect(secrets).toEqual(
+        expect.arrayContaining([
+          KEY,
+          'proxyuser',
+          'pr@xy-pass-123',
+          'proxyuser:pr@xy-pass-123',
+          basic,
+          `Basic ${basic}`,
+        ]),
+      );
       const basicHeader = `Basic ${Buffer.from('corp-user:corp-pass-999').toString('base64')}`;
-      const withHeader = await store.save({ name: 'Corp 2', baseUrl: 'https://gw.example.com', extraHeaders: { 'Proxy-Authorization': basicHeader } });
-      expect(store.secretsFor(idOf(withHeader, 'Corp 2'))).toEqual(expect.arrayContaining([basicHeader, 'corp-user:corp-pass-999', 'corp-user', 'corp-pass-999']));
+      const withHeader = await store.save({
+        name: 'Corp 2',
+        baseUrl: 'https://gw.example.com',
+        extraHeaders: { 'Proxy-Authorization': basicHeader },
+      });
+      expect(store.secretsFor(idOf(withHeader, 'Corp 2'))).toEqual(
+        expect.arrayContaining([basicHeader, 'corp-user:corp-pass-999', 'corp-user', 'corp-pass-999']),
+      );
       // Loopback goes direct: the demo's secrets carry no proxy credentials.
       expect(store.secretsFor('demo')).toEqual(['demo-key-0000']);
     } finally {

@@ -6,7 +6,16 @@
 import type { AuthAttempt, AuthScheme, ModelList, ProfileTestResult } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readModelsPage } from '../../shared/models';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type Timeouts } from './gateway-client';
+import {
+  buildRequest,
+  describeRequestError,
+  gatewayRequest,
+  readBodyText,
+  RequestTimer,
+  safeResponseHeaders,
+  scrub,
+  type Timeouts,
+} from './gateway-client';
 import type { Profile, ProfileStore } from './profiles';
 import { RunError } from './runs';
 
@@ -21,7 +30,13 @@ const HEADER_WORDS: Record<AuthAttempt['header'], string> = {
 };
 
 /** One GET /v1/models (first page) with the profile under `scheme`, timed from the request to the whole body. */
-async function attempt(profile: Profile, key: string | undefined, scheme: AuthScheme, secrets: readonly string[], timeouts: Timeouts): Promise<AuthAttempt> {
+async function attempt(
+  profile: Profile,
+  key: string | undefined,
+  scheme: AuthScheme,
+  secrets: readonly string[],
+  timeouts: Timeouts,
+): Promise<AuthAttempt> {
   const header: AuthAttempt['header'] = !key ? 'none' : scheme === 'x-api-key' ? 'x-api-key' : 'authorization';
   const req = buildRequest({ ...profile, authScheme: scheme }, key, 'GET', '/v1/models', undefined, { secrets });
   const timer = new RequestTimer(timeouts);
@@ -33,12 +48,16 @@ async function attempt(profile: Profile, key: string | undefined, scheme: AuthSc
     const latencyMs = Math.round(performance.now() - started);
     const problem = pageProblem(res.status, text);
     if (res.ok && !problem) return { header, status: res.status, ok: true, latencyMs };
-    const info = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: req.url });
+    const info = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
+      requestUrl: req.url,
+    });
     return { header, status: res.status, ok: false, latencyMs, message: scrub(problem ?? info.message, secrets) };
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
     const cause = timer.cause();
-    const message = cause?.startsWith('timeout') ? `No answer from ${req.url} in time.` : describeRequestError(err, secrets, req.proxy).message;
+    const message = cause?.startsWith('timeout')
+      ? `No answer from ${req.url} in time.`
+      : describeRequestError(err, secrets, req.proxy).message;
     return { header, ok: false, latencyMs, message: scrub(message, secrets) };
   } finally {
     timer.done();
@@ -65,16 +84,28 @@ function schemesToTry(key: string | undefined, own: AuthScheme): AuthScheme[] {
   return key ? ['x-api-key', 'bearer'] : [own];
 }
 
+const answered = (a: AuthAttempt) => (a.status ? `HTTP ${a.status}` : 'no answer');
+
+function headline(primary: AuthAttempt, list: ModelList): string {
+  if (primary.ok) {
+    const n = list.models.length;
+    return `Connected: HTTP ${primary.status} in ${primary.latencyMs} ms, ${n} model${n === 1 ? '' : 's'} listed.`;
+  }
+  const why = primary.message ? ` (${primary.message})` : '';
+  return `Not connected: ${answered(primary)} after ${primary.latencyMs} ms${why}.`;
+}
+
 function summarize(primary: AuthAttempt, attempts: AuthAttempt[], list: ModelList): string {
-  const head = primary.ok
-    ? `Connected: HTTP ${primary.status} in ${primary.latencyMs} ms, ${list.models.length} model${list.models.length === 1 ? '' : 's'} listed.`
-    : `Not connected: ${primary.status ? `HTTP ${primary.status}` : 'no answer'} after ${primary.latencyMs} ms${primary.message ? ` (${primary.message})` : ''}.`;
-  if (attempts.length === 1 && attempts[0].header === 'none') return `${head} The profile has no key, so no auth header was sent.`;
-  const worked = attempts.filter((a) => a.ok).map((a) => HEADER_WORDS[a.header]);
-  const failed = attempts.filter((a) => !a.ok).map((a) => `${HEADER_WORDS[a.header]} got ${a.status ? `HTTP ${a.status}` : 'no answer'}`);
+  const head = headline(primary, list);
+  if (attempts.length === 1 && attempts[0].header === 'none') {
+    return `${head} The profile has no key, so no auth header was sent.`;
+  }
+  const worked = attempts.filter((a) => a.ok);
   if (!worked.length) return `${head} Neither x-api-key nor Authorization: Bearer was accepted.`;
-  const advice = primary.ok ? '' : ` Set the profile's auth scheme to ${attempts.find((a) => a.ok)!.header === 'x-api-key' ? 'x-api-key' : 'Authorization: Bearer'} everywhere.`;
-  return `${head} The key works as ${worked.join(' and as ')}${failed.length ? `; ${failed.join(', ')}` : ''}.${advice}`;
+  const failed = attempts.filter((a) => !a.ok).map((a) => `${HEADER_WORDS[a.header]} got ${answered(a)}`);
+  const works = `The key works as ${worked.map((a) => HEADER_WORDS[a.header]).join(' and as ')}`;
+  const advice = primary.ok ? '' : ` Set the profile's auth scheme to ${HEADER_WORDS[worked[0].header]} everywhere.`;
+  return `${head} ${works}${failed.length ? `; ${failed.join(', ')}` : ''}.${advice}`;
 }
 
 export async function testConnection(
@@ -89,7 +120,8 @@ export async function testConnection(
   const secrets = profiles.secretsFor(id);
   const primary = await attempt(profile, key, profile.authScheme, secrets, timeouts);
   const attempts: AuthAttempt[] = [];
-  for (const scheme of schemesToTry(key, profile.authScheme)) attempts.push(await attempt(profile, key, scheme, secrets, timeouts));
+  for (const scheme of schemesToTry(key, profile.authScheme))
+    attempts.push(await attempt(profile, key, scheme, secrets, timeouts));
   // The picker's own listing, every page: the test also refreshes what the Model box offers.
   const list = primary.ok ? await listModels(id) : { profileId: id, models: [], added: [], removed: [], pages: 0 };
   return {

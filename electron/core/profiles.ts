@@ -21,7 +21,16 @@ import { SECRET_HEADER } from '../../shared/request-headers';
 import { joinUrl, normalizeBaseUrl } from '../../shared/url';
 import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { proxyFor, requestSecrets } from './gateway-client';
-import { basicCredentials, originOf, parseVaultId, planHeaders, proxyCredentials, secretHeaderId, urlShown, type VaultChange } from './profile-headers';
+import {
+  basicCredentials,
+  originOf,
+  parseVaultId,
+  planHeaders,
+  proxyCredentials,
+  secretHeaderId,
+  urlShown,
+  type VaultChange,
+} from './profile-headers';
 import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
 
@@ -104,21 +113,43 @@ export class ProfileStore {
     const read = await readJsonFile(this.file, ProfilesFile);
     if (read.problem) problems.push(read.problem);
     this.profiles = [
-      { id: DEMO_PROFILE_ID, name: 'Demo gateway', baseUrl: this.builtins.demo.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'demo' },
+      {
+        id: DEMO_PROFILE_ID,
+        name: 'Demo gateway',
+        baseUrl: this.builtins.demo.baseUrl,
+        authScheme: 'native',
+        extraHeaders: {},
+        vaulted: [],
+        builtin: 'demo',
+      },
     ];
     this.builtinKeys.set(DEMO_PROFILE_ID, this.builtins.demo.key);
     const env = this.builtins.env;
     if (env && normalizeBaseUrl(env.baseUrl).ok) {
-      this.profiles.push({ id: ENV_PROFILE_ID, name: 'Environment', baseUrl: env.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'env' });
+      this.profiles.push({
+        id: ENV_PROFILE_ID,
+        name: 'Environment',
+        baseUrl: env.baseUrl,
+        authScheme: 'native',
+        extraHeaders: {},
+        vaulted: [],
+        builtin: 'env',
+      });
       if (env.key) this.builtinKeys.set(ENV_PROFILE_ID, env.key);
     } else if (env) {
       const base = normalizeBaseUrl(env.baseUrl);
       const why = base.ok ? '' : base.error;
-      problems.push({ file: 'GATEWAY_BASE_URL', message: `GATEWAY_BASE_URL (${urlShown(env.baseUrl)}): ${why}; the Environment profile was not added.` });
+      problems.push({
+        file: 'GATEWAY_BASE_URL',
+        message: `GATEWAY_BASE_URL (${urlShown(env.baseUrl)}): ${why}; the Environment profile was not added.`,
+      });
     }
     for (const { secretHeaders, ...p } of read.value?.profiles ?? []) {
       if (p.id === DEMO_PROFILE_ID || p.id === ENV_PROFILE_ID) continue;
-      this.profiles.push({ ...p, vaulted: (secretHeaders ?? []).filter((name) => Object.hasOwn(p.extraHeaders, name)) });
+      this.profiles.push({
+        ...p,
+        vaulted: (secretHeaders ?? []).filter((name) => Object.hasOwn(p.extraHeaders, name)),
+      });
     }
     const wanted = read.value?.activeId ?? (this.has(ENV_PROFILE_ID) ? ENV_PROFILE_ID : DEMO_PROFILE_ID);
     this.activeId = this.has(wanted) ? wanted : DEMO_PROFILE_ID;
@@ -196,7 +227,9 @@ export class ProfileStore {
     const next = this.profiles.map((p) => {
       const names = moved.get(p);
       if (!names) return p;
-      const extraHeaders = Object.fromEntries(Object.entries(p.extraHeaders).map(([n, v]) => [n, names.includes(n) ? '' : v]));
+      const extraHeaders = Object.fromEntries(
+        Object.entries(p.extraHeaders).map(([n, v]) => [n, names.includes(n) ? '' : v]),
+      );
       return { ...p, extraHeaders, vaulted: [...p.vaulted, ...names] };
     });
     // The vault holds the values now, whether or not profiles.json can be rewritten: the next save drops them there.
@@ -305,7 +338,8 @@ export class ProfileStore {
 
   private view(p: Entry): ProfileView {
     const key = this.keyFor(p.id);
-    const storage: KeyStorage = p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
+    const storage: KeyStorage =
+      p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
     const extraHeaders: Record<string, string> = {};
     const secretHeaders: Record<string, SecretHeaderStatus> = {};
     for (const [name, value] of Object.entries(p.extraHeaders)) {
@@ -317,7 +351,9 @@ export class ProfileStore {
       const id = secretHeaderId(p.id, name);
       const inVault = p.vaulted.includes(name);
       const real = inVault ? this.vault.get(id) : value;
-      secretHeaders[name] = real ? { hasValue: true, hint: keyHint(real), storage: inVault ? this.vault.storageOf(id) : 'profiles-file' } : { hasValue: false, storage: 'none' };
+      secretHeaders[name] = real
+        ? { hasValue: true, hint: keyHint(real), storage: inVault ? this.vault.storageOf(id) : 'profiles-file' }
+        : { hasValue: false, storage: 'none' };
     }
     return {
       id: p.id,
@@ -355,11 +391,14 @@ export class ProfileStore {
       const before = existing ? this.connectionFingerprint(existing.id) : undefined;
       if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
       if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
-      const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
+      const clash = this.profiles.find(
+        (p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id,
+      );
       if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` }, 'name_taken');
       const id = existing?.id ?? randomUUID();
       const newOrigin = originOf(input.baseUrl);
-      const moved = existing !== undefined && originOf(existing.baseUrl) !== newOrigin && input.keepSecretsForOrigin !== newOrigin;
+      const moved =
+        existing !== undefined && originOf(existing.baseUrl) !== newOrigin && input.keepSecretsForOrigin !== newOrigin;
       const headers = planHeaders(this.vault, id, existing, input, moved);
       if (Object.keys(headers.errors).length) throw new FieldError(headers.errors);
       const profile: Entry = {
@@ -382,7 +421,10 @@ export class ProfileStore {
         await undo();
         throw err;
       }
-      return { state: this.state(), connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id) };
+      return {
+        state: this.state(),
+        connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id),
+      };
     });
   }
 
@@ -426,7 +468,10 @@ export class ProfileStore {
       // stays, while a key left behind belongs to nothing and is only reported.
       for (const vaultId of [id, ...p.vaulted.map((name) => secretHeaderId(id, name))]) {
         await this.vault.delete(vaultId).catch((err: unknown) => {
-          throw new RunError('unwritable', `"${p.name}" was deleted, but its saved key or header values could not be removed (${describeFsError(err)}). Check that the data folder is writable.`);
+          throw new RunError(
+            'unwritable',
+            `"${p.name}" was deleted, but its saved key or header values could not be removed (${describeFsError(err)}). Check that the data folder is writable.`,
+          );
         });
       }
       return this.state();
@@ -453,7 +498,9 @@ export class ProfileStore {
   }
 
   private async write(profiles: Entry[], activeId: string): Promise<void> {
-    const stored = profiles.filter((p) => !p.builtin).map(({ builtin: _b, vaulted, ...p }) => (vaulted.length ? { ...p, secretHeaders: vaulted } : p));
+    const stored = profiles
+      .filter((p) => !p.builtin)
+      .map(({ builtin: _b, vaulted, ...p }) => (vaulted.length ? { ...p, secretHeaders: vaulted } : p));
     await writeJsonAtomic(this.file, { version: 1, activeId, profiles: stored });
   }
 }

@@ -392,7 +392,8 @@ describe('core: what was learnt through a connection is forgotten when the conne
 
     // The third gateway does not serve sim-chat-only: nothing proven on the second may still be claimed.
     // The user keeps the key for the third gateway (it takes the same key): without that, the key is dropped.
-    const form = { id, name: 'Moves around', baseUrl: third.url, keepSecretsForOrigin: new URL(third.url).origin, authScheme: 'native', extraHeaders: {} as Record<string, string> };
+    const keepSecretsForOrigin = new URL(third.url).origin;
+    const form = { id, name: 'Moves around', baseUrl: third.url, keepSecretsForOrigin, authScheme: 'native', extraHeaders: {} as Record<string, string> };
     value(await core.dispatch('profiles:save', form, r));
     expect(await toolsState(id, 'sim-chat-only')).toBe('unknown');
     expect(await stored(id)).toEqual([]);

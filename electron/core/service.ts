@@ -181,7 +181,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
-    'profiles:test': async ({ id }) => testConnection(profiles, (profileId) => models.list(profileId, true), id, timeouts),
+    'profiles:test': async ({ id }) =>
+      testConnection(profiles, (profileId) => models.list(profileId, true), id, timeouts),
     'models:list': async ({ profileId, refresh }) => {
       if (!profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
       return models.list(profileId, refresh);

@@ -5,7 +5,16 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +26,11 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, GATEWAY_BASE_URL: '', GATEWAY_API_KEY: '', GATEWAY_PLAYGROUND_DATA: '' };
-    execFile(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'electron/web/cli.ts'), ...args], { cwd: root, env, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      path.join(root, 'node_modules/.bin/tsx'),
+      [path.join(root, 'electron/web/cli.ts'), ...args],
+      { cwd: root, env, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
 }
@@ -44,7 +56,10 @@ describe('cli', () => {
  * Starts the host as `npm run web` does, with an `xdg-open` of our own first on PATH (no browser can start
  * here) that writes the environment it was given to a file; resolves once that file is written.
  */
-async function startWithOpener(dataDir: string, env: Record<string, string>): Promise<{ openerEnv: string; stop: () => void }> {
+async function startWithOpener(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ openerEnv: string; stop: () => void }> {
   const bin = mkdtempSync(path.join(os.tmpdir(), 'gp-bin-'));
   dirs.push(bin);
   const dump = path.join(bin, 'env.txt');
@@ -52,11 +67,21 @@ async function startWithOpener(dataDir: string, env: Record<string, string>): Pr
   chmodSync(path.join(bin, 'xdg-open'), 0o755);
   // The built renderer need not exist for this: a page of one line stands in for it.
   writeFileSync(path.join(bin, 'index.html'), '<!doctype html><title>GP</title>');
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'electron/web/cli.ts'), '--data-dir', dataDir, '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, GATEWAY_PLAYGROUND_DATA: '', GATEWAY_PLAYGROUND_STATIC: bin, ...env, PATH: `${bin}:${process.env.PATH}` },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    path.join(root, 'node_modules/.bin/tsx'),
+    [path.join(root, 'electron/web/cli.ts'), '--data-dir', dataDir, '--port', '0'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        GATEWAY_PLAYGROUND_DATA: '',
+        GATEWAY_PLAYGROUND_STATIC: bin,
+        ...env,
+        PATH: `${bin}:${process.env.PATH}`,
+      },
+      stdio: 'ignore',
+    },
+  );
   const stop = () => void child.kill('SIGTERM');
   for (let i = 0; i < 300 && !existsSync(dump); i++) await new Promise((r) => setTimeout(r, 100));
   if (!existsSync(dump)) {

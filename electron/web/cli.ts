@@ -40,7 +40,8 @@ const USAGE = 'Options: --port N, --data-dir DIR, --no-open, --persist-keys';
 function whole(flag: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < 0) throw new Error(`--${flag} needs a whole number, got ${v || 'nothing'}`);
+  if (v.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new Error(`--${flag} needs a whole number, got ${v || 'nothing'}`);
   return n;
 }
 
@@ -67,7 +68,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (port > 65535) throw new Error('--port must be 0–65535');
   return {
     port,
-    dataDir: values['data-dir'] ? path.resolve(values['data-dir']) : env.GATEWAY_PLAYGROUND_DATA || path.join(os.homedir(), '.gateway-playground'),
+    dataDir: values['data-dir']
+      ? path.resolve(values['data-dir'])
+      : env.GATEWAY_PLAYGROUND_DATA || path.join(os.homedir(), '.gateway-playground'),
     open: !values['no-open'],
     persistKeys: values['persist-keys'] === true,
     idleTimeoutMs: whole('idle-timeout-ms', values['idle-timeout-ms']),
@@ -77,7 +80,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
 
 function staticDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.GATEWAY_PLAYGROUND_STATIC, path.join(here, '../renderer'), path.join(here, '../../dist/renderer')];
+  const candidates = [
+    process.env.GATEWAY_PLAYGROUND_STATIC,
+    path.join(here, '../renderer'),
+    path.join(here, '../../dist/renderer'),
+  ];
   const found = candidates.find((c) => c && existsSync(path.join(c, 'index.html')));
   if (!found) throw new Error('The renderer is not built: run `npm run build` first (npm run web does it for you).');
   return found;
@@ -88,7 +95,9 @@ function openBrowser(url: string): void {
   const argv = process.platform === 'win32' ? ['/c', 'start', '""', url] : [url];
   try {
     // The opener and the browser it starts get no gateway secret from this process's environment.
-    spawn(cmd, argv, { stdio: 'ignore', detached: true, env: childEnv(process.env) }).on('error', () => {}).unref();
+    spawn(cmd, argv, { stdio: 'ignore', detached: true, env: childEnv(process.env) })
+      .on('error', () => {})
+      .unref();
   } catch {
     // No browser opener on this machine: the printed URL is enough.
   }
@@ -102,7 +111,10 @@ async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(2);
   }
-  const vault = new LayeredVault(args.persistKeys ? 'file' : undefined, args.persistKeys ? path.join(args.dataDir, 'keys.json') : undefined);
+  const vault = new LayeredVault(
+    args.persistKeys ? 'file' : undefined,
+    args.persistKeys ? path.join(args.dataDir, 'keys.json') : undefined,
+  );
   let core: Core | undefined;
   let host: Awaited<ReturnType<typeof startWebHost>>;
   try {
@@ -117,7 +129,12 @@ async function main(): Promise<void> {
     host = await startWebHost({ core, port: args.port, staticDir: staticDir() });
   } catch (err) {
     // One sentence the user can act on: a stack trace says nothing about which folder or option to change.
-    console.error(startupFailureMessage(err, 'start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)'));
+    console.error(
+      startupFailureMessage(
+        err,
+        'start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)',
+      ),
+    );
     await core?.close().catch(() => undefined);
     process.exit(1);
   }

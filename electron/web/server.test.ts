@@ -35,7 +35,10 @@ afterAll(async () => {
   rmSync(staticDir, { recursive: true, force: true });
 });
 
-function get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: host.port, path: pathAndQuery, headers }, (res) => {
       let body = '';
@@ -72,7 +75,10 @@ function connect(query: string, headers: Record<string, string> = {}): Promise<W
   });
 }
 
-function call(ws: WebSocket, msg: unknown): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
+function call(
+  ws: WebSocket,
+  msg: unknown,
+): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
   return new Promise((resolve) => {
     ws.once('message', (d) => resolve(JSON.parse(d.toString())));
     ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
@@ -114,11 +120,18 @@ describe('browser host', () => {
   it('answers a request target it cannot read with 400 and keeps serving, before and after the token check', async () => {
     const hostHeader = `Host: 127.0.0.1:${host.port}`;
     expect(await raw(`GET //[x HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET /%E0%A4%A?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
+    expect(
+      await raw(`GET /%E0%A4%A?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`),
+    ).toMatch(/^HTTP\/1\.1 400 /);
+    const upgrade =
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
     expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET //[x?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(`GET //[x?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await get(`/?token=${host.token}`)).status).toBe(200);
     const ws = await connect(`?token=${host.token}`);
@@ -135,13 +148,23 @@ describe('browser host', () => {
     const ws = await connect(`?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
     try {
       expect(await call(ws, { id: 1, name: 'app:info', input: {} })).toMatchObject({ id: 1, result: { ok: true } });
-      expect(await call(ws, 'not json')).toMatchObject({ id: null, result: { ok: false, error: { code: 'invalid_message' } } });
-      expect(await call(ws, { id: 'x', name: 7 })).toMatchObject({ result: { ok: false, error: { code: 'invalid_message' } } });
-      expect(await call(ws, { id: 2, name: 'profiles:save', input: { baseUrl: 'javascript:alert(1)' } })).toMatchObject({
-        id: 2,
-        result: { ok: false, error: { code: 'invalid_input' } },
+      expect(await call(ws, 'not json')).toMatchObject({
+        id: null,
+        result: { ok: false, error: { code: 'invalid_message' } },
       });
-      expect(await call(ws, { id: 3, name: 'profiles:list', input: {} })).toMatchObject({ id: 3, result: { ok: true } });
+      expect(await call(ws, { id: 'x', name: 7 })).toMatchObject({
+        result: { ok: false, error: { code: 'invalid_message' } },
+      });
+      expect(await call(ws, { id: 2, name: 'profiles:save', input: { baseUrl: 'javascript:alert(1)' } })).toMatchObject(
+        {
+          id: 2,
+          result: { ok: false, error: { code: 'invalid_input' } },
+        },
+      );
+      expect(await call(ws, { id: 3, name: 'profiles:list', input: {} })).toMatchObject({
+        id: 3,
+        result: { ok: true },
+      });
     } finally {
       ws.close();
     }
@@ -183,7 +206,10 @@ describe('browser host shutdown', () => {
     stopped = true;
     half.destroy();
     expect(closed).toBe(true);
-    const again = await Promise.race([other.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
+    const again = await Promise.race([
+      other.close().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000)),
+    ]);
     expect(again).toBe(true);
   });
 });
@@ -194,8 +220,14 @@ describe('npm run web flags', () => {
     expect(a).toMatchObject({ port: 0, dataDir: '/tmp/x', open: false });
     expect(parseArgs([], { GATEWAY_PLAYGROUND_DATA: '/srv/gp' }).dataDir).toBe('/srv/gp');
     expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/whole number/);
-    expect(() => parseArgs(['--bogus'], {})).toThrow('Unknown option --bogus. Options: --port N, --data-dir DIR, --no-open, --persist-keys');
-    expect(parseArgs(['--port=8787', '--persist-keys'], {})).toMatchObject({ port: 8787, persistKeys: true, open: true });
+    expect(() => parseArgs(['--bogus'], {})).toThrow(
+      'Unknown option --bogus. Options: --port N, --data-dir DIR, --no-open, --persist-keys',
+    );
+    expect(parseArgs(['--port=8787', '--persist-keys'], {})).toMatchObject({
+      port: 8787,
+      persistKeys: true,
+      open: true,
+    });
     expect(() => parseArgs(['--port'], {})).toThrow('--port needs a whole number, got nothing');
     expect(() => parseArgs(['--data-dir'], {})).toThrow('--data-dir needs a folder');
     expect(() => parseArgs(['--port', '70000'], {})).toThrow('--port must be 0–65535');

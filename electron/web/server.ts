@@ -99,7 +99,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       return;
     }
     if ('status' in target) {
-      if (target.status === 400) res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
+      if (target.status === 400)
+        res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
       else res.writeHead(404).end();
       return;
     }
@@ -145,9 +146,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     socket.on('error', () => socket.destroy());
     try {
       const url = parseTarget(req.url);
-      const refused = !url ? BAD_REQUEST : url.pathname === '/ws' ? check(req, url, true) : ([404, 'Not found'] as [number, string]);
+      const refused = !url
+        ? BAD_REQUEST
+        : url.pathname === '/ws'
+          ? check(req, url, true)
+          : ([404, 'Not found'] as [number, string]);
       if (refused) {
-        socket.end(`HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`);
+        socket.end(
+          `HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`,
+        );
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws));

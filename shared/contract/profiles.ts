@@ -58,7 +58,14 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a vali
  * content-length, one whose value does not match the body it sends). `host` is not among them: overriding it
  * to reach a virtual host by IP works.
  */
-export const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect'];
+export const TRANSPORT_HEADERS = [
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+];
 
 /**
  * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: the HTTP
@@ -130,19 +137,42 @@ export const ProfileInput = z
     const seen = new Set<string>();
     for (const name of Object.keys(input.extraHeaders)) {
       // They are sent lowercased and a secret one is stored by its lowercased name: two spellings would collide.
-      if (seen.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is given twice (header names ignore case)` });
+      if (seen.has(name.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is given twice (header names ignore case)`,
+        });
       seen.add(name.toLowerCase());
       if (TRANSPORT_HEADERS.includes(name.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is set by HTTP itself and cannot be sent as an extra header` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is set by HTTP itself and cannot be sent as an extra header`,
+        });
       }
     }
     const marked = new Set(input.secretHeaders.map((name) => name.toLowerCase()));
     for (const name of Object.keys(input.keepSecretHeaders)) {
-      if (!(name in input.extraHeaders)) ctx.addIssue({ code: 'custom', path: ['keepSecretHeaders', name], message: `${name} is not among the extra headers` });
-      else if (input.extraHeaders[name] !== '') ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name}: either keep the stored value or type a new one, not both` });
+      if (!(name in input.extraHeaders))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['keepSecretHeaders', name],
+          message: `${name} is not among the extra headers`,
+        });
+      else if (input.extraHeaders[name] !== '')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name}: either keep the stored value or type a new one, not both`,
+        });
       else if (!SECRET_HEADER.test(name) && !marked.has(name.toLowerCase())) {
         // Only secret headers are redacted in ledgers and exports, so a stored value cannot become a plain one.
-        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is not marked secret, so its stored value cannot be kept: type the value` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is not marked secret, so its stored value cannot be kept: type the value`,
+        });
       }
     }
   });

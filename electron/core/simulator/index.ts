@@ -103,7 +103,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function keyOf(req: IncomingMessage, from: SimulatorOptions['authHeaders'] = ['x-api-key', 'authorization']): string | undefined {
+const BOTH_AUTH: NonNullable<SimulatorOptions['authHeaders']> = ['x-api-key', 'authorization'];
+
+function keyOf(req: IncomingMessage, from = BOTH_AUTH): string | undefined {
   const x = req.headers['x-api-key'];
   if (from.includes('x-api-key') && typeof x === 'string' && x) return x;
   if (!from.includes('authorization')) return undefined;

@@ -10,7 +10,10 @@ const HEADER_WORDS = { 'x-api-key': 'x-api-key', authorization: 'Authorization: 
  * the gateway took (profiles:test). A draft with unsaved changes is not what would be tested, so it waits.
  * The button goes in the dialog's actions, the result above them.
  */
-export function useConnectionTest(profileId: string | undefined, unsaved: boolean): { button: ReactNode; result: ReactNode } {
+export function useConnectionTest(
+  profileId: string | undefined,
+  unsaved: boolean,
+): { button: ReactNode; result: ReactNode } {
   const modelsRequested = useAppStore((s) => s.modelsRequested);
   const [state, setState] = useState<{ for: string; busy?: boolean; result?: ProfileTestResult; error?: string }>();
   const shown = profileId !== undefined && state?.for === profileId ? state : undefined;
@@ -31,18 +34,30 @@ export function useConnectionTest(profileId: string | undefined, unsaved: boolea
 
   if (profileId === undefined) return { button: null, result: null };
   const button = (
-    <button type="button" disabled={unsaved || shown?.busy} title={unsaved ? 'Save the profile first: the test uses it as saved' : undefined} onClick={() => void run()}>
+    <button
+      type="button"
+      disabled={unsaved || shown?.busy}
+      title={unsaved ? 'Save the profile first: the test uses it as saved' : undefined}
+      onClick={() => void run()}
+    >
       {shown?.busy ? 'Testing…' : 'Test connection'}
     </button>
   );
   const result = (shown?.result || shown?.error) && (
-    <div ref={region} role="region" aria-label="Connection test" aria-live="polite" className={`connection-test ${shown.result?.ok ? 'ok' : 'bad'}`}>
+    <div
+      ref={region}
+      role="region"
+      aria-label="Connection test"
+      aria-live="polite"
+      className={`connection-test ${shown.result?.ok ? 'ok' : 'bad'}`}
+    >
       <p>{shown.error ?? shown.result?.summary}</p>
       {shown.result && shown.result.attempts.length > 0 && (
         <ul>
           {shown.result.attempts.map((a) => (
             <li key={a.header}>
-              {HEADER_WORDS[a.header]}: {a.ok ? 'accepted' : 'refused'} ({a.status ? `HTTP ${a.status}` : 'no answer'}, {a.latencyMs} ms)
+              {HEADER_WORDS[a.header]}: {a.ok ? 'accepted' : 'refused'} ({a.status ? `HTTP ${a.status}` : 'no answer'},{' '}
+              {a.latencyMs} ms)
               {a.message ? ` — ${a.message}` : ''}
             </li>
           ))}
@@ -51,7 +66,9 @@ export function useConnectionTest(profileId: string | undefined, unsaved: boolea
       {shown.result && shown.result.models.length > 0 && (
         <p className="muted mono">
           {shown.result.models.join(', ')}
-          {shown.result.modelCount > shown.result.models.length ? ` and ${shown.result.modelCount - shown.result.models.length} more` : ''}
+          {shown.result.modelCount > shown.result.models.length
+            ? ` and ${shown.result.modelCount - shown.result.models.length} more`
+            : ''}
         </p>
       )}
     </div>

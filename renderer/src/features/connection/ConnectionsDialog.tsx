@@ -42,7 +42,9 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
     setDraft((d) => ({ ...fromProfile(saved), keyStorage: d.keyStorage }));
     setErrors({});
     setSelected(state?.activeId);
-    setMessage(droppingSecrets ? `Saved. The stored key and secret header values were not kept for ${newHost.host}.` : 'Saved.');
+    setMessage(
+      droppingSecrets ? `Saved. The stored key and secret header values were not kept for ${newHost.host}.` : 'Saved.',
+    );
   };
 
   const remove = async () => {
@@ -71,7 +73,11 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
             </li>
           ))}
           <li>
-            <button type="button" className={selected === undefined ? 'selected' : ''} onClick={() => setSelected(undefined)}>
+            <button
+              type="button"
+              className={selected === undefined ? 'selected' : ''}
+              onClick={() => setSelected(undefined)}
+            >
               + New profile
             </button>
           </li>
@@ -86,17 +92,31 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
           {readOnly && <p className="note">{editing?.name} is built in: it cannot be edited or deleted.</p>}
           <label>
             <span className="label">Name</span>
-            <input aria-label="Name" value={draft.name} disabled={readOnly} onChange={(e) => edit({ name: e.target.value })} />
+            <input
+              aria-label="Name"
+              value={draft.name}
+              disabled={readOnly}
+              onChange={(e) => edit({ name: e.target.value })}
+            />
             {errors.name && <span className="field-error">{errors.name}</span>}
           </label>
           <BaseUrlField draft={draft} edit={edit} readOnly={readOnly} saved={editing} savedError={errors.baseUrl} />
-          <KeyFields draft={draft} edit={edit} readOnly={readOnly} saved={editing} keyStorages={profiles?.keyStorages ?? []} />
+          <KeyFields
+            draft={draft}
+            edit={edit}
+            readOnly={readOnly}
+            saved={editing}
+            keyStorages={profiles?.keyStorages ?? []}
+          />
           <HeaderRows
             headers={draft.headers}
             disabled={readOnly}
             onChange={(headers) => edit({ headers })}
             errors={Object.entries(errors)
-              .filter(([k]) => k.startsWith('extraHeaders') || k.startsWith('keepSecretHeaders') || k.startsWith('secretHeaders'))
+              .filter(
+                ([k]) =>
+                  k.startsWith('extraHeaders') || k.startsWith('keepSecretHeaders') || k.startsWith('secretHeaders'),
+              )
               .map(([, v]) => v)}
           />
           {errors._ && <p className="field-error">{errors._}</p>}

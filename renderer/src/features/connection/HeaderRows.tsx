@@ -30,18 +30,25 @@ export function HeaderRows({
   errors: string[];
   disabled: boolean;
 }) {
-  const edit = (i: number, patch: Partial<HeaderRow>) => onChange(headers.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  const edit = (i: number, patch: Partial<HeaderRow>) =>
+    onChange(headers.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   return (
     <fieldset disabled={disabled}>
       <legend>Extra headers</legend>
       <p className="muted">
-        A secret header&apos;s value is kept where the key is, sent only to this profile&apos;s host and never shown again. A name with key, token,
-        secret, auth, password, jwt, signature or cookie in it is always secret; tick &quot;secret&quot; for any other.
+        A secret header&apos;s value is kept where the key is, sent only to this profile&apos;s host and never shown
+        again. A name with key, token, secret, auth, password, jwt, signature or cookie in it is always secret; tick
+        &quot;secret&quot; for any other.
       </p>
       {headers.map((h, i) => (
         <div key={i}>
           <div className="header-row">
-            <input aria-label={`Header ${i + 1} name`} placeholder="name" value={h.name} onChange={(e) => edit(i, { name: e.target.value })} />
+            <input
+              aria-label={`Header ${i + 1} name`}
+              placeholder="name"
+              value={h.name}
+              onChange={(e) => edit(i, { name: e.target.value })}
+            />
             <input
               aria-label={`Header ${i + 1} value`}
               type={isSecretRow(h) ? 'password' : 'text'}
@@ -50,7 +57,10 @@ export function HeaderRows({
               value={h.value}
               onChange={(e) => edit(i, { value: e.target.value })}
             />
-            <label className="inline" title={namedSecret(h.name) ? 'Named like a credential: always secret' : 'Keep this value like a key'}>
+            <label
+              className="inline"
+              title={namedSecret(h.name) ? 'Named like a credential: always secret' : 'Keep this value like a key'}
+            >
               <input
                 type="checkbox"
                 aria-label={`Header ${i + 1} secret`}
@@ -60,7 +70,12 @@ export function HeaderRows({
               />{' '}
               secret
             </label>
-            <button type="button" className="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => onChange(headers.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="ghost"
+              aria-label={`Remove header ${i + 1}`}
+              onClick={() => onChange(headers.filter((_, j) => j !== i))}
+            >
               ✕
             </button>
           </div>
@@ -71,7 +86,11 @@ export function HeaderRows({
           )}
         </div>
       ))}
-      <button type="button" className="ghost" onClick={() => onChange([...headers, { name: '', value: '', secret: false }])}>
+      <button
+        type="button"
+        className="ghost"
+        onClick={() => onChange([...headers, { name: '', value: '', secret: false }])}
+      >
         + Add header
       </button>
       {errors.map((v) => (

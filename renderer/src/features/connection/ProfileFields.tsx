@@ -59,13 +59,18 @@ export function BaseUrlField({ draft, edit, readOnly, saved, savedError }: Field
       {newHost && (
         <div className="host-change" role="group" aria-label="Host change">
           <label className="inline">
-            <input type="checkbox" checked={draft.keepForNewOrigin} onChange={(e) => edit({ keepForNewOrigin: e.target.checked })} /> Keep
-            the key for {newHost.host}?
+            <input
+              type="checkbox"
+              checked={draft.keepForNewOrigin}
+              onChange={(e) => edit({ keepForNewOrigin: e.target.checked })}
+            />{' '}
+            Keep the key for {newHost.host}?
           </label>
           <span className="muted">
             {draft.keepForNewOrigin
               ? `The stored key and secret header values will be sent to ${newHost.host}.`
-              : `Unticked, saving forgets the stored key and secret header values, so ${newHost.host} never receives them.`}
+              : `Unticked, saving forgets the stored key and secret header values, ` +
+                `so ${newHost.host} never receives them.`}
           </span>
         </div>
       )}
@@ -93,7 +98,8 @@ export function KeyFields({ draft, edit, readOnly, saved, keyStorages }: FieldPr
           <span className="muted">
             Stored: {key.hint} ({STORAGE_WORDS[key.storage]}){' '}
             <label className="inline">
-              <input type="checkbox" checked={draft.clearKey} onChange={(e) => edit({ clearKey: e.target.checked })} /> forget it
+              <input type="checkbox" checked={draft.clearKey} onChange={(e) => edit({ clearKey: e.target.checked })} />{' '}
+              forget it
             </label>
           </span>
         )}
@@ -114,7 +120,9 @@ export function KeyFields({ draft, edit, readOnly, saved, keyStorages }: FieldPr
         >
           {keyStorages.includes('keychain') && <option value="persist">in the OS keychain</option>}
           {keyStorages.includes('file') && <option value="persist">in a 0600 file in the data folder</option>}
-          {!keyStorages.some((k) => k === 'keychain' || k === 'file') && <option value="persist">for this session (no keychain here)</option>}
+          {!keyStorages.some((k) => k === 'keychain' || k === 'file') && (
+            <option value="persist">for this session (no keychain here)</option>
+          )}
           <option value="session">for this session only</option>
         </select>
       </label>
