@@ -1,5 +1,5 @@
 /**
- * Where keys live, and the values of secret extra headers (under ids from secretHeaderId in profiles.ts). The
+ * Where keys live, and the values of secret extra headers (under ids from secretHeaderId in profile-headers.ts). The
  * key is handed to the core once and never leaves it: the contract only carries a KeyStatus (hasKey + last
  * four characters). Electron's vault (safeStorage) lives in electron/main so the core never imports `electron`.
  */
