@@ -125,7 +125,7 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     await settle();
     expect(lastSave().keepSecretsForOrigin).toBeUndefined();
     expect(within(dialog).getByRole('status').textContent).toBe(
-      'Saved. The stored key and secret header values were not kept for other.example:8443.',
+      'Saved. The stored secret header values were not kept for other.example:8443.',
     );
 
     fireEvent.change(within(dialog).getByLabelText('Base URL'), { target: { value: 'https://other.example:8443' } });

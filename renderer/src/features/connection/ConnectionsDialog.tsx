@@ -1,9 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ProfileView } from '../../../../shared/contract';
 import { useAppStore } from '../../store';
 import { useConnectionTest } from './ConnectionTest';
 import { HeaderRows } from './HeaderRows';
 import { BaseUrlField, KeyFields } from './ProfileFields';
-import { fromProfile, isDirty, newHostFor, toInput, type Draft } from './profile-draft';
+import { fromProfile, isDirty, isSecretRow, newHostFor, toInput, type Draft } from './profile-draft';
+
+/** What a save to another host forgets, in words: a key typed now is for the new host and is kept. */
+function droppedWords(draft: Draft, saved: ProfileView | undefined): string | undefined {
+  const key = saved?.key.hasKey && !draft.key;
+  const headers = draft.headers.some((h) => h.status?.hasValue && h.value === '' && isSecretRow(h));
+  if (key && headers) return 'The stored key and secret header values were';
+  if (key) return 'The stored key was';
+  return headers ? 'The stored secret header values were' : undefined;
+}
 
 export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
   const profiles = useAppStore((s) => s.profiles);
@@ -30,7 +40,7 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
   const test = useConnectionTest(editing?.id, !readOnly && isDirty(draft, editing));
 
   const save = async () => {
-    const droppingSecrets = newHost !== undefined && !draft.keepForNewOrigin && !draft.key;
+    const dropped = newHost && !draft.keepForNewOrigin ? droppedWords(draft, editing) : undefined;
     const err = await profileSaved(toInput(draft, editing));
     if (err) {
       setErrors(err.fields ?? { _: err.message });
@@ -42,9 +52,7 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
     setDraft((d) => ({ ...fromProfile(saved), keyStorage: d.keyStorage }));
     setErrors({});
     setSelected(state?.activeId);
-    setMessage(
-      droppingSecrets ? `Saved. The stored key and secret header values were not kept for ${newHost.host}.` : 'Saved.',
-    );
+    setMessage(dropped && newHost ? `Saved. ${dropped} not kept for ${newHost.host}.` : 'Saved.');
   };
 
   const remove = async () => {
