@@ -1,13 +1,14 @@
 /**
  * Export a request as code the user can run elsewhere: curl, Python and TypeScript with the official SDKs,
- * and raw HTTP. The key is always written `<API_KEY>`; secret-looking extra headers become `<SECRET>`. The
+ * and raw HTTP. The key is always written `<API_KEY>`; a secret extra header's value becomes a placeholder
+ * named after it (`x-portkey-virtual-key: <X_PORTKEY_VIRTUAL_KEY>`). The
  * headers are the ones the app itself sends (request-headers.ts). Pure.
  */
 import type { AuthScheme } from './contract/profiles';
 import type { ExportLanguage } from './contract/library';
 import type { Ledger } from './contract/runs';
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
-import { ANTHROPIC_VERSION, requestHeaders, SECRET_HEADER } from './request-headers';
+import { ANTHROPIC_VERSION, requestHeaders, SECRET_HEADER, secretPlaceholder } from './request-headers';
 import { normalizeBaseUrl } from './url';
 
 export const KEY_PLACEHOLDER = '<API_KEY>';
@@ -16,6 +17,8 @@ export interface ExportInput {
   baseUrl: string;
   authScheme: AuthScheme;
   extraHeaders: Record<string, string>;
+  /** Extra headers marked secret in their profile although their names do not say so (see SECRET_HEADER). */
+  secretHeaders?: readonly string[];
   protocol: ProtocolId;
   body: Record<string, unknown>;
 }
@@ -26,7 +29,7 @@ const OWN_HEADERS = new Set(['accept', 'content-type', 'user-agent', 'x-api-key'
 /**
  * A recorded run's request as sent, from its ledger rather than from its profile (which may have been edited
  * or deleted since): the URL it went to, the auth headers it carried and any extra headers. A header value the
- * ledger redacted becomes `<SECRET>`. Undefined when the URL does not end in the protocol's path.
+ * ledger redacted becomes its placeholder. Undefined when the URL does not end in the protocol's path.
  */
 export function exportInputFromLedger(ledger: Pick<Ledger, 'protocol' | 'url' | 'headers'>, body: Record<string, unknown>): ExportInput | undefined {
   const path = PROTOCOL_INFO[ledger.protocol].path;
@@ -46,7 +49,7 @@ export function exportInputFromLedger(ledger: Pick<Ledger, 'protocol' | 'url' | 
   for (const [name, value] of Object.entries(sent)) {
     if (OWN_HEADERS.has(name)) continue;
     if (name === 'anthropic-version' && value === ANTHROPIC_VERSION) continue;
-    extraHeaders[name] = value.includes('[redacted') ? '<SECRET>' : value;
+    extraHeaders[name] = value.includes('[redacted') ? secretPlaceholder(name) : value;
   }
   return { baseUrl, authScheme, extraHeaders, protocol: ledger.protocol, body };
 }
@@ -60,7 +63,10 @@ const SDK_PARAMS: Record<ProtocolId, string[]> = {
 
 function headersFor(input: ExportInput): Record<string, string> {
   const extra: Record<string, string> = {};
-  for (const [k, v] of Object.entries(input.extraHeaders)) extra[k] = SECRET_HEADER.test(k) ? '<SECRET>' : v;
+  const marked = new Set(input.secretHeaders?.map((name) => name.toLowerCase()));
+  for (const [k, v] of Object.entries(input.extraHeaders)) {
+    extra[k] = SECRET_HEADER.test(k) || marked.has(k.toLowerCase()) ? secretPlaceholder(k) : v;
+  }
   return requestHeaders({
     path: PROTOCOL_INFO[input.protocol].path,
     authScheme: input.authScheme,

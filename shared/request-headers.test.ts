@@ -1,19 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_HEADER } from './request-headers';
+import { SECRET_HEADER, secretPlaceholder } from './request-headers';
 import { exportCode } from './code-export';
 
 describe('secret header names', () => {
-  it('covers the credential headers gateways and proxies use, not the ordinary ones', () => {
-    for (const name of ['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'x-portkey-api-key', 'helicone-auth', 'ocp-apim-subscription-key', 'x-relay-token', 'x-auth-token', 'cookie', 'set-cookie', 'x-amz-security-token', 'x-client-secret']) {
-      expect(SECRET_HEADER.test(name), name).toBe(true);
-    }
-    // Relay and provider headers that only look like it: hiding them would hide what happened, or break an export.
-    for (const name of ['accept', 'content-type', 'anthropic-version', 'anthropic-beta', 'user-agent', 'x-team', 'openai-organization', 'www-authenticate', 'x-request-id', 'x-litellm-key-spend', 'x-litellm-key-remaining-requests-gpt-4', 'x-portkey-provider', 'x-portkey-trace-id', 'helicone-session-id', 'x-session-affinity', 'azureml-model-session', 'idempotency-key', 'x-token-count', 'x-ratelimit-remaining-tokens', 'anthropic-ratelimit-input-tokens-remaining']) {
-      expect(SECRET_HEADER.test(name), name).toBe(false);
-    }
+  it('covers every name with a credential word in it, in any case, and not the ordinary ones', () => {
+    const credentials = ['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key'];
+    credentials.push('x-portkey-api-key', 'helicone-auth', 'ocp-apim-subscription-key', 'x-relay-token', 'x-auth-token');
+    credentials.push('cookie', 'set-cookie', 'x-amz-security-token', 'x-client-secret');
+    // Names gateways invent that the earlier, shorter list let through in clear (issue 25).
+    const invented = ['x-portkey-virtual-key', 'x-functions-key', 'x-gateway-key', 'x-llm-key', 'x-jwt', 'X-JWT-Assertion'];
+    invented.push('x-request-signature', 'x-db-password', 'idempotency-key', 'x-apikey', 'x-litellm-key-spend');
+    for (const name of [...credentials, ...invented]) expect(SECRET_HEADER.test(name), name).toBe(true);
+    const ordinary = ['accept', 'content-type', 'anthropic-version', 'anthropic-beta', 'user-agent', 'x-team'];
+    ordinary.push('openai-organization', 'x-request-id', 'x-portkey-provider', 'x-portkey-trace-id', 'x-portkey-config');
+    ordinary.push('monkey-patch', 'helicone-session-id', 'x-session-affinity', 'azureml-model-session');
+    for (const name of ordinary) expect(SECRET_HEADER.test(name), name).toBe(false);
   });
 
-  it('exported code masks such headers', () => {
+  it('names the placeholder of a secret header after it', () => {
+    expect(secretPlaceholder('x-portkey-virtual-key')).toBe('<X_PORTKEY_VIRTUAL_KEY>');
+    expect(secretPlaceholder('Helicone-Auth')).toBe('<HELICONE_AUTH>');
+    expect(secretPlaceholder('-')).toBe('<SECRET>');
+  });
+
+  it('exported code writes a placeholder named after each secret header, by name or marked in the profile', () => {
     const code = exportCode('curl', {
       baseUrl: 'https://gw.example.com',
       authScheme: 'bearer',
@@ -23,8 +33,19 @@ describe('secret header names', () => {
     });
     expect(code).not.toContain('sk-helicone-SECRET');
     expect(code).not.toContain('apim-SECRET');
-    expect(code).toContain("-H 'helicone-auth: <SECRET>'");
+    expect(code).toContain("-H 'helicone-auth: <HELICONE_AUTH>'");
     expect(code).toContain("-H 'x-team: blue'");
     expect(code).toContain("-H 'x-portkey-provider: openai'");
+    const marked = exportCode('curl', {
+      baseUrl: 'https://gw.example.com',
+      authScheme: 'bearer',
+      extraHeaders: { 'x-tenant': 'tenant-SECRET', 'x-team': 'blue' },
+      secretHeaders: ['X-Tenant'],
+      protocol: 'chat',
+      body: { model: 'm', messages: [] },
+    });
+    expect(marked).not.toContain('tenant-SECRET');
+    expect(marked).toContain("-H 'x-tenant: <X_TENANT>'");
+    expect(marked).toContain("-H 'x-team: blue'");
   });
 });

@@ -31,11 +31,17 @@ export function requestHeaders(opts: {
 }
 
 /**
- * Header names that carry credentials: redacted in ledgers and history, `<SECRET>` in exported code. Named
- * ones that gateways invent (`helicone-auth`, `ocp-apim-subscription-key`, `x-goog-api-key`) plus name parts
- * that only credentials use. Bare parts such as `key`, `session` or `auth` are not enough: they would hide
- * `x-litellm-key-spend`, `x-portkey-provider`, `idempotency-key` or a session-affinity header, and make an
- * exported command fail. The key and these headers' values are scrubbed from every value whatever the name.
+ * Header names that suggest a credential: any name with one of these words in it, in any case
+ * (`x-portkey-virtual-key`, `x-functions-key`, `x-jwt`, `helicone-auth`, `cookie`…). `key` only as a part of
+ * its own (`-key`, `apikey`): inside a word it is Portkey's name, and `x-portkey-provider` is no credential.
+ * Their values are kept in the vault, redacted in ledgers and history, and a `<NAME>` placeholder in exported
+ * code. Broad on purpose: a gateway invents its own names, and a header hidden by mistake costs a look at the
+ * profile form, while one shown by mistake sends a credential to disk and to the window. Other headers can be
+ * marked secret in the profile form (see docs/security.md).
  */
-export const SECRET_HEADER =
-  /authorization|^(cookie|set-cookie)$|api[-_]?key|access[-_]?key|subscription[-_]?key|secret|password|passwd|credential|(^|[-_])(token|auth)$|(^|[-_])auth[-_]/i;
+export const SECRET_HEADER = /(^|[-_]|api|access)key|token|secret|auth|password|passwd|jwt|signature|cookie|credential/i;
+
+/** The placeholder exported code writes for a secret header: `x-portkey-virtual-key` → `<X_PORTKEY_VIRTUAL_KEY>`. */
+export function secretPlaceholder(name: string): string {
+  return `<${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'SECRET'}>`;
+}

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { StartupProblem } from '../../shared/contract';
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await fs.open(tmp, 'w', mode);
   try {

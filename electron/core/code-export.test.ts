@@ -84,7 +84,7 @@ describe('export as code', () => {
         // Every header the app sent is in the export, the key as the placeholder and the secret header masked.
         for (const [name, value] of Object.entries(sent.headers)) {
           if (name === 'user-agent') continue;
-          const expected = value.replace(DEMO_KEY, KEY_PLACEHOLDER).replace('tok-123', '<SECRET>');
+          const expected = value.replace(DEMO_KEY, KEY_PLACEHOLDER).replace('tok-123', '<X_RELAY_TOKEN>');
           expect(code, `${protocol}/${authScheme}: ${name}`).toContain(`-H '${name}: ${expected}'`);
         }
         expect(code).not.toContain('[redacted');
@@ -112,7 +112,7 @@ describe('export as code', () => {
     expect(py).toContain('base_url="https://gw.example.com"');
     expect(py).toContain('extra_body');
     expect(py).toContain('"x_route_hint": "blue"');
-    expect(py).toContain('<SECRET>');
+    expect(py).toContain('"x-api-secret": "<X_API_SECRET>"');
     expect(py).not.toContain('shh');
     const ts = exportCode('typescript', { baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: {}, protocol: 'chat', body: BODIES.chat });
     expect(ts).toContain("baseURL: \"https://gw.example.com/v1\"");

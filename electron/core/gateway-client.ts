@@ -302,8 +302,11 @@ export function buildRequest(
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
   const secrets = opts.secrets ?? requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
   const redactedHeaders: Record<string, string> = {};
+  // A header marked secret in the profile form is hidden whole like one named as a credential, whatever its length.
+  const marked = new Set(profile.secretHeaders?.map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(headers)) {
-    redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);
+    const secret = SECRET_HEADER.test(name) || marked.has(name);
+    redactedHeaders[name] = secret ? redact(value, key, secrets) : scrub(value, secrets);
   }
   const proxy = proxyFor(url);
   return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body), ...(proxy ? { proxy } : {}) };

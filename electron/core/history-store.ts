@@ -120,7 +120,7 @@ export class HistoryStore {
   }
 
   async load(): Promise<StartupProblem[]> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const problems: StartupProblem[] = [];
     const settings = await readJsonFile(this.settingsFile, SettingsFile);
     if (settings.problem) problems.push(settings.problem);

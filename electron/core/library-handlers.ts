@@ -84,7 +84,8 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     'export:code': async ({ profileId, protocol, body, language }) => {
       const profile = ctx.profiles.get(profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);
-      return { language, code: exportCode(language, { baseUrl: profile.baseUrl, authScheme: profile.authScheme, extraHeaders: profile.extraHeaders, protocol, body }) };
+      const { baseUrl, authScheme, extraHeaders, secretHeaders } = profile;
+      return { language, code: exportCode(language, { baseUrl, authScheme, extraHeaders, secretHeaders, protocol, body }) };
     },
     'import:curl': async ({ text }) => {
       const r = parseCurl(text);

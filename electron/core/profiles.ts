@@ -18,14 +18,25 @@ import {
   type StartupProblem,
 } from '../../shared/contract';
 import { SECRET_HEADER } from '../../shared/request-headers';
-import { normalizeBaseUrl } from '../../shared/url';
+import { joinUrl, normalizeBaseUrl } from '../../shared/url';
 import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { requestSecrets } from './gateway-client';
+import { proxyFor, requestSecrets } from './gateway-client';
+import {
+  basicCredentials,
+  originOf,
+  parseVaultId,
+  planHeaders,
+  proxyCredentials,
+  secretHeaderId,
+  urlShown,
+  type VaultChange,
+} from './profile-headers';
 import { RunError } from './runs';
 import { keyHint, type KeyVault } from './vault';
 
 export const DEMO_PROFILE_ID = 'demo';
 export const ENV_PROFILE_ID = 'env';
+export { secretHeaderId } from './profile-headers';
 
 /** A profile as requests use it: every extra header with its real value. Only the core ever holds one. */
 export interface Profile {
@@ -34,28 +45,14 @@ export interface Profile {
   baseUrl: string;
   authScheme: AuthScheme;
   extraHeaders: Record<string, string>;
+  /** Extra headers marked secret in the form although their names do not say so: redacted like a credential's. */
+  secretHeaders?: string[];
   builtin?: 'demo' | 'env';
 }
 
 /** A profile as the store keeps it: a header named in `vaulted` has its value in the vault and '' here. */
 interface Entry extends Profile {
   vaulted: string[];
-}
-
-const HEADER_ID = '\u0000header:';
-
-/**
- * The vault id of a secret header's value. Keys are stored by profile id (a UUID, 'demo' or 'env'), which
- * never holds a NUL, so the two cannot collide and keys.json keeps its shape. Lowercased: the name is
- * sent lowercased, so a change of case is the same header.
- */
-export function secretHeaderId(profileId: string, name: string): string {
-  return `${profileId}${HEADER_ID}${name.toLowerCase()}`;
-}
-
-function parseVaultId(id: string): { profileId: string; header?: string } {
-  const at = id.indexOf(HEADER_ID);
-  return at < 0 ? { profileId: id } : { profileId: id.slice(0, at), header: id.slice(at + HEADER_ID.length) };
 }
 
 const StoredProfile = z.object({
@@ -95,14 +92,6 @@ export function unwritable(file: string, err: unknown): RunError {
   );
 }
 
-/** One change a save makes to the vault: a value to set, or none to delete; `what` names it in errors. */
-interface VaultChange {
-  id: string;
-  value?: string;
-  persist?: boolean;
-  what: string;
-}
-
 export class ProfileStore {
   private profiles: Entry[] = [];
   private activeId = DEMO_PROFILE_ID;
@@ -124,19 +113,43 @@ export class ProfileStore {
     const read = await readJsonFile(this.file, ProfilesFile);
     if (read.problem) problems.push(read.problem);
     this.profiles = [
-      { id: DEMO_PROFILE_ID, name: 'Demo gateway', baseUrl: this.builtins.demo.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'demo' },
+      {
+        id: DEMO_PROFILE_ID,
+        name: 'Demo gateway',
+        baseUrl: this.builtins.demo.baseUrl,
+        authScheme: 'native',
+        extraHeaders: {},
+        vaulted: [],
+        builtin: 'demo',
+      },
     ];
     this.builtinKeys.set(DEMO_PROFILE_ID, this.builtins.demo.key);
     const env = this.builtins.env;
     if (env && normalizeBaseUrl(env.baseUrl).ok) {
-      this.profiles.push({ id: ENV_PROFILE_ID, name: 'Environment', baseUrl: env.baseUrl, authScheme: 'native', extraHeaders: {}, vaulted: [], builtin: 'env' });
+      this.profiles.push({
+        id: ENV_PROFILE_ID,
+        name: 'Environment',
+        baseUrl: env.baseUrl,
+        authScheme: 'native',
+        extraHeaders: {},
+        vaulted: [],
+        builtin: 'env',
+      });
       if (env.key) this.builtinKeys.set(ENV_PROFILE_ID, env.key);
     } else if (env) {
-      problems.push({ file: 'GATEWAY_BASE_URL', message: `GATEWAY_BASE_URL is not an http(s) URL (${env.baseUrl}); the Environment profile was not added.` });
+      const base = normalizeBaseUrl(env.baseUrl);
+      const why = base.ok ? '' : base.error;
+      problems.push({
+        file: 'GATEWAY_BASE_URL',
+        message: `GATEWAY_BASE_URL (${urlShown(env.baseUrl)}): ${why}; the Environment profile was not added.`,
+      });
     }
     for (const { secretHeaders, ...p } of read.value?.profiles ?? []) {
       if (p.id === DEMO_PROFILE_ID || p.id === ENV_PROFILE_ID) continue;
-      this.profiles.push({ ...p, vaulted: (secretHeaders ?? []).filter((name) => Object.hasOwn(p.extraHeaders, name)) });
+      this.profiles.push({
+        ...p,
+        vaulted: (secretHeaders ?? []).filter((name) => Object.hasOwn(p.extraHeaders, name)),
+      });
     }
     const wanted = read.value?.activeId ?? (this.has(ENV_PROFILE_ID) ? ENV_PROFILE_ID : DEMO_PROFILE_ID);
     this.activeId = this.has(wanted) ? wanted : DEMO_PROFILE_ID;
@@ -214,7 +227,9 @@ export class ProfileStore {
     const next = this.profiles.map((p) => {
       const names = moved.get(p);
       if (!names) return p;
-      const extraHeaders = Object.fromEntries(Object.entries(p.extraHeaders).map(([n, v]) => [n, names.includes(n) ? '' : v]));
+      const extraHeaders = Object.fromEntries(
+        Object.entries(p.extraHeaders).map(([n, v]) => [n, names.includes(n) ? '' : v]),
+      );
       return { ...p, extraHeaders, vaulted: [...p.vaulted, ...names] };
     });
     // The vault holds the values now, whether or not profiles.json can be rewritten: the next save drops them there.
@@ -240,8 +255,9 @@ export class ProfileStore {
   get(id: string): Profile | undefined {
     const e = this.entry(id);
     if (!e) return undefined;
-    const { vaulted: _v, ...profile } = e;
-    return { ...profile, extraHeaders: this.resolvedHeaders(e) };
+    const { vaulted, ...profile } = e;
+    const marked = vaulted.filter((name) => !SECRET_HEADER.test(name));
+    return { ...profile, extraHeaders: this.resolvedHeaders(e), ...(marked.length ? { secretHeaders: marked } : {}) };
   }
 
   private entry(id: string): Entry | undefined {
@@ -273,8 +289,21 @@ export class ProfileStore {
     return e ? this.secretsOf(e) : [];
   }
 
+  /**
+   * Proxy credentials count too: the proxy's user name and password from https_proxy and friends, in every form
+   * a request carries them, and what a `Basic` header value (a profile's Proxy-Authorization) decodes to, since a
+   * proxy's error page may quote them back.
+   */
   private secretsOf(e: Entry): string[] {
-    return requestSecrets(this.keyFor(e.id), this.resolvedHeaders(e), (name) => this.isSecret(e, name));
+    const own = requestSecrets(this.keyFor(e.id), this.resolvedHeaders(e), (name) => this.isSecret(e, name));
+    let proxy: string | undefined;
+    try {
+      proxy = proxyFor(joinUrl(e.baseUrl, '/v1/models'));
+    } catch {
+      proxy = undefined;
+    }
+    const basic = own.flatMap(basicCredentials);
+    return [...new Set([...own, ...[...basic, ...proxyCredentials(proxy)].filter((s) => s.length >= 4)])];
   }
 
   private isSecret(e: Entry, name: string): boolean {
@@ -309,7 +338,8 @@ export class ProfileStore {
 
   private view(p: Entry): ProfileView {
     const key = this.keyFor(p.id);
-    const storage: KeyStorage = p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
+    const storage: KeyStorage =
+      p.builtin === 'env' ? 'env' : p.builtin === 'demo' ? 'session' : this.vault.storageOf(p.id);
     const extraHeaders: Record<string, string> = {};
     const secretHeaders: Record<string, SecretHeaderStatus> = {};
     for (const [name, value] of Object.entries(p.extraHeaders)) {
@@ -321,7 +351,9 @@ export class ProfileStore {
       const id = secretHeaderId(p.id, name);
       const inVault = p.vaulted.includes(name);
       const real = inVault ? this.vault.get(id) : value;
-      secretHeaders[name] = real ? { hasValue: true, hint: keyHint(real), storage: inVault ? this.vault.storageOf(id) : 'profiles-file' } : { hasValue: false, storage: 'none' };
+      secretHeaders[name] = real
+        ? { hasValue: true, hint: keyHint(real), storage: inVault ? this.vault.storageOf(id) : 'profiles-file' }
+        : { hasValue: false, storage: 'none' };
     }
     return {
       id: p.id,
@@ -359,10 +391,16 @@ export class ProfileStore {
       const before = existing ? this.connectionFingerprint(existing.id) : undefined;
       if (input.id && !existing) throw new FieldError({ id: `No profile with id ${input.id}.` });
       if (existing?.builtin) throw new FieldError({ name: `${existing.name} is built in and cannot be edited.` });
-      const clash = this.profiles.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
+      const clash = this.profiles.find(
+        (p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id,
+      );
       if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` }, 'name_taken');
       const id = existing?.id ?? randomUUID();
-      const headers = this.planHeaders(id, existing, input);
+      const newOrigin = originOf(input.baseUrl);
+      const moved =
+        existing !== undefined && originOf(existing.baseUrl) !== newOrigin && input.keepSecretsForOrigin !== newOrigin;
+      const headers = planHeaders(this.vault, id, existing, input, moved);
+      if (Object.keys(headers.errors).length) throw new FieldError(headers.errors);
       const profile: Entry = {
         id,
         name: input.name,
@@ -373,7 +411,8 @@ export class ProfileStore {
       };
       const next = existing ? this.profiles.map((p) => (p === existing ? profile : p)) : [...this.profiles, profile];
       const changes: VaultChange[] = [];
-      if (input.clearKey) changes.push({ id, what: 'the key' });
+      // A stored key is for the origin it was typed for: moved elsewhere unconfirmed, it is forgotten.
+      if (input.clearKey || (moved && !input.key)) changes.push({ id, what: 'the key' });
       if (input.key) changes.push({ id, value: input.key, persist: input.keyStorage === 'persist', what: 'the key' });
       const undo = await this.changeVault([...changes, ...headers.changes]);
       try {
@@ -382,62 +421,11 @@ export class ProfileStore {
         await undo();
         throw err;
       }
-      return { state: this.state(), connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id) };
+      return {
+        state: this.state(),
+        connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id),
+      };
     });
-  }
-
-  /**
-   * The extra headers of a save as stored, and the vault changes they need: a new value of a secret header
-   * goes to the vault where the key would, a kept one stays where it is (moved to its new name on a rename),
-   * and one no longer there is deleted. Sets come before deletes, so a rename reads the old value first.
-   */
-  private planHeaders(
-    id: string,
-    existing: Entry | undefined,
-    input: z.output<typeof ProfileInput>,
-  ): { extraHeaders: Record<string, string>; vaulted: string[]; changes: VaultChange[] } {
-    const extraHeaders: Record<string, string> = {};
-    const vaulted: string[] = [];
-    const changes: VaultChange[] = [];
-    const errors: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.extraHeaders)) {
-      extraHeaders[name] = '';
-      const from = input.keepSecretHeaders[name];
-      if (from !== undefined) {
-        const source = existing && this.storedSecret(existing, from);
-        if (!source) {
-          errors[`extraHeaders.${name}`] = `No value is stored for ${from}: type the value.`;
-        } else if ('value' in source) {
-          extraHeaders[name] = source.value;
-        } else {
-          vaulted.push(name);
-          const target = secretHeaderId(id, name);
-          if (target === source.vaultId) continue;
-          const stored = this.vault.get(source.vaultId);
-          if (stored === undefined) errors[`extraHeaders.${name}`] = `The stored value of ${from} could not be decrypted this launch, so it cannot move to ${name}: type it again.`;
-          else changes.push({ id: target, value: stored, persist: this.vault.storageOf(source.vaultId) !== 'session', what: `the value of ${name}` });
-        }
-      } else if (SECRET_HEADER.test(name) && value !== '') {
-        vaulted.push(name);
-        changes.push({ id: secretHeaderId(id, name), value, persist: input.keyStorage === 'persist', what: `the value of ${name}` });
-      } else {
-        extraHeaders[name] = value;
-      }
-    }
-    if (Object.keys(errors).length) throw new FieldError(errors);
-    const kept = new Set(vaulted.map((name) => secretHeaderId(id, name)));
-    for (const name of existing?.vaulted ?? []) {
-      const gone = secretHeaderId(id, name);
-      if (!kept.has(gone)) changes.push({ id: gone, what: `the value of ${name}` });
-    }
-    return { extraHeaders, vaulted, changes };
-  }
-
-  /** Where a profile's secret header value is now: in the vault, or (see movePlainSecrets) still in plain text. */
-  private storedSecret(e: Entry, name: string): { vaultId: string } | { value: string } | undefined {
-    if (e.vaulted.includes(name)) return { vaultId: secretHeaderId(e.id, name) };
-    if (SECRET_HEADER.test(name) && Object.hasOwn(e.extraHeaders, name)) return { value: e.extraHeaders[name] };
-    return undefined;
   }
 
   /**
@@ -480,7 +468,10 @@ export class ProfileStore {
       // stays, while a key left behind belongs to nothing and is only reported.
       for (const vaultId of [id, ...p.vaulted.map((name) => secretHeaderId(id, name))]) {
         await this.vault.delete(vaultId).catch((err: unknown) => {
-          throw new RunError('unwritable', `"${p.name}" was deleted, but its saved key or header values could not be removed (${describeFsError(err)}). Check that the data folder is writable.`);
+          throw new RunError(
+            'unwritable',
+            `"${p.name}" was deleted, but its saved key or header values could not be removed (${describeFsError(err)}). Check that the data folder is writable.`,
+          );
         });
       }
       return this.state();
@@ -507,7 +498,9 @@ export class ProfileStore {
   }
 
   private async write(profiles: Entry[], activeId: string): Promise<void> {
-    const stored = profiles.filter((p) => !p.builtin).map(({ builtin: _b, vaulted, ...p }) => (vaulted.length ? { ...p, secretHeaders: vaulted } : p));
+    const stored = profiles
+      .filter((p) => !p.builtin)
+      .map(({ builtin: _b, vaulted, ...p }) => (vaulted.length ? { ...p, secretHeaders: vaulted } : p));
     await writeJsonAtomic(this.file, { version: 1, activeId, profiles: stored });
   }
 }

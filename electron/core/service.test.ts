@@ -142,7 +142,7 @@ describe('core: connection profiles and models', () => {
     expect(JSON.stringify(r.updates(runId))).not.toContain('SECRET');
     expect(JSON.stringify(value(await core.dispatch('history:get', { runId }, r)))).not.toContain('SECRET');
     const code = value<{ code: string }>(await core.dispatch('export:code', { profileId: id, protocol: 'chat', body, language: 'curl' }, r)).code;
-    expect(code).toContain('helicone-auth: <SECRET>');
+    expect(code).toContain('helicone-auth: <HELICONE_AUTH>');
     expect(code).not.toContain('SECRET-9876');
   });
 
@@ -391,7 +391,9 @@ describe('core: what was learnt through a connection is forgotten when the conne
     await proveTools(id, 'sim-chat-only');
 
     // The third gateway does not serve sim-chat-only: nothing proven on the second may still be claimed.
-    const form = { id, name: 'Moves around', baseUrl: third.url, authScheme: 'native', extraHeaders: {} as Record<string, string> };
+    // The user keeps the key for the third gateway (it takes the same key): without that, the key is dropped.
+    const keepSecretsForOrigin = new URL(third.url).origin;
+    const form = { id, name: 'Moves around', baseUrl: third.url, keepSecretsForOrigin, authScheme: 'native', extraHeaders: {} as Record<string, string> };
     value(await core.dispatch('profiles:save', form, r));
     expect(await toolsState(id, 'sim-chat-only')).toBe('unknown');
     expect(await stored(id)).toEqual([]);

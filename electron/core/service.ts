@@ -23,6 +23,7 @@ import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
 import { ModelsService } from './models-service';
 import { describeFsError } from './atomic-file';
 import { FieldError, ProfileStore } from './profiles';
+import { testConnection } from './profile-test';
 import { PushBatcher } from './push-batcher';
 import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
 import type { KeyVault } from './vault';
@@ -137,7 +138,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   try {
-    await fs.mkdir(opts.dataDir, { recursive: true });
+    // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
+    await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
     for (const store of [profiles, models, capabilityStore, presets, history, drafts]) problems.push(...(await store.load()));
   } catch (err) {
     await simulator?.close();
@@ -181,6 +183,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
+    'profiles:test': async ({ id }) =>
+      testConnection(profiles, (profileId) => models.list(profileId, true), id, timeouts),
     'models:list': async ({ profileId, refresh }) => {
       if (!profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
       return models.list(profileId, refresh);

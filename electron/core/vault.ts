@@ -1,5 +1,5 @@
 /**
- * Where keys live, and the values of secret extra headers (under ids from secretHeaderId in profiles.ts). The
+ * Where keys live, and the values of secret extra headers (under ids from secretHeaderId in profile-headers.ts). The
  * key is handed to the core once and never leaves it: the contract only carries a KeyStatus (hasKey + last
  * four characters). Electron's vault (safeStorage) lives in electron/main so the core never imports `electron`.
  */
@@ -165,7 +165,7 @@ export class LayeredVault implements KeyVault {
       if (!change(persisted, locked)) return;
       const keys: Record<string, string> = Object.fromEntries(locked);
       for (const [id, key] of persisted) keys[id] = this.codec.encode(key);
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
+      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
       await writeJsonAtomic(this.file, { version: 1, encoding: this.kind, keys }, 0o600);
       this.persisted = persisted;
       this.locked = locked;

@@ -4,14 +4,17 @@
  *   --data-dir DIR    default $GATEWAY_PLAYGROUND_DATA or ~/.gateway-playground
  *   --no-open         do not open a browser
  *   --persist-keys    keep keys in a 0600 file in the data dir (default: memory only, gone when the host stops)
+ * Flags are read by node's util.parseArgs, so `--port=8787` works too.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs as parseFlags } from 'node:util';
 import { CLOSE_GRACE_MS, createCore, startupFailureMessage, type Core } from '../core/service';
 import { LayeredVault } from '../core/vault';
+import { childEnv } from './child-env';
 import { startWebHost } from './server';
 
 interface Args {
@@ -23,38 +26,65 @@ interface Args {
   headersTimeoutMs?: number;
 }
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Args {
-  const args: Args = {
-    port: 0,
-    dataDir: env.GATEWAY_PLAYGROUND_DATA || path.join(os.homedir(), '.gateway-playground'),
-    open: true,
-    persistKeys: false,
-  };
-  const num = (flag: string, v: string | undefined) => {
-    const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a whole number, got ${v ?? 'nothing'}`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--port') args.port = num(a, argv[++i]);
-    else if (a === '--data-dir') {
-      const v = argv[++i];
-      if (!v) throw new Error('--data-dir needs a folder');
-      args.dataDir = path.resolve(v);
-    } else if (a === '--no-open') args.open = false;
-    else if (a === '--persist-keys') args.persistKeys = true;
-    else if (a === '--idle-timeout-ms') args.idleTimeoutMs = num(a, argv[++i]);
-    else if (a === '--headers-timeout-ms') args.headersTimeoutMs = num(a, argv[++i]);
-    else throw new Error(`Unknown option ${a}. Options: --port N, --data-dir DIR, --no-open, --persist-keys`);
+const FLAGS = {
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'no-open': { type: 'boolean' },
+  'persist-keys': { type: 'boolean' },
+  'idle-timeout-ms': { type: 'string' },
+  'headers-timeout-ms': { type: 'string' },
+} as const;
+
+const USAGE = 'Options: --port N, --data-dir DIR, --no-open, --persist-keys';
+
+function whole(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new Error(`--${flag} needs a whole number, got ${v || 'nothing'}`);
+  return n;
+}
+
+/** node's parser's complaint as one sentence that says what to type. */
+function flagError(err: Error & { code?: string }): Error {
+  const flag = /'(--[a-z-]+)/.exec(err.message)?.[1];
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new Error(`Unknown option ${flag ?? ''}. ${USAGE}`);
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(err.message)) {
+    return new Error(flag === '--data-dir' ? '--data-dir needs a folder' : `${flag} needs a whole number, got nothing`);
   }
-  if (args.port > 65535) throw new Error('--port must be 0–65535');
-  return args;
+  return new Error(`${err.message.split('. ')[0]}. ${USAGE}`);
+}
+
+/** The host's flags, read by node's own parser: `--port 8787` and `--port=8787` alike, anything else refused. */
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Args {
+  let values: { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]['type'] extends 'string' ? string : boolean };
+  try {
+    ({ values } = parseFlags({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw flagError(err as Error & { code?: string });
+  }
+  if (values['data-dir'] === '') throw new Error('--data-dir needs a folder');
+  const port = whole('port', values.port) ?? 0;
+  if (port > 65535) throw new Error('--port must be 0–65535');
+  return {
+    port,
+    dataDir: values['data-dir']
+      ? path.resolve(values['data-dir'])
+      : env.GATEWAY_PLAYGROUND_DATA || path.join(os.homedir(), '.gateway-playground'),
+    open: !values['no-open'],
+    persistKeys: values['persist-keys'] === true,
+    idleTimeoutMs: whole('idle-timeout-ms', values['idle-timeout-ms']),
+    headersTimeoutMs: whole('headers-timeout-ms', values['headers-timeout-ms']),
+  };
 }
 
 function staticDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.GATEWAY_PLAYGROUND_STATIC, path.join(here, '../renderer'), path.join(here, '../../dist/renderer')];
+  const candidates = [
+    process.env.GATEWAY_PLAYGROUND_STATIC,
+    path.join(here, '../renderer'),
+    path.join(here, '../../dist/renderer'),
+  ];
   const found = candidates.find((c) => c && existsSync(path.join(c, 'index.html')));
   if (!found) throw new Error('The renderer is not built: run `npm run build` first (npm run web does it for you).');
   return found;
@@ -64,7 +94,10 @@ function openBrowser(url: string): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
   const argv = process.platform === 'win32' ? ['/c', 'start', '""', url] : [url];
   try {
-    spawn(cmd, argv, { stdio: 'ignore', detached: true }).on('error', () => {}).unref();
+    // The opener and the browser it starts get no gateway secret from this process's environment.
+    spawn(cmd, argv, { stdio: 'ignore', detached: true, env: childEnv(process.env) })
+      .on('error', () => {})
+      .unref();
   } catch {
     // No browser opener on this machine: the printed URL is enough.
   }
@@ -78,7 +111,10 @@ async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(2);
   }
-  const vault = new LayeredVault(args.persistKeys ? 'file' : undefined, args.persistKeys ? path.join(args.dataDir, 'keys.json') : undefined);
+  const vault = new LayeredVault(
+    args.persistKeys ? 'file' : undefined,
+    args.persistKeys ? path.join(args.dataDir, 'keys.json') : undefined,
+  );
   let core: Core | undefined;
   let host: Awaited<ReturnType<typeof startWebHost>>;
   try {
@@ -93,7 +129,12 @@ async function main(): Promise<void> {
     host = await startWebHost({ core, port: args.port, staticDir: staticDir() });
   } catch (err) {
     // One sentence the user can act on: a stack trace says nothing about which folder or option to change.
-    console.error(startupFailureMessage(err, 'start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)'));
+    console.error(
+      startupFailureMessage(
+        err,
+        'start with --data-dir set to a folder you can write to (or set GATEWAY_PLAYGROUND_DATA)',
+      ),
+    );
     await core?.close().catch(() => undefined);
     process.exit(1);
   }

@@ -35,7 +35,10 @@ afterAll(async () => {
   rmSync(staticDir, { recursive: true, force: true });
 });
 
-function get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: host.port, path: pathAndQuery, headers }, (res) => {
       let body = '';
@@ -72,7 +75,10 @@ function connect(query: string, headers: Record<string, string> = {}): Promise<W
   });
 }
 
-function call(ws: WebSocket, msg: unknown): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
+function call(
+  ws: WebSocket,
+  msg: unknown,
+): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
   return new Promise((resolve) => {
     ws.once('message', (d) => resolve(JSON.parse(d.toString())));
     ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
@@ -80,16 +86,24 @@ function call(ws: WebSocket, msg: unknown): Promise<{ id: number | null; result:
 }
 
 describe('browser host', () => {
-  it('refuses requests without the token (401) and serves the app with it, setting a strict cookie and CSP', async () => {
+  it('serves the page only with the token, its scripts without, and sets no cookie any other local port would get', async () => {
     expect((await get('/')).status).toBe(401);
     expect((await get('/?token=wrong')).status).toBe(401);
+    // The same file by another spelling is the same page.
+    expect((await get('/%69ndex.html')).status).toBe(401);
+    expect((await get('/index.html')).status).toBe(401);
     const ok = await get(`/?token=${host.token}`);
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('<title>GP</title>');
     expect(ok.headers['content-security-policy']).toMatch(/default-src 'none'/);
-    expect(ok.headers['set-cookie']?.[0]).toMatch(/HttpOnly; SameSite=Strict/);
-    const cookie = ok.headers['set-cookie']![0].split(';')[0];
-    expect((await get('/app.js', { cookie })).status).toBe(200);
+    expect(ok.headers['set-cookie']).toBeUndefined();
+    const script = await get('/app.js');
+    expect(script.status).toBe(200);
+    expect(script.body).toBe('console.log(1)');
+    expect(script.headers['set-cookie']).toBeUndefined();
+    // A script is still refused to a page of another origin or a rebound host name.
+    expect((await get('/app.js', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await get('/app.js', { host: 'evil.example:80' })).status).toBe(403);
   });
 
   it('refuses a foreign Host (DNS rebinding) or Origin with 403, even with the token', async () => {
@@ -106,11 +120,18 @@ describe('browser host', () => {
   it('answers a request target it cannot read with 400 and keeps serving, before and after the token check', async () => {
     const hostHeader = `Host: 127.0.0.1:${host.port}`;
     expect(await raw(`GET //[x HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET /%E0%A4%A?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
+    expect(
+      await raw(`GET /%E0%A4%A?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\nConnection: close\r\n\r\n`),
+    ).toMatch(/^HTTP\/1\.1 400 /);
+    const upgrade =
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
     expect(await raw(`GET http://[zz/ HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(`GET //[x?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(`GET //[x?token=${host.token} HTTP/1.1\r\n${hostHeader}\r\n${upgrade}\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await get(`/?token=${host.token}`)).status).toBe(200);
     const ws = await connect(`?token=${host.token}`);
@@ -127,13 +148,23 @@ describe('browser host', () => {
     const ws = await connect(`?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
     try {
       expect(await call(ws, { id: 1, name: 'app:info', input: {} })).toMatchObject({ id: 1, result: { ok: true } });
-      expect(await call(ws, 'not json')).toMatchObject({ id: null, result: { ok: false, error: { code: 'invalid_message' } } });
-      expect(await call(ws, { id: 'x', name: 7 })).toMatchObject({ result: { ok: false, error: { code: 'invalid_message' } } });
-      expect(await call(ws, { id: 2, name: 'profiles:save', input: { baseUrl: 'javascript:alert(1)' } })).toMatchObject({
-        id: 2,
-        result: { ok: false, error: { code: 'invalid_input' } },
+      expect(await call(ws, 'not json')).toMatchObject({
+        id: null,
+        result: { ok: false, error: { code: 'invalid_message' } },
       });
-      expect(await call(ws, { id: 3, name: 'profiles:list', input: {} })).toMatchObject({ id: 3, result: { ok: true } });
+      expect(await call(ws, { id: 'x', name: 7 })).toMatchObject({
+        result: { ok: false, error: { code: 'invalid_message' } },
+      });
+      expect(await call(ws, { id: 2, name: 'profiles:save', input: { baseUrl: 'javascript:alert(1)' } })).toMatchObject(
+        {
+          id: 2,
+          result: { ok: false, error: { code: 'invalid_input' } },
+        },
+      );
+      expect(await call(ws, { id: 3, name: 'profiles:list', input: {} })).toMatchObject({
+        id: 3,
+        result: { ok: true },
+      });
     } finally {
       ws.close();
     }
@@ -175,7 +206,10 @@ describe('browser host shutdown', () => {
     stopped = true;
     half.destroy();
     expect(closed).toBe(true);
-    const again = await Promise.race([other.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
+    const again = await Promise.race([
+      other.close().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000)),
+    ]);
     expect(again).toBe(true);
   });
 });
@@ -186,6 +220,17 @@ describe('npm run web flags', () => {
     expect(a).toMatchObject({ port: 0, dataDir: '/tmp/x', open: false });
     expect(parseArgs([], { GATEWAY_PLAYGROUND_DATA: '/srv/gp' }).dataDir).toBe('/srv/gp');
     expect(() => parseArgs(['--port', 'abc'], {})).toThrow(/whole number/);
-    expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown option/);
+    expect(() => parseArgs(['--bogus'], {})).toThrow(
+      'Unknown option --bogus. Options: --port N, --data-dir DIR, --no-open, --persist-keys',
+    );
+    expect(parseArgs(['--port=8787', '--persist-keys'], {})).toMatchObject({
+      port: 8787,
+      persistKeys: true,
+      open: true,
+    });
+    expect(() => parseArgs(['--port'], {})).toThrow('--port needs a whole number, got nothing');
+    expect(() => parseArgs(['--data-dir'], {})).toThrow('--data-dir needs a folder');
+    expect(() => parseArgs(['--port', '70000'], {})).toThrow('--port must be 0–65535');
+    expect(() => parseArgs(['stray'], {})).toThrow(/Unexpected argument 'stray'/);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * The browser host: the built renderer and one WebSocket for the contract, on 127.0.0.1 only. A random
- * per-launch token is required on every HTTP and WebSocket request, and Host/Origin are checked so a web page
- * the user visits cannot reach it through DNS rebinding or a cross-site WebSocket.
+ * per-launch token is required on the WebSocket, which carries every call, and on the page itself (its URL
+ * holds it, and the page hands it to the WebSocket); the other built files are the same for everyone and need
+ * none. No cookie: a browser sends 127.0.0.1's cookies to every local port, so any other local server would
+ * receive the token. Host/Origin are checked on every request so a web page the user visits cannot reach the
+ * host through DNS rebinding or a cross-site WebSocket (docs/security.md).
  */
 import http from 'node:http';
 import { promises as fs } from 'node:fs';
@@ -27,21 +30,11 @@ export interface RunningWebHost {
   close(): Promise<void>;
 }
 
-const COOKIE = 'gp_token';
-
 function sameToken(a: string | undefined | null, b: string): boolean {
   if (!a) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return undefined;
 }
 
 /**
@@ -64,12 +57,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
-  /** null = allowed; otherwise the status and reason to refuse with. */
-  const check = (req: http.IncomingMessage, url: URL): [number, string] | null => {
+  /**
+   * null = allowed; otherwise the status and reason to refuse with. `withToken`: the page and the WebSocket
+   * need the token; the scripts and styles the page loads do not.
+   */
+  const check = (req: http.IncomingMessage, url: URL, withToken: boolean): [number, string] | null => {
     if (!req.headers.host || !allowedHosts().has(req.headers.host)) return [403, 'Forbidden: unexpected Host header.'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin)) return [403, 'Forbidden: cross-origin request.'];
-    if (sameToken(url.searchParams.get('token'), token) || sameToken(cookieToken(req.headers.cookie), token)) return null;
+    if (!withToken || sameToken(url.searchParams.get('token'), token)) return null;
     return [401, 'Unauthorized: open the URL printed by `npm run web` (it carries the access token).'];
   };
 
@@ -90,8 +86,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
   const staticRoot = path.resolve(opts.staticDir);
   const serveHttp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = parseTarget(req.url);
-    const refused = url ? check(req, url) : BAD_REQUEST;
-    if (!url || refused) {
+    const target = url ? rendererFile(staticRoot, url.pathname) : undefined;
+    // Judged by the file a path names, so `/%69ndex.html` needs the token as `/` does.
+    const refused = url && target ? check(req, url, 'status' in target || target.rel === 'index.html') : BAD_REQUEST;
+    if (!url || !target || refused) {
       const [status, text] = refused ?? BAD_REQUEST;
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
       return;
@@ -100,9 +98,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const target = rendererFile(staticRoot, url.pathname);
     if ('status' in target) {
-      if (target.status === 400) res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
+      if (target.status === 400)
+        res.writeHead(BAD_REQUEST[0], { 'content-type': 'text/plain; charset=utf-8' }).end(BAD_REQUEST[1]);
       else res.writeHead(404).end();
       return;
     }
@@ -122,9 +120,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       'x-frame-options': 'DENY',
       'cache-control': rel === 'index.html' ? 'no-store' : 'private, max-age=3600',
     };
-    if (sameToken(url.searchParams.get('token'), token)) {
-      headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    }
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
   };
   // Nothing a request does may reject unheard: an unhandled rejection ends the host process, and with it the app.
@@ -151,9 +146,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     socket.on('error', () => socket.destroy());
     try {
       const url = parseTarget(req.url);
-      const refused = !url ? BAD_REQUEST : url.pathname === '/ws' ? check(req, url) : ([404, 'Not found'] as [number, string]);
+      const refused = !url
+        ? BAD_REQUEST
+        : url.pathname === '/ws'
+          ? check(req, url, true)
+          : ([404, 'Not found'] as [number, string]);
       if (refused) {
-        socket.end(`HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`);
+        socket.end(
+          `HTTP/1.1 ${refused[0]} ${http.STATUS_CODES[refused[0]]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${refused[1]}`,
+        );
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws));

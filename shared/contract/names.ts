@@ -11,6 +11,7 @@ export const CALL_NAMES = [
   'profiles:save',
   'profiles:delete',
   'profiles:select',
+  'profiles:test',
   'models:list',
   'runs:start',
   'runs:get',

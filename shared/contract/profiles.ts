@@ -58,7 +58,14 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a vali
  * content-length, one whose value does not match the body it sends). `host` is not among them: overriding it
  * to reach a virtual host by IP works.
  */
-export const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect'];
+export const TRANSPORT_HEADERS = [
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+];
 
 /**
  * A value that can be sent in a header. A key pasted from a wrapped terminal carries a line break: the HTTP
@@ -108,6 +115,17 @@ export const ProfileInput = z
      * A secret header in neither place is removed, and its stored value with it.
      */
     keepSecretHeaders: z.record(headerName, headerName).default({}),
+    /**
+     * Extra headers the user marked secret although their names do not say so (SECRET_HEADER): their values
+     * go to the vault and are redacted like a credential's.
+     */
+    secretHeaders: z.array(headerName).max(100).default([]),
+    /**
+     * The origin (`https://gw.example.com`) the user confirmed the stored key and secret header values may go
+     * to. A save that moves a profile to another origin without it clears them: a key never follows a host
+     * change unasked (docs/security.md). Values typed in the same save are for the new origin and are kept.
+     */
+    keepSecretsForOrigin: z.string().max(2100).optional(),
     /** A new key; omitted = keep the stored one. */
     key: sendable('the key', false).min(1).max(4096).optional(),
     clearKey: z.boolean().optional(),
@@ -119,18 +137,42 @@ export const ProfileInput = z
     const seen = new Set<string>();
     for (const name of Object.keys(input.extraHeaders)) {
       // They are sent lowercased and a secret one is stored by its lowercased name: two spellings would collide.
-      if (seen.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is given twice (header names ignore case)` });
+      if (seen.has(name.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is given twice (header names ignore case)`,
+        });
       seen.add(name.toLowerCase());
       if (TRANSPORT_HEADERS.includes(name.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is set by HTTP itself and cannot be sent as an extra header` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is set by HTTP itself and cannot be sent as an extra header`,
+        });
       }
     }
+    const marked = new Set(input.secretHeaders.map((name) => name.toLowerCase()));
     for (const name of Object.keys(input.keepSecretHeaders)) {
-      if (!(name in input.extraHeaders)) ctx.addIssue({ code: 'custom', path: ['keepSecretHeaders', name], message: `${name} is not among the extra headers` });
-      else if (input.extraHeaders[name] !== '') ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name}: either keep the stored value or type a new one, not both` });
-      else if (!SECRET_HEADER.test(name)) {
-        // Only secret-named headers are redacted in ledgers and exports, so a stored value cannot follow a rename to another name.
-        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} is not a credential header name, so its stored value cannot be kept: type the value` });
+      if (!(name in input.extraHeaders))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['keepSecretHeaders', name],
+          message: `${name} is not among the extra headers`,
+        });
+      else if (input.extraHeaders[name] !== '')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name}: either keep the stored value or type a new one, not both`,
+        });
+      else if (!SECRET_HEADER.test(name) && !marked.has(name.toLowerCase())) {
+        // Only secret headers are redacted in ledgers and exports, so a stored value cannot become a plain one.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: `${name} is not marked secret, so its stored value cannot be kept: type the value`,
+        });
       }
     }
   });
@@ -139,9 +181,35 @@ export type ProfileInput = z.input<typeof ProfileInput>;
 const Id = z.object({ id: z.string().min(1).max(100) }).strict();
 const Empty = z.object({}).strict();
 
+/** One try of GET /v1/models with the key under one header, for `profiles:test`. */
+export interface AuthAttempt {
+  /** The header the key went in; 'none' when the profile has no key. */
+  header: 'x-api-key' | 'authorization' | 'none';
+  status?: number;
+  ok: boolean;
+  latencyMs: number;
+  /** Why it failed, scrubbed of every secret: the gateway's message or the network error. */
+  message?: string;
+}
+
+/** What Test connection found: the models listed with the profile as saved, and which auth header the gateway takes. */
+export interface ProfileTestResult {
+  ok: boolean;
+  /** The first page's status with the profile's own auth scheme, or undefined when nothing answered. */
+  status?: number;
+  latencyMs: number;
+  modelCount: number;
+  /** The first model ids listed (at most 20). */
+  models: string[];
+  attempts: AuthAttempt[];
+  /** One sentence: which header worked, or what went wrong. */
+  summary: string;
+}
+
 export const profileCalls = {
   'profiles:list': defineCall<ProfilesState>()(Empty),
   'profiles:save': defineCall<ProfilesState>()(ProfileInput),
   'profiles:delete': defineCall<ProfilesState>()(Id),
   'profiles:select': defineCall<ProfilesState>()(Id),
+  'profiles:test': defineCall<ProfileTestResult>()(Id),
 };

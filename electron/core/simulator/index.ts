@@ -19,6 +19,8 @@ export interface SimulatorOptions {
   keys?: Record<string, string[]>;
   /** Pause between streamed deltas (ms). */
   delayMs?: number;
+  /** Where a key is read from; both by default. A gateway that takes only one (Azure's api-key, say) for tests. */
+  authHeaders?: ('x-api-key' | 'authorization')[];
 }
 
 export interface RecordedRequest {
@@ -101,9 +103,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function keyOf(req: IncomingMessage): string | undefined {
+const BOTH_AUTH: NonNullable<SimulatorOptions['authHeaders']> = ['x-api-key', 'authorization'];
+
+function keyOf(req: IncomingMessage, from = BOTH_AUTH): string | undefined {
   const x = req.headers['x-api-key'];
-  if (typeof x === 'string' && x) return x;
+  if (from.includes('x-api-key') && typeof x === 'string' && x) return x;
+  if (!from.includes('authorization')) return undefined;
   const auth = req.headers.authorization;
   return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
 }
@@ -358,7 +363,7 @@ export function createSimulatorHandler(opts: SimulatorOptions = {}): (req: Incom
     if (!known) return sendError(res, state, fam, 404, 'not_found_error', `Unknown path ${path}.`, 'unknown_url');
     const expected = path === '/v1/models' ? 'GET' : 'POST';
     if (req.method !== expected) return sendError(res, state, fam, 405, 'invalid_request_error', `Method ${req.method} is not allowed on ${path}; use ${expected}.`);
-    const key = keyOf(req);
+    const key = keyOf(req, opts.authHeaders);
     const allowed = key ? state.keys[key] : undefined;
     if (!allowed) {
       return sendError(res, state, fam, 401, fam === 'anthropic' ? 'authentication_error' : 'invalid_request_error', key ? 'invalid x-api-key' : 'No API key provided.', 'invalid_api_key');

@@ -9,7 +9,6 @@ import { App } from '../../App';
 import { useAppStore } from '../../store';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
-
 const profile = (id: string, name: string, extra: Partial<ProfileView> = {}): ProfileView => ({
   id,
   name,
@@ -20,7 +19,11 @@ const profile = (id: string, name: string, extra: Partial<ProfileView> = {}): Pr
   key: { hasKey: false, storage: 'none' },
   ...extra,
 });
-const state = (activeId: string, ...profiles: ProfileView[]): ProfilesState => ({ profiles, activeId, keyStorages: ['keychain', 'session'] });
+const state = (activeId: string, ...profiles: ProfileView[]): ProfilesState => ({
+  profiles,
+  activeId,
+  keyStorages: ['keychain', 'session'],
+});
 /** An answer with this value, typed by the call it answers. */
 const ok =
   <T,>(value: T) =>
@@ -38,7 +41,14 @@ beforeEach(() => {
   answers['app:info'] = ok({ version: '1', host: 'web', dataDir: '/d', problems: [] });
   answers['models:list'] = async ({ profileId }) => ({
     ok: true,
-    value: { profileId, models: [{ id: `${profileId}-model`, family: 'anthropic' }], added: [], removed: [], pages: 1, fetchedAt: new Date().toISOString() },
+    value: {
+      profileId,
+      models: [{ id: `${profileId}-model`, family: 'anthropic' }],
+      added: [],
+      removed: [],
+      pages: 1,
+      fetchedAt: new Date().toISOString(),
+    },
   });
 });
 afterEach(cleanup);
@@ -69,7 +79,9 @@ describe('header profile picker', () => {
     fireEvent.change(picker, { target: { value: 'p1' } });
     await settle();
     expect(picker.value).toBe('demo');
-    expect(within(screen.getByRole('banner')).getByRole('alert').textContent).toContain('could not write profiles.json (disk full)');
+    expect(within(screen.getByRole('banner')).getByRole('alert').textContent).toContain(
+      'could not write profiles.json (disk full)',
+    );
   });
 
   it('deleting the active profile loads the models of the profile the core makes active', async () => {
