@@ -1,0 +1,112 @@
+// ESLint flat config: type-aware typescript-eslint, React hooks, and the layer boundaries of
+// docs/architecture.md §3. `npm run lint` runs it after the per-layer type-checks and before Prettier.
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/src/test/**', 'electron/core/testing/**'];
+
+/** One import boundary per layer: the restricted specifiers, with the reason ESLint prints. */
+function boundary(files, patterns) {
+  return {
+    files,
+    ignores: TESTS,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
+const NO_NODE = {
+  regex: `^(node:.*|(${builtinModules.join('|')})(/.*)?)$`,
+  message: 'Node built-ins belong to electron/core or a host (docs/architecture.md §3).',
+};
+const NO_ELECTRON_MODULE = {
+  regex: '^electron(/.*)?$',
+  message: 'Only electron/main and electron/preload import the electron module (docs/architecture.md §2).',
+};
+const NO_ELECTRON_DIR = {
+  group: ['**/electron/**'],
+  message: 'The renderer and shared/ reach the core only through the contract (docs/architecture.md §4).',
+};
+const NO_RENDERER = {
+  group: ['**/renderer/**'],
+  message: 'Nothing imports the renderer; it imports shared/ only (docs/architecture.md §3).',
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.tmp/**',
+      // Ambient globals for tsconfig.shared.json alone (docs/architecture.md §3); no program here includes it.
+      'types/**',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, allowDefaultCaseForExhaustiveSwitch: true },
+      ],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // Contract handlers are `async` so every one returns a Promise, awaited or not; the defects this rule
+      // stands for (a forgotten await) are caught by no-floating-promises and no-misused-promises.
+      '@typescript-eslint/require-await': 'off',
+      // Stripping control characters from gateway text before it is shown is deliberate (shared/errors.ts).
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: TESTS,
+    rules: {
+      // Tests read parsed JSON and WebSocket frames as `any` on purpose: a wrong shape fails the assertion
+      // that reads it. no-explicit-any stays on, so a fake that drifts from the contract still shows.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['e2e/**'],
+    // Playwright reads a fixture's dependencies from its first parameter: `async ({}, use)` is its API.
+    rules: { 'no-empty-pattern': 'off' },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      // zustand actions are closures over set/get, declared in the slices with method syntax: selecting one
+      // (`useAppStore((s) => s.runStartRequested)`) never loses a `this`.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  boundary(['shared/**'], [NO_NODE, NO_ELECTRON_MODULE, NO_ELECTRON_DIR, NO_RENDERER]),
+  boundary(['renderer/**'], [NO_NODE, NO_ELECTRON_MODULE, NO_ELECTRON_DIR]),
+  boundary(['electron/core/**'], [NO_ELECTRON_MODULE, NO_RENDERER]),
+  boundary(['electron/main/**', 'electron/preload/**', 'electron/web/**'], [NO_RENDERER]),
+);
