@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/src/test/**', 'electron/core/testing/**'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/src/test/**', '**/testing/**'];
 
 /** One import boundary per layer: the restricted specifiers, with the reason ESLint prints. */
 function boundary(files, patterns) {
