@@ -1,37 +1,10 @@
 // ESLint flat config: type-aware typescript-eslint, React hooks, and the layer boundaries of
 // docs/architecture.md §3. `npm run lint` runs it after the per-layer type-checks and before Prettier.
-import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/src/test/**', '**/testing/**'];
-
-/** One import boundary per layer: the restricted specifiers, with the reason ESLint prints. */
-function boundary(files, patterns) {
-  return {
-    files,
-    ignores: TESTS,
-    rules: { 'no-restricted-imports': ['error', { patterns }] },
-  };
-}
-const NO_NODE = {
-  regex: `^(node:.*|(${builtinModules.join('|')})(/.*)?)$`,
-  message: 'Node built-ins belong to electron/core or a host (docs/architecture.md §3).',
-};
-const NO_ELECTRON_MODULE = {
-  regex: '^electron(/.*)?$',
-  message: 'Only electron/main and electron/preload import the electron module (docs/architecture.md §2).',
-};
-const NO_ELECTRON_DIR = {
-  group: ['**/electron/**'],
-  message: 'The renderer and shared/ reach the core only through the contract (docs/architecture.md §4).',
-};
-const NO_RENDERER = {
-  group: ['**/renderer/**'],
-  message: 'Nothing imports the renderer; it imports shared/ only (docs/architecture.md §3).',
-};
+import { boundaries, TESTS } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -119,8 +92,5 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
-  boundary(['shared/**'], [NO_NODE, NO_ELECTRON_MODULE, NO_ELECTRON_DIR, NO_RENDERER]),
-  boundary(['renderer/**'], [NO_NODE, NO_ELECTRON_MODULE, NO_ELECTRON_DIR]),
-  boundary(['electron/core/**'], [NO_ELECTRON_MODULE, NO_RENDERER]),
-  boundary(['electron/main/**', 'electron/preload/**', 'electron/web/**'], [NO_RENDERER]),
+  ...boundaries,
 );
