@@ -40,10 +40,26 @@ export function findRefs(file: string, text: string): DocRef[] {
   return refs;
 }
 
-/** The section numbers a Markdown document's headings carry: `## 5. One run`, `### 1.7 …`, `### S3.4 …`. */
+/**
+ * The section numbers a Markdown document carries: its numbered headings (`## 5. One run`, `### 1.7 …`,
+ * `### S3.4 …`), and the numbered list items directly under a heading, as its subsections (item 10 under
+ * `## 9. Checklist` is §9.10).
+ */
 export function headingNumbers(markdown: string): Set<string> {
   const found = new Set<string>();
-  for (const m of markdown.matchAll(/^#{1,6}\s+§?(S?\d+(?:\.\d+)*)\.?(?=\s|$)/gm)) found.add(m[1]);
+  let section: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const heading = /^#{1,6}\s+§?(S?\d+(?:\.\d+)*)\.?(?=\s|$)/.exec(line);
+    if (heading) {
+      section = heading[1];
+      found.add(section);
+    } else if (/^#{1,6}\s/.test(line)) {
+      section = undefined;
+    } else if (section) {
+      const item = /^(\d+)\.\s/.exec(line);
+      if (item) found.add(`${section}.${item[1]}`);
+    }
+  }
   return found;
 }
 
@@ -98,21 +114,22 @@ describe('document references', () => {
 
   it('are read from comments as people write them, and a wrong one is reported', () => {
     const text = [
-      '// runs (docs/architecture.md §5, §9); relays (docs/protocols.md §S3.4–S3.6)',
+      '// runs (docs/architecture.md §5, §9.2, §9.3); relays (docs/protocols.md §S3.4–S3.6)',
       '/* protocols.md §1.7/§1.8 */ see https://example.invalid/guide.md and github.com/o/r/README.md',
     ].join('\n');
     const refs = findRefs('electron/core/x.ts', text);
     expect(refs.map((r) => [r.doc, r.sections])).toEqual([
-      ['docs/architecture.md', ['5', '9']],
+      ['docs/architecture.md', ['5', '9.2', '9.3']],
       ['docs/protocols.md', ['S3.4', 'S3.6']],
       ['protocols.md', ['1.7', '1.8']],
     ]);
     const docs: Record<string, string> = {
-      'docs/architecture.md': '# A\n## 5. One run\n## 9. Budgets\n',
+      'docs/architecture.md': '# A\n## 5. One run\n## 9. Budgets\n1. first\n2. second\n',
       'docs/protocols.md': '## S3. Quirks\n### S3.4 Errors\n',
     };
     const problems = problemsOf(refs, new Set(Object.keys(docs)), (p) => docs[p]);
     expect(problems).toEqual([
+      'electron/core/x.ts:1: docs/architecture.md has no §9.3',
       'electron/core/x.ts:1: docs/protocols.md has no §S3.6',
       'electron/core/x.ts:2: protocols.md is not in the repository',
     ]);
