@@ -51,7 +51,7 @@ test('a rate-limited model shows its wait, by model, and the job can be cancelle
   await expect(progress).toBeHidden({ timeout: 20_000 });
 });
 
-test('at 1280×720 the evidence panel leaves every column in view, closes, and shows its text in full', async ({ app }) => {
+test('at 1280×720 the evidence panel leaves every column in view, closes, shows all its text', async ({ app }) => {
   await app.setViewportSize({ width: 1280, height: 720 });
   await app.getByRole('tab', { name: 'Capabilities' }).click();
   await app.getByLabel('Filter models').fill('sim-no-tools');
@@ -89,7 +89,8 @@ test('a profile that cannot list models: the same error as the protocol tabs, an
   startGateway,
 }) => {
   const sim = await startGateway();
-  const host = await launchHost({ env: { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-not-a-key-of-this-gateway' } });
+  const env = { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-not-a-key-of-this-gateway' };
+  const host = await launchHost({ env });
   try {
     await page.goto(host.url);
     const pickerError = page.getByRole('alert', { name: 'Models error' });
