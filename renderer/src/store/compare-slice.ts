@@ -98,6 +98,8 @@ export function runAllBlocked(
 ): string | undefined {
   if (s.compareJsonError) return 'The shared prompt JSON does not parse.';
   if (s.compareColumns.length < 2) return 'Compare needs at least two columns.';
+  const modelless = s.compareColumns.flatMap((c, i) => (c.model.trim() && c.profileId ? [] : [i + 1]));
+  if (modelless.length) return `Run all is off until column ${modelless.join(', ')} has a model.`;
   const ids = idsOf(s);
   const bad = s.compareColumns.flatMap((_, i) => (s.compareOverrideErrors[ids[i]] ? [i + 1] : []));
   if (bad.length) return `Run all is off until the overrides of column ${bad.join(', ')} are valid JSON (or empty).`;

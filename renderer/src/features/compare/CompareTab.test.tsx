@@ -262,10 +262,12 @@ const loadModels = (ids: string[] | ModelInfo[], id = 'demo', error?: string) =>
       },
     })),
   );
+const col = (model: string): CompareColumn => ({ profileId: 'demo', protocol: 'chat', model });
 const sameProtocolButton = () => screen.getByRole('button', { name: 'Same protocol, N models' });
 
 describe('Compare: "Same protocol, N models"', () => {
   it('without a models list keeps the columns and says why', async () => {
+    act(() => useAppStore.getState().compareColumnsChanged([col('A'), col('B')]));
     await act(async () => render(<CompareTab />));
     const before = useAppStore.getState().compareColumns;
     await act(async () => fireEvent.click(sameProtocolButton()));
@@ -455,5 +457,18 @@ describe('Compare: a column’s request', () => {
     expect(item.querySelector('.badge')!.textContent).toBe('added');
     expect(column.querySelector('summary')!.textContent).toMatch(/1 added/);
     expect(column.querySelector('summary')!.textContent).not.toMatch(/loss/);
+  });
+});
+
+describe('Compare: Run all needs a model in every column', () => {
+  it('a column without a model holds Run all and says which', async () => {
+    act(() => useAppStore.getState().compareColumnsChanged([col('A'), col('')]));
+    await act(async () => render(<CompareTab />));
+    expect(runAllButton().disabled).toBe(true);
+    expect(screen.getByRole('status', { name: 'Run all blocked' }).textContent).toMatch(/column 2 has a model/);
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true, shiftKey: true }));
+    expect(start).not.toHaveBeenCalled();
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'B' } }));
+    expect(runAllButton().disabled).toBe(false);
   });
 });

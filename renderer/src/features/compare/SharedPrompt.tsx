@@ -142,7 +142,8 @@ function PromptActions() {
   const count = useAppStore((s) => s.compareColumns.length);
   const last = useAppStore((s) => s.compareColumns[s.compareColumns.length - 1]);
   const blocked = useAppStore(runAllBlocked);
-  const overridesBlocked = useAppStore((s) => Object.values(s.compareOverrideErrors).some(Boolean));
+  // The JSON error is shown under the editor already.
+  const jsonBlocked = useAppStore((s) => !!s.compareJsonError);
   const runAll = useAppStore((s) => s.compareRunAllRequested);
   const addColumn = useAppStore((s) => s.compareColumnAdded);
   return (
@@ -170,7 +171,7 @@ function PromptActions() {
         <div className="spacer" />
         <SaveComparison />
       </div>
-      {blocked && overridesBlocked && (
+      {blocked && !jsonBlocked && (
         <p className="note" role="status" aria-label="Run all blocked">
           {blocked}
         </p>
