@@ -195,8 +195,14 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
     const s = get();
     if (!s.compareFollowsProfile) return;
     const { columns } = defaultColumns(seen);
-    // Nothing to lay out yet (no list): the columns still name the profile, so a run goes to the right gateway.
-    const next = columns ?? s.compareColumns.map((c) => ({ ...c, profileId: seen.profileId }));
+    // Nothing to lay out yet (no list, or it failed): the columns name the profile, and keep no model of
+    // another profile's gateway (Run all waits for one).
+    const keep = (c: CompareColumn) => ({
+      ...c,
+      profileId: seen.profileId,
+      model: c.profileId === seen.profileId ? c.model : '',
+    });
+    const next = columns ?? s.compareColumns.map(keep);
     if (next.length === s.compareColumns.length && next.every((c, i) => sameColumnSettings(c, s.compareColumns[i])))
       return;
     set(replaced(next));
