@@ -13,6 +13,8 @@ test('same model, three protocols: every column completes and the summary table 
   try {
     await page.goto(host.url);
     await openCompare(page);
+    // The columns start on a model the Demo gateway lists, once its list is in.
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByRole('button', { name: 'Same model, three protocols' }).click();
     for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('claude-sim-sonnet');
     await expect(page.getByRole('region', { name: 'Column 1' })).toContainText('Request for this column');
@@ -41,6 +43,7 @@ test('a fault column shows its verdict while the others complete; the diff shows
   try {
     await page.goto(host.url);
     await openCompare(page);
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByLabel('Column 2 protocol').selectOption('messages');
     await page.getByLabel('Column 2 model').fill('gpt-sim-4o');
     await page.getByRole('button', { name: '+ Column' }).click();
@@ -68,6 +71,7 @@ test('a saved comparison re-runs after a restart, and its runs are in history', 
   try {
     await page.goto(host.url);
     await openCompare(page);
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByLabel('Shared user turn').fill('Compare me across protocols');
     await page.getByLabel('Column 2 model').fill('gpt-sim-mini');
     await page.getByLabel('Comparison name').fill('Two columns');

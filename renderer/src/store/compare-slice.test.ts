@@ -101,9 +101,9 @@ describe('compare slice: columns that follow the active profile', () => {
     expect(shown()).toEqual(['env/relay-model', 'env/relay-model']);
   });
 
-  it('columns someone chose stay as they were', () => {
-    s().compareColumnsChanged([col('A'), col('B')]);
+  it('columns someone chose stay as they were; one of them still without a model gets a listed one', () => {
+    s().compareColumnsChanged([col('A'), { ...col(''), profileId: 'env' }]);
     s().compareProfileModelsSeen(listed('env', ['relay-model']));
-    expect(s().compareColumns.map((c) => c.model)).toEqual(['A', 'B']);
+    expect(s().compareColumns.map((c) => c.model)).toEqual(['A', 'relay-model']);
   });
 });

@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { CapabilityResultView, CompareColumn, GuardReport, ModelInfo } from '../../../shared/contract';
 import { defaultBody } from '../../../shared/protocols/compose';
 import { columnBody, parseOverrides } from '../features/compare/column-body';
-import { defaultColumns } from '../features/compare/default-columns';
+import { defaultColumns, protocolLayout } from '../features/compare/default-columns';
 import type { AppState } from './index';
 
 type Body = Record<string, unknown>;
@@ -193,7 +193,17 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
   compareGuardsReceived: (guards) => set({ compareGuards: guards }),
   compareProfileModelsSeen: (seen) => {
     const s = get();
-    if (!s.compareFollowsProfile) return;
+    if (!s.compareFollowsProfile) {
+      // Columns chosen before the list arrived keep their settings; only a column still without a model
+      // on this profile gets one it lists.
+      const fill = (c: CompareColumn) =>
+        c.model || c.profileId !== seen.profileId
+          ? c
+          : { ...c, model: protocolLayout(seen, [c.protocol]).columns?.[0].model ?? '' };
+      const filled = s.compareColumns.map(fill);
+      if (filled.some((c, i) => c !== s.compareColumns[i] && c.model)) set({ compareColumns: filled });
+      return;
+    }
     const { columns } = defaultColumns(seen);
     // Nothing to lay out yet (no list, or it failed): the columns name the profile, and keep no model of
     // another profile's gateway (Run all waits for one).
