@@ -235,6 +235,35 @@ function useProfileResults(profileId: string | undefined, running: boolean) {
 }
 
 /**
+ * The picked cell, its open evidence run and the tab's error. They belong to the profile they were chosen on
+ * and are dropped on a switch (during render, so no frame ever shows profile A's cell under profile B).
+ */
+function useCellSelection(profileId: string | undefined) {
+  const evidenceRequested = useAppStore((s) => s.evidenceRequested);
+  const [picked, setPicked] = useState<Cell>();
+  const [evidenceRun, setEvidenceRun] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [shownProfile, setShownProfile] = useState(profileId);
+  if (shownProfile !== profileId) {
+    setShownProfile(profileId);
+    setPicked(undefined);
+    setEvidenceRun(undefined);
+    setError(undefined);
+  }
+  const pick = (cell?: Cell) => {
+    setPicked(cell);
+    setEvidenceRun(undefined);
+  };
+  const openEvidence = async (runId: string) => {
+    const err = await evidenceRequested(runId);
+    const kept = 'the evidence is kept in memory for recent runs only: run the cell again to see it';
+    if (err) setError(`${err.message} (${kept})`);
+    else setEvidenceRun(runId);
+  };
+  return { picked, pick, evidenceRun, openEvidence, error, setError };
+}
+
+/**
  * The capability proof matrix: rows are the listed models, columns protocol × capability. A cell is coloured
  * only by evidence found in a response, says how old it is, and opens its evidence run.
  */
@@ -247,20 +276,8 @@ export function CapabilitiesTab() {
     useShallow((s) => Object.values(s.probeJobs).filter((j) => j.profileId === profileId && j.state === 'running')),
   );
   const probeRequested = useAppStore((s) => s.probeRequested);
-  const evidenceRequested = useAppStore((s) => s.evidenceRequested);
   const [filter, setFilter] = useState('');
-  const [picked, setPicked] = useState<Cell>();
-  const [evidenceRun, setEvidenceRun] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [shownProfile, setShownProfile] = useState(profileId);
-  // A selected cell, its evidence and errors belong to the profile they were chosen on: drop them on a switch
-  // (during render, so no frame ever shows profile A's cell under profile B).
-  if (shownProfile !== profileId) {
-    setShownProfile(profileId);
-    setPicked(undefined);
-    setEvidenceRun(undefined);
-    setError(undefined);
-  }
+  const { picked, pick, evidenceRun, openEvidence, error, setError } = useCellSelection(profileId);
   const busy = jobs.length > 0;
   const now = useNow();
   useProfileResults(profileId, busy);
@@ -281,12 +298,6 @@ export function CapabilitiesTab() {
     const toRun = modelsToRun.filter((m) => listed.has(m));
     if (!profileId || !toRun.length) return;
     void probeRequested({ profileId, models: toRun, protocols, capabilities }).then((err) => setError(err?.message));
-  };
-  const openEvidence = async (runId: string) => {
-    const err = await evidenceRequested(runId);
-    const kept = 'the evidence is kept in memory for recent runs only: run the cell again to see it';
-    if (err) setError(`${err.message} (${kept})`);
-    else setEvidenceRun(runId);
   };
 
   return (
@@ -314,10 +325,7 @@ export function CapabilitiesTab() {
             waits={waits}
             now={now}
             probe={probe}
-            onPick={(cell) => {
-              setPicked(cell);
-              setEvidenceRun(undefined);
-            }}
+            onPick={pick}
           />
           {!rows.length && <p className="muted empty">No models listed for this profile{modelsError ? '' : ' yet'}.</p>}
           <MatrixLegend />
@@ -331,10 +339,7 @@ export function CapabilitiesTab() {
             now={now}
             onOpenRun={(id) => void openEvidence(id)}
             onProbe={() => probe([selected.model], [selected.protocol], [selected.capability])}
-            onClose={() => {
-              setPicked(undefined);
-              setEvidenceRun(undefined);
-            }}
+            onClose={() => pick(undefined)}
           />
         )}
       </div>
