@@ -38,10 +38,13 @@ test('the column heads are explained by a title and a legend', async ({ app }) =
   }
 });
 
-test('a rate-limited model shows its wait, by model, and the job can be cancelled', async ({ app }) => {
+test('a rate-limited model shows its wait; other rows can be probed meanwhile; cancel ends it', async ({ app }) => {
   await app.getByRole('tab', { name: 'Capabilities' }).click();
-  await app.getByLabel('Filter models').fill('sim-fault-429');
+  await app.getByLabel('Filter models').fill('sim-fault');
   await app.getByRole('button', { name: 'Probe row sim-fault-429' }).click();
+  // Only the job's own row is busy.
+  await expect(app.getByRole('button', { name: 'Probe row sim-fault-429' })).toBeDisabled();
+  await expect(app.getByRole('button', { name: 'Probe row sim-fault-cut' })).toBeEnabled();
   // The simulator asks for 30 s: shown on the row and in the progress, counting down.
   const wait = app.getByRole('status', { name: 'sim-fault-429 rate limited' });
   await expect(wait).toContainText(/waits (2\d|30) s/, { timeout: 20_000 });

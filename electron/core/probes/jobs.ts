@@ -97,6 +97,8 @@ export class ProbeJob {
   readonly jobId = `job_${randomUUID()}`;
   readonly startedAt = new Date().toISOString();
   readonly total: number;
+  /** The models this job probes, each once. */
+  readonly models: string[];
   done = 0;
   state: ProbeJobView['state'] = 'running';
   private readonly controller = new AbortController();
@@ -124,6 +126,7 @@ export class ProbeJob {
   ) {
     this.queue = cells.map((cell) => ({ cell, attempts: 0 }));
     this.total = cells.length;
+    this.models = [...new Set(cells.map((c) => c.model))];
   }
 
   view(): ProbeJobView {
@@ -136,6 +139,7 @@ export class ProbeJob {
       done: this.done,
       total: this.total,
       startedAt: this.startedAt,
+      models: this.models,
       ...(until ? { pausedUntil: new Date(until).toISOString() } : {}),
       ...(waiting.length ? { waiting } : {}),
     };

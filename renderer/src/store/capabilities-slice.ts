@@ -63,6 +63,7 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
           done: 0,
           total: r.value.total,
           startedAt: new Date().toISOString(),
+          models: [...new Set(input.models)],
         },
       },
     }));

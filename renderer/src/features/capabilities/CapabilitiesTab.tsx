@@ -101,7 +101,9 @@ interface MatrixProps {
   rows: string[];
   byKey: Map<string, CapabilityResultView>;
   selected?: Cell;
+  /** Every job's models are busy: the whole-matrix buttons wait for every job, a row only for its own. */
   busy: boolean;
+  busyModels: Set<string>;
   waits: Map<string, number>;
   now: number;
   probe: Probe;
@@ -152,7 +154,7 @@ function MatrixHead({ rows, busy, probe }: Pick<MatrixProps, 'rows' | 'busy' | '
 
 /** One model's row: its ▶, the wait when the gateway rate-limits it, and a cell per protocol × capability. */
 function MatrixRow(props: Omit<MatrixProps, 'rows'> & { model: string }) {
-  const { model, byKey, selected, busy, waits, now, probe, onPick } = props;
+  const { model, byKey, selected, busyModels, waits, now, probe, onPick } = props;
   const wait = waits.get(model);
   return (
     <tr>
@@ -162,7 +164,7 @@ function MatrixRow(props: Omit<MatrixProps, 'rows'> & { model: string }) {
           type="button"
           className="ghost small"
           aria-label={`Probe row ${model}`}
-          disabled={busy}
+          disabled={busyModels.has(model)}
           onClick={() => probe([model], [...PROTOCOL_IDS], [...CAPABILITY_IDS])}
         >
           ▶
@@ -279,6 +281,8 @@ export function CapabilitiesTab() {
   const [filter, setFilter] = useState('');
   const { picked, pick, evidenceRun, openEvidence, error, setError } = useCellSelection(profileId);
   const busy = jobs.length > 0;
+  // A job that predates the models list in its view is taken to cover every row.
+  const busyModels = new Set(jobs.flatMap((j) => j.models ?? (models ?? []).map((m) => m.id)));
   const now = useNow();
   useProfileResults(profileId, busy);
 
@@ -322,6 +326,7 @@ export function CapabilitiesTab() {
             byKey={byKey}
             selected={selected}
             busy={busy}
+            busyModels={busyModels}
             waits={waits}
             now={now}
             probe={probe}
@@ -335,7 +340,7 @@ export function CapabilitiesTab() {
             cell={selected}
             result={byKey.get(resultKey(selected))}
             evidenceRun={evidenceRun}
-            busy={busy}
+            busy={busyModels.has(selected.model)}
             now={now}
             onOpenRun={(id) => void openEvidence(id)}
             onProbe={() => probe([selected.model], [selected.protocol], [selected.capability])}
