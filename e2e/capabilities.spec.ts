@@ -10,7 +10,8 @@ test('run a matrix row, then open a cell and its evidence run', async ({ app }) 
   await expect(app.getByRole('progressbar', { name: 'Probe progress' })).toBeVisible();
   const toolsCell = app.getByRole('button', { name: 'sim-no-tools Messages tools: not-supported' });
   await expect(toolsCell).toBeVisible({ timeout: 45_000 });
-  await expect(app.getByRole('button', { name: 'sim-no-tools Messages streaming: proven' })).toBeVisible({ timeout: 45_000 });
+  const streaming = app.getByRole('button', { name: 'sim-no-tools Messages streaming: proven' });
+  await expect(streaming).toBeVisible({ timeout: 45_000 });
   await toolsCell.click();
   const detail = app.getByRole('complementary', { name: 'Cell evidence' });
   await expect(detail).toContainText('not-supported');
