@@ -1,26 +1,33 @@
 import { rmSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { launchHost } from './fixtures';
+import { expect, launchHost, test } from './fixtures';
 
 async function openCompare(page: import('@playwright/test').Page) {
   await page.getByRole('tab', { name: 'Compare' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Compare' })).toBeVisible();
 }
 
-test('same model, three protocols: every column completes and the summary table marks the best values', async ({ page }) => {
+test('same model, three protocols: every column completes and the summary table marks the best values', async ({
+  page,
+}) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
     await openCompare(page);
+    // The columns start on a model the Demo gateway lists, once its list is in.
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByRole('button', { name: 'Same model, three protocols' }).click();
     for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('claude-sim-sonnet');
     await expect(page.getByRole('region', { name: 'Column 1' })).toContainText('Request for this column');
     await page.getByRole('button', { name: 'Run all' }).click();
     for (let i = 1; i <= 3; i++) {
-      await expect(page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' })).toContainText('complete', { timeout: 20_000 });
+      await expect(
+        page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
+      ).toContainText('complete', { timeout: 20_000 });
     }
     const table = page.getByRole('table', { name: 'Comparison summary' });
-    await expect(table.getByRole('row', { name: /^verdict/ })).toContainText('complete complete complete'.replace(/ /g, ''));
+    await expect(table.getByRole('row', { name: /^verdict/ })).toContainText(
+      'complete complete complete'.replace(/ /g, ''),
+    );
     await expect(table.getByRole('row', { name: /time to first token/ }).locator('td.best')).toHaveCount(1);
     await expect(table.getByRole('row', { name: /output tokens\b/ }).first()).not.toContainText('—');
   } finally {
@@ -29,18 +36,22 @@ test('same model, three protocols: every column completes and the summary table 
   }
 });
 
-test('a fault column shows its verdict while the others complete; the diff shows two models differ', async ({ page }) => {
+test('a fault column shows its verdict while the others complete; the diff shows two models differ', async ({
+  page,
+}) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
     await openCompare(page);
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByLabel('Column 2 protocol').selectOption('messages');
     await page.getByLabel('Column 2 model').fill('gpt-sim-4o');
     await page.getByRole('button', { name: '+ Column' }).click();
     await page.getByLabel('Column 3 protocol').selectOption('messages');
     await page.getByLabel('Column 3 model').fill('sim-fault-cut');
     await page.getByRole('button', { name: 'Run all' }).click();
-    const col = (i: number) => page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
+    const col = (i: number) =>
+      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
     await expect(col(3)).toContainText('truncated', { timeout: 20_000 });
     await expect(col(1)).toContainText('complete', { timeout: 20_000 });
     await expect(col(2)).toContainText('complete', { timeout: 20_000 });
@@ -60,6 +71,7 @@ test('a saved comparison re-runs after a restart, and its runs are in history', 
   try {
     await page.goto(host.url);
     await openCompare(page);
+    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
     await page.getByLabel('Shared user turn').fill('Compare me across protocols');
     await page.getByLabel('Column 2 model').fill('gpt-sim-mini');
     await page.getByLabel('Comparison name').fill('Two columns');
@@ -75,7 +87,9 @@ test('a saved comparison re-runs after a restart, and its runs are in history', 
     await expect(page.getByLabel('Column 2 model')).toHaveValue('gpt-sim-mini');
     await page.getByRole('button', { name: 'Run all' }).click();
     for (let i = 1; i <= 2; i++) {
-      await expect(page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' })).toContainText('complete', { timeout: 20_000 });
+      await expect(
+        page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
+      ).toContainText('complete', { timeout: 20_000 });
     }
     await page.getByRole('tab', { name: 'History' }).click();
     await expect(page.getByRole('list', { name: 'Runs' }).getByRole('button')).toHaveCount(2);
@@ -84,4 +98,51 @@ test('a saved comparison re-runs after a restart, and its runs are in history', 
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });
   }
+});
+
+test('an Environment profile listing other models: the columns use its models and each completes', async ({
+  page,
+  startGateway,
+}) => {
+  // A second gateway whose key lists none of the Demo gateway's default model.
+  const sim = await startGateway({ keys: { 'sk-env-only': ['gpt-sim-4o', 'gpt-sim-mini', 'sim-chat-only'] } });
+  const host = await launchHost({ env: { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-env-only' } });
+  try {
+    await page.goto(host.url);
+    await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('env');
+    await openCompare(page);
+    for (let i = 1; i <= 2; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
+    // Ctrl/Cmd+Shift+Enter runs all, wherever the focus is in the tab.
+    await page.getByLabel('Shared user turn').focus();
+    await page.keyboard.press('ControlOrMeta+Shift+Enter');
+    const col = (i: number) =>
+      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
+    for (let i = 1; i <= 2; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
+
+    await page.getByRole('button', { name: 'Same model, three protocols' }).click();
+    for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
+    await page.getByRole('button', { name: 'Run all' }).click();
+    for (let i = 1; i <= 3; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
+    const table = page.getByRole('table', { name: 'Comparison summary' });
+    await expect(table.getByRole('row', { name: /^status/ })).toContainText('200200200');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('at 1280×720 the stream checkbox is clear of max_tokens: a click on its edge edits, never toggles', async ({
+  app,
+}) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await openCompare(app);
+  const maxTokens = app.getByLabel('Shared max_tokens');
+  const stream = app.getByRole('checkbox', { name: 'stream' });
+  const before = await stream.isChecked();
+  const box = (await maxTokens.boundingBox())!;
+  const label = (await app.locator('label.stream-toggle').boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(label.x);
+  await app.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  await expect(maxTokens).toBeFocused();
+  expect(await stream.isChecked()).toBe(before);
 });

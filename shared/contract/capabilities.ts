@@ -21,6 +21,10 @@ export interface ProbeJobView {
   total: number;
   /** Cells waiting for the gateway's retry-after: nothing starts before this ISO time. */
   pausedUntil?: string;
+  /** The models this job probes (their rows are busy while it runs; other rows can be probed meanwhile). */
+  models?: string[];
+  /** Each rate-limited model whose cells wait, and until when (ISO): the job's other models go on meanwhile. */
+  waiting?: { model: string; until: string }[];
   startedAt: string;
 }
 

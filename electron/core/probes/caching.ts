@@ -2,7 +2,8 @@
  * Prompt caching (protocols.md §7.2): a prefix of at least 5,000 tokens that starts with the run's nonce (so
  * no earlier request can have warmed it), sent twice a few seconds apart. Proof is the second call's
  * cache-read counter above zero. Counters that are absent mean "not reported" (not supported), zero means
- * "not this time" (caching is best effort): retry, then inconclusive.
+ * "not this time" (caching is best effort): retry, then inconclusive — unless the write counter is reported and
+ * stayed 0 as well, which means nothing was ever cached (not supported).
  */
 import { countTokens } from 'gpt-tokenizer';
 import type { ProtocolId, Usage } from '../../../shared/protocols/types';
@@ -60,6 +61,39 @@ function cachingBody(protocol: ProtocolId, model: string, prefix: string, key: s
   return body;
 }
 
+type CallCounters = { runId: string; usage: Usage; raw: unknown };
+
+/**
+ * Every call so far reported a write counter of 0 and a read of 0: the marked prefix, far above every minimum,
+ * was never cached at all. A cache that works writes a fresh prefix on the first call, so this is not the
+ * best-effort miss (a write, then no read) that earns a retry. Only Messages reports writes.
+ */
+function wroteAndReadNothing(calls: CallCounters[]): boolean {
+  return calls.length >= 2 && calls.every((x) => x.usage.inputCacheWrite === 0 && x.usage.inputCached === 0);
+}
+
+function nothingCached(
+  protocol: ProtocolId,
+  tokens: number,
+  readField: string,
+  fields: Record<string, unknown>,
+  status?: number,
+): ProbeVerdict {
+  const mark = protocol === 'messages' ? 'cache_control' : 'prompt_cache_key';
+  return {
+    outcome: 'not-supported',
+    status,
+    message:
+      `Nothing cached: a ${tokens}-token prefix sent twice with ${mark} wrote 0 and read 0 tokens ` +
+      `(usage.cache_creation_input_tokens 0, ${readField} 0).`,
+    explanation:
+      `The prefix is far above every family's minimum cacheable length (${PREFIX_MIN_TOKENS} tokens clear them all) ` +
+      'and was marked for caching on both calls; a gateway that caches writes it on the first call. Both ' +
+      'counters are reported and both stayed 0, so the mark is ignored.',
+    fields,
+  };
+}
+
 function counters(run: FinishedRun): { usage: Usage; raw: unknown } {
   return { usage: run.result.transcript.usage, raw: run.result.transcript.rawUsage };
 }
@@ -76,7 +110,7 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
         : 'usage.input_tokens_details.cached_tokens';
 
   const first = await env.call(body);
-  const calls: { runId: string; usage: Usage; raw: unknown }[] = [{ runId: first.ledger.runId, ...counters(first) }];
+  const calls: CallCounters[] = [{ runId: first.ledger.runId, ...counters(first) }];
   let last = first;
   for (let attempt = 0; attempt <= ZERO_RETRIES; attempt++) {
     await env.sleep(CACHE_GAP_MS);
@@ -118,6 +152,9 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
         explanation: `The prefix began with a fresh nonce, so only the first call of this probe could have cached it; ${readField} > 0 on the repeat shows the cache was hit.`,
         fields,
       };
+    }
+    if (wroteAndReadNothing(calls)) {
+      return nothingCached(env.protocol, prefix.tokens, readField, fields, statusOf(last));
     }
   }
   return {

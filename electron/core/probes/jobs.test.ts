@@ -8,8 +8,20 @@ import { ProbeCancelled, abortableSleep } from './harness';
 import type { CellOutcome } from './index';
 import { Limiter, ProbeJob, type CellRunner, type ProbeCell } from './jobs';
 
-function cellResult(cell: ProbeCell, outcome: CapabilityResult['outcome'], message: string = outcome): CapabilityResult {
-  return { ...cell, outcome, message, evidence: { runIds: [], fields: {}, explanation: '' }, at: new Date().toISOString(), attempts: 1, durationMs: 1 };
+function cellResult(
+  cell: ProbeCell,
+  outcome: CapabilityResult['outcome'],
+  message: string = outcome,
+): CapabilityResult {
+  return {
+    ...cell,
+    outcome,
+    message,
+    evidence: { runIds: [], fields: {}, explanation: '' },
+    at: new Date().toISOString(),
+    attempts: 1,
+    durationMs: 1,
+  };
 }
 
 function cells(models: string[]): ProbeCell[] {
@@ -69,7 +81,8 @@ describe('ProbeJob', () => {
     const calls: { model: string; at: number; attempt: number }[] = [];
     const runCell: CellRunner = async (_p, cell, _s, attempt) => {
       calls.push({ model: cell.model, at: Date.now(), attempt });
-      if (cell.model === 'limited' && attempt === 1) return { result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 150 };
+      if (cell.model === 'limited' && attempt === 1)
+        return { result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 150 };
       return { result: cellResult(cell, 'proven') };
     };
     const { job, recorded, progress } = makeJob(cells(['limited', 'ok']), runCell);
@@ -78,7 +91,12 @@ describe('ProbeJob', () => {
     const limited = calls.filter((c) => c.model === 'limited');
     expect(limited).toHaveLength(2);
     expect(limited[1].at - limited[0].at).toBeGreaterThanOrEqual(140);
-    expect(recorded.map((r) => [r.model, r.outcome])).toEqual(expect.arrayContaining([['limited', 'proven'], ['ok', 'proven']]));
+    expect(recorded.map((r) => [r.model, r.outcome])).toEqual(
+      expect.arrayContaining([
+        ['limited', 'proven'],
+        ['ok', 'proven'],
+      ]),
+    );
     expect(progress.some((p) => p.pausedUntil !== undefined)).toBe(true);
   });
 
@@ -86,7 +104,11 @@ describe('ProbeJob', () => {
     let n = 0;
     const runCell: CellRunner = async (_p, cell) => {
       n++;
-      return { result: cellResult(cell, 'inconclusive', 'Rate limited (HTTP 429)'), rateLimited: true, retryAfterMs: 20 };
+      return {
+        result: cellResult(cell, 'inconclusive', 'Rate limited (HTTP 429)'),
+        rateLimited: true,
+        retryAfterMs: 20,
+      };
     };
     const { job, recorded } = makeJob(cells(['x']), runCell, { maxAttempts: 2, maxWaitMs: 1000 });
     job.start();
@@ -109,19 +131,31 @@ describe('ProbeJob', () => {
     expect(recorded[0].message).toContain('the gateway asked to wait 30 s, longer than the 1 s allowed');
   });
 
-  it('a retry-after longer than allowed gives up on the model\'s other queued cells at once, other models go on', async () => {
+  it("a retry-after longer than allowed gives up on the model's other queued cells at once, other models go on", async () => {
     const ran: string[] = [];
     const runCell: CellRunner = async (_p, cell) => {
       ran.push(`${cell.model}/${cell.capability}`);
-      if (cell.model === 'x') return { result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 30_000 };
+      if (cell.model === 'x')
+        return { result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 30_000 };
       return { result: cellResult(cell, 'proven') };
     };
     const list: ProbeCell[] = [
-      ...(['tools', 'streaming', 'vision'] as const).map((capability) => ({ model: 'x', protocol: 'messages' as const, capability })),
+      ...(['tools', 'streaming', 'vision'] as const).map((capability) => ({
+        model: 'x',
+        protocol: 'messages' as const,
+        capability,
+      })),
       { model: 'y', protocol: 'messages', capability: 'tools' },
     ];
     // One worker: the model's later cells are only taken after the 429 is known.
-    const { job, recorded, progress } = makeJob(list, runCell, { maxAttempts: 3, maxWaitMs: 1000 }, new Limiter(2), new Map(), 1);
+    const { job, recorded, progress } = makeJob(
+      list,
+      runCell,
+      { maxAttempts: 3, maxWaitMs: 1000 },
+      new Limiter(2),
+      new Map(),
+      1,
+    );
     const t0 = Date.now();
     job.start();
     await job.finished;
@@ -137,18 +171,102 @@ describe('ProbeJob', () => {
     expect(progress.at(-1)).toMatchObject({ state: 'finished', done: 4, total: 4 });
   });
 
+  it('a model that keeps rate-limiting costs maxAttempts waits, not that many per cell; the others go on', async () => {
+    const sent: { model: string; at: number }[] = [];
+    const runCell: CellRunner = async (_p, cell) => {
+      sent.push({ model: cell.model, at: Date.now() });
+      await new Promise((r) => setTimeout(r, 5));
+      if (cell.model === 'limited') {
+        return {
+          result: cellResult(cell, 'inconclusive', 'Rate limited (HTTP 429)'),
+          rateLimited: true,
+          retryAfterMs: 200,
+        };
+      }
+      return { result: cellResult(cell, 'proven') };
+    };
+    const capabilities = ['streaming', 'tools', 'tool-roundtrip', 'caching', 'thinking', 'vision'] as const;
+    const list: ProbeCell[] = ['limited', 'ok-1', 'ok-2'].flatMap((model) =>
+      capabilities.map((capability) => ({ model, protocol: 'messages' as const, capability })),
+    );
+    const { job, recorded, progress } = makeJob(list, runCell, { maxAttempts: 3, maxWaitMs: 1000 });
+    const t0 = Date.now();
+    job.start();
+    await job.finished;
+
+    // Two requests may race out before the first 429 is known; after it, one cell at a time: three 429s in all.
+    const limited = sent.filter((x) => x.model === 'limited');
+    expect(limited.length).toBeLessThanOrEqual(4);
+    // Three waits of 200 ms, where one per cell would take seconds.
+    expect(Date.now() - t0).toBeLessThan(1500);
+    // Every other model's cell went out while the limited one waited for its first retry.
+    const lastOk = Math.max(...sent.filter((x) => x.model !== 'limited').map((x) => x.at));
+    expect(lastOk).toBeLessThan(limited[limited.length - 1].at);
+    expect(lastOk - t0).toBeLessThan(200);
+    const limitedResults = recorded.filter((r) => r.model === 'limited');
+    expect(limitedResults).toHaveLength(capabilities.length);
+    for (const r of limitedResults) expect(r.outcome).toBe('inconclusive');
+    expect(
+      limitedResults.filter((r) => /not run: this model was still rate limited after 3 attempts/.test(r.message))
+        .length,
+    ).toBeGreaterThanOrEqual(capabilities.length - 2);
+    expect(recorded.filter((r) => r.model !== 'limited').every((r) => r.outcome === 'proven')).toBe(true);
+    // The wait is shown, by model.
+    const waits = progress.flatMap((p) => p.waiting ?? []);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(new Set(waits.map((w) => w.model))).toEqual(new Set(['limited']));
+    expect(progress.at(-1)).toMatchObject({ state: 'finished', done: list.length, total: list.length });
+  });
+
+  it('after a 429 one cell goes first; once it gets through, the model’s other cells follow', async () => {
+    let limitedCalls = 0;
+    let inFlight = 0;
+    let peak = 0;
+    const runCell: CellRunner = async (_p, cell) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight--;
+      if (++limitedCalls === 1)
+        return { result: cellResult(cell, 'inconclusive'), rateLimited: true, retryAfterMs: 50 };
+      return { result: cellResult(cell, 'proven') };
+    };
+    const list: ProbeCell[] = (['streaming', 'tools', 'vision', 'caching'] as const).map((capability) => ({
+      model: 'm',
+      protocol: 'messages' as const,
+      capability,
+    }));
+    // One worker first, so the 429 is known before anything else goes out.
+    const { job, recorded } = makeJob(list, runCell, { maxAttempts: 3, maxWaitMs: 1000 }, new Limiter(2), new Map(), 1);
+    job.start();
+    await job.finished;
+    expect(recorded.map((r) => r.outcome)).toEqual(['proven', 'proven', 'proven', 'proven']);
+    expect(limitedCalls).toBe(5);
+    expect(peak).toBe(1);
+  });
+
   it('a later job keeps off a model until the retry-after a give-up recorded', async () => {
     const pauses = new Map<string, number>();
-    const limited: CellRunner = async (_p, cell) => ({ result: cellResult(cell, 'inconclusive', 'Rate limited'), rateLimited: true, retryAfterMs: 200 });
+    const limited: CellRunner = async (_p, cell) => ({
+      result: cellResult(cell, 'inconclusive', 'Rate limited'),
+      rateLimited: true,
+      retryAfterMs: 200,
+    });
     const first = makeJob(cells(['x']), limited, { maxAttempts: 3, maxWaitMs: 0 }, new Limiter(2), pauses);
     first.job.start();
     await first.job.finished;
     const t0 = Date.now();
     let ranAt = 0;
-    const second = makeJob(cells(['x']), async (_p, cell) => {
-      ranAt = Date.now();
-      return { result: cellResult(cell, 'proven') };
-    }, undefined, new Limiter(2), pauses);
+    const second = makeJob(
+      cells(['x']),
+      async (_p, cell) => {
+        ranAt = Date.now();
+        return { result: cellResult(cell, 'proven') };
+      },
+      undefined,
+      new Limiter(2),
+      pauses,
+    );
     second.job.start();
     await second.job.finished;
     expect(ranAt - t0).toBeGreaterThanOrEqual(150);

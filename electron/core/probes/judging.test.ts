@@ -144,16 +144,64 @@ describe('tools', () => {
     expect(second.input).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function_call', call_id: 'call_1' })]));
   });
 
-  it('a round trip whose reply ignores the result is not-supported', async () => {
+  it('a round trip the gateway accepted (200, a normal turn) whose reply lacks the nonce is inconclusive', async () => {
     route = (_p, body) => {
       const msgs = body.messages as Record<string, unknown>[];
       if (msgs.some((m) => m.role === 'tool')) return { json: chatMessage({ content: 'It is sunny in Paris.' }) };
       return { json: chatMessage({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }) };
     };
     const { result } = await probe('chat', 'tool-roundtrip');
-    expect(result.outcome).toBe('not-supported');
-    expect(result.message).toMatch(/does not contain its nonce/);
+    expect(result.outcome).toBe('inconclusive');
+    expect(result.status).toBe(200);
+    expect(result.message).toMatch(/accepted the tool result, but the reply does not repeat its nonce/);
+    expect(result.evidence.text).toBe('It is sunny in Paris.');
+    expect(result.evidence.runIds).toHaveLength(2);
   });
+
+  it('a round trip whose tool result the gateway refuses is not inconclusive', async () => {
+    route = (_p, body) => {
+      const msgs = body.messages as Record<string, unknown>[];
+      const refused = { message: 'tool messages are not supported', type: 'invalid_request_error' };
+      if (msgs.some((m) => m.role === 'tool')) return { status: 400, json: { error: refused } };
+      const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+      return { json: chatMessage({ tool_calls: [call] }) };
+    };
+    const { result } = await probe('chat', 'tool-roundtrip');
+    expect(result.outcome).not.toBe('inconclusive');
+    expect(result.outcome).not.toBe('proven');
+    expect(result.status).toBe(400);
+  });
+});
+
+describe('caching', () => {
+  const cacheUsage = (write: number, read: number) => ({
+    input_tokens: 12,
+    output_tokens: 1,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+  });
+
+  it('a marked prefix that wrote 0 and read 0 on both calls is not-supported, with that evidence', async () => {
+    route = () => ({ json: messagesText('OK', cacheUsage(0, 0)) });
+    const { result } = await probe('messages', 'caching');
+    expect(result.outcome).toBe('not-supported');
+    expect(result.message).toMatch(/sent twice with cache_control wrote 0 and read 0 tokens/);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].body.system).toEqual([expect.objectContaining({ cache_control: { type: 'ephemeral' } })]);
+    const calls = result.evidence.fields.calls as { cacheWrite?: number; cacheRead?: number }[];
+    expect(calls.map((c) => [c.cacheWrite, c.cacheRead])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+  }, 20_000);
+
+  it('a write that is never read back stays inconclusive (caching is best effort)', async () => {
+    let n = 0;
+    route = () => ({ json: messagesText('OK', n++ === 0 ? cacheUsage(5200, 0) : cacheUsage(0, 0)) });
+    const { result } = await probe('messages', 'caching');
+    expect(result.outcome).toBe('inconclusive');
+    expect(result.message).toMatch(/stayed 0 on 4 repeats/);
+  }, 30_000);
 });
 
 describe('structured output', () => {

@@ -174,14 +174,20 @@ export async function probeToolRoundtrip(env: ProbeEnv): Promise<ProbeVerdict> {
       text: capText(reply),
     };
   }
+  // env.call only returns complete runs: the gateway took the tool result with a 200 and a normal turn, so only
+  // the model's use of it is unproven (docs/protocols.md §7.1). A rejected result never gets here.
   const calledAgain = run2.result.transcript.blocks.some((b) => b.kind === 'tool_call');
   return {
-    outcome: 'not-supported',
+    outcome: 'inconclusive',
     status: statusOf(run2),
-    message: calledAgain
-      ? 'After the tool result the model called the tool again instead of using the result.'
-      : `The reply after the tool result does not contain its nonce ${secret}.`,
-    explanation: `The ${resultShape(env.protocol)} carried a fresh nonce; a reply without it shows the result was dropped or not understood.`,
+    message:
+      `HTTP ${statusOf(run2)}: the gateway accepted the tool result, but ` +
+      (calledAgain
+        ? 'the model called the tool again instead of using it.'
+        : `the reply does not repeat its nonce ${secret}.`),
+    explanation:
+      `The ${resultShape(env.protocol)} was accepted and answered with a normal turn, so the gateway did not ` +
+      'refuse it; without the nonce in the reply nothing shows the model read it. Neither proven nor disproven.',
     fields,
     text: capText(reply),
   };

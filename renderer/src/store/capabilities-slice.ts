@@ -1,5 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, CapabilityList, CapabilityProgress, ProbeInput } from '../../../shared/contract';
+import type {
+  AppError,
+  CallInput,
+  CapabilityList,
+  CapabilityProgress,
+  GuardReport,
+  ProbeInput,
+} from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 import { recordedRunUpdates } from './runs-slice';
@@ -14,6 +21,8 @@ export interface CapabilitiesSlice {
   probeCancelRequested(jobId: string): Promise<void>;
   /** Loads a finished run (probe evidence) into the runs cache so the stream viewer can show it. */
   evidenceRequested(runId: string): Promise<AppError | undefined>;
+  /** Which capabilities a request needs and what is known of them on its target (undefined if the check failed). */
+  guardRequested(input: CallInput<'capabilities:guard'>): Promise<GuardReport | undefined>;
 }
 
 export const createCapabilitiesSlice: StateCreator<AppState, [], [], CapabilitiesSlice> = (set, get) => ({
@@ -29,7 +38,8 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
       const probeJobs = { ...s.probeJobs };
       for (const j of before) {
         const now = probeJobs[j.jobId];
-        if (now?.state === 'running' && !r.value.jobs.some((x) => x.jobId === j.jobId)) probeJobs[j.jobId] = { ...now, state: 'finished' };
+        if (now?.state === 'running' && !r.value.jobs.some((x) => x.jobId === j.jobId))
+          probeJobs[j.jobId] = { ...now, state: 'finished' };
       }
       // Running jobs (say, started before a reload) come back with their progress and Cancel; a pushed
       // progress that is further along than this snapshot wins.
@@ -44,7 +54,18 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
     const r = await gateway.capabilities.probe(input);
     if (!r.ok) return r.error;
     set((s) => ({
-      probeJobs: { ...s.probeJobs, [r.value.jobId]: { jobId: r.value.jobId, profileId: input.profileId, state: 'running', done: 0, total: r.value.total, startedAt: new Date().toISOString() } },
+      probeJobs: {
+        ...s.probeJobs,
+        [r.value.jobId]: {
+          jobId: r.value.jobId,
+          profileId: input.profileId,
+          state: 'running',
+          done: 0,
+          total: r.value.total,
+          startedAt: new Date().toISOString(),
+          models: [...new Set(input.models)],
+        },
+      },
     }));
     return undefined;
   },
@@ -61,5 +82,9 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
     if (!r.ok) return r.error;
     get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
     return undefined;
+  },
+  async guardRequested(input) {
+    const r = await gateway.capabilities.guard(input);
+    return r.ok ? r.value : undefined;
   },
 });

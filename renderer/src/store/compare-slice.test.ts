@@ -84,3 +84,26 @@ describe('compare slice', () => {
     expect(s().compareJsonText).toBe('{\n  "model": "n"\n}');
   });
 });
+
+describe('compare slice: columns that follow the active profile', () => {
+  const listed = (profileId: string, ids?: string[]) => ({
+    profileId,
+    models: ids?.map((id) => ({ id, family: 'anthropic' as const })),
+  });
+
+  it('a profile whose models are not known yet gets no model of the profile before', () => {
+    s().compareProfileModelsSeen(listed('demo', ['claude-sim-sonnet']));
+    const shown = () => s().compareColumns.map((c) => `${c.profileId}/${c.model}`);
+    expect(shown()).toEqual(['demo/claude-sim-sonnet', 'demo/claude-sim-sonnet']);
+    s().compareProfileModelsSeen(listed('env'));
+    expect(shown()).toEqual(['env/', 'env/']);
+    s().compareProfileModelsSeen(listed('env', ['relay-model']));
+    expect(shown()).toEqual(['env/relay-model', 'env/relay-model']);
+  });
+
+  it('columns someone chose stay as they were; one of them still without a model gets a listed one', () => {
+    s().compareColumnsChanged([col('A'), { ...col(''), profileId: 'env' }]);
+    s().compareProfileModelsSeen(listed('env', ['relay-model']));
+    expect(s().compareColumns.map((c) => c.model)).toEqual(['A', 'relay-model']);
+  });
+});

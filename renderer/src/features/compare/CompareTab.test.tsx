@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { EditorView } from '@codemirror/view';
-import type { CompareColumn } from '../../../../shared/contract';
+import type { CompareColumn, ModelInfo, ProfileView } from '../../../../shared/contract';
 import type { RunView } from '../../store/runs-slice';
 
 // Only the transport is faked: the store, the CompareTab and its children (CodeMirror included) are the real ones.
@@ -13,7 +13,6 @@ import { CompareTab } from './CompareTab';
 import { useAppStore } from '../../store';
 import { completedRun } from '../../test/runs';
 import { answers, resetGateway } from '../../test/fake-gateway';
-
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -69,7 +68,11 @@ describe('Compare: shared prompt JSON editor', () => {
     await pause();
 
     expect(editorText()).toBe(typed);
-    expect(useAppStore.getState().compareBody).toEqual({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    expect(useAppStore.getState().compareBody).toEqual({
+      model: 'm',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect((screen.getByLabelText('Shared user turn') as HTMLTextAreaElement).value).toBe('hi');
   });
 
@@ -83,7 +86,8 @@ describe('Compare: shared prompt JSON editor', () => {
 
 // --- Removing a column ---
 
-const answer = (runId: string, text: string): RunView => completedRun(runId, { blocks: [{ kind: 'text', text }], usage: {} });
+const answer = (runId: string, text: string): RunView =>
+  completedRun(runId, { blocks: [{ kind: 'text', text }], usage: {} });
 
 /** Three columns that have run: A (with an override), B and C, each with its own answer. */
 async function threeColumnsRun() {
@@ -97,7 +101,16 @@ async function threeColumnsRun() {
   // "Run all" through the real button, then each run finishes with its column's answer.
   await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Run all' })));
   const ids = useAppStore.getState().compareRunIds as string[];
-  act(() => useAppStore.setState((s) => ({ runs: { ...s.runs, [ids[0]]: answer(ids[0], 'answer from A'), [ids[1]]: answer(ids[1], 'answer from B'), [ids[2]]: answer(ids[2], 'answer from C') } })));
+  act(() =>
+    useAppStore.setState((s) => ({
+      runs: {
+        ...s.runs,
+        [ids[0]]: answer(ids[0], 'answer from A'),
+        [ids[1]]: answer(ids[1], 'answer from B'),
+        [ids[2]]: answer(ids[2], 'answer from C'),
+      },
+    })),
+  );
   return ids;
 }
 
@@ -128,7 +141,12 @@ describe('Compare: removing a column', () => {
 
     expect(overridesField(1).value).toBe('');
     fireEvent.blur(overridesField(1));
-    expect(useAppStore.getState().compareColumns[0]).toEqual({ profileId: 'demo', protocol: 'chat', model: 'B', overrides: undefined });
+    expect(useAppStore.getState().compareColumns[0]).toEqual({
+      profileId: 'demo',
+      protocol: 'chat',
+      model: 'B',
+      overrides: undefined,
+    });
     // And the next run of column 1 is sent without the removed column's temperature.
     start.mockClear();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Run all' })));
@@ -192,7 +210,10 @@ describe('Compare: editing a column after it has run', () => {
     await act(async () => render(<CompareTab />));
     // Both starts wait until the test lets them answer, so the edit lands while "Run all" is under way.
     const pending: (() => void)[] = [];
-    const slowStart = () => new Promise<{ ok: true; value: { runId: string } }>((resolve) => pending.push(() => resolve({ ok: true, value: { runId: `started-${++nextRun}` } })));
+    const slowStart = () =>
+      new Promise<{ ok: true; value: { runId: string } }>((resolve) =>
+        pending.push(() => resolve({ ok: true, value: { runId: `started-${++nextRun}` } })),
+      );
     start.mockImplementationOnce(slowStart).mockImplementationOnce(slowStart);
     await act(async () => fireEvent.click(runAllButton()));
     await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'Z' } }));
@@ -206,23 +227,53 @@ describe('Compare: editing a column after it has run', () => {
 
 // --- Quick layouts ---
 
-const loadModels = (ids: string[]) =>
+const profile = (id: string, name: string): ProfileView => ({
+  id,
+  name,
+  baseUrl: `http://${id}.test`,
+  authScheme: 'bearer',
+  extraHeaders: {},
+  secretHeaders: {},
+  key: { hasKey: true, storage: 'session' },
+});
+/** The active profile is `id`, and its /v1/models listed `models` (or failed with `error`). */
+const loadModels = (ids: string[] | ModelInfo[], id = 'demo', error?: string) =>
   act(() =>
     useAppStore.setState((s) => ({
-      models: { ...s.models, demo: { profileId: 'demo', models: ids.map((id) => ({ id, family: 'openai' })), fetchedAt: new Date().toISOString(), added: [], removed: [], pages: 1 } },
+      profiles: {
+        profiles: [profile('demo', 'Demo gateway'), profile('env', 'Environment')],
+        activeId: id,
+        keyStorages: [],
+      },
+      models: {
+        ...s.models,
+        [id]: {
+          profileId: id,
+          models: ids.map((m) => (typeof m === 'string' ? { id: m, family: 'openai' as const } : m)),
+          fetchedAt: new Date().toISOString(),
+          added: [],
+          removed: [],
+          pages: 1,
+          ...(error ? { error: { type: 'http_error', message: error, status: 401 } } : {}),
+        },
+      },
     })),
   );
+const col = (model: string): CompareColumn => ({ profileId: 'demo', protocol: 'chat', model });
 const sameProtocolButton = () => screen.getByRole('button', { name: 'Same protocol, N models' });
 
 describe('Compare: "Same protocol, N models"', () => {
   it('without a models list keeps the columns and says why', async () => {
+    act(() => useAppStore.getState().compareColumnsChanged([col('A'), col('B')]));
     await act(async () => render(<CompareTab />));
     const before = useAppStore.getState().compareColumns;
     await act(async () => fireEvent.click(sameProtocolButton()));
 
     expect(useAppStore.getState().compareColumns).toBe(before);
     expect(runAllButton().disabled).toBe(false);
-    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(/not loaded yet.*Columns left as they were/);
+    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(
+      /not loaded yet.*Columns left as they were/,
+    );
   });
 
   it('with a single model keeps the columns and says why', async () => {
@@ -251,7 +302,12 @@ describe('Compare: "Same protocol, N models"', () => {
 
 describe('Compare: a column’s overrides field', () => {
   async function twoColumns() {
-    act(() => useAppStore.getState().compareColumnsChanged([{ profileId: 'demo', protocol: 'chat', model: 'A' }, { profileId: 'demo', protocol: 'chat', model: 'B' }]));
+    act(() =>
+      useAppStore.getState().compareColumnsChanged([
+        { profileId: 'demo', protocol: 'chat', model: 'A' },
+        { profileId: 'demo', protocol: 'chat', model: 'B' },
+      ]),
+    );
     await act(async () => render(<CompareTab />));
   }
   const typeOverrides = async (text: string) => {
@@ -289,6 +345,127 @@ describe('Compare: a column’s overrides field', () => {
 
     await typeOverrides('');
     expect(useAppStore.getState().compareColumns[0].overrides).toBeUndefined();
+    expect(runAllButton().disabled).toBe(false);
+  });
+});
+
+// --- Columns start from the active profile ---
+
+const columnModels = () => useAppStore.getState().compareColumns.map((c) => `${c.profileId}/${c.protocol}/${c.model}`);
+
+describe('Compare: columns start from the active profile', () => {
+  it("uses a model the profile lists, not another gateway's; follows the profile until the user picks", async () => {
+    await act(async () => render(<CompareTab />));
+    loadModels(['relay-sonnet', 'relay-gpt'], 'env');
+    expect(columnModels()).toEqual(['env/messages/relay-sonnet', 'env/chat/relay-sonnet']);
+    expect((screen.getByLabelText('Column 1 model') as HTMLInputElement).value).toBe('relay-sonnet');
+
+    loadModels(['claude-sim-sonnet'], 'demo');
+    expect(columnModels()).toEqual(['demo/messages/claude-sim-sonnet', 'demo/chat/claude-sim-sonnet']);
+
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'mine' } }));
+    loadModels(['relay-sonnet'], 'env');
+    expect(columnModels()).toEqual(['demo/messages/claude-sim-sonnet', 'demo/chat/mine']);
+  });
+
+  it('"Same model, three protocols" keeps to listed models that serve all three, or says none does', async () => {
+    await act(async () => render(<CompareTab />));
+    const onlyChat: ModelInfo = { id: 'chat-model', family: 'openai', extra: { supported_endpoint_types: ['openai'] } };
+    const allThree: ModelInfo = {
+      id: 'all-three',
+      family: 'unknown',
+      extra: { supported_endpoint_types: ['openai', 'anthropic', 'openai-response'] },
+    };
+    loadModels([onlyChat, allThree], 'env');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Same model, three protocols' })));
+    expect(columnModels()).toEqual(['env/messages/all-three', 'env/chat/all-three', 'env/responses/all-three']);
+    expect(screen.queryByRole('status', { name: 'Layout note' })).toBeNull();
+
+    const onlyMessages: ModelInfo = {
+      id: 'msg-model',
+      family: 'anthropic',
+      extra: { supported_endpoint_types: ['anthropic'] },
+    };
+    loadModels([onlyChat, onlyMessages], 'env');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Same model, three protocols' })));
+    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(
+      /No model this profile lists serves all of the three protocols/,
+    );
+    expect(columnModels().slice(0, 2)).toEqual(['env/messages/msg-model', 'env/chat/chat-model']);
+  });
+
+  it('a profile whose model list failed says so instead of laying out models it does not have', async () => {
+    await act(async () => render(<CompareTab />));
+    loadModels([], 'env', 'invalid x-api-key');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Same model, three protocols' })));
+    expect(screen.getByRole('status', { name: 'Layout note' }).textContent).toMatch(
+      /could not be fetched \(invalid x-api-key\)/,
+    );
+    expect(useAppStore.getState().compareColumns.every((c) => c.profileId === 'env')).toBe(true);
+  });
+});
+
+// --- Keyboard ---
+
+describe('Compare: Ctrl/Cmd+Shift+Enter', () => {
+  it('runs every column, from anywhere in the window; not while Run all is off', async () => {
+    act(() =>
+      useAppStore.getState().compareColumnsChanged([
+        { profileId: 'demo', protocol: 'chat', model: 'A' },
+        { profileId: 'demo', protocol: 'messages', model: 'B' },
+      ]),
+    );
+    await act(async () => render(<CompareTab />));
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true, shiftKey: true }));
+    expect(start.mock.calls.map(([input]) => (input as { body: { model: string } }).body.model)).toEqual(['A', 'B']);
+    expect(useAppStore.getState().compareRunIds).toHaveLength(2);
+
+    start.mockClear();
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true }));
+    fireEvent.change(overridesField(1), { target: { value: '{oops' } });
+    await act(async () => fireEvent.blur(overridesField(1)));
+    await act(async () =>
+      fireEvent.keyDown(screen.getByLabelText('Shared user turn'), { key: 'Enter', metaKey: true, shiftKey: true }),
+    );
+    expect(start).not.toHaveBeenCalled();
+  });
+});
+
+// --- What a translation did ---
+
+describe('Compare: a column’s request', () => {
+  it('calls a field the target needed and got "added", apart from what was lost', async () => {
+    act(() =>
+      useAppStore
+        .getState()
+        .compareBodyEdited({ model: 'm', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    act(() =>
+      useAppStore.getState().compareColumnsChanged([
+        { profileId: 'demo', protocol: 'messages', model: 'A' },
+        { profileId: 'demo', protocol: 'chat', model: 'B' },
+      ]),
+    );
+    await act(async () => render(<CompareTab />));
+    const column = screen.getByLabelText('Column 2');
+    const item = [...screen.getByLabelText('Column 2 loss list').querySelectorAll('li')].find((li) =>
+      li.textContent!.includes('include_usage'),
+    )!;
+    expect(item.querySelector('.badge')!.textContent).toBe('added');
+    expect(column.querySelector('summary')!.textContent).toMatch(/1 added/);
+    expect(column.querySelector('summary')!.textContent).not.toMatch(/loss/);
+  });
+});
+
+describe('Compare: Run all needs a model in every column', () => {
+  it('a column without a model holds Run all and says which', async () => {
+    act(() => useAppStore.getState().compareColumnsChanged([col('A'), col('')]));
+    await act(async () => render(<CompareTab />));
+    expect(runAllButton().disabled).toBe(true);
+    expect(screen.getByRole('status', { name: 'Run all blocked' }).textContent).toMatch(/column 2 has a model/);
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true, shiftKey: true }));
+    expect(start).not.toHaveBeenCalled();
+    await act(async () => fireEvent.change(screen.getByLabelText('Column 2 model'), { target: { value: 'B' } }));
     expect(runAllButton().disabled).toBe(false);
   });
 });

@@ -1,0 +1,59 @@
+/** Pure pieces of a Compare column: its translated request, its overrides field and what its output reads. */
+import type { CompareColumn } from '../../../../shared/contract';
+import type { Transcript } from '../../../../shared/protocols/types';
+import { translateRequest, type Loss, type TranslateResult } from '../../../../shared/translate';
+
+type Body = Record<string, unknown>;
+
+/** The shared prompt (Messages shape) translated into the column's protocol, with its model and overrides. */
+export function columnBody(shared: Body, column: CompareColumn): TranslateResult {
+  const t = translateRequest('messages', column.protocol, shared);
+  if (!t.ok) return t;
+  return { ...t, body: { ...t.body, model: column.model, ...column.overrides } };
+}
+
+export type ParsedOverrides = { ok: true; value?: Body } | { ok: false; error: string };
+
+/** The overrides field's text: empty means none; anything but a JSON object is an error, never dropped silently. */
+export function parseOverrides(text: string): ParsedOverrides {
+  if (!text.trim()) return { ok: true };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `not valid JSON (${(err as Error).message})` };
+  }
+  return v && typeof v === 'object' && !Array.isArray(v)
+    ? { ok: true, value: v as Body }
+    : { ok: false, error: 'must be a JSON object, like {"temperature": 0.2}' };
+}
+
+/** An output as plain text for the word diff; a tool call reads as `[name(args)]`. */
+export function textOf(t?: Transcript): string {
+  if (!t) return '';
+  return t.blocks
+    .map((b) =>
+      b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `[${b.name}(${b.argsText})]` : '',
+    )
+    .join('');
+}
+
+/** What a translation did to a field, as the user reads it: a field the target needs and got is not a loss. */
+export type ChangeKind = 'lost' | 'changed' | 'added';
+
+/**
+ * The one place that tells an addition from a loss. The translator marks both `changed`; until each entry
+ * carries its own kind, an addition is read from its reason ("was added", "was filled in").
+ */
+export function changeKind(loss: Loss): ChangeKind {
+  if (loss.kind !== 'changed') return 'lost';
+  return /\b(was added|was filled in)\b/.test(loss.reason) ? 'added' : 'changed';
+}
+
+/** "2 lost · 1 changed · 1 added", or "nothing lost" for a clean translation. */
+export function changeSummary(losses: Loss[]): string {
+  const counts: Record<ChangeKind, number> = { lost: 0, changed: 0, added: 0 };
+  for (const l of losses) counts[changeKind(l)]++;
+  const parts = (['lost', 'changed', 'added'] as const).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  return parts.length ? parts.join(' · ') : 'nothing lost';
+}
