@@ -84,6 +84,26 @@ describe('history filters', () => {
   });
 });
 
+describe('the verdict filter', () => {
+  it('finds complete runs that ended with warnings apart from clean ones, after a restart too', async () => {
+    const dataDir = temp();
+    const h = new HistoryStore(dataDir);
+    await h.load();
+    const warned = run('run_warned', 'm', 'a', '2026-01-01T00:00:01Z');
+    warned.result.warnings = ['1 event could not be read and was skipped.'];
+    await h.add(warned);
+    await h.add(run('run_clean', 'm', 'b', '2026-01-01T00:00:02Z'));
+    const byVerdict = (store: HistoryStore, withWarnings?: boolean) => store.list({ limit: 10, offset: 0, verdict: 'complete', withWarnings }).runs.map((r) => r.runId);
+    expect(byVerdict(h, true)).toEqual(['run_warned']);
+    expect(byVerdict(h, false)).toEqual(['run_clean']);
+    expect(byVerdict(h)).toEqual(['run_clean', 'run_warned']);
+    expect(h.list({ limit: 10, offset: 0 }).runs.find((r) => r.runId === 'run_warned')?.warnings).toBe(1);
+    const again = new HistoryStore(dataDir);
+    await again.load();
+    expect(byVerdict(again, true)).toEqual(['run_warned']);
+  });
+});
+
 describe('history saves that fail', () => {
   it('never reject; they are reported in the problem list, counted, and cleared once a save works', async () => {
     const dataDir = temp();

@@ -30,6 +30,7 @@ const Summary = z.object({
   profileName: z.string(),
   origin: z.string(),
   verdict: z.enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled']),
+  warnings: z.number().optional(),
   status: z.number().optional(),
   ttftMs: z.number().optional(),
   totalMs: z.number(),
@@ -68,6 +69,7 @@ function summarize(run: RecordedRun, bytes: number): IndexEntry {
     profileName: run.ledger.profileName,
     origin: run.origin,
     verdict: run.result.verdict,
+    warnings: run.result.warnings.length,
     status: run.result.metrics.status,
     ttftMs: run.result.metrics.ttftMs,
     totalMs: run.result.metrics.totalMs,
@@ -240,12 +242,13 @@ export class HistoryStore {
    * The model filter is typed free text: any part of the id, in any case. The text filter finds every word
    * typed, in any order, within the first SEARCH_CHARS characters of the output, the model or the profile name.
    */
-  list(filter: { protocol?: string; model?: string; verdict?: string; text?: string; limit: number; offset: number }): { runs: HistorySummary[]; total: number; bytes: number } {
+  list(filter: { protocol?: string; model?: string; verdict?: string; withWarnings?: boolean; text?: string; limit: number; offset: number }): { runs: HistorySummary[]; total: number; bytes: number } {
     const model = filter.model?.trim().toLowerCase();
     const words = filter.text?.trim().toLowerCase().split(/\s+/).filter(Boolean) ?? [];
     const matched = this.runs.filter((r) => {
       if (filter.protocol && r.protocol !== filter.protocol) return false;
       if (filter.verdict && r.verdict !== filter.verdict) return false;
+      if (filter.withWarnings !== undefined && (r.warnings ?? 0) > 0 !== filter.withWarnings) return false;
       if (model && !(r.model ?? '').toLowerCase().includes(model)) return false;
       if (!words.length) return true;
       const haystack = `${r.searchText ?? r.preview} ${r.model ?? ''} ${r.profileName}`.toLowerCase();

@@ -7,6 +7,8 @@ import { recordedRunUpdates } from './runs-slice';
 export interface HistoryFilterState {
   protocol?: 'messages' | 'chat' | 'responses';
   verdict?: HistorySummary['verdict'];
+  /** With verdict "complete": true finds runs that ended with warnings, false the clean ones. */
+  withWarnings?: boolean;
   model?: string;
   text?: string;
 }

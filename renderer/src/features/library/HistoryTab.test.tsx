@@ -68,6 +68,26 @@ describe('History list', () => {
   });
 });
 
+describe('History verdict filter', () => {
+  it('"complete, with warnings" asks for complete runs with warnings, "complete" for the clean ones, and the list says which is which', async () => {
+    answers['history:list'] = async () => ({ ok: true, value: { runs: [{ ...summary('A', 'alpha'), warnings: 2 }, summary('B', 'bravo')], total: 2, bytes: 1 } });
+    render(<HistoryTab />);
+    await settle();
+    const items = screen.getAllByRole('listitem').map((li) => li.querySelector('strong')!.textContent);
+    expect(items).toEqual(['complete, with warnings', 'complete']);
+    const select = screen.getByRole('combobox', { name: 'Filter by verdict' });
+    fireEvent.change(select, { target: { value: 'complete, with warnings' } });
+    await settle();
+    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input).toMatchObject({ verdict: 'complete', withWarnings: true });
+    fireEvent.change(select, { target: { value: 'complete' } });
+    await settle();
+    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input).toMatchObject({ verdict: 'complete', withWarnings: false });
+    fireEvent.change(select, { target: { value: 'truncated' } });
+    await settle();
+    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input.withWarnings).toBeUndefined();
+  });
+});
+
 describe('History replay', () => {
   it('a replay fetched for one run is dropped once another run is picked', async () => {
     render(<HistoryTab />);

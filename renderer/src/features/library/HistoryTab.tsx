@@ -1,14 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
-import { bytes, ms } from '../stream-viewer/format';
+import { bytes, ms, verdictWord, WITH_WARNINGS } from '../stream-viewer/format';
+import type { HistoryFilterState } from '../../store/library-slice';
 import { CodeDialog, type RecordedRequest } from '../export/CodeDialog';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
 
 let replayCounter = 0;
+
+/** The verdict select's value: "complete" alone means a clean one, apart from "complete, with warnings". */
+function verdictChoice(f: HistoryFilterState): string {
+  return f.verdict === 'complete' && f.withWarnings ? WITH_WARNINGS : (f.verdict ?? '');
+}
+
+function verdictFilter(choice: string): Pick<HistoryFilterState, 'verdict' | 'withWarnings'> {
+  if (choice === WITH_WARNINGS) return { verdict: 'complete', withWarnings: true };
+  if (choice === 'complete') return { verdict: 'complete', withWarnings: false };
+  return { verdict: (choice || undefined) as HistoryFilterState['verdict'], withWarnings: undefined };
+}
 
 /** Every finished run, newest first; open one as it was, replay it, or bring its request back to the composer. */
 export function HistoryTab() {
@@ -129,10 +141,13 @@ export function HistoryTab() {
               </option>
             ))}
           </select>
-          <select aria-label="Filter by verdict" value={filter.verdict ?? ''} onChange={(e) => update({ verdict: (e.target.value || undefined) as typeof filter.verdict })}>
+          <select aria-label="Filter by verdict" value={verdictChoice(filter)} onChange={(e) => update(verdictFilter(e.target.value))}>
             <option value="">all verdicts</option>
             {VERDICTS.map((v) => (
-              <option key={v}>{v}</option>
+              <Fragment key={v}>
+                <option>{v}</option>
+                {v === 'complete' && <option>{WITH_WARNINGS}</option>}
+              </Fragment>
             ))}
           </select>
           <input aria-label="Filter by model" placeholder="model (any part)" title="Any part of the model id, in any case" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
@@ -144,10 +159,10 @@ export function HistoryTab() {
           {history.runs.map((r) => (
             <li key={r.runId}>
               <button type="button" className={selected === r.runId ? 'selected' : ''} onClick={() => void open(r.runId)}>
-                <span className={`verdict-dot ${r.verdict}`} aria-hidden />
+                <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
                 <span className="h-main">
                   <span className="mono small">
-                    {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{r.verdict}</strong>
+                    {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
                     {r.status ? ` · ${r.status}` : ''}
                   </span>
                   <span className="h-preview">{r.preview}</span>

@@ -283,3 +283,49 @@ describe('StreamViewer: the response as the gateway named it', () => {
     expect(shown('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toEqual({ id: 'c1', model: 'claude-sonnet-4-5-20250929' });
   });
 });
+
+describe('StreamViewer: how a run ended, in its status', () => {
+  const status = () => screen.getByLabelText('Stream status');
+  it('a complete run that skipped an event reads "complete, with warnings" in amber, not a clean green', () => {
+    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const run = finished('run_w', 'chat', events, 2, { ttftMs: 3 });
+    run.result.warnings = ['1 event could not be read as JSON and was skipped: the output may miss text.'];
+    show(recordedRunUpdates('run_w', run));
+    render(<StreamViewer runId="run_w" />);
+    expect(status().querySelector('strong')!.textContent).toBe('complete, with warnings');
+    expect(status().className).toContain('warn');
+    expect(screen.getByLabelText('Warnings').textContent).toContain('skipped');
+  });
+
+  it('a clean complete run stays green', () => {
+    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    show(recordedRunUpdates('run_c', finished('run_c', 'chat', events, 2, { ttftMs: 3 })));
+    render(<StreamViewer runId="run_c" />);
+    expect(status().querySelector('strong')!.textContent).toBe('complete');
+    expect(status().className).toContain('ok');
+  });
+});
+
+describe('StreamViewer: tok/s', () => {
+  /** A non-streamed reply: no token arrives on its own, so there is no TTFT. */
+  const jsonReply = (runId: string, totalMs: number, rate: number): RecordedRun => {
+    const transcript = { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: { inputTotal: 3, output: 15 } };
+    const response = { status: 200, statusText: 'OK', headers: {}, contentType: 'application/json', ttfbMs: totalMs };
+    const metrics = { status: 200, totalMs, events: 0, bytes: 10, usage: transcript.usage, outputTokensPerSec: rate };
+    const result = { verdict: 'complete' as const, reason: 'ok', metrics, transcript, warnings: [], response, rawBody: '{}', endedAt: '' };
+    return { ledger: { ...ledger(runId, 'chat'), stream: false }, response, events: [], origin: 'composer', result };
+  };
+
+  it('shows no rate for a non-streamed run that took 2 ms, and says why', () => {
+    show(recordedRunUpdates('run_fast', jsonReply('run_fast', 2, 7246.4)));
+    render(<StreamViewer runId="run_fast" />);
+    expect(metric('tok/s')).toBe('— (too short)');
+    expect(metric('TTFT')).toBe('—');
+  });
+
+  it('says a non-streamed rate is over the whole request', () => {
+    show(recordedRunUpdates('run_slow', jsonReply('run_slow', 3000, 5)));
+    render(<StreamViewer runId="run_slow" />);
+    expect(metric('tok/s')).toBe('5 over the whole request');
+  });
+});

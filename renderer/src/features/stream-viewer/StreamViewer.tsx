@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { RunMetrics } from '../../../../shared/contract';
 import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
-import { bytes, count, ms, usageRows, VERDICT_TONE } from './format';
+import { bytes, count, ms, usageRows, VERDICT_TONE, verdictWord } from './format';
 import { Ledger } from './Ledger';
 import { Output } from './Output';
 import { Timeline } from './Timeline';
@@ -25,6 +26,30 @@ function sameModel(asked: string, reported: string): boolean {
   if (reported === asked) return true;
   if (!reported.startsWith(`${asked}-`)) return false;
   return /^(\d{4}-\d{2}-\d{2}|\d{8})$/.test(reported.slice(asked.length + 1));
+}
+
+/**
+ * A rate over less time than this is timer and scheduling noise, not a speed: a non-streamed reply of 15 tokens
+ * answered in 2 ms reads 7,500 tok/s. A quarter second holds several display frames and network reads.
+ */
+export const RATE_MIN_MS = 250;
+
+/** tok/s, saying what it was measured over: from the first token, or (with none seen) the whole request. */
+function TokensPerSec({ metrics: m, buffered }: { metrics?: RunMetrics; buffered: boolean }) {
+  if (m?.outputTokensPerSec === undefined) return <dd>—</dd>;
+  if (buffered) return <dd title={`${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd>;
+  const whole = m.ttftMs === undefined;
+  const spanMs = m.totalMs - (m.ttftMs ?? 0);
+  if (spanMs < RATE_MIN_MS) {
+    const over = whole ? 'the whole request' : 'the time from the first token to the end';
+    return <dd title={`Not shown: ${over} took ${ms(spanMs)}, under ${RATE_MIN_MS} ms, too short for a rate to mean anything`}>— (too short)</dd>;
+  }
+  if (!whole) return <dd>{m.outputTokensPerSec}</dd>;
+  return (
+    <dd title="No token arrived on its own (a non-streamed reply): output tokens over the whole request, waiting included">
+      {m.outputTokensPerSec} <span className="muted small">over the whole request</span>
+    </dd>
+  );
 }
 
 /** After this long without an event, a live run says how long it has been quiet. */
@@ -66,7 +91,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
   }
   const result = run.result;
   const live = run.status !== 'done';
-  const word = result?.verdict ?? (run.status === 'done' ? 'streaming' : run.status);
+  const word = result ? verdictWord(result.verdict, result.warnings.length) : run.status === 'done' ? 'streaming' : run.status;
   const m = result?.metrics;
   const usage = m?.usage ?? run.transcript.usage;
   // While live, the time since the run started, so a stalled stream shows its stall instead of the time of its
@@ -113,13 +138,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </div>
           <div>
             <dt>tok/s</dt>
-            {m?.outputTokensPerSec === undefined ? (
-              <dd>—</dd>
-            ) : reading?.kind === 'buffered' ? (
-              <dd title={`${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd>
-            ) : (
-              <dd>{m.outputTokensPerSec}</dd>
-            )}
+            <TokensPerSec metrics={m} buffered={reading?.kind === 'buffered'} />
           </div>
           <div>
             <dt>events</dt>

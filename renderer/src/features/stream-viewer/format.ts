@@ -45,8 +45,17 @@ export function usageRows(u: Usage): [string, string][] {
   ];
 }
 
-export const VERDICT_TONE: Record<Verdict | 'streaming' | 'starting', 'ok' | 'warn' | 'err' | 'live'> = {
+/** What a run's status says: a complete run that skipped events or read its body oddly is not a clean success. */
+export const WITH_WARNINGS = 'complete, with warnings';
+export type VerdictWord = Verdict | typeof WITH_WARNINGS | 'streaming' | 'starting';
+
+export function verdictWord(verdict: Verdict, warnings: number): Verdict | typeof WITH_WARNINGS {
+  return verdict === 'complete' && warnings > 0 ? WITH_WARNINGS : verdict;
+}
+
+export const VERDICT_TONE: Record<VerdictWord, 'ok' | 'warn' | 'err' | 'live'> = {
   complete: 'ok',
+  [WITH_WARNINGS]: 'warn',
   truncated: 'err',
   'error-event': 'err',
   'http-error': 'err',
