@@ -120,6 +120,48 @@ describe('History replay', () => {
     expect(replays()).toEqual([]);
   });
 
+  it('a replay at 1× can be stopped: its view ends cancelled where it was, saying how the recording ended', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Replay 1×' }));
+    await settle(200);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await settle();
+    const [[, stopped]] = replays();
+    const shownEvents = stopped.events.length;
+    expect(shownEvents).toBeLessThan(40);
+    expect(screen.getByLabelText('Stream status').textContent).toMatch(
+      new RegExp(`^cancelled — Replay stopped after ${shownEvents} of 40 events; the recorded run ended complete\\.`),
+    );
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    await settle(300);
+    expect(replays()[0][1].events).toHaveLength(shownEvents);
+  });
+
+  it('stepping through pauses the clock: a long wait between steps is no stall', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    fireEvent.click(screen.getByRole('button', { name: 'Step through' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    // The wall clock moves on by minutes while the user reads.
+    const now = Date.now();
+    const spy = vi.spyOn(Date, 'now').mockReturnValue(now + 300_000);
+    await settle(600);
+    const status = screen.getByLabelText('Stream status').textContent;
+    spy.mockRestore();
+    expect(status).toContain('2 events · stepping, clock paused');
+    expect(status).not.toMatch(/no data|waiting/);
+    const total = [...screen.getByLabelText('Metrics').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === 'total');
+    // The recording's time of the second event (50 ms apart), not five minutes.
+    expect(total?.querySelector('dd')?.textContent).toBe('50 ms');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+  });
+
   it('deleting a run being stepped through ends its step-through and drops its view', async () => {
     render(<HistoryTab />);
     await settle();

@@ -56,6 +56,13 @@ export function HistoryTab() {
     return true;
   };
   useEffect(() => () => void endReplay(), []);
+  const shownStatus = useAppStore((s) => (shown ? s.runs[shown]?.status : undefined));
+  const replaying = !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
+  /** Stop keeps the replay's view, ended where it was, so what it showed so far stays to read. */
+  const stopReplay = () => {
+    replay.current?.stop();
+    setStepping(false);
+  };
 
   const open = async (runId: string) => {
     if (endReplay()) setShown(undefined);
@@ -191,6 +198,11 @@ export function HistoryTab() {
             {stepping && (
               <button type="button" className="primary" onClick={() => setStepping(!!replay.current?.next())}>
                 Next event
+              </button>
+            )}
+            {replaying && (
+              <button type="button" onClick={stopReplay}>
+                Stop
               </button>
             )}
             <button type="button" onClick={() => void toComposer()}>

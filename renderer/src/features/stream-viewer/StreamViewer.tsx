@@ -70,7 +70,8 @@ function useTicker(on: boolean): number {
 export function StreamViewer({ runId }: { runId?: string }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
-  const now = useTicker(!!run && run.status !== 'done');
+  const stepped = !!run?.live.stepped;
+  const now = useTicker(!!run && run.status !== 'done' && !stepped);
   // Once per run, not per frame: a body with images can be megabytes.
   const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
@@ -97,7 +98,8 @@ export function StreamViewer({ runId }: { runId?: string }) {
   // While live, the time since the run started, so a stalled stream shows its stall instead of the time of its
   // last event.
   const started = run.live.startedAt;
-  const elapsed = live && started !== undefined ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
+  // Stepping: the time of the last event shown, so the user's pauses between steps count for nothing.
+  const elapsed = live && started !== undefined && !stepped ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
   const quietMs = elapsed === undefined ? undefined : elapsed - (run.live.lastT ?? run.response?.ttfbMs ?? 0);
   const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
   const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
@@ -114,6 +116,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
             <span className="reason">
               {' '}
               — {count(run.live.events)} {run.live.events === 1 ? 'event' : 'events'}
+              {stepped ? ' · stepping, clock paused' : ''}
               {/* Not announced: inside the status region it would be read out again every half second. */}
               <span aria-live="off">{quiet}</span>
             </span>
