@@ -10,6 +10,7 @@ import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
+import { PresetLoadNote } from './features/library/PresetLoadNote';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 
@@ -19,6 +20,7 @@ function ProtocolTab({ protocol, bringFrom, onBrought }: { protocol: ProtocolId;
     <div className="workspace" role="tabpanel" aria-label={PROTOCOL_INFO[protocol].label}>
       <div className="left">
         {bringFrom && <BringAlong from={bringFrom} to={protocol} onDone={onBrought} />}
+        <PresetLoadNote protocol={protocol} />
         <Composer protocol={protocol} />
       </div>
       <div className="right">

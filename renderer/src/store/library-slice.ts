@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppError, HistorySummary, Preset } from '../../../shared/contract';
+import type { ProtocolId } from '../../../shared/protocols/types';
+import type { Body, ComposerState } from './composer-slice';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 import { recordedRunUpdates } from './runs-slice';
@@ -23,7 +25,19 @@ export interface LibrarySlice {
    * switching tabs does not make a deletion final; deleting another must not make the first unrecoverable.
    */
   deletedPresets: Preset[];
+  /**
+   * The last preset loaded into a composer, with the composer as it was before: what "Undo" puts back. Stale once
+   * that composer sends again (its run list grows past `before.runIds`): see `usePresetLoadNote`.
+   */
+  presetLoad?: { protocol: ProtocolId; name: string; before: ComposerState };
   presetsRequested(): Promise<void>;
+  /**
+   * A preset's body replaced a composer's (as `composerBodyLoaded` does): the output on view belonged to the
+   * request replaced, so it is set aside (kept for Undo, no longer shown).
+   */
+  presetLoaded(protocol: ProtocolId, name: string, body: Body): void;
+  presetLoadUndone(): void;
+  presetLoadNoteDismissed(): void;
   presetDeleted(preset: Preset): void;
   presetRestored(id: string): void;
   historyRequested(filter?: HistoryFilterState): Promise<void>;
@@ -42,6 +56,7 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   history: { runs: [], total: 0, bytes: 0 },
   historyFilter: {},
   deletedPresets: [],
+  presetLoad: undefined,
   presetDeleted(preset) {
     set((s) => ({ deletedPresets: [...s.deletedPresets.filter((p) => p.id !== preset.id), preset] }));
   },
@@ -50,7 +65,30 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   },
   async presetsRequested() {
     const r = await gateway.presets.list({});
-    if (r.ok) set({ presets: r.value.presets });
+    if (!r.ok) return;
+    const presets = r.value.presets;
+    // A deleted preset that is back (imported again, restored elsewhere) has nothing left to undo: restoring it
+    // again would add a duplicate, "weather tool (2)".
+    const back = (d: Preset) => presets.some((p) => p.id === d.id || p.name === d.name);
+    set((s) => ({ presets, deletedPresets: s.deletedPresets.some(back) ? s.deletedPresets.filter((d) => !back(d)) : s.deletedPresets }));
+  },
+  presetLoaded(protocol, name, body) {
+    const before = get().composers[protocol];
+    get().composerBodyLoaded(protocol, body);
+    // A run still going stays on view (detached, as composerBodyLoaded leaves it), so it can still be stopped.
+    const live = before.activeRunId !== undefined && get().runs[before.activeRunId]?.status !== 'done';
+    set((s) => ({
+      presetLoad: { protocol, name, before },
+      composers: live ? s.composers : { ...s.composers, [protocol]: { ...s.composers[protocol], activeRunId: undefined, detachedRunId: undefined } },
+    }));
+  },
+  presetLoadUndone() {
+    const load = get().presetLoad;
+    if (!load) return;
+    set((s) => ({ presetLoad: undefined, composers: { ...s.composers, [load.protocol]: { ...load.before, runIds: s.composers[load.protocol].runIds } } }));
+  },
+  presetLoadNoteDismissed() {
+    set({ presetLoad: undefined });
   },
   async historyRequested(filter) {
     const f = filter ?? get().historyFilter;

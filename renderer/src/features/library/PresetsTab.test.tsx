@@ -180,3 +180,59 @@ describe('presets: Load', () => {
     expect(sent.warnings).toEqual([]);
   });
 });
+
+describe('presets: a deleted preset that comes back', () => {
+  it('imported again, it is no longer offered for Undo: no duplicate "(2)" can be made', async () => {
+    answers['presets:import'] = async () => {
+      stored = [preset];
+      return { ok: true, value: { imported: 1, replaced: 0, conflicts: [] } };
+    };
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete My long prompt' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
+    const file = new File([JSON.stringify({ presets: [preset] })], 'p.json', { type: 'application/json' });
+    await act(async () => fireEvent.change(screen.getByLabelText('Import presets file'), { target: { files: [file] } }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(calls.filter((c) => c.call === 'presets:restore')).toEqual([]);
+  });
+});
+
+describe('presets: Load says what it did and can be undone', () => {
+  const edited = { model: 'm', messages: [{ role: 'user', content: 'my unsaved work' }], max_tokens: 99 };
+  const withWork = () =>
+    useAppStore.setState((s) => ({
+      composers: { ...s.composers, messages: { ...s.composers.messages, body: edited, jsonText: JSON.stringify(edited), activeRunId: 'r1', runIds: ['r1'] } },
+      runs: { r1: completedRun('r1', { blocks: [{ kind: 'text', text: 'old answer' }], usage: {} }) },
+    }));
+
+  it('shows "Loaded …" with Undo, sets the old output aside, and Undo puts the work and its output back', async () => {
+    withWork();
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Load My long prompt' }));
+    const note = screen.getByRole('note', { name: 'Preset loaded' });
+    expect(note.textContent).toContain('Loaded preset “My long prompt” into Messages');
+    const c = useAppStore.getState().composers.messages;
+    expect(c.body).toEqual({ model: 'm', messages: [], stream: true });
+    expect(c.activeRunId).toBeUndefined();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    const back = useAppStore.getState().composers.messages;
+    expect(back.body).toEqual(edited);
+    expect(back.activeRunId).toBe('r1');
+    expect(screen.queryByRole('note', { name: 'Preset loaded' })).toBeNull();
+  });
+
+  it('no longer offers Undo once the composer has sent the loaded request', async () => {
+    withWork();
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Load My long prompt' }));
+    act(() => useAppStore.getState().composerRunStarted('messages', 'r2'));
+    expect(screen.queryByRole('note', { name: 'Preset loaded' })).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared
 import { translateRequest, type Loss } from '../../../../shared/translate';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
+import { PresetLoadNote } from './PresetLoadNote';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -18,7 +19,7 @@ function download(name: string, text: string) {
 export function PresetsTab() {
   const presets = useAppStore((s) => s.presets);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
-  const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
+  const presetLoaded = useAppStore((s) => s.presetLoaded);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const compareBodyEdited = useAppStore((s) => s.compareBodyEdited);
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
@@ -51,7 +52,7 @@ export function PresetsTab() {
       return;
     }
     if (to === p.protocol) {
-      bodyLoaded(p.protocol, { ...p.body, stream: p.stream });
+      presetLoaded(p.protocol, p.name, { ...p.body, stream: p.stream });
       tabSelected(p.protocol);
       return;
     }
@@ -128,6 +129,7 @@ export function PresetsTab() {
           </span>
         )}
       </div>
+      <PresetLoadNote />
       {pendingImport && (
         <div className="bring-along" role="alertdialog" aria-label="Import conflicts">
           <span>
@@ -162,7 +164,7 @@ export function PresetsTab() {
               type="button"
               className="primary"
               onClick={() => {
-                bodyLoaded(translated.to, translated.body);
+                presetLoaded(translated.to, translated.preset.name, translated.body);
                 tabSelected(translated.to);
                 setTranslated(undefined);
               }}
