@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { PNG } from 'pngjs';
 import { openTab, output, pickModel, status } from './helpers';
 
 const TABS = ['Messages', 'Chat Completions', 'Responses'] as const;
@@ -374,4 +375,35 @@ test('a non-streamed reply: the Ledger shows the body the gateway returned, as s
   await expect(body).toContainText('"object": "chat.completion"');
   await expect(body).toContainText('"finish_reason"');
   await expect(body).toContainText('JSON, re-indented');
+});
+
+test('at 1280×720, a run whose Ledger holds an image stays inside the window, its base64 shortened', async ({ app }) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await pickModel(app, 'claude-sim-sonnet');
+  // Noise does not compress: a real PNG of about 12 KB.
+  const png = new PNG({ width: 56, height: 56 });
+  for (let i = 0; i < png.data.length; i++) png.data[i] = (i * 7919) % 251;
+  const buffer = PNG.sync.write(png);
+  await app.locator('input[type=file][accept^="image/"]').setInputFiles({ name: 'noise.png', mimeType: 'image/png', buffer });
+  await app.getByRole('textbox', { name: 'Message' }).fill('What is this?');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).not.toContainText('streaming', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  const body = app.getByLabel('Request body');
+  await expect(body).toContainText(/"iVBORw0KGgo\S*… \d+\.\d KB base64"/);
+  const widths = () => app.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(await widths()).toEqual([1280, 1280]);
+  await expect(app.getByRole('combobox', { name: 'Profile' })).toBeInViewport();
+
+  // In full, the base64 wraps inside the Ledger instead of widening the page.
+  await app.getByRole('button', { name: 'Show in full' }).click();
+  await expect(body).toContainText(buffer.toString('base64').slice(0, 400));
+  expect(await widths()).toEqual([1280, 1280]);
+
+  await app.getByRole('tab', { name: 'History' }).click();
+  await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  await expect(app.getByLabel('Request body')).toContainText('KB base64');
+  await app.getByRole('button', { name: 'Show in full' }).click();
+  expect(await widths()).toEqual([1280, 1280]);
 });

@@ -80,6 +80,23 @@ export function indexOfSeq(events: readonly RawEvent[], seq: number): number {
   return -1;
 }
 
+/** A JSON string that is base64 (a data URL's payload or a bare one) this long or longer is shown shortened. */
+const BASE64_STRING = /"(data:[\w/+.-]+;base64,)?([A-Za-z0-9+/]{256,}={0,2})"/g;
+
+/**
+ * Text with every long base64 string shortened to its first characters and its size ("iVBORw0KGgo… 12.0 KB
+ * base64"): an image in a body is kilobytes of one unbroken word that says nothing to read. Display only; the
+ * ledger offers the body in full.
+ */
+export function elideBase64(text: string): { text: string; elided: number } {
+  let elided = 0;
+  const out = text.replace(BASE64_STRING, (_, prefix: string | undefined, b64: string) => {
+    elided++;
+    return `"${prefix ?? ''}${b64.slice(0, 16)}… ${bytes(b64.length)} base64"`;
+  });
+  return { text: out, elided };
+}
+
 export function prettyJson(data: string): string {
   try {
     return JSON.stringify(JSON.parse(data), null, 2);
