@@ -23,6 +23,7 @@ import { useAppStore } from '../../store';
 import { applyUpdates, recordedRunUpdates, type ViewUpdate } from '../../store/runs-slice';
 import { RESULT_BODY_CAP } from '../../../../shared/contract';
 import { StreamViewer } from './StreamViewer';
+import { matchEvents } from './EventsList';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -327,5 +328,46 @@ describe('StreamViewer: tok/s', () => {
     show(recordedRunUpdates('run_slow', jsonReply('run_slow', 3000, 5)));
     render(<StreamViewer runId="run_slow" />);
     expect(metric('tok/s')).toBe('5 over the whole request');
+  });
+});
+
+describe('StreamViewer: Search events', () => {
+  it('keeps the events whose data holds the text, in any case, with the type filter too, and says when none does', async () => {
+    const events = record([
+      [3, chunk({ role: 'assistant', content: '' })],
+      [5, chunk({ content: 'The PINEAPPLE' })],
+      [6, chunk({ content: ' grows' })],
+      [7, chunk({}, 'stop')],
+      [8, 'data: [DONE]\n\n'],
+    ]);
+    show(recordedRunUpdates('run_s', finished('run_s', 'chat', events, 2, { ttftMs: 5 })));
+    render(<StreamViewer runId="run_s" />);
+    const box = screen.getByRole('searchbox', { name: 'Search events' });
+    const region = screen.getByRole('region', { name: 'Events' });
+    fireEvent.change(box, { target: { value: 'pineapple' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('1 shown');
+    fireEvent.change(box, { target: { value: 'finish_reason":"stop' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('1 shown');
+    fireEvent.change(box, { target: { value: 'mango' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('0 shown');
+    expect(region.textContent).toContain('No event matches.');
+  });
+});
+
+describe('matchEvents', () => {
+  it('looks only at the events new since the last call while a stream grows, and starts over when the search changes', () => {
+    const ev = (seq: number, data: string): RawEvent => ({ seq, t: seq, type: 'chunk', data, size: 1 });
+    const first = [ev(0, 'alpha'), ev(1, 'beta')];
+    const a = matchEvents(undefined, first, '', 'alp');
+    expect(a.shown.map((e) => e.seq)).toEqual([0]);
+    const grown = first.concat([ev(2, 'ALPHABET'), ev(3, 'gamma')]);
+    const b = matchEvents(a, grown, '', 'alp');
+    expect(b.shown.map((e) => e.seq)).toEqual([0, 2]);
+    expect(a.shown.map((e) => e.seq)).toEqual([0]);
+    expect(matchEvents(b, grown, '', 'gam').shown.map((e) => e.seq)).toEqual([3]);
+    expect(matchEvents(b, grown, '', '').shown).toBe(grown);
   });
 });
