@@ -31,6 +31,7 @@ import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
 import { HistoryStore } from './history-store';
 import { PresetStore } from './preset-store';
+import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 
@@ -134,9 +135,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
+  const settings = new SettingsStore(opts.dataDir);
   try {
     await fs.mkdir(opts.dataDir, { recursive: true });
-    for (const store of [profiles, models, capabilityStore, presets, history]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, presets, history, settings]) problems.push(...(await store.load()));
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);
@@ -196,6 +198,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
     ...createLibraryHandlers(ctx, presets, history),
+    'settings:get': async () => settings.get(),
+    'settings:update': (patch) => settings.update(patch),
   };
 
   return {

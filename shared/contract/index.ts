@@ -11,6 +11,7 @@ import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
+import { settingsCalls } from './settings';
 
 export * from './define';
 export * from './app';
@@ -21,6 +22,7 @@ export * from './errors';
 export * from './capabilities';
 export * from './library';
 export * from './tokens';
+export * from './settings';
 
 export const calls = {
   ...appCalls,
@@ -30,6 +32,7 @@ export const calls = {
   ...capabilityCalls,
   ...libraryCalls,
   ...tokenCalls,
+  ...settingsCalls,
 };
 
 export type Calls = typeof calls;
