@@ -71,6 +71,14 @@ test('a 429 shows status, message and a retry-after countdown', async ({ app }) 
   await expect(panel).toContainText('HTTP 429');
   await expect(panel).toContainText('Rate limit reached');
   await expect(panel.getByLabel('Retry after')).toContainText(/retry in (2\d|30) s/);
+  // "Retry in N s" sends the same request again at once on a click; on its own only when switched on.
+  const retry = panel.getByRole('button', { name: /^Retry in (2\d|30) s$/ });
+  await expect(retry).toBeVisible();
+  await expect(panel.getByRole('checkbox', { name: 'Retry automatically when the wait is over' })).not.toBeChecked();
+  await retry.click();
+  await expect(status(app)).toContainText('http-error');
+  await app.getByRole('tab', { name: 'History' }).click();
+  await expect(app.getByRole('list', { name: 'Runs' }).getByRole('listitem')).toHaveCount(2);
 });
 
 test('an HTML 502 page is shown as text, never rendered', async ({ app }) => {

@@ -5,6 +5,7 @@ import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
 import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
+import { useRetry } from './features/stream-viewer/use-retry';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
@@ -42,6 +43,7 @@ interface ProtocolTabProps {
 
 function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTabProps) {
   const runId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const { retry, error: retryError } = useRetry();
   return (
     <div className="workspace" role="tabpanel" aria-label={PROTOCOL_INFO[protocol].label}>
       <div className="left">
@@ -50,7 +52,12 @@ function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTa
         <Composer protocol={protocol} />
       </div>
       <div className="right">
-        <StreamViewer runId={runId} />
+        {retryError && (
+          <p className="field-error" role="alert">
+            {retryError}
+          </p>
+        )}
+        <StreamViewer runId={runId} onRetry={retry} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { RunMetrics } from '../../../../shared/contract';
+import type { Ledger as LedgerData, RunMetrics } from '../../../../shared/contract';
 import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { readArrival } from './arrival';
@@ -67,7 +67,8 @@ function useTicker(on: boolean): number {
   return now;
 }
 
-export function StreamViewer({ runId }: { runId?: string }) {
+/** `onRetry`: sends the run's request again (its ledger); the Errors panel offers it for a 429 or 529. */
+export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (ledger: LedgerData) => void }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
   const stepped = !!run?.live.stepped;
@@ -192,7 +193,14 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </ul>
         )}
       </div>
-      {result?.error && <ErrorPanel error={result.error} rawBody={result.rawBody} endedAt={result.endedAt} />}
+      {result?.error && (
+        <ErrorPanel
+          error={result.error}
+          rawBody={result.rawBody}
+          endedAt={result.endedAt}
+          onRetry={onRetry && run.ledger ? () => onRetry(run.ledger!) : undefined}
+        />
+      )}
       <Output
         transcript={run.transcript}
         live={live}
