@@ -68,6 +68,30 @@ describe('History list', () => {
   });
 });
 
+describe('History at scale', () => {
+  it('10,000 runs: only the rows in view exist, a page is fetched at a time, and scrolling far fetches the page there', async () => {
+    const all = Array.from({ length: 10_000 }, (_, i) => summary(`r${i}`, `preview number ${i}`));
+    answers['history:list'] = async ({ offset, limit }) => ({ ok: true, value: { runs: all.slice(offset, offset + limit), total: all.length, bytes: 1 } });
+    render(<HistoryTab />);
+    await settle();
+    expect(screen.getByText(/^10000 runs/)).toBeTruthy();
+    const rows = screen.getAllByRole('listitem');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows[0].getAttribute('aria-setsize')).toBe('10000');
+    const lists = () => calls.filter((c) => c.call === 'history:list').map((c) => [c.input.offset, c.input.limit]);
+    expect(lists()).toEqual([[0, 200]]);
+
+    const scroller = document.querySelector('.history-scroll')!;
+    scroller.scrollTop = 6000 * 64;
+    fireEvent.scroll(scroller);
+    await settle(50);
+    expect(lists()).toContainEqual([6000, 200]);
+    expect(screen.getByText('preview number 6001')).toBeTruthy();
+    expect(screen.queryByText('preview number 0')).toBeNull();
+  });
+});
+
 describe('History verdict filter', () => {
   it('"complete, with warnings" asks for complete runs with warnings, "complete" for the clean ones, and the list says which is which', async () => {
     answers['history:list'] = async () => ({ ok: true, value: { runs: [{ ...summary('A', 'alpha'), warnings: 2 }, summary('B', 'bravo')], total: 2, bytes: 1 } });

@@ -1,4 +1,6 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import type { HistorySummary } from '../../../../shared/contract';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
@@ -10,6 +12,66 @@ import type { ProtocolId } from '../../../../shared/protocols/types';
 import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
 
 let replayCounter = 0;
+
+/** A run's row: two lines of text and a line of figures (styles.css `.history-list button`). */
+const ROW_HEIGHT = 64;
+const UNLAID = { width: 480, height: 800 };
+
+function HistoryRow({ r, selected, onOpen }: { r?: HistorySummary; selected: boolean; onOpen: (runId: string) => void }) {
+  if (!r) return <span className="muted small h-loading">loading…</span>;
+  return (
+    <button type="button" className={selected ? 'selected' : ''} onClick={() => onOpen(r.runId)}>
+      <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
+      <span className="h-main">
+        <span className="mono small">
+          {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
+          {r.status ? ` · ${r.status}` : ''}
+        </span>
+        <span className="h-preview">{r.preview}</span>
+      </span>
+      <span className="muted small h-meta">
+        {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev{r.origin !== 'composer' ? ` · ${r.origin}` : ''}
+      </span>
+    </button>
+  );
+}
+
+/** The list of runs, virtualized: only the rows in view exist, and their pages are fetched as they come into view. */
+function HistoryList({ runs, selected, onOpen }: { runs: (HistorySummary | undefined)[]; selected?: string; onOpen: (runId: string) => void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const rowsShown = useAppStore((s) => s.historyRowsShown);
+  const virtual = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // A list with no layout yet (or none at all, as in jsdom) is taken to be a window tall, not zero rows.
+    initialRect: UNLAID,
+    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height ? rect : UNLAID)),
+  });
+  const items = virtual.getVirtualItems();
+  const from = items[0]?.index ?? 0;
+  const to = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (runs.length) rowsShown(from, to);
+  }, [from, to, runs, rowsShown]);
+  return (
+    <div className="history-scroll" ref={scroller}>
+      <ul className="history-list" aria-label="Runs" style={{ height: virtual.getTotalSize() }}>
+        {items.map((v) => (
+          <li
+            key={runs[v.index]?.runId ?? `row-${v.index}`}
+            aria-setsize={runs.length}
+            aria-posinset={v.index + 1}
+            style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+          >
+            <HistoryRow r={runs[v.index]} selected={selected === runs[v.index]?.runId} onOpen={onOpen} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The verdict select's value: "complete" alone means a clean one, apart from "complete, with warnings". */
 function verdictChoice(f: HistoryFilterState): string {
@@ -135,8 +197,8 @@ export function HistoryTab() {
         <div className="filters">
           <input
             aria-label="Search history"
-            placeholder="search output (first 5,000 chars), model, profile"
-            title="Finds every word typed, in any order, in the first 5,000 characters of each run's output, its model or its profile"
+            placeholder="search output, model, profile"
+            title="Finds every word typed, in any order, anywhere in each run's output, its model or its profile"
             value={filter.text ?? ''}
             onChange={(e) => update({ text: e.target.value || undefined })}
           />
@@ -162,26 +224,8 @@ export function HistoryTab() {
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
         </p>
-        <ul className="history-list" aria-label="Runs">
-          {history.runs.map((r) => (
-            <li key={r.runId}>
-              <button type="button" className={selected === r.runId ? 'selected' : ''} onClick={() => void open(r.runId)}>
-                <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
-                <span className="h-main">
-                  <span className="mono small">
-                    {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
-                    {r.status ? ` · ${r.status}` : ''}
-                  </span>
-                  <span className="h-preview">{r.preview}</span>
-                </span>
-                <span className="muted small h-meta">
-                  {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev{r.origin !== 'composer' ? ` · ${r.origin}` : ''}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        {history.runs.length === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
+        <HistoryList runs={history.runs} selected={selected} onOpen={(runId) => void open(runId)} />
+        {history.total === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
       </div>
       <div className="library-detail">
         {selected && (
