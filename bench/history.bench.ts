@@ -20,9 +20,29 @@ function run(i: number): RecordedRun {
   // The word to find sits at the end of one run's 2 KB output: past where search used to stop it would be missed.
   const text = `${'lorem ipsum dolor sit amet '.repeat(75)}${i === 4321 ? 'NEEDLE' : 'hay'}`;
   const startedAt = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  const events = Array.from({ length: 20 }, (_, seq) => ({ seq, t: seq * 5, type: 'chunk', data: `{"n":${seq}}`, size: 12 }));
+  const events = Array.from({ length: 20 }, (_, seq) => ({
+    seq,
+    t: seq * 5,
+    type: 'chunk',
+    data: `{"n":${seq}}`,
+    size: 12,
+  }));
   return {
-    ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'Demo', model: 'gpt-sim-mini', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt, warnings: [] },
+    ledger: {
+      runId,
+      protocol: 'chat',
+      profileId: 'p',
+      profileName: 'Demo',
+      model: 'gpt-sim-mini',
+      stream: true,
+      method: 'POST',
+      url: 'u',
+      headers: {},
+      body: '{}',
+      bodyBytes: 2,
+      startedAt,
+      warnings: [],
+    },
     events,
     origin: 'composer',
     result: {
@@ -43,7 +63,10 @@ try {
     const r = run(i);
     writeFileSync(path.join(dir, `${r.ledger.runId}.jsonl`), await encodeRun(r));
   }
-  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 1, maxRuns: 100_000, maxBytes: 100 * 1024 ** 3 }));
+  writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify({ version: 1, maxRuns: 100_000, maxBytes: 100 * 1024 ** 3 }),
+  );
   // The first load rebuilds the index from the run files and writes it; the measured opens read that index.
   await new HistoryStore(dataDir).load();
 
@@ -61,10 +84,16 @@ try {
   if (page.list.total !== RUNS) failures.push(`listed ${page.list.total} runs, not ${RUNS}`);
   const [firstMs, first] = await time(() => h.list({ text: 'needle', limit: 200, offset: 0 }));
   const [againMs, again] = await time(() => h.list({ text: 'lorem hay', limit: 200, offset: 0 }));
-  if (first.runs.map((r) => r.runId).join() !== 'run_004321') failures.push('the first search did not find the one run with the word');
+  if (first.runs.map((r) => r.runId).join() !== 'run_004321')
+    failures.push('the first search did not find the one run with the word');
   if (again.total !== RUNS - 1) failures.push(`the second search found ${again.total} runs, not ${RUNS - 1}`);
-  console.log(`History, ${RUNS.toLocaleString('en-US')} runs: open + first page ${Math.round(openMs)} ms (budget < 1000)`);
-  console.log(`History search over the whole output of every run: first ${Math.round(firstMs)} ms (reads every run file; budget < 3000), then ${againMs.toFixed(1)} ms (budget < 100)`);
+  console.log(
+    `History, ${RUNS.toLocaleString('en-US')} runs: open + first page ${Math.round(openMs)} ms (budget < 1000)`,
+  );
+  console.log(
+    `History search over the whole output of every run: first ${Math.round(firstMs)} ms ` +
+      `(reads every run file; budget < 3000), then ${againMs.toFixed(1)} ms (budget < 100)`,
+  );
   if (openMs >= 1000) failures.push(`open ${Math.round(openMs)} ms ≥ 1000 ms`);
   if (firstMs >= 3000) failures.push(`first search ${Math.round(firstMs)} ms ≥ 3000 ms`);
   if (againMs >= 100) failures.push(`search ${againMs.toFixed(1)} ms ≥ 100 ms`);

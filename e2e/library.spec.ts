@@ -153,7 +153,7 @@ test('a run that cannot be saved to history still ends, and opening History says
   }
 });
 
-test('a run that skipped a malformed event reads "complete, with warnings" in amber, and History finds it by that', async ({ page }) => {
+test('a run that skipped an event reads "complete, with warnings" in amber; History finds it', async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
@@ -182,7 +182,7 @@ test('a run that skipped a malformed event reads "complete, with warnings" in am
   }
 });
 
-test('History: stepping through keeps the clock still between steps, and Stop ends a 1× replay where it is', async ({ page }) => {
+test('History: stepping keeps the clock still between steps; Stop ends a 1× replay',  async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
@@ -205,7 +205,8 @@ test('History: stepping through keeps the clock still between steps, and Stop en
     await page.getByRole('button', { name: 'Replay 1×' }).click();
     await expect(status(page)).toContainText('streaming');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect(status(page)).toContainText(/cancelled — Replay stopped after \d+ of \d+ events; the recorded run ended complete/);
+    const stopped = /cancelled — Replay stopped after \d+ of \d+ events; the recorded run ended complete/;
+    await expect(status(page)).toContainText(stopped);
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   } finally {
     await host.stop();
@@ -213,7 +214,7 @@ test('History: stepping through keeps the clock still between steps, and Stop en
   }
 });
 
-test('Presets: Load says "Loaded …" and can be undone; a deleted preset imported back offers no Undo', async ({ page }) => {
+test('Presets: Load says "Loaded …" with Undo; a deleted preset imported back offers no Undo', async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);

@@ -30,7 +30,7 @@ test('the browser host refuses a page without its token', async ({ page }) => {
   }
 });
 
-test('Theme: light, dark or the system; the JSON editor follows, and the choice is kept by the core across a restart', async ({ page }) => {
+test('Theme: light, dark or the system; the JSON editor follows; kept across a restart', async ({ page }) => {
   let host = await launchHost();
   try {
     await page.emulateMedia({ colorScheme: 'light' });
@@ -67,7 +67,7 @@ test('Theme: light, dark or the system; the JSON editor follows, and the choice 
   }
 });
 
-test('keyboard: Ctrl+1…7 switch tabs, arrows move along the tab list, ? lists the shortcuts, Esc stops the run', async ({ page }) => {
+test('keyboard: Ctrl+1…7 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
@@ -121,7 +121,7 @@ test('keyboard: Ctrl+1…7 switch tabs, arrows move along the tab list, ? lists 
   }
 });
 
-test('a dismissed "Bring the … request here" offer stays dismissed for that pair of tabs, after a restart too', async ({ page }) => {
+test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({ page }) => {
   let host = await launchHost();
   try {
     await page.goto(host.url);
@@ -133,7 +133,8 @@ test('a dismissed "Bring the … request here" offer stays dismissed for that pa
     // Another pair is still offered.
     await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
     await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-    await expect(page.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute('aria-selected', 'true');
+    const chat = page.getByRole('tab', { name: 'Chat Completions', exact: true });
+    await expect(chat).toHaveAttribute('aria-selected', 'true');
     await expect(offer).toHaveCount(0);
 
     await host.stop();

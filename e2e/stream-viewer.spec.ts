@@ -144,7 +144,8 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   await expect(events.locator('.event-row').first()).toContainText('message_start');
   // The finished reply is all there as plain text, with markdown one click away.
   const output = app.getByRole('region', { name: 'Output' });
-  expect(await output.evaluate((el) => (el.textContent ?? '').split('x').length - 1)).toBe(20_000);
+  const reply = (await output.locator('.text.markdown').textContent()) ?? '';
+  expect(reply.split('x').length - 1).toBe(20_000);
   await output.getByRole('button', { name: 'Render as markdown (40k characters)' }).click();
   await expect(output.locator('.markdown p')).toContainText('x x x');
   await expect(output.getByRole('button', { name: /Render as markdown/ })).toHaveCount(0);
@@ -385,14 +386,15 @@ test('a non-streamed reply: the Ledger shows the body the gateway returned, as s
   await expect(body).toContainText('JSON, re-indented');
 });
 
-test('at 1280×720, a run whose Ledger holds an image stays inside the window, its base64 shortened', async ({ app }) => {
+test('at 1280×720, a Ledger holding an image stays inside the window, its base64 shortened', async ({ app }) => {
   await app.setViewportSize({ width: 1280, height: 720 });
   await pickModel(app, 'claude-sim-sonnet');
   // Noise does not compress: a real PNG of about 12 KB.
   const png = new PNG({ width: 56, height: 56 });
   for (let i = 0; i < png.data.length; i++) png.data[i] = (i * 7919) % 251;
   const buffer = PNG.sync.write(png);
-  await app.locator('input[type=file][accept^="image/"]').setInputFiles({ name: 'noise.png', mimeType: 'image/png', buffer });
+  const attach = app.locator('input[type=file][accept^="image/"]');
+  await attach.setInputFiles({ name: 'noise.png', mimeType: 'image/png', buffer });
   await app.getByRole('textbox', { name: 'Message' }).fill('What is this?');
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).not.toContainText('streaming', { timeout: 15_000 });

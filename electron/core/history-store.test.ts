@@ -27,7 +27,8 @@ function run(runId: string, model: string, text: string, startedAt = new Date().
   } as RecordedRun;
 }
 
-const ids = async (h: HistoryStore, f: { model?: string; text?: string }) => (await h.list({ limit: 100, offset: 0, ...f })).runs.map((r) => r.runId);
+const ids = async (h: HistoryStore, f: { model?: string; text?: string }) =>
+  (await h.list({ limit: 100, offset: 0, ...f })).runs.map((r) => r.runId);
 
 // Far past the 160-character preview, well inside the searched bound.
 const LONG = `${'Intro sentence. '.repeat(40)}The answer mentions PINEAPPLE here.`;
@@ -70,7 +71,7 @@ describe('history filters', () => {
     expect(await ids(again, { text: 'kiwi' })).toEqual(['run_new']);
   });
 
-  it('an index written when it kept 5,000 characters of text is read, searched through the run files, and slimmed', async () => {
+  it('an index that kept 5,000 characters of text is read, searched through the run files, and slimmed', async () => {
     const dataDir = temp();
     const h = new HistoryStore(dataDir);
     await h.load();

@@ -138,7 +138,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const settings = new SettingsStore(opts.dataDir);
   try {
     await fs.mkdir(opts.dataDir, { recursive: true });
-    for (const store of [profiles, models, capabilityStore, presets, history, settings]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, presets, history, settings]) {
+      problems.push(...(await store.load()));
+    }
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);

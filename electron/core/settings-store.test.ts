@@ -18,7 +18,11 @@ describe('settings', () => {
     expect(await s.load()).toEqual([]);
     expect(s.get()).toEqual(DEFAULT_SETTINGS);
     await s.update({ theme: 'light' });
-    expect(await s.update({ bringDismissed: ['messages>chat'] })).toEqual({ theme: 'light', bringDismissed: ['messages>chat'], autoRetry: false });
+    expect(await s.update({ bringDismissed: ['messages>chat'] })).toEqual({
+      theme: 'light',
+      bringDismissed: ['messages>chat'],
+      autoRetry: false,
+    });
     const again = new SettingsStore(dataDir);
     await again.load();
     expect(again.get()).toEqual({ theme: 'light', bringDismissed: ['messages>chat'], autoRetry: false });

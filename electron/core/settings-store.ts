@@ -31,7 +31,10 @@ export class SettingsStore {
 
   update(patch: Partial<AppSettings>): Promise<AppSettings> {
     return this.queue(async () => {
-      const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      const next = {
+        ...this.settings,
+        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+      };
       await writeJsonAtomic(this.file, { version: SETTINGS_VERSION, settings: next });
       this.settings = next;
       return this.get();

@@ -23,15 +23,18 @@ import { isProtocolTab } from './features/shell/tabs';
 
 const isProtocol = isProtocolTab;
 
+const OTHER_TABS = {
+  compare: { label: 'Compare', sub: 'side by side' },
+  history: { label: 'History', sub: 'every run, replay' },
+  presets: { label: 'Presets', sub: 'saved requests' },
+  capabilities: { label: 'Capabilities', sub: 'proof matrix' },
+};
+
 /** The tab list, in TAB_ORDER: each label is the tab's accessible name, which the e2e tests find it by. */
 const TABS: { id: TabId; label: string; sub: string; mono?: boolean }[] = TAB_ORDER.map((id) =>
   isProtocol(id)
     ? { id, label: PROTOCOL_INFO[id].label, sub: PROTOCOL_INFO[id].path, mono: true }
-    : {
-        id,
-        label: id === 'compare' ? 'Compare' : id === 'history' ? 'History' : id === 'presets' ? 'Presets' : 'Capabilities',
-        sub: id === 'compare' ? 'side by side' : id === 'history' ? 'every run, replay' : id === 'presets' ? 'saved requests' : 'proof matrix',
-      },
+    : { id, ...OTHER_TABS[id as keyof typeof OTHER_TABS] },
 );
 
 interface ProtocolTabProps {
@@ -89,7 +92,8 @@ export function App() {
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
 
   const select = (tab: TabId) => {
-    const offer = tab !== activeTab && isProtocol(tab) && isProtocol(activeTab) && !bringDismissed.includes(bringPair(activeTab, tab));
+    const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;
+    const offer = between && !bringDismissed.includes(bringPair(activeTab, tab));
     if (offer) setBring({ from: activeTab, to: tab });
     else if (tab !== activeTab) setBring(undefined);
     tabSelected(tab);
@@ -127,7 +131,13 @@ export function App() {
         </div>
         <ProfilePicker />
         <ThemePicker />
-        <button type="button" className="ghost small" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={() => setHelp(true)}>
+        <button
+          type="button"
+          className="ghost small"
+          aria-label="Keyboard shortcuts"
+          aria-keyshortcuts="?"
+          onClick={() => setHelp(true)}
+        >
           ?
         </button>
       </header>

@@ -11,7 +11,13 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice & CompareSlice & SettingsSlice;
+export type AppState = ConnectionSlice &
+  ComposerSlice &
+  RunsSlice &
+  CapabilitiesSlice &
+  LibrarySlice &
+  CompareSlice &
+  SettingsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),

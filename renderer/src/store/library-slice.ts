@@ -80,22 +80,29 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     // A deleted preset that is back (imported again, restored elsewhere) has nothing left to undo: restoring it
     // again would add a duplicate, "weather tool (2)".
     const back = (d: Preset) => presets.some((p) => p.id === d.id || p.name === d.name);
-    set((s) => ({ presets, deletedPresets: s.deletedPresets.some(back) ? s.deletedPresets.filter((d) => !back(d)) : s.deletedPresets }));
+    set((s) => ({
+      presets,
+      deletedPresets: s.deletedPresets.some(back) ? s.deletedPresets.filter((d) => !back(d)) : s.deletedPresets,
+    }));
   },
   presetLoaded(protocol, name, body) {
     const before = get().composers[protocol];
     get().composerBodyLoaded(protocol, body);
+    const setAside = { activeRunId: undefined, detachedRunId: undefined };
     // A run still going stays on view (detached, as composerBodyLoaded leaves it), so it can still be stopped.
     const live = before.activeRunId !== undefined && get().runs[before.activeRunId]?.status !== 'done';
     set((s) => ({
       presetLoad: { protocol, name, before },
-      composers: live ? s.composers : { ...s.composers, [protocol]: { ...s.composers[protocol], activeRunId: undefined, detachedRunId: undefined } },
+      composers: live ? s.composers : { ...s.composers, [protocol]: { ...s.composers[protocol], ...setAside } },
     }));
   },
   presetLoadUndone() {
     const load = get().presetLoad;
     if (!load) return;
-    set((s) => ({ presetLoad: undefined, composers: { ...s.composers, [load.protocol]: { ...load.before, runIds: s.composers[load.protocol].runIds } } }));
+    set((s) => {
+      const back = { ...load.before, runIds: s.composers[load.protocol].runIds };
+      return { presetLoad: undefined, composers: { ...s.composers, [load.protocol]: back } };
+    });
   },
   presetLoadNoteDismissed() {
     set({ presetLoad: undefined });

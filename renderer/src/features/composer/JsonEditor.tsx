@@ -30,7 +30,14 @@ export function JsonEditor({ value, onChange, label, minHeight = '160px' }: { va
   // outside dispatch here.
   // The app's effective theme (light, dark, or the system's): the editor follows a switch at once.
   const theme = useAppStore(selectEffectiveTheme);
-  const { setContainer, view } = useCodeMirror({ value: created.current ? undefined : value, onChange: changed, extensions, theme, minHeight, basicSetup });
+  const { setContainer, view } = useCodeMirror({
+    value: created.current ? undefined : value,
+    onChange: changed,
+    extensions,
+    theme,
+    minHeight,
+    basicSetup,
+  });
   useLayoutEffect(() => {
     if (!view) return;
     created.current = true;

@@ -95,7 +95,8 @@ describe('export as code from History', () => {
   it('"Code…" on a recorded run exports its request exactly as sent, not the composer\'s, with the key as <API_KEY>', async () => {
     render(<HistoryTab />);
     // (The search box says what it looks through: the whole output, the model and the profile.)
-    expect((screen.getByRole('textbox', { name: 'Search history' }) as HTMLInputElement).placeholder).toBe('search output, model, profile');
+    const search = screen.getByRole('textbox', { name: 'Search history' }) as HTMLInputElement;
+    expect(search.placeholder).toBe('search output, model, profile');
     const run = await screen.findByRole('button', { name: /gpt-sim-4o/ });
     await act(async () => {
       fireEvent.click(run);

@@ -69,9 +69,12 @@ describe('History list', () => {
 });
 
 describe('History at scale', () => {
-  it('10,000 runs: only the rows in view exist, a page is fetched at a time, and scrolling far fetches the page there', async () => {
+  it('10,000 runs: only rows in view exist, fetched a page at a time, scrolling fetches the page there', async () => {
     const all = Array.from({ length: 10_000 }, (_, i) => summary(`r${i}`, `preview number ${i}`));
-    answers['history:list'] = async ({ offset, limit }) => ({ ok: true, value: { runs: all.slice(offset, offset + limit), total: all.length, bytes: 1 } });
+    answers['history:list'] = async ({ offset, limit }) => {
+      const runs = all.slice(offset, offset + limit);
+      return { ok: true, value: { runs, total: all.length, bytes: 1 } };
+    };
     render(<HistoryTab />);
     await settle();
     expect(screen.getByText(/^10000 runs/)).toBeTruthy();
@@ -93,8 +96,9 @@ describe('History at scale', () => {
 });
 
 describe('History verdict filter', () => {
-  it('"complete, with warnings" asks for complete runs with warnings, "complete" for the clean ones, and the list says which is which', async () => {
-    answers['history:list'] = async () => ({ ok: true, value: { runs: [{ ...summary('A', 'alpha'), warnings: 2 }, summary('B', 'bravo')], total: 2, bytes: 1 } });
+  it('"complete, with warnings" finds warned runs, "complete" clean ones; the list tells them apart', async () => {
+    const listed = [{ ...summary('A', 'alpha'), warnings: 2 }, summary('B', 'bravo')];
+    answers['history:list'] = async () => ({ ok: true, value: { runs: listed, total: 2, bytes: 1 } });
     render(<HistoryTab />);
     await settle();
     const items = screen.getAllByRole('listitem').map((li) => li.querySelector('strong')!.textContent);
@@ -102,13 +106,14 @@ describe('History verdict filter', () => {
     const select = screen.getByRole('combobox', { name: 'Filter by verdict' });
     fireEvent.change(select, { target: { value: 'complete, with warnings' } });
     await settle();
-    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input).toMatchObject({ verdict: 'complete', withWarnings: true });
+    const lastList = () => calls.filter((c) => c.call === 'history:list').at(-1)!.input;
+    expect(lastList()).toMatchObject({ verdict: 'complete', withWarnings: true });
     fireEvent.change(select, { target: { value: 'complete' } });
     await settle();
-    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input).toMatchObject({ verdict: 'complete', withWarnings: false });
+    expect(lastList()).toMatchObject({ verdict: 'complete', withWarnings: false });
     fireEvent.change(select, { target: { value: 'truncated' } });
     await settle();
-    expect(calls.filter((c) => c.call === 'history:list').at(-1)!.input.withWarnings).toBeUndefined();
+    expect(lastList().withWarnings).toBeUndefined();
   });
 });
 
@@ -144,7 +149,7 @@ describe('History replay', () => {
     expect(replays()).toEqual([]);
   });
 
-  it('a replay at 1× can be stopped: its view ends cancelled where it was, saying how the recording ended', async () => {
+  it('a replay at 1× can be stopped: it ends cancelled where it was, saying how the recording ended', async () => {
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
@@ -180,7 +185,8 @@ describe('History replay', () => {
     spy.mockRestore();
     expect(status).toContain('2 events · stepping, clock paused');
     expect(status).not.toMatch(/no data|waiting/);
-    const total = [...screen.getByLabelText('Metrics').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === 'total');
+    const metrics = [...screen.getByLabelText('Metrics').querySelectorAll('div')];
+    const total = metrics.find((d) => d.querySelector('dt')?.textContent === 'total');
     // The recording's time of the second event (50 ms apart), not five minutes.
     expect(total?.querySelector('dd')?.textContent).toBe('50 ms');
     expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();

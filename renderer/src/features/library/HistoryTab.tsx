@@ -17,27 +17,41 @@ let replayCounter = 0;
 const ROW_HEIGHT = 64;
 const UNLAID = { width: 480, height: 800 };
 
-function HistoryRow({ r, selected, onOpen }: { r?: HistorySummary; selected: boolean; onOpen: (runId: string) => void }) {
+interface RowProps {
+  r?: HistorySummary;
+  selected: boolean;
+  onOpen: (runId: string) => void;
+}
+
+function HistoryRow({ r, selected, onOpen }: RowProps) {
   if (!r) return <span className="muted small h-loading">loading…</span>;
   return (
     <button type="button" className={selected ? 'selected' : ''} onClick={() => onOpen(r.runId)}>
       <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
       <span className="h-main">
         <span className="mono small">
-          {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
+          {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} ·{' '}
+          <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
           {r.status ? ` · ${r.status}` : ''}
         </span>
         <span className="h-preview">{r.preview}</span>
       </span>
       <span className="muted small h-meta">
-        {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev{r.origin !== 'composer' ? ` · ${r.origin}` : ''}
+        {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev
+        {r.origin !== 'composer' ? ` · ${r.origin}` : ''}
       </span>
     </button>
   );
 }
 
 /** The list of runs, virtualized: only the rows in view exist, and their pages are fetched as they come into view. */
-function HistoryList({ runs, selected, onOpen }: { runs: (HistorySummary | undefined)[]; selected?: string; onOpen: (runId: string) => void }) {
+interface ListProps {
+  runs: (HistorySummary | undefined)[];
+  selected?: string;
+  onOpen: (runId: string) => void;
+}
+
+function HistoryList({ runs, selected, onOpen }: ListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rowsShown = useAppStore((s) => s.historyRowsShown);
   const virtual = useVirtualizer({
@@ -119,7 +133,8 @@ export function HistoryTab() {
   };
   useEffect(() => () => void endReplay(), []);
   const shownStatus = useAppStore((s) => (shown ? s.runs[shown]?.status : undefined));
-  const replaying = !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
+  const replaying =
+    !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
   /** Stop keeps the replay's view, ended where it was, so what it showed so far stays to read. */
   const stopReplay = () => {
     replay.current?.stop();
@@ -210,7 +225,11 @@ export function HistoryTab() {
               </option>
             ))}
           </select>
-          <select aria-label="Filter by verdict" value={verdictChoice(filter)} onChange={(e) => update(verdictFilter(e.target.value))}>
+          <select
+            aria-label="Filter by verdict"
+            value={verdictChoice(filter)}
+            onChange={(e) => update(verdictFilter(e.target.value))}
+          >
             <option value="">all verdicts</option>
             {VERDICTS.map((v) => (
               <Fragment key={v}>

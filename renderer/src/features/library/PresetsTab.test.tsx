@@ -193,7 +193,8 @@ describe('presets: a deleted preset that comes back', () => {
     await settle();
     expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
     const file = new File([JSON.stringify({ presets: [preset] })], 'p.json', { type: 'application/json' });
-    await act(async () => fireEvent.change(screen.getByLabelText('Import presets file'), { target: { files: [file] } }));
+    const input = screen.getByLabelText('Import presets file');
+    await act(async () => fireEvent.change(input, { target: { files: [file] } }));
     await settle();
     expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
@@ -203,13 +204,17 @@ describe('presets: a deleted preset that comes back', () => {
 
 describe('presets: Load says what it did and can be undone', () => {
   const edited = { model: 'm', messages: [{ role: 'user', content: 'my unsaved work' }], max_tokens: 99 };
+  const pretty = (b: unknown) => JSON.stringify(b);
   const withWork = () =>
     useAppStore.setState((s) => ({
-      composers: { ...s.composers, messages: { ...s.composers.messages, body: edited, jsonText: JSON.stringify(edited), activeRunId: 'r1', runIds: ['r1'] } },
+      composers: {
+        ...s.composers,
+        messages: { ...s.composers.messages, body: edited, jsonText: pretty(edited), activeRunId: 'r1', runIds: ['r1'] },
+      },
       runs: { r1: completedRun('r1', { blocks: [{ kind: 'text', text: 'old answer' }], usage: {} }) },
     }));
 
-  it('shows "Loaded …" with Undo, sets the old output aside, and Undo puts the work and its output back', async () => {
+  it('shows "Loaded …" with Undo, sets the old output aside; Undo puts the work and its output back', async () => {
     withWork();
     render(<PresetsTab />);
     await settle();

@@ -27,7 +27,10 @@ export interface ReplayHandle {
 export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: ViewUpdate[]) => void, replayId: string): ReplayHandle {
   const runId = replayId;
   const ledger = { ...run.ledger, runId };
-  apply([{ kind: 'started', runId, ledger, stepped: mode === 'step' }, ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : [])]);
+  apply([
+    { kind: 'started', runId, ledger, stepped: mode === 'step' },
+    ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : []),
+  ]);
   let i = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -71,7 +74,9 @@ export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates:
       if (stopped) return;
       if (timer) clearTimeout(timer);
       stopped = true;
-      const reason = `Replay stopped after ${i} of ${run.events.length} events; the recorded run ended ${run.result.verdict}.`;
+      const reason = `Replay stopped after ${i} of ${run.events.length} events; the recorded run ended ${
+        run.result.verdict
+      }.`;
       apply([{ kind: 'end', runId, result: { ...run.result, verdict: 'cancelled', reason } }]);
     },
     discard() {

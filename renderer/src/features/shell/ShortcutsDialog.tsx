@@ -27,7 +27,9 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
           </div>
         ))}
       </dl>
-      <p className="muted small">Esc and ? work when no text field has the focus; the Ctrl/Cmd shortcuts work anywhere.</p>
+      <p className="muted small">
+        Esc and ? work when no text field has the focus; the Ctrl/Cmd shortcuts work anywhere.
+      </p>
     </dialog>
   );
 }

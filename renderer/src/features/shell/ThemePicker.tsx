@@ -10,7 +10,12 @@ export function ThemePicker() {
   return (
     <label className="field-inline">
       <span className="label">Theme</span>
-      <select aria-label="Theme" value={theme} onChange={(e) => void themeChosen(e.target.value as Theme)} title={error ? `Not saved: ${error.message}` : undefined}>
+      <select
+        aria-label="Theme"
+        value={theme}
+        onChange={(e) => void themeChosen(e.target.value as Theme)}
+        title={error ? `Not saved: ${error.message}` : undefined}
+      >
         {THEMES.map((t) => (
           <option key={t} value={t}>
             {LABEL[t]}

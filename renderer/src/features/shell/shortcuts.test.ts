@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { isTyping, shortcutFor, tabKeyTarget, TAB_ORDER, type KeyLike } from './shortcuts';
 
-const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 
 describe('the keyboard map', () => {
   it('Ctrl or Cmd with 1…7 picks the tabs in the order of the tab list, even while typing', () => {
-    expect(TAB_ORDER.map((_, i) => shortcutFor(key(String(i + 1), { ctrlKey: true }), true))).toEqual(TAB_ORDER.map((tab) => ({ kind: 'tab', tab })));
+    expect(TAB_ORDER.map((_, i) => shortcutFor(key(String(i + 1), { ctrlKey: true }), true))).toEqual(
+      TAB_ORDER.map((tab) => ({ kind: 'tab', tab })),
+    );
     expect(shortcutFor(key('4', { metaKey: true }), false)).toEqual({ kind: 'tab', tab: 'compare' });
     expect(shortcutFor(key('8', { ctrlKey: true }), false)).toBeUndefined();
     expect(shortcutFor(key('1'), false)).toBeUndefined();

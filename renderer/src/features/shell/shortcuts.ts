@@ -5,14 +5,18 @@
 import type { TabId } from '../../store/composer-slice';
 
 /** The tabs in the order of the tab list: Ctrl/Cmd+1…7 pick them. */
-export const TAB_ORDER: readonly TabId[] = ['messages', 'chat', 'responses', 'compare', 'history', 'presets', 'capabilities'];
+export const TAB_ORDER: readonly TabId[] = [
+  'messages',
+  'chat',
+  'responses',
+  'compare',
+  'history',
+  'presets',
+  'capabilities',
+];
 
 export type ShortcutAction =
-  | { kind: 'tab'; tab: TabId }
-  | { kind: 'stop' }
-  | { kind: 'run-all' }
-  | { kind: 'focus-model' }
-  | { kind: 'help' };
+  { kind: 'tab'; tab: TabId } | { kind: 'stop' } | { kind: 'run-all' } | { kind: 'focus-model' } | { kind: 'help' };
 
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl/Cmd+Enter', what: 'Send the request (in a protocol tab)' },
@@ -37,7 +41,8 @@ export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
   if (target.closest('.cm-editor')) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color'].includes(target.type);
+  if (target instanceof HTMLInputElement)
+    return !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color'].includes(target.type);
   return target instanceof HTMLElement && target.isContentEditable === true;
 }
 

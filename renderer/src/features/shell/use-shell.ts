@@ -36,14 +36,20 @@ export function runShortcut(action: ShortcutAction): boolean {
   const s = useAppStore.getState();
   if (action.kind === 'stop') {
     const live = (id: string | undefined): id is string => !!id && !!s.runs[id] && s.runs[id].status !== 'done';
-    const ids = isProtocolTab(s.activeTab) ? [s.composers[s.activeTab].activeRunId] : s.activeTab === 'compare' ? s.compareRunIds : [];
+    const ids = isProtocolTab(s.activeTab)
+      ? [s.composers[s.activeTab].activeRunId]
+      : s.activeTab === 'compare'
+        ? s.compareRunIds
+        : [];
     const stopping = ids.filter(live);
     for (const id of stopping) void s.runCancelRequested(id);
     return stopping.length > 0;
   }
   if (action.kind === 'run-all') {
     if (s.activeTab !== 'compare') return false;
-    const button = [...(panel()?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find((b) => b.textContent?.trim() === 'Run all');
+    const button = [...(panel()?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find(
+      (b) => b.textContent?.trim() === 'Run all',
+    );
     if (!button || button.disabled) return false;
     button.click();
     return true;

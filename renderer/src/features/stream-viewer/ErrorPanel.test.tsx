@@ -76,9 +76,11 @@ describe('ErrorPanel: Retry on a 429 or 529', () => {
   });
 
   it('switched on, retries once by itself when the wait is over; the switch is saved by the core', async () => {
-    answers['settings:update'] = async (patch) => ({ ok: true, value: { ...useAppStore.getState().settings, ...patch } });
+    const settings = () => useAppStore.getState().settings;
+    answers['settings:update'] = async (patch) => ({ ok: true, value: { ...settings(), ...patch } });
     const onRetry = vi.fn();
-    render(<ErrorPanel error={{ ...err429(2), status: 529, type: 'overloaded_error' }} endedAt={iso(T0)} onRetry={onRetry} />);
+    const overloaded = { ...err429(2), status: 529, type: 'overloaded_error' };
+    render(<ErrorPanel error={overloaded} endedAt={iso(T0)} onRetry={onRetry} />);
     await act(async () => fireEvent.click(screen.getByRole('checkbox', { name: /Retry automatically/ })));
     expect(calls.find((c) => c.call === 'settings:update')?.input).toEqual({ autoRetry: true });
     act(() => vi.advanceTimersByTime(1000));

@@ -39,7 +39,8 @@ interface Matches {
 }
 
 const matchesEvent = (e: RawEvent, type: string, search: string) =>
-  (!type || e.type === type) && (!search || e.data.toLowerCase().includes(search) || !!e.event?.toLowerCase().includes(search));
+  (!type || e.type === type) &&
+  (!search || e.data.toLowerCase().includes(search) || !!e.event?.toLowerCase().includes(search));
 
 /**
  * The events of `type` (any, when empty) whose data or event name holds `search` (lower case). While a stream
@@ -48,7 +49,8 @@ const matchesEvent = (e: RawEvent, type: string, search: string) =>
 export function matchEvents(prev: Matches | undefined, events: RawEvent[], type: string, search: string): Matches {
   if (!type && !search) return { events, type, search, shown: events };
   const seen = prev?.events.length ?? 0;
-  const grown = prev && prev.type === type && prev.search === search && events.length >= seen && (seen === 0 || events[seen - 1] === prev.events[seen - 1]);
+  const samePrefix = events.length >= seen && (seen === 0 || events[seen - 1] === prev?.events[seen - 1]);
+  const grown = prev && prev.type === type && prev.search === search && samePrefix;
   const from = grown ? seen : 0;
   const found = grown ? prev.shown.slice() : [];
   for (let i = from; i < events.length; i++) if (matchesEvent(events[i], type, search)) found.push(events[i]);
@@ -92,7 +94,10 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   // Typing stays responsive over 100k events: the list filters at the deferred value.
   const search = useDeferredValue(query.trim().toLowerCase());
   const matches = useRef<Matches | undefined>(undefined);
-  const shown = useMemo(() => (matches.current = matchEvents(matches.current, events, filter, search)).shown, [events, filter, search]);
+  const shown = useMemo(
+    () => (matches.current = matchEvents(matches.current, events, filter, search)).shown,
+    [events, filter, search],
+  );
   // The virtualizer places every row again (O(events)) whenever this function changes identity: kept for as
   // long as the list is, a render with no new events (one after a scroll, the one a run ends in) does not.
   const getItemKey = useCallback((i: number) => shown[i].seq, [shown]);

@@ -6,7 +6,7 @@ import type { Block, Transcript } from '../../../../shared/protocols/types';
 import { copyText, livePieces } from './format';
 import { markdownBlocks } from './markdown-blocks';
 
-/** A finished reply opened whole and above this is shown as text unless asked: parsing it would block a frame or more. */
+/** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
 
 const Piece = memo(function Piece({ text }: { text: string }) {
@@ -38,7 +38,12 @@ function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & {
   const ref = useRef<HTMLPreElement>(null);
   return (
     <div className="code-block">
-      <button type="button" className="ghost small copy-code" aria-label="Copy code" onClick={() => void copyText(ref.current?.textContent ?? '')}>
+      <button
+        type="button"
+        className="ghost small copy-code"
+        aria-label="Copy code"
+        onClick={() => void copyText(ref.current?.textContent ?? '')}
+      >
         Copy
       </button>
       <pre ref={ref} {...rest}>
@@ -51,8 +56,20 @@ const COMPONENTS = { pre: CodeBlock };
 
 // No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
 // in a reply shows as written; it is never rendered and never dropped.
-const MdBlock = memo(function MdBlock({ text }: { text: string }) {
-  if (text.length > BLOCK_LIMIT) return <PlainPieces text={text} live={false} />;
+/** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
+const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
+  const [force, setForce] = useState(false);
+  if (text.length > BLOCK_LIMIT && !force) {
+    return (
+      <PlainPieces text={text} live={open}>
+        {open ? undefined : (
+          <button type="button" className="ghost small" onClick={() => setForce(true)}>
+            Render as markdown ({Math.round(text.length / 1000)}k characters)
+          </button>
+        )}
+      </PlainPieces>
+    );
+  }
   return (
     <section className="md-block">
       <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={REHYPE} components={COMPONENTS}>
@@ -81,12 +98,13 @@ function useGrowingBlocks(text: string): string[] {
 }
 
 /** Markdown block by block, live or finished: the end of a run keeps every block's DOM (see useGrowingBlocks). */
-function MarkdownBlocks({ text }: { text: string }) {
+function MarkdownBlocks({ text, live }: { text: string; live: boolean }) {
   const blocks = useGrowingBlocks(text);
   return (
     <div className="text markdown">
       {blocks.map((b, i) => (
-        <MdBlock key={i} text={b} />
+        // Only the last block of a live reply is open: the ended ones keep their props, and their render.
+        <MdBlock key={i} text={b} open={live && i === blocks.length - 1} />
       ))}
     </div>
   );
@@ -106,12 +124,12 @@ const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: 
       </PlainPieces>
     );
   }
-  return <MarkdownBlocks text={text} />;
+  return <MarkdownBlocks text={text} live={live} />;
 });
 
 /** The reply's text as the model wrote it (Markdown), and as read on screen (the rendered text). */
 function CopyOutput({ transcript, region }: { transcript: Transcript; region: RefObject<HTMLDivElement | null> }) {
-  const markdown = () =>
+  const md = () =>
     transcript.blocks
       .filter((b) => b.kind === 'text' || b.kind === 'refusal')
       .map((b) => (b as { text: string }).text)
@@ -120,12 +138,13 @@ function CopyOutput({ transcript, region }: { transcript: Transcript; region: Re
     [...(region.current?.querySelectorAll<HTMLElement>(':scope > .text') ?? [])]
       .map((el) => (el.innerText ?? el.textContent ?? '').trim())
       .join('\n\n');
+  const copy = (text: string) => void copyText(text);
   return (
     <div className="output-actions">
-      <button type="button" className="ghost small" aria-label="Copy output as text" onClick={() => void copyText(asText())}>
+      <button type="button" className="ghost small" aria-label="Copy output as text" onClick={() => copy(asText())}>
         Copy text
       </button>
-      <button type="button" className="ghost small" aria-label="Copy output as Markdown" onClick={() => void copyText(markdown())}>
+      <button type="button" className="ghost small" aria-label="Copy output as Markdown" onClick={() => copy(md())}>
         Copy Markdown
       </button>
     </div>

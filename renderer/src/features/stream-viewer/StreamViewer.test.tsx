@@ -286,9 +286,11 @@ describe('StreamViewer: the response as the gateway named it', () => {
 });
 
 describe('StreamViewer: how a run ended, in its status', () => {
+  const hiStop = () =>
+    record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
   const status = () => screen.getByLabelText('Stream status');
   it('a complete run that skipped an event reads "complete, with warnings" in amber, not a clean green', () => {
-    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const events = hiStop();
     const run = finished('run_w', 'chat', events, 2, { ttftMs: 3 });
     run.result.warnings = ['1 event could not be read as JSON and was skipped: the output may miss text.'];
     show(recordedRunUpdates('run_w', run));
@@ -299,7 +301,7 @@ describe('StreamViewer: how a run ended, in its status', () => {
   });
 
   it('a clean complete run stays green', () => {
-    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const events = hiStop();
     show(recordedRunUpdates('run_c', finished('run_c', 'chat', events, 2, { ttftMs: 3 })));
     render(<StreamViewer runId="run_c" />);
     expect(status().querySelector('strong')!.textContent).toBe('complete');
@@ -313,7 +315,7 @@ describe('StreamViewer: tok/s', () => {
     const transcript = { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: { inputTotal: 3, output: 15 } };
     const response = { status: 200, statusText: 'OK', headers: {}, contentType: 'application/json', ttfbMs: totalMs };
     const metrics = { status: 200, totalMs, events: 0, bytes: 10, usage: transcript.usage, outputTokensPerSec: rate };
-    const result = { verdict: 'complete' as const, reason: 'ok', metrics, transcript, warnings: [], response, rawBody: '{}', endedAt: '' };
+    const result = { verdict: 'complete' as const, reason: 'ok', metrics, transcript, warnings: [], endedAt: '' };
     return { ledger: { ...ledger(runId, 'chat'), stream: false }, response, events: [], origin: 'composer', result };
   };
 
@@ -332,7 +334,7 @@ describe('StreamViewer: tok/s', () => {
 });
 
 describe('StreamViewer: Search events', () => {
-  it('keeps the events whose data holds the text, in any case, with the type filter too, and says when none does', async () => {
+  it('keeps the events whose data holds the text, in any case, and says when none does', async () => {
     const events = record([
       [3, chunk({ role: 'assistant', content: '' })],
       [5, chunk({ content: 'The PINEAPPLE' })],
@@ -358,7 +360,7 @@ describe('StreamViewer: Search events', () => {
 });
 
 describe('matchEvents', () => {
-  it('looks only at the events new since the last call while a stream grows, and starts over when the search changes', () => {
+  it('looks only at events new since the last call while a stream grows; starts over for a new search', () => {
     const ev = (seq: number, data: string): RawEvent => ({ seq, t: seq, type: 'chunk', data, size: 1 });
     const first = [ev(0, 'alpha'), ev(1, 'beta')];
     const a = matchEvents(undefined, first, '', 'alp');

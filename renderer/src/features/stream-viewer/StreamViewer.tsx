@@ -37,16 +37,20 @@ export const RATE_MIN_MS = 250;
 /** tok/s, saying what it was measured over: from the first token, or (with none seen) the whole request. */
 function TokensPerSec({ metrics: m, buffered }: { metrics?: RunMetrics; buffered: boolean }) {
   if (m?.outputTokensPerSec === undefined) return <dd>—</dd>;
-  if (buffered) return <dd title={`${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd>;
+  if (buffered) {
+    const why = `${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`;
+    return <dd title={why}>— (one burst)</dd>;
+  }
   const whole = m.ttftMs === undefined;
   const spanMs = m.totalMs - (m.ttftMs ?? 0);
   if (spanMs < RATE_MIN_MS) {
     const over = whole ? 'the whole request' : 'the time from the first token to the end';
-    return <dd title={`Not shown: ${over} took ${ms(spanMs)}, under ${RATE_MIN_MS} ms, too short for a rate to mean anything`}>— (too short)</dd>;
+    const why = `Not shown: ${over} took ${ms(spanMs)}, under ${RATE_MIN_MS} ms, too short for a rate to mean anything`;
+    return <dd title={why}>— (too short)</dd>;
   }
   if (!whole) return <dd>{m.outputTokensPerSec}</dd>;
   return (
-    <dd title="No token arrived on its own (a non-streamed reply): output tokens over the whole request, waiting included">
+    <dd title="No token arrived on its own (non-streamed): output tokens over the whole request, waiting included">
       {m.outputTokensPerSec} <span className="muted small">over the whole request</span>
     </dd>
   );
@@ -93,7 +97,8 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   }
   const result = run.result;
   const live = run.status !== 'done';
-  const word = result ? verdictWord(result.verdict, result.warnings.length) : run.status === 'done' ? 'streaming' : run.status;
+  const liveWord = run.status === 'done' ? 'streaming' : run.status;
+  const word = result ? verdictWord(result.verdict, result.warnings.length) : liveWord;
   const m = result?.metrics;
   const usage = m?.usage ?? run.transcript.usage;
   // While live, the time since the run started, so a stalled stream shows its stall instead of the time of its

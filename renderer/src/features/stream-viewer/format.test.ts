@@ -116,7 +116,8 @@ describe('time axis ticks', () => {
 describe('elideBase64', () => {
   it('shortens a data URL and a bare base64 string to their start and size, and leaves text and short strings', () => {
     const png = 'iVBORw0KGgo' + 'A'.repeat(12 * 1024 - 11);
-    const body = JSON.stringify({ a: `data:image/png;base64,${png}`, b: { data: png }, text: 'hello '.repeat(100), id: 'abc' }, null, 2);
+    const value = { a: `data:image/png;base64,${png}`, b: { data: png }, text: 'hello '.repeat(100), id: 'abc' };
+    const body = JSON.stringify(value, null, 2);
     const { text, elided } = elideBase64(body);
     expect(elided).toBe(2);
     expect(text).toContain('"a": "data:image/png;base64,iVBORw0KGgoAAAAA… 12.0 KB base64"');

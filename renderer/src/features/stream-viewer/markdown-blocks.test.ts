@@ -5,7 +5,12 @@ describe('markdownBlocks', () => {
   it('cuts at blank lines, keeps every character, and never inside a code fence', () => {
     const text = '# Title\n\nFirst para\nstill first.\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\n- one\n- two\n';
     const blocks = markdownBlocks(text);
-    expect(blocks).toEqual(['# Title\n\n', 'First para\nstill first.\n\n', '```js\nconst a = 1;\n\nconst b = 2;\n```\n\n', '- one\n- two\n']);
+    expect(blocks).toEqual([
+      '# Title\n\n',
+      'First para\nstill first.\n\n',
+      '```js\nconst a = 1;\n\nconst b = 2;\n```\n\n',
+      '- one\n- two\n',
+    ]);
     expect(blocks.join('')).toBe(text);
   });
 

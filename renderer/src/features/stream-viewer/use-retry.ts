@@ -18,7 +18,13 @@ export function useRetry(): { retry: (ledger: Ledger) => void; error?: string } 
     }
     setError(undefined);
     void s
-      .runStartRequested({ profileId: ledger.profileId, protocol: ledger.protocol, body, warnings: ledger.warnings, origin: 'composer' })
+      .runStartRequested({
+        profileId: ledger.profileId,
+        protocol: ledger.protocol,
+        body,
+        warnings: ledger.warnings,
+        origin: 'composer',
+      })
       .then((r) => {
         if (r.error) setError(`Could not retry: ${r.error.message}`);
         else if (r.runId) useAppStore.getState().composerRunStarted(ledger.protocol, r.runId);

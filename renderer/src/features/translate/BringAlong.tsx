@@ -66,7 +66,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
         <button type="button" onClick={() => setOpen(true)}>
           Bring this request along
         </button>
-        <button type="button" className="ghost" onClick={onDismiss ?? onDone} title="Not offered again for these two tabs">
+        <button type="button" className="ghost" title="Not offered again for these tabs" onClick={onDismiss ?? onDone}>
           Dismiss
         </button>
       </div>
