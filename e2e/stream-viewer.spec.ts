@@ -417,3 +417,17 @@ test('at 1280×720, a Ledger holding an image stays inside the window, its base6
   await app.getByRole('button', { name: 'Show in full' }).click();
   expect(await widths()).toEqual([1280, 1280]);
 });
+
+test('at 1280×720 no tab is wider than the window', async ({ app }) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await pickModel(app, 'claude-sim-sonnet');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const tabs = ['Messages', 'Chat Completions', 'Responses', 'Compare', 'History', 'Presets', 'Capabilities'];
+  for (const name of tabs) {
+    await app.getByRole('tab', { name, exact: true }).click();
+    await expect(app.getByRole('tabpanel').first()).toBeVisible();
+    const width = await app.evaluate(() => document.documentElement.scrollWidth);
+    expect({ tab: name, width }).toEqual({ tab: name, width: 1280 });
+  }
+});
