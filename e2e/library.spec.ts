@@ -208,6 +208,11 @@ test('History: stepping keeps the clock still between steps; Stop ends a 1× rep
     const stopped = /cancelled — Replay stopped after \d+ of \d+ events; the recorded run ended complete/;
     await expect(status(page)).toContainText(stopped);
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+    // Esc stops a replay too.
+    await page.getByRole('button', { name: 'Replay 1×' }).click();
+    await expect(status(page)).toContainText('streaming');
+    await page.keyboard.press('Escape');
+    await expect(status(page)).toContainText(stopped);
   } finally {
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });

@@ -116,6 +116,13 @@ test('keyboard: Ctrl+1…7 pick tabs, arrows move, ? lists shortcuts, Esc stops 
 
     await page.keyboard.press('ControlOrMeta+k');
     await expect(box).toBeFocused();
+
+    // Ctrl/Cmd+Shift+Enter runs every Compare column, as its Run all button does.
+    await page.keyboard.press('ControlOrMeta+4');
+    await expect(tab('Compare')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ControlOrMeta+Shift+Enter');
+    const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
+    await expect(column).toContainText('complete', { timeout: 20_000 });
   } finally {
     await host.stop();
   }

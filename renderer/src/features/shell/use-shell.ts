@@ -27,14 +27,24 @@ export function useGlobalShortcuts(onAction: (action: ShortcutAction) => boolean
 /** The visible tab panel: shortcuts act on what the user sees, not on hidden tabs. */
 const panel = () => document.querySelector<HTMLElement>('[role="tabpanel"]:not([aria-label="Run details"])');
 
+/** Clicks the enabled button named `name` in the visible panel; false when there is none. */
+function pressButton(name: string): boolean {
+  const buttons = [...(panel()?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+  const button = buttons.find((b) => b.textContent?.trim() === name && !b.disabled);
+  button?.click();
+  return !!button;
+}
+
 /**
- * The actions that reach into another feature: Esc stops the run in view (a protocol tab's, or every live
- * Compare column's); Run all presses Compare's own button; Ctrl/Cmd+K focuses the model picker in view. Returns
- * false when there was nothing to do, so the key keeps its default.
+ * The actions that reach into another feature: Esc stops the run in view (a protocol tab's, every live
+ * Compare column's, or History's replay); Run all presses Compare's own button; Ctrl/Cmd+K focuses the model
+ * picker in view. Returns false when there was nothing to do, so the key keeps its default.
  */
 export function runShortcut(action: ShortcutAction): boolean {
   const s = useAppStore.getState();
   if (action.kind === 'stop') {
+    // History: the replay in view, by its own Stop (a replay lives in the tab, not in the store).
+    if (s.activeTab === 'history') return pressButton('Stop');
     const live = (id: string | undefined): id is string => !!id && !!s.runs[id] && s.runs[id].status !== 'done';
     const ids = isProtocolTab(s.activeTab)
       ? [s.composers[s.activeTab].activeRunId]
@@ -45,15 +55,7 @@ export function runShortcut(action: ShortcutAction): boolean {
     for (const id of stopping) void s.runCancelRequested(id);
     return stopping.length > 0;
   }
-  if (action.kind === 'run-all') {
-    if (s.activeTab !== 'compare') return false;
-    const button = [...(panel()?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find(
-      (b) => b.textContent?.trim() === 'Run all',
-    );
-    if (!button || button.disabled) return false;
-    button.click();
-    return true;
-  }
+  if (action.kind === 'run-all') return s.activeTab === 'compare' && pressButton('Run all');
   if (action.kind === 'focus-model') {
     const box = panel()?.querySelector<HTMLElement>('[role="combobox"][aria-label="Model"], input[aria-label="Model"]');
     box?.focus();
