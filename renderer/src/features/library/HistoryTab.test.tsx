@@ -133,6 +133,8 @@ describe('History replay', () => {
   });
 
   it('deleting the shown run stops its replay and drops the replay\'s view: no later tick brings it back', async () => {
+    // A second between events: the replay is still going when Delete is pressed, however slow the machine.
+    runs.A = recorded('A', 'ALPHA', 40, 1000);
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
@@ -144,12 +146,14 @@ describe('History replay', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await settle();
     expect(replays()).toEqual([]);
-    // A replay still ticking would recreate its view with the next events.
-    await settle(300);
+    // A replay still ticking would recreate its view with the next events (the next is due within a second).
+    await settle(1200);
     expect(replays()).toEqual([]);
   });
 
   it('a replay at 1× can be stopped: it ends cancelled where it was, saying how the recording ended', async () => {
+    // A second between events: the replay is still going when Stop is pressed, however slow the machine.
+    runs.A = recorded('A', 'ALPHA', 40, 1000);
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
