@@ -152,3 +152,109 @@ test('a run that cannot be saved to history still ends, and opening History says
     rmSync(host.dataDir, { recursive: true, force: true });
   }
 });
+
+test('a run that skipped an event reads "complete, with warnings" in amber; History finds it', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'sim-fault-malformed');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('complete, with warnings', { timeout: 15_000 });
+    await expect(status(page)).toHaveClass(/\bwarn\b/);
+    await pickModel(page, 'claude-sim-sonnet');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toHaveText(/^complete —/, { timeout: 15_000 });
+    await expect(status(page)).toHaveClass(/\bok\b/);
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    const runs = page.getByRole('list', { name: 'Runs' });
+    await expect(runs.getByRole('listitem')).toHaveCount(2);
+    const verdict = page.getByRole('combobox', { name: 'Filter by verdict' });
+    await verdict.selectOption('complete, with warnings');
+    await expect(runs.getByRole('listitem')).toHaveCount(1);
+    await expect(runs).toContainText('sim-fault-malformed');
+    await verdict.selectOption('complete');
+    await expect(runs.getByRole('listitem')).toHaveCount(1);
+    await expect(runs).toContainText('claude-sim-sonnet');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('History: stepping keeps the clock still between steps; Stop ends a 1× replay',  async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'sim-fault-slow');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('complete', { timeout: 30_000 });
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+
+    await page.getByRole('button', { name: 'Step through' }).click();
+    await page.getByRole('button', { name: 'Next event' }).click();
+    await expect(status(page)).toContainText('1 event · stepping, clock paused');
+    const total = page.getByLabel('Metrics').locator('div', { hasText: 'total' }).locator('dd');
+    const before = await total.innerText();
+    // The user reads for a while: nothing moves, and no stall is reported.
+    await page.waitForTimeout(3_000);
+    await expect(total).toHaveText(before);
+    await expect(status(page)).not.toContainText('no data');
+
+    await page.getByRole('button', { name: 'Replay 1×' }).click();
+    await expect(status(page)).toContainText('streaming');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const stopped = /cancelled — Replay stopped after \d+ of \d+ events; the recorded run ended complete/;
+    await expect(status(page)).toContainText(stopped);
+    await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+    // Esc stops a replay too.
+    await page.getByRole('button', { name: 'Replay 1×' }).click();
+    await expect(status(page)).toContainText('streaming');
+    await page.keyboard.press('Escape');
+    await expect(status(page)).toContainText(stopped);
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('Presets: Load says "Loaded …" with Undo; a deleted preset imported back offers no Undo', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await pickModel(page, 'claude-sim-haiku');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await page.getByLabel('Preset name').fill('weather tool');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Saved “weather tool”.')).toBeVisible();
+    // Unsaved work and an output on view.
+    await page.getByLabel('System prompt', { exact: true }).fill('My unsaved system prompt.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(status(page)).toContainText('complete', { timeout: 15_000 });
+
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const file = await (await download).path();
+    await page.getByRole('button', { name: 'Load weather tool' }).click();
+    const note = page.getByRole('status', { name: 'Last change' });
+    await expect(note).toContainText('Loaded preset “weather tool”');
+    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('');
+    await expect(status(page)).toHaveText('idle');
+    await note.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('My unsaved system prompt.');
+    await expect(status(page)).toContainText('complete');
+
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await page.getByRole('button', { name: 'Delete weather tool' }).click();
+    await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+    await page.getByLabel('Import presets file').setInputFiles(file);
+    await expect(page.getByRole('button', { name: 'Load weather tool' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+    await expect(page.getByRole('list', { name: 'Preset list' })).not.toContainText('weather tool (2)');
+  } finally {
+    await host.stop();
+    rmSync(host.dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -25,6 +25,135 @@ test('the browser host refuses a page without its token', async ({ page }) => {
     const res = await page.goto(host.url.replace(/\?token=.*/, ''));
     expect(res?.status()).toBe(401);
     await expect(page.locator('body')).toContainText('Unauthorized');
+  } finally {
+    await host.stop();
+  }
+});
+
+test('Theme: light, dark or the system; the JSON editor follows; kept across a restart', async ({ page }) => {
+  let host = await launchHost();
+  try {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(host.url);
+    const theme = page.getByRole('combobox', { name: 'Theme' });
+    await expect(theme).toHaveValue('system');
+    const html = page.locator('html');
+    const editor = page.getByLabel('Request JSON');
+    // Following the system: light now, dark as soon as the system says so.
+    await expect(html).toHaveAttribute('data-theme', 'light');
+    await expect(editor).toHaveClass(/cm-theme-light/);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(html).toHaveAttribute('data-theme', 'dark');
+    await expect(editor).toHaveClass(/cm-theme-dark/);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = await background();
+
+    await theme.selectOption('light');
+    await expect(html).toHaveAttribute('data-theme', 'light');
+    await expect(editor).toHaveClass(/cm-theme-light/);
+    expect(await background()).not.toBe(dark);
+    const editorBackground = await editor.locator('.cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(editorBackground).toBe(await background());
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+    expect(JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')).settings.theme).toBe('light');
+
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+    await expect(html).toHaveAttribute('data-theme', 'light');
+  } finally {
+    await host.stop();
+  }
+});
+
+test('keyboard: Ctrl+1…7 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ page }) => {
+  const host = await launchHost();
+  try {
+    await page.goto(host.url);
+    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+    const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+    await page.keyboard.press('ControlOrMeta+5');
+    await expect(tab('History')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ControlOrMeta+2');
+    await expect(tab('Chat Completions')).toHaveAttribute('aria-selected', 'true');
+    // Roving tabindex: only the selected tab is in the Tab order; arrows move the focus and the selection.
+    await expect(page.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+    await tab('Chat Completions').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Responses')).toHaveAttribute('aria-selected', 'true');
+    await expect(tab('Responses')).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(tab('Capabilities')).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Messages')).toHaveAttribute('aria-selected', 'true');
+
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(dialog).toContainText('Ctrl/Cmd+Shift+Enter');
+    await expect(dialog).toContainText('Stop the run in view');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    // "?" typed in a text field is text.
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('why');
+    await message.press('?');
+    await expect(message).toHaveValue('why?');
+    await expect(dialog).toBeHidden();
+
+    const box = page.getByRole('combobox', { name: 'Model' });
+    await box.click();
+    await box.fill('sim-fault-slow');
+    await expect(page.getByRole('option', { name: /^sim-fault-slow/ }).first()).toBeVisible();
+    await box.press('Enter');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const status = page.getByRole('status', { name: 'Stream status' });
+    await expect(page.getByRole('region', { name: 'Output' })).toContainText('this is', { timeout: 10_000 });
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Escape');
+    await expect(status).toContainText('cancelled');
+
+    await page.keyboard.press('ControlOrMeta+k');
+    await expect(box).toBeFocused();
+
+    // Ctrl/Cmd+Shift+Enter runs every Compare column, as its Run all button does.
+    await page.keyboard.press('ControlOrMeta+4');
+    await expect(tab('Compare')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ControlOrMeta+Shift+Enter');
+    const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
+    await expect(column).toContainText('complete', { timeout: 20_000 });
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({ page }) => {
+  let host = await launchHost();
+  try {
+    await page.goto(host.url);
+    const offer = page.getByRole('note').filter({ hasText: 'Bring the Messages request here' });
+    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+    await expect(offer).toBeVisible();
+    await offer.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('tab', { name: 'Messages', exact: true }).click();
+    // Another pair is still offered.
+    await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+    const chat = page.getByRole('tab', { name: 'Chat Completions', exact: true });
+    await expect(chat).toHaveAttribute('aria-selected', 'true');
+    await expect(offer).toHaveCount(0);
+
+    await host.stop();
+    host = await launchHost({ dataDir: host.dataDir });
+    await page.goto(host.url);
+    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+    await page.getByRole('tab', { name: 'Responses', exact: true }).click();
+    await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Messages', exact: true }).click();
+    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+    await expect(offer).toHaveCount(0);
   } finally {
     await host.stop();
   }

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { PNG } from 'pngjs';
 import { openTab, output, pickModel, status } from './helpers';
 
 const TABS = ['Messages', 'Chat Completions', 'Responses'] as const;
@@ -70,6 +71,14 @@ test('a 429 shows status, message and a retry-after countdown', async ({ app }) 
   await expect(panel).toContainText('HTTP 429');
   await expect(panel).toContainText('Rate limit reached');
   await expect(panel.getByLabel('Retry after')).toContainText(/retry in (2\d|30) s/);
+  // "Retry in N s" sends the same request again at once on a click; on its own only when switched on.
+  const retry = panel.getByRole('button', { name: /^Retry in (2\d|30) s$/ });
+  await expect(retry).toBeVisible();
+  await expect(panel.getByRole('checkbox', { name: 'Retry automatically when the wait is over' })).not.toBeChecked();
+  await retry.click();
+  await expect(status(app)).toContainText('http-error');
+  await app.getByRole('tab', { name: 'History' }).click();
+  await expect(app.getByRole('list', { name: 'Runs' }).getByRole('listitem')).toHaveCount(2);
 });
 
 test('an HTML 502 page is shown as text, never rendered', async ({ app }) => {
@@ -135,7 +144,8 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   await expect(events.locator('.event-row').first()).toContainText('message_start');
   // The finished reply is all there as plain text, with markdown one click away.
   const output = app.getByRole('region', { name: 'Output' });
-  expect(await output.evaluate((el) => (el.textContent ?? '').split('x').length - 1)).toBe(20_000);
+  const reply = (await output.locator('.text.markdown').textContent()) ?? '';
+  expect(reply.split('x').length - 1).toBe(20_000);
   await output.getByRole('button', { name: 'Render as markdown (40k characters)' }).click();
   await expect(output.locator('.markdown p')).toContainText('x x x');
   await expect(output.getByRole('button', { name: /Render as markdown/ })).toHaveCount(0);
@@ -374,4 +384,50 @@ test('a non-streamed reply: the Ledger shows the body the gateway returned, as s
   await expect(body).toContainText('"object": "chat.completion"');
   await expect(body).toContainText('"finish_reason"');
   await expect(body).toContainText('JSON, re-indented');
+});
+
+test('at 1280×720, a Ledger holding an image stays inside the window, its base64 shortened', async ({ app }) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await pickModel(app, 'claude-sim-sonnet');
+  // Noise does not compress: a real PNG of about 12 KB.
+  const png = new PNG({ width: 56, height: 56 });
+  for (let i = 0; i < png.data.length; i++) png.data[i] = (i * 7919) % 251;
+  const buffer = PNG.sync.write(png);
+  const attach = app.locator('input[type=file][accept^="image/"]');
+  await attach.setInputFiles({ name: 'noise.png', mimeType: 'image/png', buffer });
+  await app.getByRole('textbox', { name: 'Message' }).fill('What is this?');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).not.toContainText('streaming', { timeout: 15_000 });
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  const body = app.getByLabel('Request body');
+  await expect(body).toContainText(/"iVBORw0KGgo\S*… \d+\.\d KB base64"/);
+  const widths = () => app.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(await widths()).toEqual([1280, 1280]);
+  await expect(app.getByRole('combobox', { name: 'Profile' })).toBeInViewport();
+
+  // In full, the base64 wraps inside the Ledger instead of widening the page.
+  await app.getByRole('button', { name: 'Show in full' }).click();
+  await expect(body).toContainText(buffer.toString('base64').slice(0, 400));
+  expect(await widths()).toEqual([1280, 1280]);
+
+  await app.getByRole('tab', { name: 'History' }).click();
+  await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await app.getByRole('tab', { name: 'Ledger' }).click();
+  await expect(app.getByLabel('Request body')).toContainText('KB base64');
+  await app.getByRole('button', { name: 'Show in full' }).click();
+  expect(await widths()).toEqual([1280, 1280]);
+});
+
+test('at 1280×720 no tab is wider than the window', async ({ app }) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await pickModel(app, 'claude-sim-sonnet');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  const tabs = ['Messages', 'Chat Completions', 'Responses', 'Compare', 'History', 'Presets', 'Capabilities'];
+  for (const name of tabs) {
+    await app.getByRole('tab', { name, exact: true }).click();
+    await expect(app.getByRole('tabpanel').first()).toBeVisible();
+    const width = await app.evaluate(() => document.documentElement.scrollWidth);
+    expect({ tab: name, width }).toEqual({ tab: name, width: 1280 });
+  }
 });

@@ -15,12 +15,10 @@ export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */
 const ENCODE_SLICE = 5_000;
 export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { maxRuns: 500, maxBytes: 200 * 1024 * 1024 };
-/**
- * How much of each run's output the text filter searches; the History search box says so (keep its
- * placeholder in HistoryTab.tsx in step). The index keeps this much per run and is rewritten after every
- * run, so it is bounded: 500 runs stay near 2.5 MB.
- */
-export const SEARCH_CHARS = 5_000;
+/** Run files whose header is read at once while the search text of every run is loaded. */
+const READ_PARALLEL = 16;
+/** The header is read in chunks of this size until its line ends. */
+const HEADER_CHUNK = 64 * 1024;
 
 const Summary = z.object({
   runId: z.string(),
@@ -30,6 +28,7 @@ const Summary = z.object({
   profileName: z.string(),
   origin: z.string(),
   verdict: z.enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled']),
+  warnings: z.number().optional(),
   status: z.number().optional(),
   ttftMs: z.number().optional(),
   totalMs: z.number(),
@@ -37,13 +36,14 @@ const Summary = z.object({
   events: z.number(),
   bytes: z.number(),
   preview: z.string(),
-  // Absent in an index written before search looked past the preview: filled in from the run files after load.
+  // Kept by an index from before search read the whole output (its first 5,000 characters): ignored, dropped on
+  // the next write.
   searchText: z.string().optional(),
 });
 const IndexFile = z.object({ version: z.literal(HISTORY_VERSION), runs: z.array(Summary) });
 
-/** A list entry as the index keeps it: the summary, plus the start of the output for the text filter (never sent in a list). */
-type IndexEntry = HistorySummary & { searchText?: string };
+/** A list entry as the index keeps it: the summary alone, so 10,000 runs make an index of a few MB. */
+type IndexEntry = HistorySummary;
 const SettingsFile = z.object({ version: z.literal(1), maxRuns: z.number().int().min(1), maxBytes: z.number().int().min(1) });
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -58,6 +58,26 @@ function outputText(result: RunResult): string {
   return text || result.reason;
 }
 
+/** What the text filter reads for a run: its whole output, its model and its profile, in lower case. */
+const searchable = (r: IndexEntry, output: string) => `${output} ${r.model ?? ''} ${r.profileName}`.toLowerCase();
+
+/** The first line of a run file (its header), read in chunks: the events after it can be many megabytes. */
+async function readHeaderLine(file: string): Promise<string> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    for (let pos = 0; ; pos += HEADER_CHUNK) {
+      const buf = Buffer.alloc(HEADER_CHUNK);
+      const { bytesRead } = await handle.read(buf, 0, HEADER_CHUNK, pos);
+      const nl = buf.subarray(0, bytesRead).indexOf(10);
+      chunks.push(buf.subarray(0, nl >= 0 ? nl : bytesRead));
+      if (nl >= 0 || bytesRead < HEADER_CHUNK) return Buffer.concat(chunks).toString('utf8');
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 function summarize(run: RecordedRun, bytes: number): IndexEntry {
   const text = outputText(run.result);
   return {
@@ -68,6 +88,7 @@ function summarize(run: RecordedRun, bytes: number): IndexEntry {
     profileName: run.ledger.profileName,
     origin: run.origin,
     verdict: run.result.verdict,
+    warnings: run.result.warnings.length,
     status: run.result.metrics.status,
     ttftMs: run.result.metrics.ttftMs,
     totalMs: run.result.metrics.totalMs,
@@ -75,7 +96,6 @@ function summarize(run: RecordedRun, bytes: number): IndexEntry {
     events: run.events.length,
     bytes,
     preview: text.slice(0, 160),
-    searchText: text.slice(0, SEARCH_CHARS),
   };
 }
 
@@ -95,6 +115,16 @@ export async function encodeRun(run: RecordedRun): Promise<string> {
   return lines.join('\n') + '\n';
 }
 
+export interface HistoryListFilter {
+  protocol?: string;
+  model?: string;
+  verdict?: string;
+  withWarnings?: boolean;
+  text?: string;
+  limit: number;
+  offset: number;
+}
+
 export class HistoryStore {
   private runs: IndexEntry[] = [];
   private settings: HistorySettings = { ...DEFAULT_HISTORY_SETTINGS };
@@ -105,6 +135,12 @@ export class HistoryStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** Runs that could not be saved since the last save that worked. */
   private unsaved = 0;
+  /**
+   * What the text filter reads, per run (see `searchable`): filled from the run files on the first search, and by
+   * every save after it. Undefined until then, so opening History never waits for it.
+   */
+  private texts: Map<string, string> | undefined;
+  private loadingTexts: Promise<Map<string, string>> | undefined;
 
   constructor(
     dataDir: string,
@@ -127,8 +163,7 @@ export class HistoryStore {
     if (settings.value) this.settings = { maxRuns: settings.value.maxRuns, maxBytes: settings.value.maxBytes };
     const index = await readJsonFile(this.indexFile, IndexFile);
     if (index.value) {
-      this.runs = index.value.runs;
-      if (this.runs.some((r) => r.searchText === undefined)) void this.enqueue(() => this.backfillSearchText());
+      this.runs = index.value.runs.map(({ searchText: _old, ...summary }) => summary);
       return problems;
     }
     if (index.problem) {
@@ -143,25 +178,32 @@ export class HistoryStore {
   }
 
   /**
-   * An index from before searchable text was kept: read it from each run file's header line, in the write
-   * queue so start-up does not wait. Until then (or for a file that cannot be read) search reads the preview.
+   * Every run's searchable text, read from the run files' header lines the first time a search needs it (a few
+   * at a time); a file that cannot be read is searched by its preview.
    */
-  private async backfillSearchText(): Promise<void> {
-    let filled = 0;
-    for (const r of this.runs) {
-      if (r.searchText !== undefined) continue;
-      try {
-        const text = await fs.readFile(this.runFile(r.runId), 'utf8');
-        const nl = text.indexOf('\n');
-        const header = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as { result?: RunResult };
-        if (!header.result?.transcript) continue;
-        r.searchText = outputText(header.result).slice(0, SEARCH_CHARS);
-        filled++;
-      } catch {
-        // Left to the preview: the run itself is reported when it is opened.
+  private searchTexts(): Promise<Map<string, string>> {
+    if (this.texts) return Promise.resolve(this.texts);
+    this.loadingTexts ??= (async () => {
+      const texts = new Map<string, string>();
+      const runs = [...this.runs];
+      for (let i = 0; i < runs.length; i += READ_PARALLEL) {
+        await Promise.all(
+          runs.slice(i, i + READ_PARALLEL).map(async (r) => {
+            try {
+              const header = JSON.parse(await readHeaderLine(this.runFile(r.runId))) as { result?: RunResult };
+              texts.set(r.runId, searchable(r, header.result?.transcript ? outputText(header.result) : r.preview));
+            } catch {
+              texts.set(r.runId, searchable(r, r.preview));
+            }
+          }),
+        );
       }
-    }
-    if (filled) await this.saveIndex();
+      // Runs saved while this was reading put their own text in `texts` once it exists; until then, here.
+      for (const r of this.runs) if (!texts.has(r.runId)) texts.set(r.runId, searchable(r, r.preview));
+      this.texts = texts;
+      return texts;
+    })();
+    return this.loadingTexts;
   }
 
   private async rebuild(problems: StartupProblem[]): Promise<IndexEntry[]> {
@@ -206,7 +248,11 @@ export class HistoryStore {
       try {
         const text = await encodeRun(run);
         await writeFileAtomic(this.runFile(run.ledger.runId), text);
-        this.runs = [summarize(run, Buffer.byteLength(text)), ...this.runs.filter((r) => r.runId !== run.ledger.runId)];
+        const summary = summarize(run, Buffer.byteLength(text));
+        this.runs = [summary, ...this.runs.filter((r) => r.runId !== run.ledger.runId)];
+        const found = searchable(summary, outputText(run.result));
+        if (this.texts) this.texts.set(summary.runId, found);
+        else void this.loadingTexts?.then((texts) => texts.set(summary.runId, found));
         await this.prune();
         await this.saveIndex();
         this.unsaved = 0;
@@ -238,21 +284,24 @@ export class HistoryStore {
 
   /**
    * The model filter is typed free text: any part of the id, in any case. The text filter finds every word
-   * typed, in any order, within the first SEARCH_CHARS characters of the output, the model or the profile name.
+   * typed, in any order, anywhere in the whole output, the model or the profile name; the first search reads
+   * every run's output from its file (see `searchTexts`), later ones read memory.
    */
-  list(filter: { protocol?: string; model?: string; verdict?: string; text?: string; limit: number; offset: number }): { runs: HistorySummary[]; total: number; bytes: number } {
+  async list(filter: HistoryListFilter): Promise<{ runs: HistorySummary[]; total: number; bytes: number }> {
     const model = filter.model?.trim().toLowerCase();
     const words = filter.text?.trim().toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+    const texts = words.length ? await this.searchTexts() : undefined;
     const matched = this.runs.filter((r) => {
       if (filter.protocol && r.protocol !== filter.protocol) return false;
       if (filter.verdict && r.verdict !== filter.verdict) return false;
+      if (filter.withWarnings !== undefined && (r.warnings ?? 0) > 0 !== filter.withWarnings) return false;
       if (model && !(r.model ?? '').toLowerCase().includes(model)) return false;
-      if (!words.length) return true;
-      const haystack = `${r.searchText ?? r.preview} ${r.model ?? ''} ${r.profileName}`.toLowerCase();
+      if (!texts) return true;
+      const haystack = texts.get(r.runId) ?? searchable(r, r.preview);
       return words.every((w) => haystack.includes(w));
     });
     return {
-      runs: matched.slice(filter.offset, filter.offset + filter.limit).map(({ searchText: _searchText, ...summary }) => summary),
+      runs: matched.slice(filter.offset, filter.offset + filter.limit),
       total: matched.length,
       bytes: this.runs.reduce((a, r) => a + r.bytes, 0),
     };
@@ -267,6 +316,7 @@ export class HistoryStore {
     return this.enqueue(async () => {
       if (!this.runs.some((r) => r.runId === runId)) return false;
       this.runs = this.runs.filter((r) => r.runId !== runId);
+      this.texts?.delete(runId);
       await fs.rm(this.runFile(runId), { force: true });
       await this.saveIndex();
       return true;
@@ -278,6 +328,7 @@ export class HistoryStore {
       const n = this.runs.length;
       for (const r of this.runs) await fs.rm(this.runFile(r.runId), { force: true });
       this.runs = [];
+      this.texts?.clear();
       await this.saveIndex();
       return n;
     });
@@ -303,6 +354,7 @@ export class HistoryStore {
     while (this.runs.length > 1 && (this.runs.length > this.settings.maxRuns || bytes > this.settings.maxBytes)) {
       const oldest = this.runs.pop()!;
       bytes -= oldest.bytes;
+      this.texts?.delete(oldest.runId);
       await fs.rm(this.runFile(oldest.runId), { force: true });
     }
   }

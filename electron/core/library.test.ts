@@ -168,11 +168,11 @@ describe('history', () => {
     });
     await h.updateSettings({ maxRuns: 3 });
     for (let i = 0; i < 5; i++) await h.add(run(i, 100));
-    expect(h.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_4', 'run_3', 'run_2']);
+    expect((await h.list({ limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual(['run_4', 'run_3', 'run_2']);
     await h.updateSettings({ maxRuns: 100, maxBytes: 5000 });
     await h.add(run(5, 3000));
     await h.add(run(6, 3000));
-    expect(h.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_6']);
+    expect((await h.list({ limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual(['run_6']);
   });
 
   it('encodes a 100k-event run in slices, letting other work through, and it reads back event for event', async () => {
@@ -217,7 +217,7 @@ describe('history', () => {
     const problems = await again.load();
     expect(problems.map((p) => p.message).join('\n')).toMatch(/index\.json is not valid JSON.*moved aside/);
     expect(problems.map((p) => p.message).join('\n')).toMatch(/run_broken\.jsonl could not be read/);
-    expect(again.list({ limit: 10, offset: 0 }).runs.map((r) => r.runId)).toEqual(['run_keep']);
+    expect((await again.list({ limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual(['run_keep']);
     expect((await fs.readdir(path.join(dataDir, 'history'))).some((f) => f.startsWith('index.json.corrupt-'))).toBe(true);
   });
 });

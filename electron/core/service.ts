@@ -33,6 +33,7 @@ import { createTokenHandlers } from './token-handlers';
 import { HistoryStore } from './history-store';
 import { PresetStore } from './preset-store';
 import { DraftStore } from './draft-store';
+import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 
@@ -137,10 +138,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
+  const settings = new SettingsStore(opts.dataDir);
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
-    for (const store of [profiles, models, capabilityStore, presets, history, drafts]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings]) {
+      problems.push(...(await store.load()));
+    }
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);
@@ -204,6 +208,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...createLibraryHandlers(ctx, presets, history),
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
+    'settings:get': async () => settings.get(),
+    'settings:update': (patch) => settings.update(patch),
   };
 
   return {

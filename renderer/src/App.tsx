@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
-import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
 import { gateway, onHostConnection } from './bridge';
 import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
 import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
+import { useRetry } from './features/stream-viewer/use-retry';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
@@ -12,17 +13,52 @@ import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
+import { bringPair } from './store/settings-slice';
+import { ShortcutsDialog } from './features/shell/ShortcutsDialog';
+import { ThemePicker } from './features/shell/ThemePicker';
+import { TAB_ORDER, tabKeyTarget, type ShortcutAction } from './features/shell/shortcuts';
+import { runShortcut, useGlobalShortcuts, useTheme } from './features/shell/use-shell';
+import { isProtocolTab } from './features/shell/tabs';
 
-function ProtocolTab({ protocol, bringFrom, onBrought }: { protocol: ProtocolId; bringFrom?: ProtocolId; onBrought: () => void }) {
+const isProtocol = isProtocolTab;
+
+const OTHER_TABS = {
+  compare: { label: 'Compare', sub: 'side by side' },
+  history: { label: 'History', sub: 'every run, replay' },
+  presets: { label: 'Presets', sub: 'saved requests' },
+  capabilities: { label: 'Capabilities', sub: 'proof matrix' },
+};
+
+/** The tab list, in TAB_ORDER: each label is the tab's accessible name, which the e2e tests find it by. */
+const TABS: { id: TabId; label: string; sub: string; mono?: boolean }[] = TAB_ORDER.map((id) =>
+  isProtocol(id)
+    ? { id, label: PROTOCOL_INFO[id].label, sub: PROTOCOL_INFO[id].path, mono: true }
+    : { id, ...OTHER_TABS[id as keyof typeof OTHER_TABS] },
+);
+
+interface ProtocolTabProps {
+  protocol: ProtocolId;
+  bringFrom?: ProtocolId;
+  onBrought: () => void;
+  onDismissed: () => void;
+}
+
+function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTabProps) {
   const runId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const { retry, error: retryError } = useRetry();
   return (
     <div className="workspace" role="tabpanel" aria-label={PROTOCOL_INFO[protocol].label}>
       <div className="left">
-        {bringFrom && <BringAlong from={bringFrom} to={protocol} onDone={onBrought} />}
+        {bringFrom && <BringAlong from={bringFrom} to={protocol} onDone={onBrought} onDismiss={onDismissed} />}
         <Composer protocol={protocol} />
       </div>
       <div className="right">
-        <StreamViewer runId={runId} />
+        {retryError && (
+          <p className="field-error" role="alert">
+            {retryError}
+          </p>
+        )}
+        <StreamViewer runId={runId} onRetry={retry} />
       </div>
     </div>
   );
@@ -38,22 +74,49 @@ export function App() {
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
+  const bringDismissed = useAppStore((s) => s.settings.bringDismissed);
+  const bringOfferDismissed = useAppStore((s) => s.bringOfferDismissed);
+  const [help, setHelp] = useState(false);
   /** The problems the user dismissed: a new one (a history save failing later) shows again. */
   const [problemsDismissed, setProblemsDismissed] = useState<string>();
   const problemsKey = problems?.map((p) => p.message).join('\n');
 
   useEffect(() => {
     void appStarted();
+    void useAppStore.getState().settingsRequested();
     return onHostConnection(hostConnectionChanged);
   }, [appStarted, hostConnectionChanged]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
 
   const select = (tab: TabId) => {
-    const isProtocol = (t: TabId): t is ProtocolId => (PROTOCOL_IDS as readonly string[]).includes(t);
-    if (tab !== activeTab && isProtocol(tab) && isProtocol(activeTab)) setBring({ from: activeTab, to: tab });
+    const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;
+    const offer = between && !bringDismissed.includes(bringPair(activeTab, tab));
+    if (offer) setBring({ from: activeTab, to: tab });
+    else if (tab !== activeTab) setBring(undefined);
     tabSelected(tab);
   };
+  const selectRef = useRef(select);
+  selectRef.current = select;
+
+  /** WAI-ARIA tabs: arrows move the focus and the selection along the list (roving tabindex). */
+  const onTabKey = (e: KeyboardEvent<HTMLElement>) => {
+    const at = TAB_ORDER.indexOf(activeTab);
+    const to = tabKeyTarget(e.key, at, TAB_ORDER.length);
+    if (to === undefined) return;
+    e.preventDefault();
+    select(TAB_ORDER[to]);
+    e.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')[to]?.focus();
+  };
+
+  useGlobalShortcuts(
+    useCallback((action: ShortcutAction) => {
+      if (action.kind === 'tab') selectRef.current(action.tab);
+      else if (action.kind === 'help') setHelp(true);
+      else return runShortcut(action);
+    }, []),
+  );
+  useTheme();
 
   return (
     <div className="app" data-app-state="ready">
@@ -65,7 +128,18 @@ export function App() {
           Gateway Playground
         </div>
         <ProfilePicker />
+        <ThemePicker />
+        <button
+          type="button"
+          className="ghost small"
+          aria-label="Keyboard shortcuts"
+          aria-keyshortcuts="?"
+          onClick={() => setHelp(true)}
+        >
+          ?
+        </button>
       </header>
+      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
       {!hostUp && (
         <div className="banner warn" role="alert">
           The connection to the app host dropped — reconnecting…
@@ -81,27 +155,23 @@ export function App() {
           </button>
         </div>
       )}
-      <nav className="tabs" role="tablist" aria-label="Protocols">
-        {PROTOCOL_IDS.map((p) => (
-          <button key={p} type="button" role="tab" aria-label={PROTOCOL_INFO[p].label} aria-selected={activeTab === p} className={activeTab === p ? 'selected' : ''} onClick={() => select(p)}>
-            {PROTOCOL_INFO[p].label}
-            <span className="path mono">{PROTOCOL_INFO[p].path}</span>
+      <nav className="tabs" role="tablist" aria-label="Protocols" onKeyDown={onTabKey}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-label={t.label}
+            aria-selected={activeTab === t.id}
+            aria-keyshortcuts={`Control+${TAB_ORDER.indexOf(t.id) + 1}`}
+            tabIndex={activeTab === t.id ? 0 : -1}
+            className={activeTab === t.id ? 'selected' : ''}
+            onClick={() => select(t.id)}
+          >
+            {t.label}
+            <span className={t.mono ? 'path mono' : 'path'}>{t.sub}</span>
           </button>
         ))}
-        <button type="button" role="tab" aria-label="Compare" aria-selected={activeTab === 'compare'} className={activeTab === 'compare' ? 'selected' : ''} onClick={() => select('compare')}>
-          Compare
-          <span className="path">side by side</span>
-        </button>
-        {(['history', 'presets'] as const).map((t) => (
-          <button key={t} type="button" role="tab" aria-label={t === 'history' ? 'History' : 'Presets'} aria-selected={activeTab === t} className={activeTab === t ? 'selected' : ''} onClick={() => select(t)}>
-            {t === 'history' ? 'History' : 'Presets'}
-            <span className="path">{t === 'history' ? 'every run, replay' : 'saved requests'}</span>
-          </button>
-        ))}
-        <button type="button" role="tab" aria-label="Capabilities" aria-selected={activeTab === 'capabilities'} className={activeTab === 'capabilities' ? 'selected' : ''} onClick={() => select('capabilities')}>
-          Capabilities
-          <span className="path">proof matrix</span>
-        </button>
       </nav>
       {activeTab === 'compare' ? (
         <CompareTab />
@@ -112,7 +182,16 @@ export function App() {
       ) : activeTab === 'presets' ? (
         <PresetsTab />
       ) : (
-        <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
+        <ProtocolTab
+          key={activeTab}
+          protocol={activeTab}
+          bringFrom={bring?.to === activeTab ? bring.from : undefined}
+          onBrought={() => setBring(undefined)}
+          onDismissed={() => {
+            if (bring) void bringOfferDismissed(bring.from, bring.to);
+            setBring(undefined);
+          }}
+        />
       )}
     </div>
   );

@@ -12,6 +12,7 @@ import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
+import { settingsCalls } from './settings';
 
 export const calls = {
   ...appCalls,
@@ -22,6 +23,7 @@ export const calls = {
   ...libraryCalls,
   ...tokenCalls,
   ...draftCalls,
+  ...settingsCalls,
 };
 
 export type Calls = typeof calls;

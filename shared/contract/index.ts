@@ -13,6 +13,7 @@ export * from './capabilities';
 export * from './library';
 export * from './tokens';
 export * from './drafts';
+export * from './settings';
 export * from './calls';
 export * from './names';
 export * from './api';

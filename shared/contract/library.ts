@@ -78,6 +78,8 @@ export interface HistorySummary {
   profileName: string;
   origin: string;
   verdict: Verdict;
+  /** How many warnings the run ended with (events skipped, a body read oddly); absent in an older index. */
+  warnings?: number;
   status?: number;
   ttftMs?: number;
   totalMs: number;
@@ -99,6 +101,8 @@ export const HistoryFilter = z
     protocol: ProtocolSchema.optional(),
     model: z.string().max(200).optional(),
     verdict: z.enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled']).optional(),
+    /** true: only runs that ended with warnings; false: only runs without (a clean "complete"). */
+    withWarnings: z.boolean().optional(),
     text: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(1000).default(200),
     offset: z.number().int().min(0).default(0),

@@ -39,6 +39,8 @@ export const CALL_NAMES = [
   'tokens:count',
   'drafts:list',
   'drafts:save',
+  'settings:get',
+  'settings:update',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = ['runs:update', 'capabilities:progress'] as const satisfies readonly PushName[];

@@ -7,6 +7,8 @@ import { recordedRunUpdates } from './runs-slice';
 export interface HistoryFilterState {
   protocol?: 'messages' | 'chat' | 'responses';
   verdict?: HistorySummary['verdict'];
+  /** With verdict "complete": true finds runs that ended with warnings, false the clean ones. */
+  withWarnings?: boolean;
   model?: string;
   text?: string;
 }
@@ -14,7 +16,11 @@ export interface HistoryFilterState {
 /** Presets and the history list, as the core keeps them (cached here, persisted there). */
 export interface LibrarySlice {
   presets: Preset[];
-  history: { runs: HistorySummary[]; total: number; bytes: number };
+  /**
+   * The list as far as it has been fetched: `runs[i]` is the i-th run of `total` under the current filter, fetched
+   * a page at a time as the list shows it (undefined until then), so 10,000 runs open as fast as 200.
+   */
+  history: { runs: (HistorySummary | undefined)[]; total: number; bytes: number };
   historyFilter: HistoryFilterState;
   /**
    * Presets deleted this session, newest last: what Undo brings back. Kept here, not in the Presets tab, so
@@ -25,12 +31,18 @@ export interface LibrarySlice {
   presetDeleted(preset: Preset): void;
   presetRestored(id: string): void;
   historyRequested(filter?: HistoryFilterState): Promise<void>;
+  /** The list shows row `index`: its page is fetched unless it is there or on its way. */
+  historyRowsShown(from: number, to: number): void;
   /** Loads a recorded run into the runs cache, as it was, for the stream viewer. */
   recordedRunRequested(runId: string): Promise<AppError | undefined>;
 }
 
 /** History list requests sent so far: only the newest one's answer is shown. */
 let listRequests = 0;
+/** Runs fetched per history:list call. */
+export const HISTORY_PAGE = 200;
+/** Pages being fetched for the current list (by page number); cleared when the filter changes. */
+let pagesLoading = new Set<number>();
 
 /** Recorded runs being fetched: a second request for one joins the first instead of loading it again. */
 const loading = new Map<string, Promise<AppError | undefined>>();
@@ -48,7 +60,15 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   },
   async presetsRequested() {
     const r = await gateway.presets.list({});
-    if (r.ok) set({ presets: r.value.presets });
+    if (!r.ok) return;
+    const presets = r.value.presets;
+    // A deleted preset that is back (imported again, restored elsewhere) has nothing left to undo: restoring it
+    // again would add a duplicate, "weather tool (2)".
+    const back = (d: Preset) => presets.some((p) => p.id === d.id || p.name === d.name);
+    set((s) => ({
+      presets,
+      deletedPresets: s.deletedPresets.some(back) ? s.deletedPresets.filter((d) => !back(d)) : s.deletedPresets,
+    }));
   },
   async historyRequested(filter) {
     const f = filter ?? get().historyFilter;
@@ -64,10 +84,34 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
         })
         .catch(() => undefined);
     }
-    const r = await gateway.history.list({ ...f, limit: 500 });
+    pagesLoading = new Set([0]);
+    const r = await gateway.history.list({ ...f, offset: 0, limit: HISTORY_PAGE });
     // Typing in a filter sends a list request per keystroke: an answer that arrives after a newer request was
     // sent is for a filter no longer shown.
-    if (r.ok && mine === listRequests) set({ history: r.value });
+    if (!r.ok || mine !== listRequests) return;
+    pagesLoading.delete(0);
+    const runs: (HistorySummary | undefined)[] = new Array(r.value.total);
+    r.value.runs.forEach((run, i) => (runs[i] = run));
+    set({ history: { ...r.value, runs } });
+  },
+  historyRowsShown(from, to) {
+    const { history, historyFilter } = get();
+    const mine = listRequests;
+    for (let page = Math.floor(from / HISTORY_PAGE); page <= Math.floor(to / HISTORY_PAGE); page++) {
+      const offset = page * HISTORY_PAGE;
+      if (offset >= history.total || history.runs[offset] || pagesLoading.has(page)) continue;
+      pagesLoading.add(page);
+      const loading = pagesLoading;
+      void gateway.history.list({ ...historyFilter, offset, limit: HISTORY_PAGE }).then((r) => {
+        loading.delete(page);
+        if (!r.ok || mine !== listRequests) return;
+        set((s) => {
+          const runs = s.history.runs.slice();
+          r.value.runs.forEach((run, i) => (runs[offset + i] = run));
+          return { history: { ...s.history, runs } };
+        });
+      });
+    }
   },
   recordedRunRequested(runId) {
     if (get().runs[runId]?.result) return Promise.resolve(undefined);

@@ -23,14 +23,28 @@ export interface RunView {
    * usage chunks), for reading how the answer arrived (protocols.md §7.4).
    * `startedAt`: this window's clock (ms) when the run's start reached it, for a live run's elapsed time; a
    * replay starts it afresh, where the ledger's own start is the recording's.
+   * `stepped`: a replay moved on by the user, event by event: its time is the recording's, never the wall
+   * clock's, which would count the user's pauses between steps as a stall.
    */
-  live: { events: number; bytes: number; ttftMs?: number; lastT?: number; types: TypeCount[]; content?: RawEvent[]; startedAt?: number };
+  live: {
+    events: number;
+    bytes: number;
+    ttftMs?: number;
+    lastT?: number;
+    types: TypeCount[];
+    content?: RawEvent[];
+    startedAt?: number;
+    stepped?: boolean;
+  };
 }
 
 export type TypeCount = [type: string, count: number];
 
 /** A push as the store applies it: its events as rows, turned from the wire's columns as the push arrives. */
-export type ViewUpdate = Exclude<RunUpdate, { kind: 'events' }> | { kind: 'events'; runId: string; events: RawEvent[] };
+export type ViewUpdate =
+  | Exclude<RunUpdate, { kind: 'events' | 'started' }>
+  | { kind: 'events'; runId: string; events: RawEvent[] }
+  | (Extract<RunUpdate, { kind: 'started' }> & { stepped?: boolean });
 
 const viewUpdateOf = (u: RunUpdate): ViewUpdate => (u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u);
 
@@ -73,6 +87,7 @@ export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[
       // A run starts fresh: a recorded run loaded again must not append its events to the first copy.
       t.run = { ...emptyRun(u.runId), ledger: u.ledger, protocol: u.ledger.protocol };
       t.run.live.startedAt = Date.now();
+      if (u.stepped) t.run.live.stepped = true;
       t.newEvents = [];
       folds.set(u.runId, createFold(u.ledger.protocol));
       contentEvents.set(u.runId, []);

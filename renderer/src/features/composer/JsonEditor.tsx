@@ -4,6 +4,8 @@ import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { Prec } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
+import { useAppStore } from '../../store';
+import { selectEffectiveTheme } from '../../store/settings-slice';
 
 // Ctrl/Cmd+Enter is the app's Send (the key goes on to the composer): the editor's own binding inserted a blank
 // line into the request as it went out.
@@ -36,11 +38,13 @@ export function JsonEditor({
   // user typed again meanwhile it then wrote that stale value over the editor: the editor showed a body that was
   // not the one sent. Typing comes back as the same text (the store keeps it as typed), so only edits from
   // outside dispatch here.
+  // The app's effective theme (light, dark, or the system's): the editor follows a switch at once.
+  const theme = useAppStore(selectEffectiveTheme);
   const { setContainer, view } = useCodeMirror({
     value: created.current ? undefined : value,
     onChange: changed,
     extensions,
-    theme: 'dark',
+    theme,
     minHeight,
     basicSetup,
   });
@@ -51,5 +55,5 @@ export function JsonEditor({
     if (value !== doc)
       view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });
   }, [value, view]);
-  return <div className="json-editor cm-theme-dark" aria-label={label} ref={setContainer} />;
+  return <div className={`json-editor cm-theme-${theme}`} aria-label={label} ref={setContainer} />;
 }

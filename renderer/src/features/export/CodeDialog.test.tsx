@@ -94,8 +94,9 @@ describe('export as code from the composer', () => {
 describe('export as code from History', () => {
   it('"Code…" on a recorded run exports its request exactly as sent, not the composer\'s, with the key as <API_KEY>', async () => {
     render(<HistoryTab />);
-    // (The search box states how far into the output it looks: the core's SEARCH_CHARS.)
-    expect((screen.getByRole('textbox', { name: 'Search history' }) as HTMLInputElement).placeholder).toContain('first 5,000 chars');
+    // (The search box says what it looks through: the whole output, the model and the profile.)
+    const search = screen.getByRole('textbox', { name: 'Search history' }) as HTMLInputElement;
+    expect(search.placeholder).toBe('search output, model, profile');
     const run = await screen.findByRole('button', { name: /gpt-sim-4o/ });
     await act(async () => {
       fireEvent.click(run);

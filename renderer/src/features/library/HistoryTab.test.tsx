@@ -68,6 +68,55 @@ describe('History list', () => {
   });
 });
 
+describe('History at scale', () => {
+  it('10,000 runs: only rows in view exist, fetched a page at a time, scrolling fetches the page there', async () => {
+    const all = Array.from({ length: 10_000 }, (_, i) => summary(`r${i}`, `preview number ${i}`));
+    answers['history:list'] = async ({ offset, limit }) => {
+      const runs = all.slice(offset ?? 0, (offset ?? 0) + (limit ?? 200));
+      return { ok: true, value: { runs, total: all.length, bytes: 1 } };
+    };
+    render(<HistoryTab />);
+    await settle();
+    expect(screen.getByText(/^10000 runs/)).toBeTruthy();
+    const rows = screen.getAllByRole('listitem');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows[0].getAttribute('aria-setsize')).toBe('10000');
+    const lists = () => calls.filter((c) => c.call === 'history:list').map((c) => [c.input.offset, c.input.limit]);
+    expect(lists()).toEqual([[0, 200]]);
+
+    const scroller = document.querySelector('.history-scroll')!;
+    scroller.scrollTop = 6000 * 64;
+    fireEvent.scroll(scroller);
+    await settle(50);
+    expect(lists()).toContainEqual([6000, 200]);
+    expect(screen.getByText('preview number 6001')).toBeTruthy();
+    expect(screen.queryByText('preview number 0')).toBeNull();
+  });
+});
+
+describe('History verdict filter', () => {
+  it('"complete, with warnings" finds warned runs, "complete" clean ones; the list tells them apart', async () => {
+    const listed = [{ ...summary('A', 'alpha'), warnings: 2 }, summary('B', 'bravo')];
+    answers['history:list'] = async () => ({ ok: true, value: { runs: listed, total: 2, bytes: 1 } });
+    render(<HistoryTab />);
+    await settle();
+    const items = screen.getAllByRole('listitem').map((li) => li.querySelector('strong')!.textContent);
+    expect(items).toEqual(['complete, with warnings', 'complete']);
+    const select = screen.getByRole('combobox', { name: 'Filter by verdict' });
+    fireEvent.change(select, { target: { value: 'complete, with warnings' } });
+    await settle();
+    const lastList = () => calls.filter((c) => c.call === 'history:list').at(-1)!.input;
+    expect(lastList()).toMatchObject({ verdict: 'complete', withWarnings: true });
+    fireEvent.change(select, { target: { value: 'complete' } });
+    await settle();
+    expect(lastList()).toMatchObject({ verdict: 'complete', withWarnings: false });
+    fireEvent.change(select, { target: { value: 'truncated' } });
+    await settle();
+    expect(lastList().withWarnings).toBeUndefined();
+  });
+});
+
 describe('History replay', () => {
   it('a replay fetched for one run is dropped once another run is picked', async () => {
     render(<HistoryTab />);
@@ -84,6 +133,8 @@ describe('History replay', () => {
   });
 
   it('deleting the shown run stops its replay and drops the replay\'s view: no later tick brings it back', async () => {
+    // A second between events: the replay is still going when Delete is pressed, however slow the machine.
+    runs.A = recorded('A', 'ALPHA', 40, 1000);
     render(<HistoryTab />);
     await settle();
     await pick('alpha');
@@ -95,9 +146,54 @@ describe('History replay', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await settle();
     expect(replays()).toEqual([]);
-    // A replay still ticking would recreate its view with the next events.
-    await settle(300);
+    // A replay still ticking would recreate its view with the next events (the next is due within a second).
+    await settle(1200);
     expect(replays()).toEqual([]);
+  });
+
+  it('a replay at 1× can be stopped: it ends cancelled where it was, saying how the recording ended', async () => {
+    // A second between events: the replay is still going when Stop is pressed, however slow the machine.
+    runs.A = recorded('A', 'ALPHA', 40, 1000);
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Replay 1×' }));
+    await settle(200);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await settle();
+    const [[, stopped]] = replays();
+    const shownEvents = stopped.events.length;
+    expect(shownEvents).toBeLessThan(40);
+    expect(screen.getByLabelText('Stream status').textContent).toMatch(
+      new RegExp(`^cancelled — Replay stopped after ${shownEvents} of 40 events; the recorded run ended complete\\.`),
+    );
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    await settle(300);
+    expect(replays()[0][1].events).toHaveLength(shownEvents);
+  });
+
+  it('stepping through pauses the clock: a long wait between steps is no stall', async () => {
+    render(<HistoryTab />);
+    await settle();
+    await pick('alpha');
+    fireEvent.click(screen.getByRole('button', { name: 'Step through' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
+    // The wall clock moves on by minutes while the user reads.
+    const now = Date.now();
+    const spy = vi.spyOn(Date, 'now').mockReturnValue(now + 300_000);
+    await settle(600);
+    const status = screen.getByLabelText('Stream status').textContent;
+    spy.mockRestore();
+    expect(status).toContain('2 events · stepping, clock paused');
+    expect(status).not.toMatch(/no data|waiting/);
+    const metrics = [...screen.getByLabelText('Metrics').querySelectorAll('div')];
+    const total = metrics.find((d) => d.querySelector('dt')?.textContent === 'total');
+    // The recording's time of the second event (50 ms apart), not five minutes.
+    expect(total?.querySelector('dd')?.textContent).toBe('50 ms');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
   });
 
   it('deleting a run being stepped through ends its step-through and drops its view', async () => {

@@ -1,14 +1,102 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import type { HistorySummary } from '../../../../shared/contract';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
-import { bytes, ms } from '../stream-viewer/format';
+import { bytes, ms, verdictWord, WITH_WARNINGS } from '../stream-viewer/format';
+import type { HistoryFilterState } from '../../store/library-slice';
 import { CodeDialog, type RecordedRequest } from '../export/CodeDialog';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
 
 let replayCounter = 0;
+
+/** A run's row: two lines of text and a line of figures (styles.css `.history-list button`). */
+const ROW_HEIGHT = 64;
+const UNLAID = { width: 480, height: 800 };
+
+interface RowProps {
+  r?: HistorySummary;
+  selected: boolean;
+  onOpen: (runId: string) => void;
+}
+
+function HistoryRow({ r, selected, onOpen }: RowProps) {
+  if (!r) return <span className="muted small h-loading">loading…</span>;
+  return (
+    <button type="button" className={selected ? 'selected' : ''} onClick={() => onOpen(r.runId)}>
+      <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
+      <span className="h-main">
+        <span className="mono small">
+          {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} ·{' '}
+          <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
+          {r.status ? ` · ${r.status}` : ''}
+        </span>
+        <span className="h-preview">{r.preview}</span>
+      </span>
+      <span className="muted small h-meta">
+        {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev
+        {r.origin !== 'composer' ? ` · ${r.origin}` : ''}
+      </span>
+    </button>
+  );
+}
+
+/** The list of runs, virtualized: only the rows in view exist, and their pages are fetched as they come into view. */
+interface ListProps {
+  runs: (HistorySummary | undefined)[];
+  selected?: string;
+  onOpen: (runId: string) => void;
+}
+
+function HistoryList({ runs, selected, onOpen }: ListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const rowsShown = useAppStore((s) => s.historyRowsShown);
+  const virtual = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // A list with no layout yet (or none at all, as in jsdom) is taken to be a window tall, not zero rows.
+    initialRect: UNLAID,
+    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height ? rect : UNLAID)),
+  });
+  const items = virtual.getVirtualItems();
+  const from = items[0]?.index ?? 0;
+  const to = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (runs.length) rowsShown(from, to);
+  }, [from, to, runs, rowsShown]);
+  return (
+    <div className="history-scroll" ref={scroller}>
+      <ul className="history-list" aria-label="Runs" style={{ height: virtual.getTotalSize() }}>
+        {items.map((v) => (
+          <li
+            key={runs[v.index]?.runId ?? `row-${v.index}`}
+            aria-setsize={runs.length}
+            aria-posinset={v.index + 1}
+            style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+          >
+            <HistoryRow r={runs[v.index]} selected={selected === runs[v.index]?.runId} onOpen={onOpen} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The verdict select's value: "complete" alone means a clean one, apart from "complete, with warnings". */
+function verdictChoice(f: HistoryFilterState): string {
+  return f.verdict === 'complete' && f.withWarnings ? WITH_WARNINGS : (f.verdict ?? '');
+}
+
+function verdictFilter(choice: string): Pick<HistoryFilterState, 'verdict' | 'withWarnings'> {
+  if (choice === WITH_WARNINGS) return { verdict: 'complete', withWarnings: true };
+  if (choice === 'complete') return { verdict: 'complete', withWarnings: false };
+  return { verdict: (choice || undefined) as HistoryFilterState['verdict'], withWarnings: undefined };
+}
 
 /** Every finished run, newest first; open one as it was, replay it, or bring its request back to the composer. */
 export function HistoryTab() {
@@ -44,6 +132,14 @@ export function HistoryTab() {
     return true;
   };
   useEffect(() => () => void endReplay(), []);
+  const shownStatus = useAppStore((s) => (shown ? s.runs[shown]?.status : undefined));
+  const replaying =
+    !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
+  /** Stop keeps the replay's view, ended where it was, so what it showed so far stays to read. */
+  const stopReplay = () => {
+    replay.current?.stop();
+    setStepping(false);
+  };
 
   const open = async (runId: string) => {
     if (endReplay()) setShown(undefined);
@@ -116,8 +212,8 @@ export function HistoryTab() {
         <div className="filters">
           <input
             aria-label="Search history"
-            placeholder="search output (first 5,000 chars), model, profile"
-            title="Finds every word typed, in any order, in the first 5,000 characters of each run's output, its model or its profile"
+            placeholder="search output, model, profile"
+            title="Finds every word typed, in any order, anywhere in each run's output, its model or its profile"
             value={filter.text ?? ''}
             onChange={(e) => update({ text: e.target.value || undefined })}
           />
@@ -129,10 +225,17 @@ export function HistoryTab() {
               </option>
             ))}
           </select>
-          <select aria-label="Filter by verdict" value={filter.verdict ?? ''} onChange={(e) => update({ verdict: (e.target.value || undefined) as typeof filter.verdict })}>
+          <select
+            aria-label="Filter by verdict"
+            value={verdictChoice(filter)}
+            onChange={(e) => update(verdictFilter(e.target.value))}
+          >
             <option value="">all verdicts</option>
             {VERDICTS.map((v) => (
-              <option key={v}>{v}</option>
+              <Fragment key={v}>
+                <option>{v}</option>
+                {v === 'complete' && <option>{WITH_WARNINGS}</option>}
+              </Fragment>
             ))}
           </select>
           <input aria-label="Filter by model" placeholder="model (any part)" title="Any part of the model id, in any case" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
@@ -140,26 +243,8 @@ export function HistoryTab() {
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
         </p>
-        <ul className="history-list" aria-label="Runs">
-          {history.runs.map((r) => (
-            <li key={r.runId}>
-              <button type="button" className={selected === r.runId ? 'selected' : ''} onClick={() => void open(r.runId)}>
-                <span className={`verdict-dot ${r.verdict}`} aria-hidden />
-                <span className="h-main">
-                  <span className="mono small">
-                    {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} · <strong>{r.verdict}</strong>
-                    {r.status ? ` · ${r.status}` : ''}
-                  </span>
-                  <span className="h-preview">{r.preview}</span>
-                </span>
-                <span className="muted small h-meta">
-                  {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev{r.origin !== 'composer' ? ` · ${r.origin}` : ''}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        {history.runs.length === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
+        <HistoryList runs={history.runs} selected={selected} onOpen={(runId) => void open(runId)} />
+        {history.total === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
       </div>
       <div className="library-detail">
         {selected && (
@@ -176,6 +261,11 @@ export function HistoryTab() {
             {stepping && (
               <button type="button" className="primary" onClick={() => setStepping(!!replay.current?.next())}>
                 Next event
+              </button>
+            )}
+            {replaying && (
+              <button type="button" onClick={stopReplay}>
+                Stop
               </button>
             )}
             <button type="button" onClick={() => void toComposer()}>

@@ -182,3 +182,24 @@ describe('presets: Load', () => {
     expect(sent.warnings).toEqual([]);
   });
 });
+
+describe('presets: a deleted preset that comes back', () => {
+  it('imported again, it is no longer offered for Undo: no duplicate "(2)" can be made', async () => {
+    answers['presets:import'] = async () => {
+      stored = [preset];
+      return { ok: true, value: { imported: 1, replaced: 0, conflicts: [] } };
+    };
+    render(<PresetsTab />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete My long prompt' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
+    const file = new File([JSON.stringify({ presets: [preset] })], 'p.json', { type: 'application/json' });
+    const input = screen.getByLabelText('Import presets file');
+    await act(async () => fireEvent.change(input, { target: { files: [file] } }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Load My long prompt' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(calls.filter((c) => c.call === 'presets:restore')).toEqual([]);
+  });
+});

@@ -15,6 +15,11 @@ export interface ReplayHandle {
   runId: string;
   /** Step mode: deliver the next event; returns false once the run has ended. */
   next(): boolean;
+  /**
+   * Stops where it is and ends the view as cancelled, saying how far it got and how the recorded run ended:
+   * the partial view stays to read.
+   */
+  stop(): void;
   /** Stops for good, with no end pushed: the replay's view is being dropped (runDiscarded), not shown ended. */
   discard(): void;
 }
@@ -22,7 +27,10 @@ export interface ReplayHandle {
 export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: ViewUpdate[]) => void, replayId: string): ReplayHandle {
   const runId = replayId;
   const ledger = { ...run.ledger, runId };
-  apply([{ kind: 'started', runId, ledger }, ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : [])]);
+  apply([
+    { kind: 'started', runId, ledger, stepped: mode === 'step' },
+    ...(run.response ? [{ kind: 'response' as const, runId, response: run.response }] : []),
+  ]);
   let i = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,6 +69,15 @@ export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates:
       if (stopped) return false;
       deliver(1);
       return !stopped;
+    },
+    stop() {
+      if (stopped) return;
+      if (timer) clearTimeout(timer);
+      stopped = true;
+      const reason = `Replay stopped after ${i} of ${run.events.length} events; the recorded run ended ${
+        run.result.verdict
+      }.`;
+      apply([{ kind: 'end', runId, result: { ...run.result, verdict: 'cancelled', reason } }]);
     },
     discard() {
       if (timer) clearTimeout(timer);

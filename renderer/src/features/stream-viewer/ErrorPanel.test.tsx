@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+
+// Only the transport is faked (see test/fake-gateway.ts): the store and the components are the real ones.
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
+
 import { ErrorPanel } from './ErrorPanel';
+import { useAppStore } from '../../store';
+import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
 const T0 = Date.parse('2025-01-01T12:00:00Z');
 const err429 = (retryAfter: number) => ({ status: 429, type: 'rate_limit_error', message: 'slow down', retryAfter });
@@ -39,5 +45,54 @@ describe('ErrorPanel retry-after', () => {
     expect(retryText()).toBe('60 s — retry in 50 s');
     act(() => vi.advanceTimersByTime(1000));
     expect(retryText()).toBe('60 s — retry in 49 s');
+  });
+});
+
+describe('ErrorPanel: Retry on a 429 or 529', () => {
+  const pristine = useAppStore.getState();
+  beforeEach(() => {
+    useAppStore.setState(pristine, true);
+    resetGateway();
+  });
+  const button = () => screen.getByRole('button', { name: /^Retry/ });
+
+  it('counts down on the button, and a click retries at once', () => {
+    const onRetry = vi.fn();
+    render(<ErrorPanel error={err429(3)} endedAt={iso(T0)} onRetry={onRetry} />);
+    expect(button().textContent).toBe('Retry in 3 s');
+    act(() => vi.advanceTimersByTime(1000));
+    expect(button().textContent).toBe('Retry in 2 s');
+    fireEvent.click(button());
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('at zero says Retry and waits for a click while automatic retry is off (the default)', () => {
+    const onRetry = vi.fn();
+    render(<ErrorPanel error={err429(2)} endedAt={iso(T0)} onRetry={onRetry} />);
+    expect((screen.getByRole('checkbox', { name: /Retry automatically/ }) as HTMLInputElement).checked).toBe(false);
+    act(() => vi.advanceTimersByTime(5000));
+    expect(button().textContent).toBe('Retry');
+    expect(onRetry).not.toHaveBeenCalled();
+  });
+
+  it('switched on, retries once by itself when the wait is over; the switch is saved by the core', async () => {
+    const settings = () => useAppStore.getState().settings;
+    answers['settings:update'] = async (patch) => ({ ok: true, value: { ...settings(), ...patch } });
+    const onRetry = vi.fn();
+    const overloaded = { ...err429(2), status: 529, type: 'overloaded_error' };
+    render(<ErrorPanel error={overloaded} endedAt={iso(T0)} onRetry={onRetry} />);
+    await act(async () => fireEvent.click(screen.getByRole('checkbox', { name: /Retry automatically/ })));
+    expect(calls.find((c) => c.call === 'settings:update')?.input).toEqual({ autoRetry: true });
+    act(() => vi.advanceTimersByTime(1000));
+    expect(onRetry).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(2000));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    act(() => vi.advanceTimersByTime(5000));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('is not offered for other errors', () => {
+    render(<ErrorPanel error={{ ...err429(2), status: 500 }} endedAt={iso(T0)} onRetry={vi.fn()} />);
+    expect(screen.queryByRole('button', { name: /^Retry/ })).toBeNull();
   });
 });

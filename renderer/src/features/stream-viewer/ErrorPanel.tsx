@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useAppStore } from '../../store';
 import type { GatewayErrorInfo } from '../../../../shared/contract';
 
 /**
@@ -22,11 +23,49 @@ function useClockUntil(until: number | undefined): number {
   return clock.now;
 }
 
-export function ErrorPanel({ error, rawBody, endedAt }: { error: GatewayErrorInfo; rawBody?: string; endedAt: string }) {
+/** Statuses that say "try again later": a rate limit, and Anthropic's overloaded. */
+const RETRYABLE = new Set([429, 529]);
+
+/**
+ * "Retry in N s", counting down from retry-after: a click retries at once; at zero the button says Retry, and
+ * retries by itself only when automatic retry is switched on (a setting the core keeps, off by default).
+ */
+function RetryButton({ left, onRetry }: { left?: number; onRetry: () => void }) {
+  const autoRetry = useAppStore((s) => s.settings.autoRetry);
+  const autoRetrySwitched = useAppStore((s) => s.autoRetrySwitched);
+  const fired = useRef(false);
+  useEffect(() => {
+    if (!autoRetry || left !== 0 || fired.current) return;
+    fired.current = true;
+    onRetry();
+  }, [autoRetry, left, onRetry]);
+  return (
+    <div className="row retry">
+      <button type="button" className="primary small" onClick={onRetry}>
+        {left ? `Retry in ${left} s` : 'Retry'}
+      </button>
+      <label className="inline small muted">
+        <input type="checkbox" checked={autoRetry} onChange={(e) => void autoRetrySwitched(e.target.checked)} />
+        Retry automatically when the wait is over
+      </label>
+    </div>
+  );
+}
+
+interface ErrorPanelProps {
+  error: GatewayErrorInfo;
+  rawBody?: string;
+  endedAt: string;
+  /** Sends the same request again; offered on a 429 or 529 when given. */
+  onRetry?: () => void;
+}
+
+export function ErrorPanel({ error, rawBody, endedAt, onRetry }: ErrorPanelProps) {
   const retryMs = error.retryAfter !== undefined ? Date.parse(endedAt) + error.retryAfter * 1000 : NaN;
   const retryAt = Number.isFinite(retryMs) ? retryMs : undefined;
   const now = useClockUntil(retryAt);
   const left = retryAt ? Math.max(0, Math.ceil((retryAt - now) / 1000)) : undefined;
+  const retryable = onRetry && error.status !== undefined && RETRYABLE.has(error.status);
   return (
     <div className="error-panel" role="alert" aria-label="Error">
       <div className="error-title">
@@ -56,6 +95,7 @@ export function ErrorPanel({ error, rawBody, endedAt }: { error: GatewayErrorInf
           </>
         )}
       </dl>
+      {retryable && <RetryButton left={error.retryAfter === undefined ? 0 : left} onRetry={onRetry} />}
       {(rawBody ?? error.rawBody) && (
         <details open={!!error.contentType?.includes('html')}>
           <summary>Raw body (shown as text, never rendered)</summary>

@@ -1,4 +1,4 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { TypeCount } from '../../store/runs-slice';
@@ -29,6 +29,33 @@ const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; p
     </div>
   );
 });
+
+/** The events a type filter and a search kept, and how many of `events` they have looked at. */
+interface Matches {
+  events: RawEvent[];
+  type: string;
+  search: string;
+  shown: RawEvent[];
+}
+
+const matchesEvent = (e: RawEvent, type: string, search: string) =>
+  (!type || e.type === type) &&
+  (!search || e.data.toLowerCase().includes(search) || !!e.event?.toLowerCase().includes(search));
+
+/**
+ * The events of `type` (any, when empty) whose data or event name holds `search` (lower case). While a stream
+ * grows, only the events new since the last call are looked at: the store's array keeps its prefix as it grows.
+ */
+export function matchEvents(prev: Matches | undefined, events: RawEvent[], type: string, search: string): Matches {
+  if (!type && !search) return { events, type, search, shown: events };
+  const seen = prev?.events.length ?? 0;
+  const samePrefix = events.length >= seen && (seen === 0 || events[seen - 1] === prev?.events[seen - 1]);
+  const grown = prev && prev.type === type && prev.search === search && samePrefix;
+  const from = grown ? seen : 0;
+  const found = grown ? prev.shown.slice() : [];
+  for (let i = from; i < events.length; i++) if (matchesEvent(events[i], type, search)) found.push(events[i]);
+  return { events, type, search, shown: found };
+}
 
 /** `types`: each type and its count, first-seen order (the store counts them as events arrive). */
 export function EventsList({ events, live, types }: { events: RawEvent[]; live: boolean; types: TypeCount[] }) {
@@ -63,7 +90,14 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   const written = useRef(-1);
   // While streaming the list keeps the order types first came in, so the options do not move under the pointer.
   const options = useMemo(() => (live ? types : [...types].sort((a, b) => b[1] - a[1])), [types, live]);
-  const shown = useMemo(() => (filter ? events.filter((e) => e.type === filter) : events), [events, filter]);
+  const [query, setQuery] = useState('');
+  // Typing stays responsive over 100k events: the list filters at the deferred value.
+  const search = useDeferredValue(query.trim().toLowerCase());
+  const matches = useRef<Matches | undefined>(undefined);
+  const shown = useMemo(
+    () => (matches.current = matchEvents(matches.current, events, filter, search)).shown,
+    [events, filter, search],
+  );
   // The virtualizer places every row again (O(events)) whenever this function changes identity: kept for as
   // long as the list is, a render with no new events (one after a scroll, the one a run ends in) does not.
   const getItemKey = useCallback((i: number) => shown[i].seq, [shown]);
@@ -138,6 +172,14 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
             </option>
           ))}
         </select>
+        <input
+          type="search"
+          aria-label="Search events"
+          placeholder="search event data"
+          title="Events whose data or event name holds this text, in any case"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <span className="muted small">{count(shown.length)} shown</span>
         <div className="spacer" />
         <button type="button" className="ghost small" disabled={!shown.length} onClick={() => void copyText(eventsToSse(shown))}>
@@ -192,6 +234,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
             );
           })}
         </div>
+        {events.length > 0 && shown.length === 0 && <p className="muted empty">No event matches.</p>}
         {events.length === 0 && <p className="muted empty">{live ? 'No events yet.' : 'No events arrived: the response body, if there was one, is in the Ledger.'}</p>}
       </div>
     </div>

@@ -1,5 +1,6 @@
 import type { Ledger as LedgerData, ResponseInfo } from '../../../../shared/contract';
-import { bytes, prettyJson } from './format';
+import { useMemo, useState } from 'react';
+import { bytes, elideBase64, prettyJson } from './format';
 import { ResponseBody } from './ResponseBody';
 
 const IMPORTANT = /^(request-id|x-request-id|x-oneapi-request-id|x-litellm-call-id|retry-after|.*ratelimit.*|cf-ray|server|content-type)$/i;
@@ -16,6 +17,28 @@ function Headers({ headers, label }: { headers: Record<string, string>; label: s
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The body as sent, its base64 strings (images) shortened unless asked for in full. */
+function RequestBody({ body }: { body: string }) {
+  const [full, setFull] = useState(false);
+  const pretty = useMemo(() => prettyJson(body), [body]);
+  const short = useMemo(() => elideBase64(pretty), [pretty]);
+  return (
+    <>
+      {short.elided > 0 && (
+        <p className="muted small">
+          {short.elided === 1 ? 'A base64 string is' : `${short.elided} base64 strings are`} shown shortened.{' '}
+          <button type="button" className="ghost small" onClick={() => setFull(!full)}>
+            {full ? 'Shorten base64' : 'Show in full'}
+          </button>
+        </p>
+      )}
+      <pre className="mono body" aria-label="Request body">
+        {full ? pretty : short.text}
+      </pre>
+    </>
   );
 }
 
@@ -46,7 +69,7 @@ export function Ledger({ ledger, response, body }: { ledger?: LedgerData; respon
           </ul>
         </div>
       )}
-      <pre className="mono body">{prettyJson(ledger.body)}</pre>
+      <RequestBody body={ledger.body} />
       <h4>Response</h4>
       {response ? (
         <>

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createFold } from '../../../../shared/protocols';
 import { Output } from './Output';
 
@@ -33,5 +33,45 @@ describe('Output', () => {
     expect(region.textContent).not.toContain('arriving');
     expect(region.querySelector('.tool-call')?.textContent).toContain('arguments incomplete');
     expect(region.querySelector('.tool-call pre')?.textContent).toBe('{"city":"Pa');
+  });
+});
+
+describe('Output: Markdown, code and copying', () => {
+  const reply = 'Intro with **bold**.\n\n```python\nprint("hi")\n```\n\nAfter the code.';
+  const of = (text: string) => ({ blocks: [{ kind: 'text' as const, text }], usage: {} });
+
+  it('renders Markdown while it streams, and a block that has ended keeps its DOM as more text comes', () => {
+    const { rerender } = render(<Output transcript={of('Intro with **bold**.\n\nSecond')} live={true} />);
+    const region = screen.getByRole('region', { name: 'Output' });
+    const bold = region.querySelector('.markdown strong');
+    expect(bold?.textContent).toBe('bold');
+    rerender(<Output transcript={of('Intro with **bold**.\n\nSecond para grows.\n\n# Head')} live={true} />);
+    expect(region.querySelector('.markdown strong')).toBe(bold);
+    expect(region.querySelector('.markdown h1')?.textContent).toBe('Head');
+    rerender(<Output transcript={of('Intro with **bold**.\n\nSecond para grows.\n\n# Head')} live={false} />);
+    expect(region.querySelector('.markdown strong')).toBe(bold);
+  });
+
+  it('highlights a fenced code block by its language and gives it its own copy button', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render(<Output transcript={of(reply)} live={false} />);
+    const code = screen.getByRole('region', { name: 'Output' }).querySelector('pre code.language-python')!;
+    expect(code.querySelector('.hljs-built_in, .hljs-string')).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy code' })));
+    expect(writeText).toHaveBeenLastCalledWith('print("hi")\n');
+  });
+
+  it('copies the output as Markdown (as written) or as text (as read)', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render(<Output transcript={of(reply)} live={false} />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy output as Markdown' })));
+    expect(writeText).toHaveBeenLastCalledWith(reply);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy output as text' })));
+    const text = (writeText.mock.calls.at(-1) as unknown as [string])[0];
+    expect(text).toContain('Intro with bold.');
+    expect(text).not.toContain('**');
+    expect(text).not.toContain('```');
   });
 });

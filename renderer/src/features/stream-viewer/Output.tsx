@@ -1,10 +1,12 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
 import Markdown from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
-import { livePieces } from './format';
+import { copyText, livePieces } from './format';
+import { markdownBlocks } from './markdown-blocks';
 
-/** Above this, markdown parsing alone would block the UI for a frame or more: shown as text unless asked. */
+/** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
 
 const Piece = memo(function Piece({ text }: { text: string }) {
@@ -27,11 +29,93 @@ function PlainPieces({ text, live, children }: { text: string; live: boolean; ch
   );
 }
 
+/** A block longer than this is shown as plain text: parsing it again on every batch would stall the UI. */
+const BLOCK_LIMIT = 8_000;
+const REHYPE = [rehypeHighlight];
+
+/** A fenced code block: highlighted (rehype-highlight, by its language tag), with a copy button of its own. */
+function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
+  const ref = useRef<HTMLPreElement>(null);
+  return (
+    <div className="code-block">
+      <button
+        type="button"
+        className="ghost small copy-code"
+        aria-label="Copy code"
+        onClick={() => void copyText(ref.current?.textContent ?? '')}
+      >
+        Copy
+      </button>
+      <pre ref={ref} {...rest}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+const COMPONENTS = { pre: CodeBlock };
+
+// No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
+// in a reply shows as written; it is never rendered and never dropped.
+/** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
+const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
+  const [force, setForce] = useState(false);
+  if (text.length > BLOCK_LIMIT && !force) {
+    return (
+      <PlainPieces text={text} live={open}>
+        {open ? undefined : (
+          <button type="button" className="ghost small" onClick={() => setForce(true)}>
+            Render as markdown ({Math.round(text.length / 1000)}k characters)
+          </button>
+        )}
+      </PlainPieces>
+    );
+  }
+  return (
+    <section className="md-block">
+      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={REHYPE} components={COMPONENTS}>
+        {text}
+      </Markdown>
+    </section>
+  );
+});
+
+/**
+ * The blocks of a text that grows at its end: only the last block is split again, from where it starts (always
+ * outside a code fence), so a batch costs the open block, not the whole reply.
+ */
+function useGrowingBlocks(text: string): string[] {
+  const last = useRef<{ text: string; blocks: string[] }>({ text: '', blocks: [] });
+  const prev = last.current;
+  if (prev.text === text) return prev.blocks;
+  let blocks: string[];
+  if (prev.blocks.length && text.startsWith(prev.text)) {
+    const closed = prev.blocks.slice(0, -1);
+    const from = prev.text.length - prev.blocks[prev.blocks.length - 1].length;
+    blocks = closed.concat(markdownBlocks(text.slice(from)));
+  } else blocks = markdownBlocks(text);
+  last.current = { text, blocks };
+  return blocks;
+}
+
+/** Markdown block by block, live or finished: the end of a run keeps every block's DOM (see useGrowingBlocks). */
+function MarkdownBlocks({ text, live }: { text: string; live: boolean }) {
+  const blocks = useGrowingBlocks(text);
+  return (
+    <div className="text markdown">
+      {blocks.map((b, i) => (
+        // Only the last block of a live reply is open: the ended ones keep their props, and their render.
+        <MdBlock key={i} text={b} open={live && i === blocks.length - 1} />
+      ))}
+    </div>
+  );
+}
+
 const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: boolean }) {
   const [forceMarkdown, setForceMarkdown] = useState(false);
-  // While streaming, plain text: re-parsing markdown on every batch of a long reply would stall the UI.
-  if (live) return <PlainPieces text={text} live />;
-  if (text.length > MARKDOWN_LIMIT && !forceMarkdown) {
+  // A reply that streamed here was rendered block by block as it came; one opened whole (History) and long
+  // would be parsed in one go, a long task: it is shown as text unless asked.
+  const [streamed] = useState(live);
+  if (!streamed && text.length > MARKDOWN_LIMIT && !forceMarkdown) {
     return (
       <PlainPieces text={text} live={false}>
         <button type="button" className="ghost small" onClick={() => setForceMarkdown(true)}>
@@ -40,16 +124,32 @@ const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: 
       </PlainPieces>
     );
   }
-  // No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
-  // in a reply shows as written; it is never rendered and never dropped.
+  return <MarkdownBlocks text={text} live={live} />;
+});
+
+/** The reply's text as the model wrote it (Markdown), and as read on screen (the rendered text). */
+function CopyOutput({ transcript, region }: { transcript: Transcript; region: RefObject<HTMLDivElement | null> }) {
+  const md = () =>
+    transcript.blocks
+      .filter((b) => b.kind === 'text' || b.kind === 'refusal')
+      .map((b) => (b as { text: string }).text)
+      .join('\n\n');
+  const asText = () =>
+    [...(region.current?.querySelectorAll<HTMLElement>(':scope > .text') ?? [])]
+      .map((el) => (el.innerText ?? el.textContent ?? '').trim())
+      .join('\n\n');
+  const copy = (text: string) => void copyText(text);
   return (
-    <div className="text markdown">
-      <Markdown remarkPlugins={[remarkGfm]}>
-        {text}
-      </Markdown>
+    <div className="output-actions">
+      <button type="button" className="ghost small" aria-label="Copy output as text" onClick={() => copy(asText())}>
+        Copy text
+      </button>
+      <button type="button" className="ghost small" aria-label="Copy output as Markdown" onClick={() => copy(md())}>
+        Copy Markdown
+      </button>
     </div>
   );
-});
+}
 
 /** `live`: the run is still streaming; once it ended, arguments that never completed never will. */
 function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live: boolean }) {
@@ -75,8 +175,11 @@ function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live:
 
 /** `empty`: what to say, once the run ended, when nothing could be shown (the viewer knows where the body went). */
 export function Output({ transcript, live, empty }: { transcript: Transcript; live: boolean; empty?: ReactNode }) {
+  const region = useRef<HTMLDivElement>(null);
+  const hasText = transcript.blocks.some((b) => (b.kind === 'text' || b.kind === 'refusal') && b.text !== '');
   return (
-    <div className="output" role="region" aria-label="Output">
+    <div className="output" role="region" aria-label="Output" ref={region}>
+      {hasText && <CopyOutput transcript={transcript} region={region} />}
       {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>}
       {transcript.blocks.map((b, i) => {
         const last = i === transcript.blocks.length - 1;

@@ -13,6 +13,7 @@ import { applyUpdates, recordedRunUpdates, type ViewUpdate } from '../../store/r
 import { RESULT_BODY_CAP } from '../../../../shared/contract';
 import { StreamViewer } from './StreamViewer';
 import { answers, resetGateway } from '../../test/fake-gateway';
+import { matchEvents } from './EventsList';
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -278,5 +279,94 @@ describe('StreamViewer: the response as the gateway named it', () => {
     expect(shown('gpt-4o-mini', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-4o-mini', 'asked for': 'gpt-4o' });
     cleanup();
     expect(shown('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toEqual({ id: 'c1', model: 'claude-sonnet-4-5-20250929' });
+  });
+});
+
+describe('StreamViewer: how a run ended, in its status', () => {
+  const hiStop = () =>
+    record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+  const status = () => screen.getByLabelText('Stream status');
+  it('a complete run that skipped an event reads "complete, with warnings" in amber, not a clean green', () => {
+    const events = hiStop();
+    const run = finished('run_w', 'chat', events, 2, { ttftMs: 3 });
+    run.result.warnings = ['1 event could not be read as JSON and was skipped: the output may miss text.'];
+    show(recordedRunUpdates('run_w', run));
+    render(<StreamViewer runId="run_w" />);
+    expect(status().querySelector('strong')!.textContent).toBe('complete, with warnings');
+    expect(status().className).toContain('warn');
+    expect(screen.getByLabelText('Warnings').textContent).toContain('skipped');
+  });
+
+  it('a clean complete run stays green', () => {
+    const events = hiStop();
+    show(recordedRunUpdates('run_c', finished('run_c', 'chat', events, 2, { ttftMs: 3 })));
+    render(<StreamViewer runId="run_c" />);
+    expect(status().querySelector('strong')!.textContent).toBe('complete');
+    expect(status().className).toContain('ok');
+  });
+});
+
+describe('StreamViewer: tok/s', () => {
+  /** A non-streamed reply: no token arrives on its own, so there is no TTFT. */
+  const jsonReply = (runId: string, totalMs: number, rate: number): RecordedRun => {
+    const transcript = { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: { inputTotal: 3, output: 15 } };
+    const response = { status: 200, statusText: 'OK', headers: {}, contentType: 'application/json', ttfbMs: totalMs };
+    const metrics = { status: 200, totalMs, events: 0, bytes: 10, usage: transcript.usage, outputTokensPerSec: rate };
+    const result = { verdict: 'complete' as const, reason: 'ok', metrics, transcript, warnings: [], endedAt: '' };
+    return { ledger: { ...ledger(runId, 'chat'), stream: false }, response, events: [], origin: 'composer', result };
+  };
+
+  it('shows no rate for a non-streamed run that took 2 ms, and says why', () => {
+    show(recordedRunUpdates('run_fast', jsonReply('run_fast', 2, 7246.4)));
+    render(<StreamViewer runId="run_fast" />);
+    expect(metric('tok/s')).toBe('— (too short)');
+    expect(metric('TTFT')).toBe('—');
+  });
+
+  it('says a non-streamed rate is over the whole request', () => {
+    show(recordedRunUpdates('run_slow', jsonReply('run_slow', 3000, 5)));
+    render(<StreamViewer runId="run_slow" />);
+    expect(metric('tok/s')).toBe('5 over the whole request');
+  });
+});
+
+describe('StreamViewer: Search events', () => {
+  it('keeps the events whose data holds the text, in any case, and says when none does', async () => {
+    const events = record([
+      [3, chunk({ role: 'assistant', content: '' })],
+      [5, chunk({ content: 'The PINEAPPLE' })],
+      [6, chunk({ content: ' grows' })],
+      [7, chunk({}, 'stop')],
+      [8, 'data: [DONE]\n\n'],
+    ]);
+    show(recordedRunUpdates('run_s', finished('run_s', 'chat', events, 2, { ttftMs: 5 })));
+    render(<StreamViewer runId="run_s" />);
+    const box = screen.getByRole('searchbox', { name: 'Search events' });
+    const region = screen.getByRole('region', { name: 'Events' });
+    fireEvent.change(box, { target: { value: 'pineapple' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('1 shown');
+    fireEvent.change(box, { target: { value: 'finish_reason":"stop' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('1 shown');
+    fireEvent.change(box, { target: { value: 'mango' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('0 shown');
+    expect(region.textContent).toContain('No event matches.');
+  });
+});
+
+describe('matchEvents', () => {
+  it('looks only at events new since the last call while a stream grows; starts over for a new search', () => {
+    const ev = (seq: number, data: string): RawEvent => ({ seq, t: seq, type: 'chunk', data, size: 1 });
+    const first = [ev(0, 'alpha'), ev(1, 'beta')];
+    const a = matchEvents(undefined, first, '', 'alp');
+    expect(a.shown.map((e) => e.seq)).toEqual([0]);
+    const grown = first.concat([ev(2, 'ALPHABET'), ev(3, 'gamma')]);
+    const b = matchEvents(a, grown, '', 'alp');
+    expect(b.shown.map((e) => e.seq)).toEqual([0, 2]);
+    expect(a.shown.map((e) => e.seq)).toEqual([0]);
+    expect(matchEvents(b, grown, '', 'gam').shown.map((e) => e.seq)).toEqual([3]);
+    expect(matchEvents(b, grown, '', '').shown).toBe(grown);
   });
 });

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { Ledger as LedgerData, RunMetrics } from '../../../../shared/contract';
 import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
-import { bytes, count, ms, usageRows, VERDICT_TONE } from './format';
+import { bytes, count, ms, usageRows, VERDICT_TONE, verdictWord } from './format';
 import { Ledger } from './Ledger';
 import { Output } from './Output';
 import { Timeline } from './Timeline';
@@ -27,6 +28,34 @@ function sameModel(asked: string, reported: string): boolean {
   return /^(\d{4}-\d{2}-\d{2}|\d{8})$/.test(reported.slice(asked.length + 1));
 }
 
+/**
+ * A rate over less time than this is timer and scheduling noise, not a speed: a non-streamed reply of 15 tokens
+ * answered in 2 ms reads 7,500 tok/s. A quarter second holds several display frames and network reads.
+ */
+export const RATE_MIN_MS = 250;
+
+/** tok/s, saying what it was measured over: from the first token, or (with none seen) the whole request. */
+function TokensPerSec({ metrics: m, buffered }: { metrics?: RunMetrics; buffered: boolean }) {
+  if (m?.outputTokensPerSec === undefined) return <dd>—</dd>;
+  if (buffered) {
+    const why = `${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`;
+    return <dd title={why}>— (one burst)</dd>;
+  }
+  const whole = m.ttftMs === undefined;
+  const spanMs = m.totalMs - (m.ttftMs ?? 0);
+  if (spanMs < RATE_MIN_MS) {
+    const over = whole ? 'the whole request' : 'the time from the first token to the end';
+    const why = `Not shown: ${over} took ${ms(spanMs)}, under ${RATE_MIN_MS} ms, too short for a rate to mean anything`;
+    return <dd title={why}>— (too short)</dd>;
+  }
+  if (!whole) return <dd>{m.outputTokensPerSec}</dd>;
+  return (
+    <dd title="No token arrived on its own (non-streamed): output tokens over the whole request, waiting included">
+      {m.outputTokensPerSec} <span className="muted small">over the whole request</span>
+    </dd>
+  );
+}
+
 /** After this long without an event, a live run says how long it has been quiet. */
 const QUIET_MS = 2000;
 
@@ -42,10 +71,12 @@ function useTicker(on: boolean): number {
   return now;
 }
 
-export function StreamViewer({ runId }: { runId?: string }) {
+/** `onRetry`: sends the run's request again (its ledger); the Errors panel offers it for a 429 or 529. */
+export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (ledger: LedgerData) => void }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
-  const now = useTicker(!!run && run.status !== 'done');
+  const stepped = !!run?.live.stepped;
+  const now = useTicker(!!run && run.status !== 'done' && !stepped);
   // Once per run, not per frame: a body with images can be megabytes.
   const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
@@ -66,13 +97,15 @@ export function StreamViewer({ runId }: { runId?: string }) {
   }
   const result = run.result;
   const live = run.status !== 'done';
-  const word = result?.verdict ?? (run.status === 'done' ? 'streaming' : run.status);
+  const liveWord = run.status === 'done' ? 'streaming' : run.status;
+  const word = result ? verdictWord(result.verdict, result.warnings.length) : liveWord;
   const m = result?.metrics;
   const usage = m?.usage ?? run.transcript.usage;
   // While live, the time since the run started, so a stalled stream shows its stall instead of the time of its
   // last event.
   const started = run.live.startedAt;
-  const elapsed = live && started !== undefined ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
+  // Stepping: the time of the last event shown, so the user's pauses between steps count for nothing.
+  const elapsed = live && started !== undefined && !stepped ? Math.max(now - started, run.live.lastT ?? 0) : undefined;
   const quietMs = elapsed === undefined ? undefined : elapsed - (run.live.lastT ?? run.response?.ttfbMs ?? 0);
   const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
   const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
@@ -89,6 +122,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
             <span className="reason">
               {' '}
               — {count(run.live.events)} {run.live.events === 1 ? 'event' : 'events'}
+              {stepped ? ' · stepping, clock paused' : ''}
               {/* Not announced: inside the status region it would be read out again every half second. */}
               <span aria-live="off">{quiet}</span>
             </span>
@@ -113,13 +147,7 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </div>
           <div>
             <dt>tok/s</dt>
-            {m?.outputTokensPerSec === undefined ? (
-              <dd>—</dd>
-            ) : reading?.kind === 'buffered' ? (
-              <dd title={`${m.outputTokensPerSec} tok/s as measured: every token arrived in one burst`}>— (one burst)</dd>
-            ) : (
-              <dd>{m.outputTokensPerSec}</dd>
-            )}
+            <TokensPerSec metrics={m} buffered={reading?.kind === 'buffered'} />
           </div>
           <div>
             <dt>events</dt>
@@ -170,7 +198,14 @@ export function StreamViewer({ runId }: { runId?: string }) {
           </ul>
         )}
       </div>
-      {result?.error && <ErrorPanel error={result.error} rawBody={result.rawBody} endedAt={result.endedAt} />}
+      {result?.error && (
+        <ErrorPanel
+          error={result.error}
+          rawBody={result.rawBody}
+          endedAt={result.endedAt}
+          onRetry={onRetry && run.ledger ? () => onRetry(run.ledger!) : undefined}
+        />
+      )}
       <Output
         transcript={run.transcript}
         live={live}

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { ArrivalReading } from './arrival';
 import { ms, timeTicks } from './format';
+import { useAppStore } from '../../store';
+import { selectEffectiveTheme } from '../../store/settings-slice';
 
 /** Room around the plot: marker labels above, time labels below, and the last dot kept off the edge. */
 const M = { left: 8, right: 12, top: 28, bottom: 18 };
@@ -13,6 +15,7 @@ const SILENCE_SHARE = 0.05;
  * even band; a relay that buffers shows a long silence after the headers and then a burst at the end.
  */
 export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; reading?: ArrivalReading }) {
+  const theme = useAppStore(selectEffectiveTheme);
   const canvas = useRef<HTMLCanvasElement>(null);
   const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
   // The wait between the headers and the first event counts (as in the reading below the chart): a relay that
@@ -35,6 +38,14 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
       const g = c.getContext('2d');
       if (!g) return;
       g.scale(dpr, dpr);
+      // The theme's colours (styles.css tokens), read when drawing: the canvas follows a theme switch.
+      const css = getComputedStyle(c);
+      const token = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+      const border = token('--border', '#2a313c');
+      const muted = token('--muted', '#8d96a7');
+      const accent = token('--accent', '#5b9cff');
+      const warn = token('--warn', '#e0a53a');
+      const ok = token('--ok', '#3fb97f');
       g.clearRect(0, 0, w, h);
       const bottom = h - M.bottom;
       const x = (t: number) => M.left + (t / end) * (w - M.left - M.right);
@@ -42,17 +53,19 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
       g.font = '10px system-ui';
       g.textBaseline = 'alphabetic';
       for (const t of timeTicks(end)) {
-        g.strokeStyle = t === 0 ? '#2a313c' : '#1b2029';
+        g.strokeStyle = border;
+        g.globalAlpha = t === 0 ? 1 : 0.5;
         g.beginPath();
         g.moveTo(x(t), M.top);
         g.lineTo(x(t), bottom);
         g.stroke();
-        g.fillStyle = '#8d96a7';
+        g.globalAlpha = 1;
+        g.fillStyle = muted;
         const label = t === 0 ? '0' : ms(t);
         const width = g.measureText(label).width;
         g.fillText(label, Math.min(Math.max(x(t) - width / 2, 0), w - width), h - 4);
       }
-      g.strokeStyle = '#2a313c';
+      g.strokeStyle = border;
       g.beginPath();
       g.moveTo(M.left, bottom);
       g.lineTo(w - M.right, bottom);
@@ -63,7 +76,7 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
         const label = `no events for ${ms(firstGap)}`;
         const width = g.measureText(label).width;
         if (x(events[0].t) - x(ttfbMs) > width + 8) {
-          g.fillStyle = '#e0a53a';
+          g.fillStyle = warn;
           g.fillText(label, (x(ttfbMs) + x(events[0].t) - width) / 2, (M.top + bottom) / 2);
         }
       }
@@ -74,7 +87,7 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
         const col = Math.round(x(events[i].t));
         if ((cols.get(col) ?? -1) < gap) cols.set(col, gap);
       }
-      g.fillStyle = '#5b9cff';
+      g.fillStyle = accent;
       for (const [col, gap] of cols) g.fillRect(col - 1.5, y(gap) - 1.5, 3, 3);
       let lastLabelEnd = -Infinity;
       let row = 0;
@@ -93,11 +106,11 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
         lastLabelEnd = left + width;
         g.fillText(label, left, 11 + row * 11);
       };
-      mark(ttfbMs, '#e0a53a', 'TTFB');
-      mark(ttftMs, '#3fb97f', 'TTFT');
+      mark(ttfbMs, warn, 'TTFB');
+      mark(ttftMs, ok, 'TTFT');
     });
     return () => cancelAnimationFrame(raf);
-  }, [events, ttfbMs, ttftMs, end, firstGap, maxGap]);
+  }, [events, ttfbMs, ttftMs, end, firstGap, maxGap, theme]);
   return (
     <div className="timeline-pane">
       <p className="timeline-legend muted small">

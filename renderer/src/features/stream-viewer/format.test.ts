@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { count, eventsToSse, indentJson, indexOfSeq, livePieces, PIECE, PIECE_MAX, timeTicks, usageRows } from './format';
+import { elideBase64 } from './format';
 
 describe('stream viewer formatting', () => {
   it('copies events back as SSE text, with event lines only where they were sent', () => {
@@ -109,5 +110,20 @@ describe('time axis ticks', () => {
       expect(ticks.at(-1)!).toBeLessThanOrEqual(end);
       expect(ticks.length).toBeGreaterThanOrEqual(3);
     }
+  });
+});
+
+describe('elideBase64', () => {
+  it('shortens a data URL and a bare base64 string to their start and size, and leaves text and short strings', () => {
+    const png = 'iVBORw0KGgo' + 'A'.repeat(12 * 1024 - 11);
+    const value = { a: `data:image/png;base64,${png}`, b: { data: png }, text: 'hello '.repeat(100), id: 'abc' };
+    const body = JSON.stringify(value, null, 2);
+    const { text, elided } = elideBase64(body);
+    expect(elided).toBe(2);
+    expect(text).toContain('"a": "data:image/png;base64,iVBORw0KGgoAAAAA… 12.0 KB base64"');
+    expect(text).toContain('"data": "iVBORw0KGgoAAAAA… 12.0 KB base64"');
+    expect(text).toContain('hello hello');
+    expect(text).toContain('"id": "abc"');
+    expect(text.length).toBeLessThan(1000);
   });
 });

@@ -45,8 +45,17 @@ export function usageRows(u: Usage): [string, string][] {
   ];
 }
 
-export const VERDICT_TONE: Record<Verdict | 'streaming' | 'starting', 'ok' | 'warn' | 'err' | 'live'> = {
+/** What a run's status says: a complete run that skipped events or read its body oddly is not a clean success. */
+export const WITH_WARNINGS = 'complete, with warnings';
+export type VerdictWord = Verdict | typeof WITH_WARNINGS | 'streaming' | 'starting';
+
+export function verdictWord(verdict: Verdict, warnings: number): Verdict | typeof WITH_WARNINGS {
+  return verdict === 'complete' && warnings > 0 ? WITH_WARNINGS : verdict;
+}
+
+export const VERDICT_TONE: Record<VerdictWord, 'ok' | 'warn' | 'err' | 'live'> = {
   complete: 'ok',
+  [WITH_WARNINGS]: 'warn',
   truncated: 'err',
   'error-event': 'err',
   'http-error': 'err',
@@ -69,6 +78,23 @@ export function indexOfSeq(events: readonly RawEvent[], seq: number): number {
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** A JSON string that is base64 (a data URL's payload or a bare one) this long or longer is shown shortened. */
+const BASE64_STRING = /"(data:[\w/+.-]+;base64,)?([A-Za-z0-9+/]{256,}={0,2})"/g;
+
+/**
+ * Text with every long base64 string shortened to its first characters and its size ("iVBORw0KGgo… 12.0 KB
+ * base64"): an image in a body is kilobytes of one unbroken word that says nothing to read. Display only; the
+ * ledger offers the body in full.
+ */
+export function elideBase64(text: string): { text: string; elided: number } {
+  let elided = 0;
+  const out = text.replace(BASE64_STRING, (_, prefix: string | undefined, b64: string) => {
+    elided++;
+    return `"${prefix ?? ''}${b64.slice(0, 16)}… ${bytes(b64.length)} base64"`;
+  });
+  return { text: out, elided };
 }
 
 export function prettyJson(data: string): string {

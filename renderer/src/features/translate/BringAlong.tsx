@@ -10,7 +10,16 @@ import { useAppStore } from '../../store';
  * translation loses and every capability the request uses checked against this model × protocol — all shown
  * before anything is sent.
  */
-export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: ProtocolId; onDone: () => void }) {
+interface BringAlongProps {
+  from: ProtocolId;
+  to: ProtocolId;
+  /** Brought along, or the translation closed. */
+  onDone: () => void;
+  /** The user said no to the offer: remembered for this pair of tabs. */
+  onDismiss?: () => void;
+}
+
+export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   const source = useAppStore((s) => s.composers[from].body);
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
@@ -57,7 +66,7 @@ export function BringAlong({ from, to, onDone }: { from: ProtocolId; to: Protoco
         <button type="button" onClick={() => setOpen(true)}>
           Bring this request along
         </button>
-        <button type="button" className="ghost" onClick={onDone}>
+        <button type="button" className="ghost" title="Not offered again for these tabs" onClick={onDismiss ?? onDone}>
           Dismiss
         </button>
       </div>
