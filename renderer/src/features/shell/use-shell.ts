@@ -37,8 +37,7 @@ function pressButton(name: string): boolean {
 
 /**
  * The actions that reach into another feature: Esc stops the run in view (a protocol tab's, every live
- * Compare column's, or History's replay); Run all presses Compare's own button; Ctrl/Cmd+K focuses the model
- * picker in view. Returns false when there was nothing to do, so the key keeps its default.
+ * Compare column's, or History's replay). Returns false when there was nothing to do, so the key keeps its default.
  */
 export function runShortcut(action: ShortcutAction): boolean {
   const s = useAppStore.getState();
@@ -55,12 +54,8 @@ export function runShortcut(action: ShortcutAction): boolean {
     for (const id of stopping) void s.runCancelRequested(id);
     return stopping.length > 0;
   }
-  if (action.kind === 'run-all') return s.activeTab === 'compare' && pressButton('Run all');
-  if (action.kind === 'focus-model') {
-    const box = panel()?.querySelector<HTMLElement>('[role="combobox"][aria-label="Model"], input[aria-label="Model"]');
-    box?.focus();
-    return !!box;
-  }
+  // Run all and the model picker bind their own keys where they live (the Compare tab, each composer), so the
+  // map only lists them: pressing them here too would run every column twice.
   return false;
 }
 
