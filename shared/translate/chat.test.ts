@@ -60,17 +60,17 @@ describe('Chat Completions → Messages', () => {
       'logprobs',
       'prompt_cache_key',
     ]) {
-      expect(lossAt(r.losses, p), p).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, p), p).toMatchObject({ kind: 'lost' });
       expect(r.body).not.toHaveProperty(p);
     }
     // The metadata map is gone; Messages' metadata holds only the end-user id.
-    expect(lossAt(r.losses, 'metadata')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'metadata')).toMatchObject({ kind: 'lost' });
     expect(r.body.metadata).toEqual({ user_id: 'u-9' });
   });
 
   it('fills in the required max_tokens', () => {
     expect(r.body.max_tokens).toBe(4096);
-    expect(lossAt(r.losses, 'max_completion_tokens')).toMatchObject({ kind: 'changed', to: 'max_tokens' });
+    expect(lossAt(r.losses, 'max_completion_tokens')).toMatchObject({ kind: 'added', to: 'max_tokens' });
   });
 
   it('gathers system and developer messages from anywhere into the one system prompt', () => {
@@ -101,7 +101,7 @@ describe('Chat Completions → Messages', () => {
       },
       { role: 'user', content: 'Go on.' },
     ]);
-    expect(lossAt(r.losses, 'messages[1].content[0].image_url.detail')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'messages[1].content[0].image_url.detail')).toMatchObject({ kind: 'lost' });
     expect(lossAt(r.losses, 'messages[2].tool_calls[0].function.arguments')!.reason).toMatch(/spacing/);
     expect(lossAt(r.losses, 'messages[2].tool_calls[1].function.arguments')!.reason).toMatch(/not valid JSON/);
   });
@@ -111,14 +111,14 @@ describe('Chat Completions → Messages', () => {
       { name: 'a', input_schema: { type: 'object', properties: {} } },
       { name: 'b', input_schema: { type: 'object' } },
     ]);
-    expect(lossAt(r.losses, 'tools[0].function')).toMatchObject({ kind: 'changed', to: 'input_schema' });
+    expect(lossAt(r.losses, 'tools[0].function')).toMatchObject({ kind: 'added', to: 'tools[0].input_schema' });
     expect(r.body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
     // tool_choice "required" forces a tool, which Messages rejects with thinking: the tool choice wins.
     expect(r.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
     expect(r.body).not.toHaveProperty('thinking');
-    expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'response_format.json_schema.name')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'response_format.json_schema.strict')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'response_format.json_schema.name')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'response_format.json_schema.strict')).toMatchObject({ kind: 'lost' });
     expect(r.body.metadata).toEqual({ user_id: 'u-9' });
   });
 
@@ -133,7 +133,7 @@ describe('Chat Completions → Messages', () => {
     );
     expect(s.body.stream).toBe(true);
     expect(s.body).not.toHaveProperty('stream_options');
-    expect(lossAt(s.losses, 'stream_options.include_usage')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(s.losses, 'stream_options.include_usage')).toMatchObject({ kind: 'lost' });
   });
 });
 
@@ -180,8 +180,8 @@ describe('Chat Completions → Responses', () => {
   });
 
   it('loses stop sequences and include_usage, and raises the output cap to 16', () => {
-    expect(lossAt(r.losses, 'stop')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'stream_options.include_usage')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'stop')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'stream_options.include_usage')).toMatchObject({ kind: 'lost' });
     expect(r.body.max_output_tokens).toBe(16);
     expect(lossAt(r.losses, 'max_completion_tokens')).toMatchObject({ kind: 'changed' });
   });

@@ -88,7 +88,7 @@ export function readChat(b: Json, ctx: Ctx): IR {
   const legacy = numF(b, 'max_tokens', '');
   if (mct) {
     ir.maxTokens = mct;
-    if (legacy) ctx.drop('max_tokens', 'The deprecated max_tokens is ignored when max_completion_tokens is set.');
+    if (legacy) ctx.lose('max_tokens', 'The deprecated max_tokens is ignored when max_completion_tokens is set.');
   } else if (legacy) {
     ir.maxTokens = legacy;
     ctx.change(
@@ -110,7 +110,7 @@ export function readChat(b: Json, ctx: Ctx): IR {
     ir.includeObfuscation = boolF(so, 'include_obfuscation', 'stream_options');
   }
   for (const [key, what] of Object.entries(CHAT_ONLY)) {
-    if (present(b[key])) ctx.drop(key, `${ctx.target} ${what}.`);
+    if (present(b[key])) ctx.lose(key, `${ctx.target} ${what}.`);
   }
   readOpenAiCommon(b, ir);
   ir.logprobs = boolF(b, 'logprobs', '');
@@ -131,7 +131,7 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
   const role = o.role;
   const contentPath = `${path}.content`;
   if (present(o.name) && role !== 'tool' && role !== 'function') {
-    ctx.drop(`${path}.name`, `${ctx.target} has no participant names on messages.`);
+    ctx.lose(`${path}.name`, `${ctx.target} has no participant names on messages.`);
   }
   switch (role) {
     case 'system':
@@ -162,7 +162,7 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
       if (present(o.refusal)) {
         const text = asStr(o.refusal, `${path}.refusal`);
         if (ctx.to === 'messages') {
-          ctx.drop(`${path}.refusal`, 'Messages has no refusal in earlier turns.');
+          ctx.lose(`${path}.refusal`, 'Messages has no refusal in earlier turns.');
         } else {
           ctx.change(
             `${path}.refusal`,
@@ -177,11 +177,11 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
                 : [...content, part];
         }
       }
-      if (present(o.audio)) ctx.drop(`${path}.audio`, `${ctx.target} has no audio replies.`);
+      if (present(o.audio)) ctx.lose(`${path}.audio`, `${ctx.target} has no audio replies.`);
       if (present(o.function_call))
-        ctx.drop(`${path}.function_call`, `A legacy function_call: ${ctx.target} only takes tool calls.`);
+        ctx.lose(`${path}.function_call`, `A legacy function_call: ${ctx.target} only takes tool calls.`);
       if (present(o.reasoning_content)) {
-        ctx.drop(
+        ctx.lose(
           `${path}.reasoning_content`,
           `A gateway extension (visible reasoning): ${ctx.target} cannot take it back as reasoning.`,
         );
@@ -192,7 +192,7 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
           const cp = `${path}.tool_calls[${j}]`;
           const co = asObj(c, cp);
           if (present(co.type) && co.type !== 'function') {
-            ctx.drop(cp, `A "${String(co.type)}" tool call: ${ctx.target} only has function tool calls.`);
+            ctx.lose(cp, `A "${String(co.type)}" tool call: ${ctx.target} only has function tool calls.`);
             return;
           }
           ctx.keys(co, cp, ['id', 'type', 'function']);
@@ -217,7 +217,7 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
       return;
     }
     case 'function':
-      ctx.drop(path, `A legacy function-result message: ${ctx.target} only takes tool results.`);
+      ctx.lose(path, `A legacy function-result message: ${ctx.target} only takes tool results.`);
       return;
     default:
       throw new Invalid(`${path}.role must be one of "system", "developer", "user", "assistant", "tool".`);
@@ -264,7 +264,7 @@ function readChatContent(content: unknown, path: string, ctx: Ctx, allowed: read
         const f = asObj(o.file, fp);
         ctx.keys(f, fp, ['file_data', 'file_id', 'filename']);
         if (present(f.file_id)) {
-          ctx.drop(
+          ctx.lose(
             pp,
             `A file id from the provider's file store: ${ctx.target} cannot read it. Send the file inline (file_data) instead.`,
           );
@@ -279,7 +279,7 @@ function readChatContent(content: unknown, path: string, ctx: Ctx, allowed: read
         return;
       }
       case 'input_audio':
-        ctx.drop(pp, `${ctx.target} has no audio input.`);
+        ctx.lose(pp, `${ctx.target} has no audio input.`);
         return;
     }
   });
@@ -292,7 +292,7 @@ function readChatTools(tools: unknown, ctx: Ctx): Tool[] {
     const path = `tools[${i}]`;
     const o = asObj(t, path);
     if (o.type !== 'function') {
-      ctx.drop(path, `A "${String(o.type)}" tool: ${ctx.target} only takes function tools.`);
+      ctx.lose(path, `A "${String(o.type)}" tool: ${ctx.target} only takes function tools.`);
       return;
     }
     ctx.keys(o, path, ['type', 'function']);
@@ -342,7 +342,7 @@ export function writeChat(ir: IR, ctx: Ctx): Json {
   if (ir.stop) {
     out.stop = ir.stop.v.slice(0, CHAT_MAX_STOP);
     ir.stop.v.slice(CHAT_MAX_STOP).forEach((_, k) => {
-      ctx.drop(
+      ctx.lose(
         `${ir.stop!.path}[${CHAT_MAX_STOP + k}]`,
         `Chat Completions accepts at most ${CHAT_MAX_STOP} stop sequences.`,
       );
@@ -353,20 +353,16 @@ export function writeChat(ir: IR, ctx: Ctx): Json {
   if (ir.includeUsage) so.include_usage = ir.includeUsage.v;
   else if (ir.stream?.v === true) {
     so.include_usage = true;
-    ctx.change(
-      ir.stream.path,
-      'stream_options.include_usage was added: without it a streamed Chat answer reports no usage.',
-      'stream_options.include_usage',
-    );
+    ctx.add(ir.stream.path, 'Without it a streamed Chat answer reports no usage.', 'stream_options.include_usage');
   }
   if (ir.includeObfuscation) so.include_obfuscation = ir.includeObfuscation.v;
   if (Object.keys(so).length > 0) out.stream_options = so;
   if (ir.tools) {
-    out.tools = ir.tools.map((t) => {
+    out.tools = ir.tools.map((t, k) => {
       const fn: Json = { name: t.name };
       if (t.description !== undefined) fn.description = t.description;
       if (t.schema !== undefined) fn.parameters = t.schema;
-      const strict = strictFor(t, ctx);
+      const strict = strictFor(t, ctx, `tools[${k}].function.strict`);
       if (strict !== undefined) fn.strict = strict;
       return { type: 'function', function: fn };
     });
@@ -377,8 +373,8 @@ export function writeChat(ir: IR, ctx: Ctx): Json {
   }
   if (ir.parallel) out.parallel_tool_calls = ir.parallel.v;
   if (ir.effort) out.reasoning_effort = ir.effort.v;
-  if (ir.summary) ctx.drop(ir.summary.path, 'Chat Completions returns no reasoning summary.');
-  if (ir.display) ctx.drop(ir.display.path, 'Chat Completions shows no reasoning, so there is no display setting.');
+  if (ir.summary) ctx.lose(ir.summary.path, 'Chat Completions returns no reasoning summary.');
+  if (ir.display) ctx.lose(ir.display.path, 'Chat Completions shows no reasoning, so there is no display setting.');
   if (ir.format) out.response_format = writeOpenAiFormat(ir.format, ctx, 'chat');
   if (ir.verbosity) out.verbosity = ir.verbosity.v;
   carryOpenAiCommon(ir, out);
@@ -420,7 +416,7 @@ function writeChatMessages(ir: IR, ctx: Ctx): Json[] {
           const parts = compact(
             t.output.map((p) => {
               if (p.type === 'text') return { type: 'text', text: p.text };
-              ctx.drop(
+              ctx.lose(
                 p.path,
                 `Chat Completions tool messages carry text only, not ${p.type === 'image' ? 'images' : 'files'}.`,
               );
@@ -455,7 +451,7 @@ function chatPart(p: Part, ctx: Ctx): Json | undefined {
     }
     case 'file': {
       if (p.data === undefined) {
-        ctx.drop(p.path, 'Chat Completions file parts take inline data or a file id, not a URL.');
+        ctx.lose(p.path, 'Chat Completions file parts take inline data or a file id, not a URL.');
         return undefined;
       }
       const file: Json = { file_data: p.data };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translateRequest } from './index';
-import { ok, lossAt, type Json } from './test-kit';
+import { ok, lossAt, valueAt, type Json } from './test-kit';
 import { TRANSLATE_CORPUS } from './corpus';
 import { PROTOCOL_IDS, type ProtocolId } from '../protocols/types';
 
@@ -85,6 +85,51 @@ describe('invalid requests are refused with the reason', () => {
   }
 });
 
+describe('what the translation adds is told apart from what it loses', () => {
+  it('a streamed Messages request → Chat: include_usage is added, not lost, and the added field is in the body sent', () => {
+    const r = ok(
+      translateRequest('messages', 'chat', {
+        model: 'm',
+        max_tokens: 50,
+        stream: true,
+        top_k: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    );
+    expect(r.losses).toEqual([
+      { path: 'top_k', kind: 'lost', reason: expect.stringContaining('top_k') },
+      { path: 'stream', kind: 'added', reason: expect.stringContaining('usage'), to: 'stream_options.include_usage' },
+    ]);
+    expect(r.body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('a Chat request without max_tokens or a tool schema → Messages: both are added, at the paths they take there', () => {
+    const tools = [{ type: 'function', function: { name: 'f' } }];
+    const r = ok(
+      translateRequest('chat', 'messages', { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools }),
+    );
+    expect(r.losses.filter((l) => l.kind === 'added').map((l) => l.to)).toEqual([
+      'max_tokens',
+      'tools[0].input_schema',
+    ]);
+    expect(r.losses.filter((l) => l.kind !== 'added')).toEqual([]);
+  });
+
+  it('over the whole corpus, every added entry names a field the translated body holds', () => {
+    let added = 0;
+    for (const entry of TRANSLATE_CORPUS) {
+      for (const to of PROTOCOL_IDS.filter((p) => p !== entry.protocol)) {
+        const r = ok(translateRequest(entry.protocol, to, entry.body));
+        for (const loss of r.losses.filter((l) => l.kind === 'added')) {
+          added++;
+          expect(valueAt(r.body, loss.to!), `${entry.name} → ${to}: ${loss.to}`).not.toBeUndefined();
+        }
+      }
+    }
+    expect(added).toBeGreaterThan(5);
+  });
+});
+
 describe('edge behaviour', () => {
   it('returns an independent copy, with no losses, when source and target are the same', () => {
     const body = { messages: [{ role: 'user', content: 'x' }], top_k: 3 };
@@ -167,7 +212,7 @@ describe('edge behaviour', () => {
       translateRequest('chat', 'messages', { messages: [], max_completion_tokens: 5, parallel_tool_calls: true }),
     );
     expect(r.body).not.toHaveProperty('tool_choice');
-    expect(lossAt(r.losses, 'parallel_tool_calls')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'parallel_tool_calls')).toMatchObject({ kind: 'lost' });
   });
 
   it('refuses non-PDF inline files for Messages but keeps PDFs', () => {
@@ -208,7 +253,7 @@ describe('values the target does not accept', () => {
         }),
       );
       expect(r.body.tool_choice).toEqual({ type: 'none' });
-      expect(lossAt(r.losses, 'parallel_tool_calls')).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, 'parallel_tool_calls')).toMatchObject({ kind: 'lost' });
       expect(lossAt(r.losses, 'parallel_tool_calls')!.reason).toMatch(/tool_choice "none"/);
     }
     const auto = ok(
@@ -265,7 +310,7 @@ describe('values the target does not accept', () => {
       'image/gif',
       'image/webp',
     ]);
-    expect(lossAt(r.losses, 'messages[0].content[0]')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'messages[0].content[0]')).toMatchObject({ kind: 'lost' });
     expect(lossAt(r.losses, 'messages[0].content[0]')!.reason).toContain('image/svg+xml');
     expect(lossAt(r.losses, 'messages[0].content[5]')!.reason).toContain('image/bmp');
     const fromResponses = ok(

@@ -6,13 +6,28 @@ import type { ProtocolId } from '../protocols/types';
 
 export type Json = Record<string, unknown>;
 
+/**
+ * One entry of the translation's loss list: what the translated request lost, added or changed against the
+ * source, so the user can tell a setting that is gone from one the translation put in.
+ */
 export interface Loss {
-  /** JSON path in the source body, e.g. `messages[0].content[1].cache_control`. */
+  /**
+   * JSON path in the source body, e.g. `messages[0].content[1].cache_control`. For `added`, the source field
+   * that calls for the addition (a filled-in max_tokens names the absent field it stands for).
+   */
   path: string;
-  kind: 'dropped' | 'changed' | 'not-translated';
+  /**
+   * `lost`: left out, the target cannot say it. `not-translated`: a field this module does not know, left out.
+   * `changed`: carried in another form, or moved. `added`: not in the source; the target needs it, or needs it
+   * to behave as the source did.
+   */
+  kind: 'lost' | 'added' | 'changed' | 'not-translated';
   /** In words, for the user. */
   reason: string;
-  /** Where the value went, when it was changed rather than dropped. */
+  /**
+   * Where it went in the translated body: for `changed`, when it has one place; for `added`, always: the full
+   * path of the field added.
+   */
   to?: string;
 }
 
@@ -191,8 +206,12 @@ export class Ctx {
     return PROTOCOL_LABELS[this.from];
   }
 
-  drop(path: string, reason: string): void {
-    this.losses.push({ path, kind: 'dropped', reason });
+  lose(path: string, reason: string): void {
+    this.losses.push({ path, kind: 'lost', reason });
+  }
+
+  add(path: string, reason: string, to: string): void {
+    this.losses.push({ path, kind: 'added', reason, to });
   }
 
   change(path: string, reason: string, to?: string): void {
@@ -210,13 +229,13 @@ export class Ctx {
           reason: `Not a ${this.source} field this translator knows: left out of the ${this.target} request (add it by hand if the gateway accepts it there).`,
         });
       } else if (o[key] === null && !nullable.includes(key)) {
-        this.drop(p, 'null: left out, so the default applies.');
+        this.lose(p, 'null: left out, so the default applies.');
       }
     }
   }
 
   noCache(path: string): void {
-    this.drop(
+    this.lose(
       path,
       `${this.target} has no cache_control: it caches matching prefixes automatically (steered by prompt_cache_key).`,
     );
@@ -250,24 +269,24 @@ export function systemTurns(ir: IR): Extract<Turn, { role: 'system' | 'developer
 
 /**
  * A tool's strict flag in the target. Responses enforces a tool's schema unless strict is false; Messages and
- * Chat enforce it only when strict is true. An explicit flag is carried as is; an absent one is written out so
- * the behaviour stays the same, and named, since it comes back explicit.
+ * Chat enforce it only when strict is true. An explicit flag is carried as is; an absent one is added (at `to`)
+ * so the behaviour stays the same, and named, since it comes back explicit.
  */
-export function strictFor(t: Tool, ctx: Ctx): boolean | undefined {
+export function strictFor(t: Tool, ctx: Ctx, to: string): boolean | undefined {
   if (t.strict !== undefined) return t.strict;
   if (ctx.from === 'responses') {
-    ctx.change(
+    ctx.add(
       t.path,
-      `Responses enforces a tool's schema when strict is not set; ${ctx.target} does only with strict: true, so strict: true is written (and comes back as strict: true).`,
-      'strict',
+      `Responses enforces a tool's schema when strict is not set; ${ctx.target} does only with strict: true, so strict: true is added (and comes back as strict: true).`,
+      to,
     );
     return true;
   }
   if (ctx.to === 'responses') {
-    ctx.change(
+    ctx.add(
       t.path,
-      `Responses enforces a tool's schema unless strict is false: strict: false is written to keep ${ctx.source}'s behaviour (and comes back as strict: false).`,
-      'strict',
+      `Responses enforces a tool's schema unless strict is false: strict: false is added to keep ${ctx.source}'s behaviour (and comes back as strict: false).`,
+      to,
     );
     return false;
   }

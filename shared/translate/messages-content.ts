@@ -17,7 +17,7 @@ import {
 export function readMessagesText(o: Json, path: string, ctx: Ctx): Part {
   ctx.keys(o, path, ['type', 'text', 'cache_control', 'citations']);
   if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-  if (present(o.citations)) ctx.drop(`${path}.citations`, `${ctx.target} has no citations on request text.`);
+  if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations on request text.`);
   return { type: 'text', text: asStr(o.text, `${path}.text`), path };
 }
 
@@ -43,7 +43,7 @@ export function readMessagesPart(o: Json, path: string, type: string, ctx: Ctx):
       return { type: 'image', url: asStr(src.url, `${sp}.url`), path };
     }
     if (st === 'file') {
-      ctx.drop(
+      ctx.lose(
         path,
         `A file id from the Messages file store: ${ctx.target} cannot read it. Send the image inline instead.`,
       );
@@ -55,8 +55,8 @@ export function readMessagesPart(o: Json, path: string, type: string, ctx: Ctx):
   if (type === 'document') {
     ctx.keys(o, path, ['type', 'source', 'title', 'context', 'citations', 'cache_control']);
     if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    if (present(o.context)) ctx.drop(`${path}.context`, `${ctx.target} file parts have no context field.`);
-    if (present(o.citations)) ctx.drop(`${path}.citations`, `${ctx.target} has no citations setting on files.`);
+    if (present(o.context)) ctx.lose(`${path}.context`, `${ctx.target} file parts have no context field.`);
+    if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations setting on files.`);
     const title = strF(o, 'title', path);
     const sp = `${path}.source`;
     const src = asObj(o.source, sp);
@@ -79,17 +79,17 @@ export function readMessagesPart(o: Json, path: string, type: string, ctx: Ctx):
       return { type: 'text', text: asStr(src.data, `${sp}.data`), path };
     }
     if (st === 'file') {
-      ctx.drop(
+      ctx.lose(
         path,
         `A file id from the Messages file store: ${ctx.target} cannot read it. Send the file inline instead.`,
       );
       return undefined;
     }
-    ctx.drop(path, `A document with a "${st}" source: ${ctx.target} has no equivalent.`);
+    ctx.lose(path, `A document with a "${st}" source: ${ctx.target} has no equivalent.`);
     return undefined;
   }
   if (type === 'thinking' || type === 'redacted_thinking') {
-    ctx.drop(path, `${ctx.target} has no thinking blocks and their signatures cannot be recreated.`);
+    ctx.lose(path, `${ctx.target} has no thinking blocks and their signatures cannot be recreated.`);
     return undefined;
   }
   notTranslatedBlock(path, type, ctx);
@@ -100,7 +100,7 @@ export function readMessagesToolResult(o: Json, path: string, ctx: Ctx): Turn {
   ctx.keys(o, path, ['type', 'tool_use_id', 'content', 'is_error', 'cache_control']);
   if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
   if (o.is_error !== undefined) {
-    ctx.drop(
+    ctx.lose(
       `${path}.is_error`,
       o.is_error === true
         ? `${ctx.target} has no error flag on tool results: say it failed in the result text.`
@@ -125,7 +125,7 @@ export function readMessagesToolResult(o: Json, path: string, ctx: Ctx): Turn {
 
 export function textBlock(p: Part, ctx: Ctx): Json | undefined {
   if (p.type === 'text') return { type: 'text', text: p.text };
-  ctx.drop(p.path, `Messages takes only text here, not ${p.type}.`);
+  ctx.lose(p.path, `Messages takes only text here, not ${p.type}.`);
   return undefined;
 }
 
@@ -137,14 +137,14 @@ export function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
     case 'text':
       return { type: 'text', text: p.text };
     case 'refusal':
-      ctx.drop(p.path, 'Messages has no refusal in earlier turns.');
+      ctx.lose(p.path, 'Messages has no refusal in earlier turns.');
       return undefined;
     case 'image': {
       const data = parseDataUrl(p.url);
       let source: Json;
       if (data) {
         if (!MESSAGES_IMAGE_TYPES.includes(data.mediaType)) {
-          ctx.drop(
+          ctx.lose(
             p.path,
             `Messages takes only ${MESSAGES_IMAGE_TYPES.join(', ')} images; this one is ${data.mediaType}.`,
           );
@@ -154,10 +154,10 @@ export function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
       } else if (/^https?:\/\//i.test(p.url)) {
         source = { type: 'url', url: p.url };
       } else {
-        ctx.drop(p.path, 'Messages takes images as base64 data or an http(s) URL; this one is neither.');
+        ctx.lose(p.path, 'Messages takes images as base64 data or an http(s) URL; this one is neither.');
         return undefined;
       }
-      if (p.detail) ctx.drop(p.detail.path, 'Messages has no image detail setting.');
+      if (p.detail) ctx.lose(p.detail.path, 'Messages has no image detail setting.');
       return { type: 'image', source };
     }
     case 'file': {
@@ -165,7 +165,7 @@ export function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
       if (p.data !== undefined) {
         const data = parseDataUrl(p.data);
         if (data && data.mediaType !== 'application/pdf') {
-          ctx.drop(p.path, `Messages documents are PDFs or plain text; this file is ${data.mediaType}.`);
+          ctx.lose(p.path, `Messages documents are PDFs or plain text; this file is ${data.mediaType}.`);
           return undefined;
         }
         if (!data) ctx.change(p.path, 'The file data has no media type: it is sent as a PDF.');

@@ -36,13 +36,13 @@ describe('Messages → Chat Completions', () => {
 
   it('names every cache_control mark, because Chat has none', () => {
     for (const p of ['system[0].cache_control', 'messages[0].content[0].cache_control', 'tools[0].cache_control']) {
-      expect(lossAt(r.losses, p)).toMatchObject({ kind: 'dropped', reason: expect.stringContaining('cache_control') });
+      expect(lossAt(r.losses, p)).toMatchObject({ kind: 'lost', reason: expect.stringContaining('cache_control') });
     }
     expect(JSON.stringify(r.body)).not.toContain('cache_control');
   });
 
   it('drops top_k and maps the thinking budget to an effort level, naming both', () => {
-    expect(lossAt(r.losses, 'top_k')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'top_k')).toMatchObject({ kind: 'lost' });
     expect(r.body.reasoning_effort).toBe('high');
     expect(lossAt(r.losses, 'thinking')).toMatchObject({ kind: 'changed', to: 'reasoning_effort' });
     expect(lossAt(r.losses, 'thinking')!.reason).toMatch(/20000 tokens.*"high"/);
@@ -85,10 +85,10 @@ describe('Messages → Chat Completions', () => {
       tools: [{ type: 'function', function: { name: 'zoom', parameters: { type: 'object' } } }],
     });
     expect(lossAt(r.losses, 'stop_sequences[4]')).toMatchObject({
-      kind: 'dropped',
+      kind: 'lost',
       reason: expect.stringContaining('at most 4'),
     });
-    expect(lossAt(r.losses, 'stream')).toMatchObject({ kind: 'changed', to: 'stream_options.include_usage' });
+    expect(lossAt(r.losses, 'stream')).toMatchObject({ kind: 'added', to: 'stream_options.include_usage' });
   });
 
   it('maps adaptive thinking with an effort straight across, and "none" from disabled thinking', () => {
@@ -160,7 +160,7 @@ describe('Messages → Responses', () => {
   });
 
   it('loses stop sequences, which Responses does not have', () => {
-    expect(lossAt(r.losses, 'stop_sequences')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'stop_sequences')).toMatchObject({ kind: 'lost' });
     expect(r.body).not.toHaveProperty('stop');
   });
 
@@ -187,7 +187,7 @@ describe('Messages → Responses', () => {
   it('maps effort max to xhigh and the output format to a flat text.format', () => {
     expect(r.body.reasoning).toEqual({ effort: 'xhigh' });
     expect(lossAt(r.losses, 'output_config.effort')).toMatchObject({ kind: 'changed', to: 'reasoning.effort' });
-    expect(lossAt(r.losses, 'thinking.display')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'thinking.display')).toMatchObject({ kind: 'lost' });
     expect(r.body.text).toEqual({
       format: { type: 'json_schema', name: 'output', schema: { type: 'object' }, strict: true },
     });

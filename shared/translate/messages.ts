@@ -67,20 +67,20 @@ export function readMessages(b: Json, ctx: Ctx): IR {
   ir.temperature = numF(b, 'temperature', '');
   ir.topP = numF(b, 'top_p', '');
   ir.stream = boolF(b, 'stream', '');
-  if (present(b.top_k)) ctx.drop('top_k', `${ctx.target} has no top_k sampling.`);
+  if (present(b.top_k)) ctx.lose('top_k', `${ctx.target} has no top_k sampling.`);
   if (present(b.stop_sequences)) {
     const list = asArr(b.stop_sequences, 'stop_sequences').map((s, i) => asStr(s, `stop_sequences[${i}]`));
     ir.stop = { v: list, path: 'stop_sequences', wasString: false };
   }
   if (present(b.cache_control)) ctx.noCache('cache_control');
   if (present(b.service_tier)) {
-    ctx.drop(
+    ctx.lose(
       'service_tier',
       `The two families' service tiers mean different things: set ${ctx.target}'s service_tier by hand if needed.`,
     );
   }
   for (const key of ['container', 'mcp_servers', 'context_management']) {
-    if (present(b[key])) ctx.drop(key, `A Messages-only feature: ${ctx.target} has no ${key}.`);
+    if (present(b[key])) ctx.lose(key, `A Messages-only feature: ${ctx.target} has no ${key}.`);
   }
   if (present(b.metadata)) {
     const meta = asObj(b.metadata, 'metadata');
@@ -104,7 +104,7 @@ function readMessagesSystem(system: unknown, ctx: Ctx): Turn {
     if (typeOf(o, path) !== 'text') throw new Invalid(`${path} is a "${o.type}" block: system blocks must be text.`);
     ctx.keys(o, path, ['type', 'text', 'cache_control', 'citations']);
     if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    if (present(o.citations)) ctx.drop(`${path}.citations`, `${ctx.target} has no citations on request text.`);
+    if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations on request text.`);
     return { type: 'text', text: asStr(o.text, `${path}.text`), path };
   });
   return { role: 'system', content: parts, path: 'system' };
@@ -154,12 +154,12 @@ function readMessagesTurn(m: unknown, path: string, ir: IR, ctx: Ctx): void {
           argsPath: `${bp}.input`,
         });
       } else if (type === 'thinking' || type === 'redacted_thinking') {
-        ctx.drop(
+        ctx.lose(
           bp,
           `${ctx.target} has no thinking blocks and their signatures cannot be recreated, so thinking starts over after this turn.`,
         );
       } else if (type === 'server_tool_use' || type.endsWith('_tool_result')) {
-        ctx.drop(bp, `A server-tool block (${type}): ${ctx.target} has no equivalent.`);
+        ctx.lose(bp, `A server-tool block (${type}): ${ctx.target} has no equivalent.`);
       } else {
         notTranslatedBlock(bp, type, ctx);
       }
@@ -197,12 +197,12 @@ function readMessagesTools(tools: unknown, ctx: Ctx): Tool[] {
     const path = `tools[${i}]`;
     const o = asObj(t, path);
     if (present(o.type) && o.type !== 'custom') {
-      ctx.drop(path, `A server tool (${String(o.type)}): ${ctx.target} has no equivalent.`);
+      ctx.lose(path, `A server tool (${String(o.type)}): ${ctx.target} has no equivalent.`);
       return;
     }
     ctx.keys(o, path, ['type', 'name', 'description', 'input_schema', 'strict', 'cache_control']);
     if (o.type === 'custom')
-      ctx.drop(`${path}.type`, `"custom" is implied for client tools; ${ctx.target} writes function tools.`);
+      ctx.lose(`${path}.type`, `"custom" is implied for client tools; ${ctx.target} writes function tools.`);
     if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
     out.push({
       name: asStr(o.name, `${path}.name`),
@@ -228,23 +228,23 @@ function readMessagesToolChoice(tc: unknown, ir: IR, ctx: Ctx): void {
 }
 
 function dropOpenAiOnly(ir: IR, ctx: Ctx): void {
-  if (ir.metadata) ctx.drop(ir.metadata.path, "Messages' metadata takes only user_id, not a map.");
-  if (ir.store) ctx.drop(ir.store.path, 'Messages stores nothing server-side (no store).');
-  if (ir.promptCacheKey) ctx.drop(ir.promptCacheKey.path, 'Messages caches by cache_control marks, not a cache key.');
+  if (ir.metadata) ctx.lose(ir.metadata.path, "Messages' metadata takes only user_id, not a map.");
+  if (ir.store) ctx.lose(ir.store.path, 'Messages stores nothing server-side (no store).');
+  if (ir.promptCacheKey) ctx.lose(ir.promptCacheKey.path, 'Messages caches by cache_control marks, not a cache key.');
   if (ir.promptCacheRetention)
-    ctx.drop(
+    ctx.lose(
       ir.promptCacheRetention.path,
       'Messages sets cache lifetime per cache_control mark (ttl), not per request.',
     );
   if (ir.serviceTier)
-    ctx.drop(
+    ctx.lose(
       ir.serviceTier.path,
       "The two families' service tiers mean different things: set Messages' service_tier by hand if needed.",
     );
-  if (ir.logprobs) ctx.drop(ir.logprobs.path, 'Messages returns no log probabilities.');
-  if (ir.topLogprobs) ctx.drop(ir.topLogprobs.path, 'Messages returns no log probabilities.');
-  if (ir.verbosity) ctx.drop(ir.verbosity.path, 'Messages has no verbosity setting.');
-  if (ir.includeObfuscation) ctx.drop(ir.includeObfuscation.path, 'Messages streams have no obfuscation padding.');
+  if (ir.logprobs) ctx.lose(ir.logprobs.path, 'Messages returns no log probabilities.');
+  if (ir.topLogprobs) ctx.lose(ir.topLogprobs.path, 'Messages returns no log probabilities.');
+  if (ir.verbosity) ctx.lose(ir.verbosity.path, 'Messages has no verbosity setting.');
+  if (ir.includeObfuscation) ctx.lose(ir.includeObfuscation.path, 'Messages streams have no obfuscation padding.');
 }
 
 export function writeMessages(ir: IR, ctx: Ctx): Json {
@@ -253,9 +253,9 @@ export function writeMessages(ir: IR, ctx: Ctx): Json {
   if (ir.maxTokens) out.max_tokens = ir.maxTokens.v;
   else {
     out.max_tokens = DEFAULT_MAX_TOKENS;
-    ctx.change(
+    ctx.add(
       maxField(ctx.from),
-      `Not set, but Messages requires max_tokens: ${DEFAULT_MAX_TOKENS} was filled in.`,
+      `Not set, but Messages requires max_tokens: ${DEFAULT_MAX_TOKENS} is filled in.`,
       'max_tokens',
     );
   }
@@ -282,17 +282,21 @@ export function writeMessages(ir: IR, ctx: Ctx): Json {
       );
   }
   if (ir.stream) out.stream = ir.stream.v;
-  if (ir.includeUsage) ctx.drop(ir.includeUsage.path, 'Messages streams always report usage: nothing to ask for.');
+  if (ir.includeUsage) ctx.lose(ir.includeUsage.path, 'Messages streams always report usage: nothing to ask for.');
   if (ir.tools) {
-    out.tools = ir.tools.map((t) => {
+    out.tools = ir.tools.map((t, k) => {
       const tool: Json = { name: t.name };
       if (t.description !== undefined) tool.description = t.description;
       if (t.schema !== undefined) tool.input_schema = t.schema;
       else {
         tool.input_schema = { type: 'object', properties: {} };
-        ctx.change(t.path, 'Messages requires an input schema: an empty object schema was filled in.', 'input_schema');
+        ctx.add(
+          t.path,
+          'Messages requires an input schema: an empty object schema is filled in.',
+          `tools[${k}].input_schema`,
+        );
       }
-      const strict = strictFor(t, ctx);
+      const strict = strictFor(t, ctx, `tools[${k}].strict`);
       if (strict !== undefined) tool.strict = strict;
       return tool;
     });
@@ -303,7 +307,7 @@ export function writeMessages(ir: IR, ctx: Ctx): Json {
   if (ir.user) out.metadata = { user_id: ir.user.v };
   if (ir.safetyIdentifier) {
     if (ir.user)
-      ctx.drop(ir.safetyIdentifier.path, 'Messages has one end-user field (metadata.user_id), filled from user.');
+      ctx.lose(ir.safetyIdentifier.path, 'Messages has one end-user field (metadata.user_id), filled from user.');
     else {
       out.metadata = { user_id: ir.safetyIdentifier.v };
       ctx.change(
@@ -402,7 +406,7 @@ function writeMessagesAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ct
   if (typeof t.content === 'string' && t.calls.length === 0) return t.content;
   const blocks: Json[] = [];
   if (typeof t.content === 'string') {
-    if (t.content === '') ctx.drop(t.contentPath, 'Messages rejects empty text blocks: the empty text is left out.');
+    if (t.content === '') ctx.lose(t.contentPath, 'Messages rejects empty text blocks: the empty text is left out.');
     else {
       blocks.push({ type: 'text', text: t.content });
       ctx.change(
@@ -454,10 +458,10 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
   }
   if (ir.parallel) {
     if (!tc && !ir.tools?.length) {
-      ctx.drop(ir.parallel.path, 'There are no tools, and Messages sets parallel calls on tool_choice.');
+      ctx.lose(ir.parallel.path, 'There are no tools, and Messages sets parallel calls on tool_choice.');
     } else if (tc?.type === 'none') {
       // Messages' tool_choice "none" is {type: "none"} alone: it rejects disable_parallel_tool_use there.
-      ctx.drop(
+      ctx.lose(
         ir.parallel.path,
         'Messages takes no parallel-call setting beside tool_choice "none" (no tool is called anyway).',
       );
@@ -471,17 +475,17 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
 
 function writeMessagesFormat(f: Format, out: Json, ctx: Ctx): void {
   if (f.kind === 'text') {
-    ctx.drop(f.path, 'Plain text is what Messages returns by default.');
+    ctx.lose(f.path, 'Plain text is what Messages returns by default.');
     return;
   }
   if (f.kind === 'json_object') {
-    ctx.drop(f.path, 'Messages has no JSON mode without a schema: give a json_schema, or ask for JSON in the prompt.');
+    ctx.lose(f.path, 'Messages has no JSON mode without a schema: give a json_schema, or ask for JSON in the prompt.');
     return;
   }
   const oc = (out.output_config as Json | undefined) ?? {};
   oc.format = { type: 'json_schema', schema: f.schema };
   out.output_config = oc;
-  if (f.name) ctx.drop(f.name.path, "Messages' output format has no name.");
-  if (f.description) ctx.drop(f.description.path, "Messages' output format has no description.");
-  if (f.strict) ctx.drop(f.strict.path, 'Messages always enforces the schema: there is no strict flag.');
+  if (f.name) ctx.lose(f.name.path, "Messages' output format has no name.");
+  if (f.description) ctx.lose(f.description.path, "Messages' output format has no description.");
+  if (f.strict) ctx.lose(f.strict.path, 'Messages always enforces the schema: there is no strict flag.');
 }

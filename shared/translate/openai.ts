@@ -24,7 +24,7 @@ export function readOpenAiToolChoice(tc: unknown, ir: IR, ctx: Ctx, from: 'chat'
   }
   const o = asObj(tc, 'tool_choice');
   if (o.type !== 'function') {
-    ctx.drop('tool_choice', `A "${String(o.type)}" tool choice: ${ctx.target} only names function tools.`);
+    ctx.lose('tool_choice', `A "${String(o.type)}" tool choice: ${ctx.target} only names function tools.`);
     return;
   }
   if (from === 'chat') {

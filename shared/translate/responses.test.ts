@@ -53,7 +53,7 @@ describe('Responses → Messages', () => {
       'input[3].id',
       'input[3].status',
     ]) {
-      expect(lossAt(r.losses, p), p).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, p), p).toMatchObject({ kind: 'lost' });
     }
   });
 
@@ -89,8 +89,8 @@ describe('Responses → Messages', () => {
   it('leaves reasoning out while the tool loop is in progress, keeping the output format', () => {
     expect(r.body).not.toHaveProperty('thinking');
     expect(r.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
-    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'lost' });
   });
 });
 
@@ -135,9 +135,9 @@ describe('Responses → Chat Completions', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
-    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'previous_response_id')).toMatchObject({ kind: 'dropped' });
-    expect(lossAt(r.losses, 'stream')).toMatchObject({ kind: 'changed', to: 'stream_options.include_usage' });
+    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'previous_response_id')).toMatchObject({ kind: 'lost' });
+    expect(lossAt(r.losses, 'stream')).toMatchObject({ kind: 'added', to: 'stream_options.include_usage' });
   });
 
   it('drops images and files from tool outputs, which Chat tool messages cannot hold', () => {
@@ -153,6 +153,6 @@ describe('Responses → Chat Completions', () => {
       }),
     );
     expect(r.body.messages).toEqual([{ role: 'tool', tool_call_id: 'a', content: '' }]);
-    expect(lossAt(r.losses, 'input[0].output[0]')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'input[0].output[0]')).toMatchObject({ kind: 'lost' });
   });
 });

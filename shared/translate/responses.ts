@@ -75,20 +75,20 @@ export function readResponses(b: Json, ctx: Ctx): IR {
   }
   readOpenAiCommon(b, ir);
   const stateless = `${ctx.target} is stateless: send the whole conversation instead.`;
-  if (present(b.previous_response_id)) ctx.drop('previous_response_id', `Server-side history: ${stateless}`);
-  if (present(b.conversation)) ctx.drop('conversation', `A server-side conversation: ${stateless}`);
-  if (present(b.background)) ctx.drop('background', `${ctx.target} has no background mode.`);
+  if (present(b.previous_response_id)) ctx.lose('previous_response_id', `Server-side history: ${stateless}`);
+  if (present(b.conversation)) ctx.lose('conversation', `A server-side conversation: ${stateless}`);
+  if (present(b.background)) ctx.lose('background', `${ctx.target} has no background mode.`);
   if (present(b.truncation))
-    ctx.drop('truncation', `${ctx.target} has no truncation setting (an over-long request is rejected).`);
-  if (present(b.prompt)) ctx.drop('prompt', `A stored prompt template: ${ctx.target} cannot reference it.`);
-  if (present(b.max_tool_calls)) ctx.drop('max_tool_calls', `${ctx.target} has no limit on built-in tool calls.`);
+    ctx.lose('truncation', `${ctx.target} has no truncation setting (an over-long request is rejected).`);
+  if (present(b.prompt)) ctx.lose('prompt', `A stored prompt template: ${ctx.target} cannot reference it.`);
+  if (present(b.max_tool_calls)) ctx.lose('max_tool_calls', `${ctx.target} has no limit on built-in tool calls.`);
   if (present(b.include)) {
     asArr(b.include, 'include').forEach((entry, i) => {
       const path = `include[${i}]`;
       if (entry === LOGPROBS_INCLUDE && ctx.to === 'chat') ir.logprobs = { v: true, path };
       else if (entry === 'reasoning.encrypted_content')
-        ctx.drop(path, `Encrypted reasoning only means something to Responses: ${ctx.target} cannot carry it.`);
-      else ctx.drop(path, `${ctx.target} has no include list for "${String(entry)}".`);
+        ctx.lose(path, `Encrypted reasoning only means something to Responses: ${ctx.target} cannot carry it.`);
+      else ctx.lose(path, `${ctx.target} has no include list for "${String(entry)}".`);
     });
   }
   if (present(b.reasoning)) {
@@ -229,25 +229,25 @@ function readResponsesItems(items: unknown[], ir: IR, ctx: Ctx, noInstructions: 
         return;
       }
       case 'reasoning':
-        ctx.drop(
+        ctx.lose(
           path,
           `A reasoning item only means something to Responses (its summary and encrypted content cannot be recreated in ${ctx.target}).`,
         );
         return;
       case 'item_reference':
-        ctx.drop(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
+        ctx.lose(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
         return;
       default:
         if (HOSTED_ITEMS.includes(type))
-          ctx.drop(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
+          ctx.lose(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
         else notTranslatedBlock(path, type, ctx);
     }
   });
 }
 
 function dropItemIds(o: Json, path: string, ctx: Ctx): void {
-  if (present(o.id)) ctx.drop(`${path}.id`, `Item ids are Responses-only: ${ctx.target} has none.`);
-  if (present(o.status)) ctx.drop(`${path}.status`, `Item status is Responses-only: ${ctx.target} has none.`);
+  if (present(o.id)) ctx.lose(`${path}.id`, `Item ids are Responses-only: ${ctx.target} has none.`);
+  if (present(o.status)) ctx.lose(`${path}.status`, `Item status is Responses-only: ${ctx.target} has none.`);
 }
 
 function readResponsesContent(
@@ -273,25 +273,25 @@ function readResponsesContent(
     } else if (type === 'output_text' && role === 'assistant') {
       ctx.keys(o, pp, ['type', 'text', 'annotations', 'logprobs']);
       if (o.annotations !== undefined)
-        ctx.drop(`${pp}.annotations`, `${ctx.target} takes no annotations (citations) in earlier turns.`);
+        ctx.lose(`${pp}.annotations`, `${ctx.target} takes no annotations (citations) in earlier turns.`);
       if (o.logprobs !== undefined)
-        ctx.drop(`${pp}.logprobs`, `${ctx.target} takes no log probabilities in earlier turns.`);
+        ctx.lose(`${pp}.logprobs`, `${ctx.target} takes no log probabilities in earlier turns.`);
       parts.push({ type: 'text', text: asStr(o.text, `${pp}.text`), path: pp });
     } else if (type === 'refusal' && role === 'assistant') {
       ctx.keys(o, pp, ['type', 'refusal']);
-      if (ctx.to === 'messages') ctx.drop(pp, 'Messages has no refusal in earlier turns.');
+      if (ctx.to === 'messages') ctx.lose(pp, 'Messages has no refusal in earlier turns.');
       else parts.push({ type: 'refusal', text: asStr(o.refusal, `${pp}.refusal`), path: pp });
     } else if (type === 'input_image' && role === 'user') {
       ctx.keys(o, pp, ['type', 'image_url', 'file_id', 'detail']);
       if (present(o.file_id) && !present(o.image_url)) {
-        ctx.drop(
+        ctx.lose(
           pp,
           `A file id from the provider's file store: ${ctx.target} cannot read it. Send the image inline instead.`,
         );
         return;
       }
       if (present(o.file_id))
-        ctx.drop(`${pp}.file_id`, `${ctx.target} cannot read provider file ids; the image URL is used.`);
+        ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids; the image URL is used.`);
       parts.push({
         type: 'image',
         url: asStr(o.image_url, `${pp}.image_url`),
@@ -301,13 +301,13 @@ function readResponsesContent(
     } else if (type === 'input_file' && role === 'user') {
       ctx.keys(o, pp, ['type', 'file_data', 'file_id', 'file_url', 'filename']);
       if (!present(o.file_data) && !present(o.file_url)) {
-        ctx.drop(
+        ctx.lose(
           pp,
           `A file id from the provider's file store: ${ctx.target} cannot read it. Send the file inline instead.`,
         );
         return;
       }
-      if (present(o.file_id)) ctx.drop(`${pp}.file_id`, `${ctx.target} cannot read provider file ids.`);
+      if (present(o.file_id)) ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids.`);
       parts.push({
         type: 'file',
         data: strF(o, 'file_data', pp)?.v,
@@ -316,9 +316,9 @@ function readResponsesContent(
         path: pp,
       });
       if (present(o.file_data) && present(o.file_url))
-        ctx.drop(`${pp}.file_url`, 'Both file_data and file_url were given: the inline data is used.');
+        ctx.lose(`${pp}.file_url`, 'Both file_data and file_url were given: the inline data is used.');
     } else if (type === 'input_audio') {
-      ctx.drop(pp, `${ctx.target} has no audio input.`);
+      ctx.lose(pp, `${ctx.target} has no audio input.`);
     } else {
       notTranslatedBlock(pp, type, ctx);
     }
@@ -332,7 +332,7 @@ function readResponsesTools(tools: unknown, ctx: Ctx): Tool[] {
     const path = `tools[${i}]`;
     const o = asObj(t, path);
     if (o.type !== 'function') {
-      ctx.drop(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
+      ctx.lose(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
       return;
     }
     ctx.keys(o, path, ['type', 'name', 'description', 'parameters', 'strict']);
@@ -369,17 +369,17 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
   }
   if (ir.temperature) out.temperature = ir.temperature.v;
   if (ir.topP) out.top_p = ir.topP.v;
-  if (ir.stop) ctx.drop(ir.stop.path, 'Responses has no stop sequences.');
+  if (ir.stop) ctx.lose(ir.stop.path, 'Responses has no stop sequences.');
   if (ir.stream) out.stream = ir.stream.v;
   if (ir.includeUsage)
-    ctx.drop(ir.includeUsage.path, 'Responses always reports usage (in response.completed): nothing to ask for.');
+    ctx.lose(ir.includeUsage.path, 'Responses always reports usage (in response.completed): nothing to ask for.');
   if (ir.includeObfuscation) out.stream_options = { include_obfuscation: ir.includeObfuscation.v };
   if (ir.tools) {
-    out.tools = ir.tools.map((t) => {
+    out.tools = ir.tools.map((t, k) => {
       const tool: Json = { type: 'function', name: t.name };
       if (t.description !== undefined) tool.description = t.description;
       tool.parameters = t.schema ?? null;
-      tool.strict = strictFor(t, ctx);
+      tool.strict = strictFor(t, ctx, `tools[${k}].strict`);
       return tool;
     });
   }
@@ -399,7 +399,7 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
   if (ir.display) {
     if (ir.display.v === 'summarized') reasoning.summary = 'auto';
     else
-      ctx.drop(ir.display.path, 'Responses shows no reasoning summary unless asked, which is the same as "omitted".');
+      ctx.lose(ir.display.path, 'Responses shows no reasoning summary unless asked, which is the same as "omitted".');
   }
   if (Object.keys(reasoning).length > 0) out.reasoning = reasoning;
   const text: Json = {};
@@ -408,7 +408,7 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
   if (Object.keys(text).length > 0) out.text = text;
   if (ir.logprobs) {
     if (ir.logprobs.v) out.include = [LOGPROBS_INCLUDE];
-    else ctx.drop(ir.logprobs.path, 'false is the default: Responses leaves log probabilities out unless included.');
+    else ctx.lose(ir.logprobs.path, 'false is the default: Responses leaves log probabilities out unless included.');
   }
   carryOpenAiCommon(ir, out);
   return out;

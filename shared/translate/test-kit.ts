@@ -30,11 +30,12 @@ export function valueAt(root: unknown, path: string): unknown {
 
 /**
  * Every leaf of `original` that no loss path covers must be found, equal, in `back`. Array elements a loss
- * says were dropped or not translated are gone from `back`, so later siblings are looked up one place
- * earlier: the check is about values, not about indices shifted by a named drop.
+ * says were lost or not translated are gone from `back`, so later siblings are looked up one place
+ * earlier: the check is about values, not about indices shifted by a named loss.
  */
 export function unchangedLeaves(original: Json, back: Json, losses: Loss[]): string[] {
-  const removed = new Set(losses.filter((l) => l.kind !== 'changed' && l.path.endsWith(']')).map((l) => l.path));
+  const gone = losses.filter((l) => (l.kind === 'lost' || l.kind === 'not-translated') && l.path.endsWith(']'));
+  const removed = new Set(gone.map((l) => l.path));
   const problems: string[] = [];
   const walk = (value: unknown, path: string, backPath: string): void => {
     if (losses.some((l) => covers(l.path, path))) return;

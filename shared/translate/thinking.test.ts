@@ -47,7 +47,7 @@ describe('thinking that Messages would reject', () => {
     expect(r.body).not.toHaveProperty('thinking');
     expect(r.body).not.toHaveProperty('output_config');
     const loss = lossAt(r.losses, 'reasoning_effort')!;
-    expect(loss.kind).toBe('dropped');
+    expect(loss.kind).toBe('lost');
     expect(loss.reason).toMatch(/forced tool call/);
     expect(loss.reason).toMatch(/temperature 0\.2/);
     expect(loss.reason).toMatch(/thinking .*is left out/);
@@ -65,9 +65,9 @@ describe('thinking that Messages would reject', () => {
     );
     expect(r.body.tool_choice).toEqual({ type: 'tool', name: 'f' });
     expect(r.body).not.toHaveProperty('thinking');
-    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning.effort')).toMatchObject({ kind: 'lost' });
     expect(lossAt(r.losses, 'reasoning.effort')!.reason).toMatch(/forced tool "f"/);
-    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
+    expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'lost' });
   });
 
   it('top_p below 0.95 rules thinking out; 0.97, temperature 1 and an auto tool choice do not', () => {
@@ -155,10 +155,10 @@ describe('thinking that Messages would reject', () => {
       expect(r.body).not.toHaveProperty('thinking');
       expect(r.body).not.toHaveProperty('output_config');
       const loss = lossAt(r.losses, 'reasoning.effort')!;
-      expect(loss.kind).toBe('dropped');
+      expect(loss.kind).toBe('lost');
       expect(loss.reason).toMatch(/tool calls of input\[2\] without the signed thinking block/);
       expect(loss.reason).toMatch(/thinking .*is left out/);
-      expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, 'reasoning.summary')).toMatchObject({ kind: 'lost' });
       expect((await send(r.body)).status).toBe(200);
     });
 
@@ -172,7 +172,7 @@ describe('thinking that Messages would reject', () => {
         }),
       );
       expect(r.body).not.toHaveProperty('thinking');
-      expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'dropped' });
+      expect(lossAt(r.losses, 'reasoning_effort')).toMatchObject({ kind: 'lost' });
       expect(lossAt(r.losses, 'reasoning_effort')!.reason).toMatch(/tool calls of messages\[1\]/);
       expect((await send(r.body)).status).toBe(200);
     });

@@ -83,7 +83,7 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
   } else if (effort) {
     // Without thinking, effort only steers how much the model writes. The other protocols' reasoning effort
     // asks for reasoning (translated back it turns thinking on), which this request does not ask for.
-    ctx.drop(
+    ctx.lose(
       effort.path,
       `Without thinking, Messages' effort only steers how much the model writes; in ${ctx.target} reasoning effort asks for reasoning, which this request does not use, so it is left out.`,
     );
@@ -124,7 +124,7 @@ export function writeMessagesReasoning(ir: IR, out: Json, ctx: Ctx): void {
     if (e === 'none') out.thinking = { type: 'disabled' };
     else if (conflicts.length > 0) {
       // The settings the user wrote explicitly win over reasoning, which the request can do without.
-      ctx.drop(
+      ctx.lose(
         ir.effort.path,
         `Messages rejects thinking together with ${conflicts.join(' and ')}: those are kept as you set them, and thinking (reasoning effort "${e}") is left out.`,
       );
@@ -148,7 +148,7 @@ export function writeMessagesReasoning(ir: IR, out: Json, ctx: Ctx): void {
           'thinking.display',
         );
     } else {
-      ctx.drop(ir.summary.path, 'No thinking is sent to Messages, so there is nothing to summarise.');
+      ctx.lose(ir.summary.path, 'No thinking is sent to Messages, so there is nothing to summarise.');
     }
   }
   if (Object.keys(oc).length > 0) out.output_config = oc;
