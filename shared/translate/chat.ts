@@ -20,7 +20,7 @@ import {
   strictFor,
   type Tool,
   type ToolCall,
-  typeOf,
+  readParts,
 } from './ir';
 import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
 
@@ -225,65 +225,43 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
 }
 
 function readChatContent(content: unknown, path: string, ctx: Ctx, allowed: readonly string[]): string | Part[] {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new Invalid(`${path} must be a string or a list of content parts.`);
-  const parts: Part[] = [];
-  content.forEach((p, i) => {
-    const pp = `${path}[${i}]`;
-    const o = asObj(p, pp);
-    const type = typeOf(o, pp);
-    if (!allowed.includes(type)) {
-      notTranslatedBlock(pp, type, ctx);
-      return;
-    }
-    switch (type) {
-      case 'text':
-        ctx.keys(o, pp, ['type', 'text']);
-        parts.push({ type: 'text', text: asStr(o.text, `${pp}.text`), path: pp });
-        return;
-      case 'refusal':
-        ctx.keys(o, pp, ['type', 'refusal']);
-        parts.push({ type: 'refusal', text: asStr(o.refusal, `${pp}.refusal`), path: pp });
-        return;
-      case 'image_url': {
-        ctx.keys(o, pp, ['type', 'image_url']);
-        const ip = `${pp}.image_url`;
-        // Some clients write the URL directly; the API's own shape is {url, detail}.
-        if (typeof o.image_url === 'string') {
-          parts.push({ type: 'image', url: o.image_url, path: pp });
-          return;
-        }
-        const img = asObj(o.image_url, ip);
-        ctx.keys(img, ip, ['url', 'detail']);
-        parts.push({ type: 'image', url: asStr(img.url, `${ip}.url`), detail: strF(img, 'detail', ip), path: pp });
-        return;
-      }
-      case 'file': {
-        ctx.keys(o, pp, ['type', 'file']);
-        const fp = `${pp}.file`;
-        const f = asObj(o.file, fp);
-        ctx.keys(f, fp, ['file_data', 'file_id', 'filename']);
-        if (present(f.file_id)) {
-          ctx.lose(
-            pp,
-            `A file id from the provider's file store: ${ctx.target} cannot read it. Send the file inline (file_data) instead.`,
-          );
-          return;
-        }
-        parts.push({
-          type: 'file',
-          data: asStr(f.file_data, `${fp}.file_data`),
-          filename: strF(f, 'filename', fp),
-          path: pp,
-        });
-        return;
-      }
-      case 'input_audio':
-        ctx.lose(pp, `${ctx.target} has no audio input.`);
-        return;
-    }
+  return readParts(content, path, (o, pp, type) => {
+    if (allowed.includes(type)) return readChatPart(o, pp, type, ctx);
+    notTranslatedBlock(pp, type, ctx);
+    return undefined;
   });
-  return parts;
+}
+
+function readChatPart(o: Json, pp: string, type: string, ctx: Ctx): Part | undefined {
+  switch (type) {
+    case 'text':
+      ctx.keys(o, pp, ['type', 'text']);
+      return { type: 'text', text: asStr(o.text, `${pp}.text`), path: pp };
+    case 'refusal':
+      ctx.keys(o, pp, ['type', 'refusal']);
+      return { type: 'refusal', text: asStr(o.refusal, `${pp}.refusal`), path: pp };
+    case 'image_url': {
+      ctx.keys(o, pp, ['type', 'image_url']);
+      const ip = `${pp}.image_url`;
+      // Some clients write the URL directly; the API's own shape is {url, detail}.
+      if (typeof o.image_url === 'string') return { type: 'image', url: o.image_url, path: pp };
+      const img = asObj(o.image_url, ip);
+      ctx.keys(img, ip, ['url', 'detail']);
+      return { type: 'image', url: asStr(img.url, `${ip}.url`), detail: strF(img, 'detail', ip), path: pp };
+    }
+    case 'file': {
+      ctx.keys(o, pp, ['type', 'file']);
+      const fp = `${pp}.file`;
+      const f = asObj(o.file, fp);
+      ctx.keys(f, fp, ['file_data', 'file_id', 'filename']);
+      if (present(f.file_id)) return ctx.noFileId(pp, 'the file inline (file_data)');
+      return { type: 'file', data: asStr(f.file_data, `${fp}.file_data`), filename: strF(f, 'filename', fp), path: pp };
+    }
+    case 'input_audio':
+      ctx.lose(pp, `${ctx.target} has no audio input.`);
+      return undefined;
+  }
+  return undefined;
 }
 
 function readChatTools(tools: unknown, ctx: Ctx): Tool[] {

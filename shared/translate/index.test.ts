@@ -86,7 +86,7 @@ describe('invalid requests are refused with the reason', () => {
 });
 
 describe('what the translation adds is told apart from what it loses', () => {
-  it('a streamed Messages request → Chat: include_usage is added, not lost, and the added field is in the body sent', () => {
+  it('a streamed Messages request → Chat: include_usage is added, not lost, and is in the body sent', () => {
     const r = ok(
       translateRequest('messages', 'chat', {
         model: 'm',
@@ -103,7 +103,7 @@ describe('what the translation adds is told apart from what it loses', () => {
     expect(r.body.stream_options).toEqual({ include_usage: true });
   });
 
-  it('a Chat request without max_tokens or a tool schema → Messages: both are added, at the paths they take there', () => {
+  it('a Chat request without max_tokens or a tool schema → Messages: both are added, at their paths there', () => {
     const tools = [{ type: 'function', function: { name: 'f' } }];
     const r = ok(
       translateRequest('chat', 'messages', { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools }),

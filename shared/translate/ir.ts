@@ -234,6 +234,12 @@ export class Ctx {
     }
   }
 
+  /** A part that names a file in a provider's store: nothing the target can read. */
+  noFileId(path: string, sendInstead: string, store = "the provider's file store"): undefined {
+    this.lose(path, `A file id from ${store}: ${this.target} cannot read it. Send ${sendInstead} instead.`);
+    return undefined;
+  }
+
   noCache(path: string): void {
     this.lose(
       path,
@@ -295,4 +301,22 @@ export function strictFor(t: Tool, ctx: Ctx, to: string): boolean | undefined {
 
 export function compact<T>(list: (T | undefined)[]): T[] {
   return list.filter((x): x is T => x !== undefined);
+}
+
+/** A string, or a list of typed content parts read one by one (`readPart` answers undefined for one left out). */
+export function readParts(
+  content: unknown,
+  path: string,
+  readPart: (o: Json, path: string, type: string) => Part | undefined,
+): string | Part[] {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw new Invalid(`${path} must be a string or a list of content parts.`);
+  const parts: Part[] = [];
+  content.forEach((p, i) => {
+    const pp = `${path}[${i}]`;
+    const o = asObj(p, pp);
+    const part = readPart(o, pp, typeOf(o, pp));
+    if (part) parts.push(part);
+  });
+  return parts;
 }

@@ -1,6 +1,5 @@
 /** Messages content blocks (docs/protocols.md §1.3): text, image and document blocks, read and written. */
 import {
-  asArr,
   asObj,
   asStr,
   Ctx,
@@ -12,6 +11,7 @@ import {
   strF,
   type Turn,
   typeOf,
+  readParts,
 } from './ir';
 
 export function readMessagesText(o: Json, path: string, ctx: Ctx): Part {
@@ -24,75 +24,65 @@ export function readMessagesText(o: Json, path: string, ctx: Ctx): Part {
 /** text / image / document blocks (user turns and tool results). */
 export function readMessagesPart(o: Json, path: string, type: string, ctx: Ctx): Part | undefined {
   if (type === 'text') return readMessagesText(o, path, ctx);
-  if (type === 'image') {
-    ctx.keys(o, path, ['type', 'source', 'cache_control']);
-    if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    const sp = `${path}.source`;
-    const src = asObj(o.source, sp);
-    const st = typeOf(src, sp);
-    if (st === 'base64') {
-      ctx.keys(src, sp, ['type', 'media_type', 'data']);
-      return {
-        type: 'image',
-        url: `data:${asStr(src.media_type, `${sp}.media_type`)};base64,${asStr(src.data, `${sp}.data`)}`,
-        path,
-      };
-    }
-    if (st === 'url') {
-      ctx.keys(src, sp, ['type', 'url']);
-      return { type: 'image', url: asStr(src.url, `${sp}.url`), path };
-    }
-    if (st === 'file') {
-      ctx.lose(
-        path,
-        `A file id from the Messages file store: ${ctx.target} cannot read it. Send the image inline instead.`,
-      );
-      return undefined;
-    }
-    notTranslatedBlock(path, `image source ${st}`, ctx);
-    return undefined;
-  }
-  if (type === 'document') {
-    ctx.keys(o, path, ['type', 'source', 'title', 'context', 'citations', 'cache_control']);
-    if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    if (present(o.context)) ctx.lose(`${path}.context`, `${ctx.target} file parts have no context field.`);
-    if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations setting on files.`);
-    const title = strF(o, 'title', path);
-    const sp = `${path}.source`;
-    const src = asObj(o.source, sp);
-    const st = typeOf(src, sp);
-    if (st === 'base64') {
-      ctx.keys(src, sp, ['type', 'media_type', 'data']);
-      const data = `data:${asStr(src.media_type, `${sp}.media_type`)};base64,${asStr(src.data, `${sp}.data`)}`;
-      return { type: 'file', data, filename: title, path };
-    }
-    if (st === 'url') {
-      ctx.keys(src, sp, ['type', 'url']);
-      return { type: 'file', url: asStr(src.url, `${sp}.url`), filename: title, path };
-    }
-    if (st === 'text') {
-      ctx.keys(src, sp, ['type', 'media_type', 'data']);
-      ctx.change(
-        path,
-        `${ctx.target} has no plain-text documents: the document's text becomes a text part${title ? ' (its title is left out)' : ''}.`,
-      );
-      return { type: 'text', text: asStr(src.data, `${sp}.data`), path };
-    }
-    if (st === 'file') {
-      ctx.lose(
-        path,
-        `A file id from the Messages file store: ${ctx.target} cannot read it. Send the file inline instead.`,
-      );
-      return undefined;
-    }
-    ctx.lose(path, `A document with a "${st}" source: ${ctx.target} has no equivalent.`);
-    return undefined;
-  }
+  if (type === 'image') return readMessagesImage(o, path, ctx);
+  if (type === 'document') return readMessagesDocument(o, path, ctx);
   if (type === 'thinking' || type === 'redacted_thinking') {
     ctx.lose(path, `${ctx.target} has no thinking blocks and their signatures cannot be recreated.`);
     return undefined;
   }
   notTranslatedBlock(path, type, ctx);
+  return undefined;
+}
+
+/** An image's or a document's source: base64 becomes a data URL, a url stays itself; any other kind is the caller's. */
+function sourceUrl(src: Json, sp: string, kind: string, ctx: Ctx): string | undefined {
+  if (kind === 'base64') {
+    ctx.keys(src, sp, ['type', 'media_type', 'data']);
+    return `data:${asStr(src.media_type, `${sp}.media_type`)};base64,${asStr(src.data, `${sp}.data`)}`;
+  }
+  if (kind !== 'url') return undefined;
+  ctx.keys(src, sp, ['type', 'url']);
+  return asStr(src.url, `${sp}.url`);
+}
+
+const MESSAGES_STORE = 'the Messages file store';
+
+function readMessagesImage(o: Json, path: string, ctx: Ctx): Part | undefined {
+  ctx.keys(o, path, ['type', 'source', 'cache_control']);
+  if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
+  const sp = `${path}.source`;
+  const src = asObj(o.source, sp);
+  const kind = typeOf(src, sp);
+  const url = sourceUrl(src, sp, kind, ctx);
+  if (url !== undefined) return { type: 'image', url, path };
+  if (kind === 'file') return ctx.noFileId(path, 'the image inline', MESSAGES_STORE);
+  notTranslatedBlock(path, `image source ${kind}`, ctx);
+  return undefined;
+}
+
+function readMessagesDocument(o: Json, path: string, ctx: Ctx): Part | undefined {
+  ctx.keys(o, path, ['type', 'source', 'title', 'context', 'citations', 'cache_control']);
+  if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
+  if (present(o.context)) ctx.lose(`${path}.context`, `${ctx.target} file parts have no context field.`);
+  if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations setting on files.`);
+  const title = strF(o, 'title', path);
+  const sp = `${path}.source`;
+  const src = asObj(o.source, sp);
+  const kind = typeOf(src, sp);
+  const url = sourceUrl(src, sp, kind, ctx);
+  if (url !== undefined) {
+    return kind === 'base64'
+      ? { type: 'file', data: url, filename: title, path }
+      : { type: 'file', url, filename: title, path };
+  }
+  if (kind === 'text') {
+    ctx.keys(src, sp, ['type', 'media_type', 'data']);
+    const titleNote = title ? ' (its title is left out)' : '';
+    ctx.change(path, `${ctx.target} has no plain-text documents: the document's text becomes a text part${titleNote}.`);
+    return { type: 'text', text: asStr(src.data, `${sp}.data`), path };
+  }
+  if (kind === 'file') return ctx.noFileId(path, 'the file inline', MESSAGES_STORE);
+  ctx.lose(path, `A document with a "${kind}" source: ${ctx.target} has no equivalent.`);
   return undefined;
 }
 
@@ -108,18 +98,8 @@ export function readMessagesToolResult(o: Json, path: string, ctx: Ctx): Turn {
     );
   }
   const callId = asStr(o.tool_use_id, `${path}.tool_use_id`);
-  const cp = `${path}.content`;
-  let output: string | Part[] = '';
-  if (typeof o.content === 'string') output = o.content;
-  else if (present(o.content)) {
-    output = [];
-    for (const [k, block] of asArr(o.content, cp).entries()) {
-      const bp = `${cp}[${k}]`;
-      const bo = asObj(block, bp);
-      const part = readMessagesPart(bo, bp, typeOf(bo, bp), ctx);
-      if (part) output.push(part);
-    }
-  }
+  const readPart = (bo: Json, bp: string, type: string) => readMessagesPart(bo, bp, type, ctx);
+  const output = present(o.content) ? readParts(o.content, `${path}.content`, readPart) : '';
   return { role: 'tool', callId, output, path };
 }
 

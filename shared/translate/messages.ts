@@ -102,10 +102,7 @@ function readMessagesSystem(system: unknown, ctx: Ctx): Turn {
     const path = `system[${i}]`;
     const o = asObj(block, path);
     if (typeOf(o, path) !== 'text') throw new Invalid(`${path} is a "${o.type}" block: system blocks must be text.`);
-    ctx.keys(o, path, ['type', 'text', 'cache_control', 'citations']);
-    if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    if (present(o.citations)) ctx.lose(`${path}.citations`, `${ctx.target} has no citations on request text.`);
-    return { type: 'text', text: asStr(o.text, `${path}.text`), path };
+    return readMessagesText(o, path, ctx);
   });
   return { role: 'system', content: parts, path: 'system' };
 }

@@ -20,7 +20,7 @@ import {
   type Tool,
   type ToolCall,
   type Turn,
-  typeOf,
+  readParts,
 } from './ir';
 import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
 
@@ -250,80 +250,58 @@ function dropItemIds(o: Json, path: string, ctx: Ctx): void {
   if (present(o.status)) ctx.lose(`${path}.status`, `Item status is Responses-only: ${ctx.target} has none.`);
 }
 
-function readResponsesContent(
-  content: unknown,
-  path: string,
-  ctx: Ctx,
-  role: 'user' | 'assistant' | 'system',
-): string | Part[] {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new Invalid(`${path} must be a string or a list of content parts.`);
-  const parts: Part[] = [];
-  content.forEach((p, i) => {
-    const pp = `${path}[${i}]`;
-    const o = asObj(p, pp);
-    const type = typeOf(o, pp);
-    if (type === 'input_text' && role === 'assistant') {
-      ctx.keys(o, pp, ['type', 'text']);
-      ctx.change(pp, 'Assistant text comes back as output_text.');
-      parts.push({ type: 'text', text: asStr(o.text, `${pp}.text`), path: pp });
-    } else if (type === 'input_text') {
-      ctx.keys(o, pp, ['type', 'text']);
-      parts.push({ type: 'text', text: asStr(o.text, `${pp}.text`), path: pp });
-    } else if (type === 'output_text' && role === 'assistant') {
-      ctx.keys(o, pp, ['type', 'text', 'annotations', 'logprobs']);
-      if (o.annotations !== undefined)
-        ctx.lose(`${pp}.annotations`, `${ctx.target} takes no annotations (citations) in earlier turns.`);
-      if (o.logprobs !== undefined)
-        ctx.lose(`${pp}.logprobs`, `${ctx.target} takes no log probabilities in earlier turns.`);
-      parts.push({ type: 'text', text: asStr(o.text, `${pp}.text`), path: pp });
-    } else if (type === 'refusal' && role === 'assistant') {
-      ctx.keys(o, pp, ['type', 'refusal']);
-      if (ctx.to === 'messages') ctx.lose(pp, 'Messages has no refusal in earlier turns.');
-      else parts.push({ type: 'refusal', text: asStr(o.refusal, `${pp}.refusal`), path: pp });
-    } else if (type === 'input_image' && role === 'user') {
-      ctx.keys(o, pp, ['type', 'image_url', 'file_id', 'detail']);
-      if (present(o.file_id) && !present(o.image_url)) {
-        ctx.lose(
-          pp,
-          `A file id from the provider's file store: ${ctx.target} cannot read it. Send the image inline instead.`,
-        );
-        return;
-      }
-      if (present(o.file_id))
-        ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids; the image URL is used.`);
-      parts.push({
-        type: 'image',
-        url: asStr(o.image_url, `${pp}.image_url`),
-        detail: strF(o, 'detail', pp),
-        path: pp,
-      });
-    } else if (type === 'input_file' && role === 'user') {
-      ctx.keys(o, pp, ['type', 'file_data', 'file_id', 'file_url', 'filename']);
-      if (!present(o.file_data) && !present(o.file_url)) {
-        ctx.lose(
-          pp,
-          `A file id from the provider's file store: ${ctx.target} cannot read it. Send the file inline instead.`,
-        );
-        return;
-      }
-      if (present(o.file_id)) ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids.`);
-      parts.push({
-        type: 'file',
-        data: strF(o, 'file_data', pp)?.v,
-        url: present(o.file_data) ? undefined : strF(o, 'file_url', pp)?.v,
-        filename: strF(o, 'filename', pp),
-        path: pp,
-      });
-      if (present(o.file_data) && present(o.file_url))
-        ctx.lose(`${pp}.file_url`, 'Both file_data and file_url were given: the inline data is used.');
-    } else if (type === 'input_audio') {
-      ctx.lose(pp, `${ctx.target} has no audio input.`);
-    } else {
-      notTranslatedBlock(pp, type, ctx);
-    }
-  });
-  return parts;
+function readResponsesContent(content: unknown, path: string, ctx: Ctx, role: ContentRole): string | Part[] {
+  return readParts(content, path, (o, pp, type) => readResponsesPart(o, pp, type, ctx, role));
+}
+
+type ContentRole = 'user' | 'assistant' | 'system';
+
+function readResponsesPart(o: Json, pp: string, type: string, ctx: Ctx, role: ContentRole): Part | undefined {
+  const assistant = role === 'assistant';
+  if (type === 'input_text' || (type === 'output_text' && assistant)) {
+    ctx.keys(o, pp, type === 'input_text' ? ['type', 'text'] : ['type', 'text', 'annotations', 'logprobs']);
+    if (type === 'input_text' && assistant) ctx.change(pp, 'Assistant text comes back as output_text.');
+    if (type === 'output_text' && o.annotations !== undefined)
+      ctx.lose(`${pp}.annotations`, `${ctx.target} takes no annotations (citations) in earlier turns.`);
+    if (type === 'output_text' && o.logprobs !== undefined)
+      ctx.lose(`${pp}.logprobs`, `${ctx.target} takes no log probabilities in earlier turns.`);
+    return { type: 'text', text: asStr(o.text, `${pp}.text`), path: pp };
+  }
+  if (type === 'refusal' && assistant) {
+    ctx.keys(o, pp, ['type', 'refusal']);
+    if (ctx.to !== 'messages') return { type: 'refusal', text: asStr(o.refusal, `${pp}.refusal`), path: pp };
+    ctx.lose(pp, 'Messages has no refusal in earlier turns.');
+    return undefined;
+  }
+  if (type === 'input_image' && role === 'user') return readResponsesImage(o, pp, ctx);
+  if (type === 'input_file' && role === 'user') return readResponsesFile(o, pp, ctx);
+  if (type === 'input_audio') ctx.lose(pp, `${ctx.target} has no audio input.`);
+  else notTranslatedBlock(pp, type, ctx);
+  return undefined;
+}
+
+function readResponsesImage(o: Json, pp: string, ctx: Ctx): Part | undefined {
+  ctx.keys(o, pp, ['type', 'image_url', 'file_id', 'detail']);
+  if (present(o.file_id) && !present(o.image_url)) return ctx.noFileId(pp, 'the image inline');
+  if (present(o.file_id))
+    ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids; the image URL is used.`);
+  return { type: 'image', url: asStr(o.image_url, `${pp}.image_url`), detail: strF(o, 'detail', pp), path: pp };
+}
+
+function readResponsesFile(o: Json, pp: string, ctx: Ctx): Part | undefined {
+  ctx.keys(o, pp, ['type', 'file_data', 'file_id', 'file_url', 'filename']);
+  if (!present(o.file_data) && !present(o.file_url)) return ctx.noFileId(pp, 'the file inline');
+  if (present(o.file_id)) ctx.lose(`${pp}.file_id`, `${ctx.target} cannot read provider file ids.`);
+  const part: Part = {
+    type: 'file',
+    data: strF(o, 'file_data', pp)?.v,
+    url: present(o.file_data) ? undefined : strF(o, 'file_url', pp)?.v,
+    filename: strF(o, 'filename', pp),
+    path: pp,
+  };
+  if (present(o.file_data) && present(o.file_url))
+    ctx.lose(`${pp}.file_url`, 'Both file_data and file_url were given: the inline data is used.');
+  return part;
 }
 
 function readResponsesTools(tools: unknown, ctx: Ctx): Tool[] {
