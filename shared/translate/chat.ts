@@ -93,7 +93,8 @@ export function readChat(b: Json, ctx: Ctx): IR {
     ir.maxTokens = legacy;
     ctx.change(
       'max_tokens',
-      `Chat's deprecated name for the output cap: it becomes ${maxField(ctx.to)}, and translating back writes max_completion_tokens.`,
+      `Chat's deprecated name for the output cap: it becomes ${maxField(ctx.to)}, and translating back writes ` +
+        `max_completion_tokens.`,
       maxField(ctx.to),
     );
   }
@@ -421,7 +422,8 @@ function chatPart(p: Part, ctx: Ctx): Json | undefined {
         img.detail = 'high';
         ctx.change(
           p.detail.path,
-          'Chat Completions has no "original" image detail (only auto, low and high): "high", its most detailed level, is used.',
+          'Chat Completions has no "original" image detail (only auto, low and high): "high", its most detailed ' +
+            'level, is used.',
           'image_url.detail',
         );
       } else if (p.detail) img.detail = p.detail.v;

@@ -35,8 +35,10 @@ function notePrefill(ir: IR, ctx: Ctx): void {
   ctx.change(
     last.path,
     ctx.from === 'messages'
-      ? `A final assistant turn is a prefill in Messages (the reply continues it); ${ctx.target} treats it as a finished earlier turn.`
-      : `A final assistant turn becomes a prefill in Messages: the reply continues this text, where ${ctx.source} treats it as a finished turn.`,
+      ? `A final assistant turn is a prefill in Messages (the reply continues it); ${ctx.target} treats it as a ` +
+          `finished earlier turn.`
+      : `A final assistant turn becomes a prefill in Messages: the reply continues this text, where ${ctx.source} ` +
+          `treats it as a finished turn.`,
   );
 }
 

@@ -226,7 +226,9 @@ export class Ctx {
         this.losses.push({
           path: p,
           kind: 'not-translated',
-          reason: `Not a ${this.source} field this translator knows: left out of the ${this.target} request (add it by hand if the gateway accepts it there).`,
+          reason:
+            `Not a ${this.source} field this translator knows: left out of the ${this.target} request (add ` +
+            `it by hand if the gateway accepts it there).`,
         });
       } else if (o[key] === null && !nullable.includes(key)) {
         this.lose(p, 'null: left out, so the default applies.');
@@ -283,7 +285,8 @@ export function strictFor(t: Tool, ctx: Ctx, to: string): boolean | undefined {
   if (ctx.from === 'responses') {
     ctx.add(
       t.path,
-      `Responses enforces a tool's schema when strict is not set; ${ctx.target} does only with strict: true, so strict: true is added (and comes back as strict: true).`,
+      `Responses enforces a tool's schema when strict is not set; ${ctx.target} does only with strict: true, so ` +
+        `strict: true is added (and comes back as strict: true).`,
       to,
     );
     return true;
@@ -291,7 +294,8 @@ export function strictFor(t: Tool, ctx: Ctx, to: string): boolean | undefined {
   if (ctx.to === 'responses') {
     ctx.add(
       t.path,
-      `Responses enforces a tool's schema unless strict is false: strict: false is added to keep ${ctx.source}'s behaviour (and comes back as strict: false).`,
+      `Responses enforces a tool's schema unless strict is false: strict: false is added to keep ${ctx.source}'s ` +
+        `behaviour (and comes back as strict: false).`,
       to,
     );
     return false;

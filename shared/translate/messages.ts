@@ -153,7 +153,8 @@ function readMessagesTurn(m: unknown, path: string, ir: IR, ctx: Ctx): void {
       } else if (type === 'thinking' || type === 'redacted_thinking') {
         ctx.lose(
           bp,
-          `${ctx.target} has no thinking blocks and their signatures cannot be recreated, so thinking starts over after this turn.`,
+          `${ctx.target} has no thinking blocks and their signatures cannot be recreated, so thinking starts over ` +
+            `after this turn.`,
         );
       } else if (type === 'server_tool_use' || type.endsWith('_tool_result')) {
         ctx.lose(bp, `A server-tool block (${type}): ${ctx.target} has no equivalent.`);
@@ -347,7 +348,8 @@ function writeMessagesSystem(ir: IR, out: Json, ctx: Ctx): void {
       t.path,
       moved
         ? 'Messages has no system messages inside the conversation: this one moves into the top-level system prompt.'
-        : `Merged with ${sys.length - 1} other system message${sys.length > 2 ? 's' : ''} into Messages' one system prompt.`,
+        : `Merged with ${sys.length - 1} other system message${sys.length > 2 ? 's' : ''} into Messages' one ` +
+            `system prompt.`,
       'system',
     );
     if (typeof t.content === 'string') blocks.push({ type: 'text', text: t.content });
@@ -408,7 +410,8 @@ function writeMessagesAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ct
       blocks.push({ type: 'text', text: t.content });
       ctx.change(
         t.contentPath,
-        'Messages needs a block list when a turn has tool calls: the text becomes a text block (and comes back as a list).',
+        'Messages needs a block list when a turn has tool calls: the text becomes a text block (and comes back as ' +
+          'a list).',
       );
     }
   } else if (t.content) {

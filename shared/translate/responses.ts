@@ -231,7 +231,8 @@ function readResponsesItems(items: unknown[], ir: IR, ctx: Ctx, noInstructions: 
       case 'reasoning':
         ctx.lose(
           path,
-          `A reasoning item only means something to Responses (its summary and encrypted content cannot be recreated in ${ctx.target}).`,
+          `A reasoning item only means something to Responses (its summary and encrypted content cannot be ` +
+            `recreated in ${ctx.target}).`,
         );
         return;
       case 'item_reference':
@@ -340,7 +341,8 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
       out.max_output_tokens = RESPONSES_MIN_OUTPUT_TOKENS;
       ctx.change(
         ir.maxTokens.path,
-        `${ir.maxTokens.v} is below Responses' minimum of ${RESPONSES_MIN_OUTPUT_TOKENS}: raised to ${RESPONSES_MIN_OUTPUT_TOKENS}.`,
+        `${ir.maxTokens.v} is below Responses' minimum of ${RESPONSES_MIN_OUTPUT_TOKENS}: raised to ` +
+          `${RESPONSES_MIN_OUTPUT_TOKENS}.`,
         'max_output_tokens',
       );
     } else out.max_output_tokens = ir.maxTokens.v;

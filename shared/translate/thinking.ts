@@ -43,7 +43,8 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
         ir.effort = effort;
         ctx.change(
           'thinking',
-          `${ctx.target} has effort levels, not thinking budgets: the budget of ${budget.v} tokens is left out and output_config.effort "${effort.v}" is used.`,
+          `${ctx.target} has effort levels, not thinking budgets: the budget of ${budget.v} tokens is left out and ` +
+            `output_config.effort "${effort.v}" is used.`,
           effortPath,
         );
       } else {
@@ -51,7 +52,8 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
         ir.effort = { v: level, path: 'thinking' };
         ctx.change(
           'thinking',
-          `Thinking budget of ${budget.v} tokens becomes reasoning effort "${level}": ${ctx.target} has effort levels, not budgets.`,
+          `Thinking budget of ${budget.v} tokens becomes reasoning effort "${level}": ${ctx.target} has effort ` +
+            `levels, not budgets.`,
           effortPath,
         );
       }
@@ -62,7 +64,8 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
       if (effort?.v === 'high') {
         ctx.change(
           effort.path,
-          `"high" is adaptive thinking's default depth: ${ctx.target} gets reasoning effort "high", and translating back leaves output_config.effort out.`,
+          `"high" is adaptive thinking's default depth: ${ctx.target} gets reasoning effort "high", and ` +
+            `translating back leaves output_config.effort out.`,
           effortPath,
         );
       }
@@ -85,7 +88,8 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
     // asks for reasoning (translated back it turns thinking on), which this request does not ask for.
     ctx.lose(
       effort.path,
-      `Without thinking, Messages' effort only steers how much the model writes; in ${ctx.target} reasoning effort asks for reasoning, which this request does not use, so it is left out.`,
+      `Without thinking, Messages' effort only steers how much the model writes; in ${ctx.target} reasoning effort ` +
+        `asks for reasoning, which this request does not use, so it is left out.`,
     );
   }
 }
@@ -102,7 +106,8 @@ export function thinkingConflicts(ir: IR, out: Json): string[] {
   const lastAssistant = ir.turns.findLast((t) => t.role === 'assistant');
   if (lastAssistant && lastAssistant.role === 'assistant' && lastAssistant.calls.length > 0) {
     found.push(
-      `the tool calls of ${lastAssistant.path} without the signed thinking block that led to them (continuing a tool loop with thinking needs that block echoed, and it cannot be recreated)`,
+      `the tool calls of ${lastAssistant.path} without the signed thinking block that led to them (continuing a ` +
+        `tool loop with thinking needs that block echoed, and it cannot be recreated)`,
     );
   }
   if (ir.toolChoice && (ir.toolChoice.v.mode === 'any' || ir.toolChoice.v.mode === 'tool')) {
@@ -126,7 +131,8 @@ export function writeMessagesReasoning(ir: IR, out: Json, ctx: Ctx): void {
       // The settings the user wrote explicitly win over reasoning, which the request can do without.
       ctx.lose(
         ir.effort.path,
-        `Messages rejects thinking together with ${conflicts.join(' and ')}: those are kept as you set them, and thinking (reasoning effort "${e}") is left out.`,
+        `Messages rejects thinking together with ${conflicts.join(' and ')}: those are kept as you set them, and ` +
+          `thinking (reasoning effort "${e}") is left out.`,
       );
     } else {
       out.thinking = { type: 'adaptive' };
