@@ -21,6 +21,7 @@ import {
   type Tool,
   type ToolCall,
   readParts,
+  type Turn,
 } from './ir';
 import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
 
@@ -150,67 +151,9 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
       });
       return;
     }
-    case 'assistant': {
-      ctx.keys(
-        o,
-        path,
-        ['role', 'content', 'tool_calls', 'refusal', 'name', 'audio', 'function_call', 'reasoning_content'],
-        ['content'],
-      );
-      let content: string | Part[] | null = present(o.content)
-        ? readChatContent(o.content, contentPath, ctx, ['text', 'refusal'])
-        : null;
-      if (present(o.refusal)) {
-        const text = asStr(o.refusal, `${path}.refusal`);
-        if (ctx.to === 'messages') {
-          ctx.lose(`${path}.refusal`, 'Messages has no refusal in earlier turns.');
-        } else {
-          ctx.change(
-            `${path}.refusal`,
-            'Becomes a refusal content part of the assistant message (and comes back as one).',
-          );
-          const part: Part = { type: 'refusal', text, path: `${path}.refusal` };
-          content =
-            content === null
-              ? [part]
-              : typeof content === 'string'
-                ? [{ type: 'text', text: content, path: contentPath }, part]
-                : [...content, part];
-        }
-      }
-      if (present(o.audio)) ctx.lose(`${path}.audio`, `${ctx.target} has no audio replies.`);
-      if (present(o.function_call))
-        ctx.lose(`${path}.function_call`, `A legacy function_call: ${ctx.target} only takes tool calls.`);
-      if (present(o.reasoning_content)) {
-        ctx.lose(
-          `${path}.reasoning_content`,
-          `A gateway extension (visible reasoning): ${ctx.target} cannot take it back as reasoning.`,
-        );
-      }
-      const calls: ToolCall[] = [];
-      if (present(o.tool_calls)) {
-        asArr(o.tool_calls, `${path}.tool_calls`).forEach((c, j) => {
-          const cp = `${path}.tool_calls[${j}]`;
-          const co = asObj(c, cp);
-          if (present(co.type) && co.type !== 'function') {
-            ctx.lose(cp, `A "${String(co.type)}" tool call: ${ctx.target} only has function tool calls.`);
-            return;
-          }
-          ctx.keys(co, cp, ['id', 'type', 'function']);
-          const fp = `${cp}.function`;
-          const fn = asObj(co.function, fp);
-          ctx.keys(fn, fp, ['name', 'arguments']);
-          calls.push({
-            id: asStr(co.id, `${cp}.id`),
-            name: asStr(fn.name, `${fp}.name`),
-            args: asStr(fn.arguments ?? '', `${fp}.arguments`),
-            argsPath: `${fp}.arguments`,
-          });
-        });
-      }
-      ir.turns.push({ role: 'assistant', content, calls, path, contentPath });
+    case 'assistant':
+      ir.turns.push(readChatAssistant(o, path, ctx));
       return;
-    }
     case 'tool': {
       ctx.keys(o, path, ['role', 'content', 'tool_call_id']);
       const output = readChatContent(o.content ?? '', contentPath, ctx, ['text']);
@@ -223,6 +166,64 @@ function readChatMessage(m: unknown, path: string, ir: IR, ctx: Ctx): void {
     default:
       throw new Invalid(`${path}.role must be one of "system", "developer", "user", "assistant", "tool".`);
   }
+}
+
+function readChatAssistant(o: Json, path: string, ctx: Ctx): Turn {
+  const contentPath = `${path}.content`;
+  const known = ['role', 'content', 'tool_calls', 'refusal', 'name', 'audio', 'function_call', 'reasoning_content'];
+  ctx.keys(o, path, known, ['content']);
+  let content: string | Part[] | null = present(o.content)
+    ? readChatContent(o.content, contentPath, ctx, ['text', 'refusal'])
+    : null;
+  if (present(o.refusal)) {
+    const text = asStr(o.refusal, `${path}.refusal`);
+    if (ctx.to === 'messages') {
+      ctx.lose(`${path}.refusal`, 'Messages has no refusal in earlier turns.');
+    } else {
+      ctx.change(`${path}.refusal`, 'Becomes a refusal content part of the assistant message (and comes back as one).');
+      const part: Part = { type: 'refusal', text, path: `${path}.refusal` };
+      content =
+        content === null
+          ? [part]
+          : typeof content === 'string'
+            ? [{ type: 'text', text: content, path: contentPath }, part]
+            : [...content, part];
+    }
+  }
+  if (present(o.audio)) ctx.lose(`${path}.audio`, `${ctx.target} has no audio replies.`);
+  if (present(o.function_call))
+    ctx.lose(`${path}.function_call`, `A legacy function_call: ${ctx.target} only takes tool calls.`);
+  if (present(o.reasoning_content)) {
+    ctx.lose(
+      `${path}.reasoning_content`,
+      `A gateway extension (visible reasoning): ${ctx.target} cannot take it back as reasoning.`,
+    );
+  }
+  const calls = present(o.tool_calls) ? readChatToolCalls(o.tool_calls, `${path}.tool_calls`, ctx) : [];
+  return { role: 'assistant', content, calls, path, contentPath };
+}
+
+function readChatToolCalls(list: unknown, path: string, ctx: Ctx): ToolCall[] {
+  const calls: ToolCall[] = [];
+  asArr(list, path).forEach((c, j) => {
+    const cp = `${path}[${j}]`;
+    const co = asObj(c, cp);
+    if (present(co.type) && co.type !== 'function') {
+      ctx.lose(cp, `A "${String(co.type)}" tool call: ${ctx.target} only has function tool calls.`);
+      return;
+    }
+    ctx.keys(co, cp, ['id', 'type', 'function']);
+    const fp = `${cp}.function`;
+    const fn = asObj(co.function, fp);
+    ctx.keys(fn, fp, ['name', 'arguments']);
+    calls.push({
+      id: asStr(co.id, `${cp}.id`),
+      name: asStr(fn.name, `${fp}.name`),
+      args: asStr(fn.arguments ?? '', `${fp}.arguments`),
+      argsPath: `${fp}.arguments`,
+    });
+  });
+  return calls;
 }
 
 function readChatContent(content: unknown, path: string, ctx: Ctx, allowed: readonly string[]): string | Part[] {

@@ -124,52 +124,60 @@ function readMessagesTurn(m: unknown, path: string, ir: IR, ctx: Ctx): void {
     return;
   }
   if (!Array.isArray(o.content)) throw new Invalid(`${contentPath} must be a string or a list of content blocks.`);
-  if (o.role === 'assistant') {
-    const parts: Part[] = [];
-    const calls: ToolCall[] = [];
-    o.content.forEach((block, j) => {
-      const bp = `${contentPath}[${j}]`;
-      const bo = asObj(block, bp);
-      const type = typeOf(bo, bp);
-      if (type === 'text') {
-        const part = readMessagesText(bo, bp, ctx);
-        if (calls.length > 0)
-          ctx.change(
-            bp,
-            `${ctx.target} puts an assistant turn's text before its tool calls: this text moves ahead of them.`,
-          );
-        parts.push(part);
-      } else if (type === 'tool_use') {
-        ctx.keys(bo, bp, ['type', 'id', 'name', 'input', 'cache_control']);
-        if (present(bo.cache_control)) ctx.noCache(`${bp}.cache_control`);
-        const input = bo.input === undefined ? {} : asObj(bo.input, `${bp}.input`);
-        calls.push({
-          id: asStr(bo.id, `${bp}.id`),
-          name: asStr(bo.name, `${bp}.name`),
-          input,
-          args: JSON.stringify(input),
-          argsPath: `${bp}.input`,
-        });
-      } else if (type === 'thinking' || type === 'redacted_thinking') {
-        ctx.lose(
+  if (o.role === 'assistant') ir.turns.push(readMessagesAssistant(o.content, path, ctx));
+  else ir.turns.push(...readMessagesUser(o.content, path, ctx));
+}
+
+function readMessagesAssistant(blocks: unknown[], path: string, ctx: Ctx): Turn {
+  const contentPath = `${path}.content`;
+  const parts: Part[] = [];
+  const calls: ToolCall[] = [];
+  blocks.forEach((block, j) => {
+    const bp = `${contentPath}[${j}]`;
+    const bo = asObj(block, bp);
+    const type = typeOf(bo, bp);
+    if (type === 'text') {
+      const part = readMessagesText(bo, bp, ctx);
+      if (calls.length > 0)
+        ctx.change(
           bp,
-          `${ctx.target} has no thinking blocks and their signatures cannot be recreated, so thinking starts over ` +
-            `after this turn.`,
+          `${ctx.target} puts an assistant turn's text before its tool calls: this text moves ahead of them.`,
         );
-      } else if (type === 'server_tool_use' || type.endsWith('_tool_result')) {
-        ctx.lose(bp, `A server-tool block (${type}): ${ctx.target} has no equivalent.`);
-      } else {
-        notTranslatedBlock(bp, type, ctx);
-      }
-    });
-    ir.turns.push({ role: 'assistant', content: parts, calls, path, contentPath });
-    return;
-  }
-  // A user turn: tool results become tool turns of their own (Chat tool messages / Responses outputs);
-  // the rest of the turn follows them.
+      parts.push(part);
+    } else if (type === 'tool_use') {
+      calls.push(readMessagesToolUse(bo, bp, ctx));
+    } else if (type === 'thinking' || type === 'redacted_thinking') {
+      ctx.lose(
+        bp,
+        `${ctx.target} has no thinking blocks and their signatures cannot be recreated, so thinking starts over ` +
+          `after this turn.`,
+      );
+    } else if (type === 'server_tool_use' || type.endsWith('_tool_result')) {
+      ctx.lose(bp, `A server-tool block (${type}): ${ctx.target} has no equivalent.`);
+    } else {
+      notTranslatedBlock(bp, type, ctx);
+    }
+  });
+  return { role: 'assistant', content: parts, calls, path, contentPath };
+}
+
+function readMessagesToolUse(bo: Json, bp: string, ctx: Ctx): ToolCall {
+  ctx.keys(bo, bp, ['type', 'id', 'name', 'input', 'cache_control']);
+  if (present(bo.cache_control)) ctx.noCache(`${bp}.cache_control`);
+  const input = bo.input === undefined ? {} : asObj(bo.input, `${bp}.input`);
+  const id = asStr(bo.id, `${bp}.id`);
+  return { id, name: asStr(bo.name, `${bp}.name`), input, args: JSON.stringify(input), argsPath: `${bp}.input` };
+}
+
+/**
+ * A user turn: tool results become tool turns of their own (Chat tool messages / Responses outputs); the rest
+ * of the turn follows them.
+ */
+function readMessagesUser(blocks: unknown[], path: string, ctx: Ctx): Turn[] {
+  const contentPath = `${path}.content`;
   const rest: Part[] = [];
   const results: Turn[] = [];
-  o.content.forEach((block, j) => {
+  blocks.forEach((block, j) => {
     const bp = `${contentPath}[${j}]`;
     const bo = asObj(block, bp);
     const type = typeOf(bo, bp);
@@ -185,8 +193,7 @@ function readMessagesTurn(m: unknown, path: string, ir: IR, ctx: Ctx): void {
     const part = readMessagesPart(bo, bp, type, ctx);
     if (part) rest.push(part);
   });
-  ir.turns.push(...results);
-  if (rest.length > 0 || results.length === 0) ir.turns.push({ role: 'user', content: rest, path });
+  return rest.length > 0 || results.length === 0 ? [...results, { role: 'user', content: rest, path }] : results;
 }
 
 function readMessagesTools(tools: unknown, ctx: Ctx): Tool[] {
