@@ -74,6 +74,31 @@ export function readResponses(b: Json, ctx: Ctx): IR {
     ir.includeObfuscation = boolF(so, 'include_obfuscation', 'stream_options');
   }
   readOpenAiCommon(b, ir);
+  loseServerSide(b, ir, ctx);
+  readResponsesOutput(b, ir, ctx);
+  if (present(b.instructions)) {
+    ir.turns.push({
+      role: 'system',
+      content: asStr(b.instructions, 'instructions'),
+      path: 'instructions',
+      instructions: true,
+    });
+  }
+  if (b.input === undefined) throw new Invalid('input is missing.');
+  if (typeof b.input === 'string') {
+    ctx.change('input', 'The text becomes the first user message; translating back gives a one-message input list.');
+    ir.turns.push({ role: 'user', content: b.input, path: 'input' });
+  } else {
+    readResponsesItems(asArr(b.input, 'input'), ir, ctx, !present(b.instructions));
+  }
+  if (present(b.tools)) ir.tools = readResponsesTools(b.tools, ctx);
+  if (present(b.tool_choice)) readOpenAiToolChoice(b.tool_choice, ir, ctx, 'responses');
+  ir.parallel = boolF(b, 'parallel_tool_calls', '');
+  return ir;
+}
+
+/** Server-side state and features, which no other protocol has; the include list, one entry at a time. */
+function loseServerSide(b: Json, ir: IR, ctx: Ctx): void {
   const stateless = `${ctx.target} is stateless: send the whole conversation instead.`;
   if (present(b.previous_response_id)) ctx.lose('previous_response_id', `Server-side history: ${stateless}`);
   if (present(b.conversation)) ctx.lose('conversation', `A server-side conversation: ${stateless}`);
@@ -91,6 +116,10 @@ export function readResponses(b: Json, ctx: Ctx): IR {
       else ctx.lose(path, `${ctx.target} has no include list for "${String(entry)}".`);
     });
   }
+}
+
+/** Reasoning and the text output's format and verbosity. */
+function readResponsesOutput(b: Json, ir: IR, ctx: Ctx): void {
   if (present(b.reasoning)) {
     const r = asObj(b.reasoning, 'reasoning');
     ctx.keys(r, 'reasoning', ['effort', 'summary']);
@@ -125,25 +154,6 @@ export function readResponses(b: Json, ctx: Ctx): IR {
       }
     }
   }
-  if (present(b.instructions)) {
-    ir.turns.push({
-      role: 'system',
-      content: asStr(b.instructions, 'instructions'),
-      path: 'instructions',
-      instructions: true,
-    });
-  }
-  if (b.input === undefined) throw new Invalid('input is missing.');
-  if (typeof b.input === 'string') {
-    ctx.change('input', 'The text becomes the first user message; translating back gives a one-message input list.');
-    ir.turns.push({ role: 'user', content: b.input, path: 'input' });
-  } else {
-    readResponsesItems(asArr(b.input, 'input'), ir, ctx, !present(b.instructions));
-  }
-  if (present(b.tools)) ir.tools = readResponsesTools(b.tools, ctx);
-  if (present(b.tool_choice)) readOpenAiToolChoice(b.tool_choice, ir, ctx, 'responses');
-  ir.parallel = boolF(b, 'parallel_tool_calls', '');
-  return ir;
 }
 
 const HOSTED_ITEMS = [
