@@ -6,8 +6,10 @@
  *   raw   fetch + eventsource-parser, counting events (the floor any client pays)
  *   raw+JSON  the same plus one JSON.parse per event (the least any client that reads the events pays)
  *   sdk   the official SDK's stream iterator
- * Budgets (design.md §9): core ≥ 0.8× raw and ≥ 1.0× sdk (the median of each round's ratio); added time to
- * first token < 5 ms median.
+ * Budgets (docs/architecture.md §9), each the median of the rounds' paired ratios:
+ *   core ≥ 0.8× raw+JSON  (fetch + eventsource-parser + JSON.parse per event)
+ *   core ≥ 1.0× sdk       (the official SDK's stream iterator)
+ * and added time to first token < 5 ms median. raw alone is printed as the floor, with no budget.
  *
  * The simulator runs in its own process and sends the firehose as it generates it, 32 KB at a time, so a client
  * reads while the next bytes are being made: the wall-clock rate is the rate a client sustains against a fast
@@ -184,9 +186,9 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
   await viaCore(protocol, 'sim-firehose', 500);
   await sdk(protocol, 'sim-firehose', 500);
   const rates: Record<Kind, number[]> = { raw: [], json: [], core: [], sdk: [] };
-  // Each round's core/raw and core/sdk: the machine's speed drifts between rounds (a shared VM moved raw by
-  // ±30% between runs here), and a ratio of two readings taken side by side cancels that drift.
-  const paired: Record<'raw' | 'sdk', number[]> = { raw: [], sdk: [] };
+  // Each round's core/raw, core/(raw+JSON) and core/sdk: the machine's speed drifts between rounds (a shared VM
+  // moved raw by ±30% between runs here), and a ratio of two readings taken side by side cancels that drift.
+  const paired: Record<'raw' | 'json' | 'sdk', number[]> = { raw: [], json: [], sdk: [] };
   const cpu: Record<Kind, number[]> = { raw: [], json: [], core: [], sdk: [] };
   const pairedCpu: number[] = [];
   let coreEvents = 0;
@@ -210,6 +212,7 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     // A reading that lost or split events would make its rate meaningless.
     if (a.events !== b.events || j.events !== b.events) failures.push(`${protocol}: raw read ${a.events} events, raw+JSON ${j.events}, core ${b.events}`);
     paired.raw.push(a.ms / b.ms);
+    paired.json.push(j.ms / b.ms);
     paired.sdk.push(c.ms / b.ms);
     cpu.raw.push(a.cpuMs);
     cpu.json.push(j.cpuMs);
@@ -219,14 +222,18 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     if (process.env.BENCH_VERBOSE) console.log(`  round ${i + 1}: ${KINDS.map((k) => `${k} ${got[k].ms.toFixed(1)} ms`).join('  ')}   core/raw ${(a.ms / b.ms).toFixed(2)}`);
   }
   const [r, j, c, s] = [median(rates.raw), median(rates.json), median(rates.core), median(rates.sdk)];
-  const [vsRaw, vsSdk] = [median(paired.raw), median(paired.sdk)];
-  console.log(
-    `${protocol.padEnd(10)} raw ${fmt(r).padStart(9)}  raw+JSON ${fmt(j).padStart(9)}  core ${fmt(c).padStart(9)}  sdk ${fmt(s).padStart(9)} ev/s   core/raw ${vsRaw.toFixed(2)}×  core/sdk ${vsSdk.toFixed(2)}×  (of the medians: core/raw ${(c / r).toFixed(2)}×  core/(raw+JSON) ${(c / j).toFixed(2)}×  core/sdk ${(c / s).toFixed(2)}×)   (${coreEvents} events)`,
-  );
+  const [vsRaw, vsJson, vsSdk] = [median(paired.raw), median(paired.json), median(paired.sdk)];
+  const pad = (x: number) => fmt(x).padStart(9);
+  const evs = `raw ${pad(r)}  raw+JSON ${pad(j)}  core ${pad(c)}  sdk ${pad(s)} ev/s`;
+  const budgets = `core/(raw+JSON) ${vsJson.toFixed(2)}× (budget ≥ 0.8)  core/sdk ${vsSdk.toFixed(2)}× (budget ≥ 1.0)`;
+  const ofMedians = `core/(raw+JSON) ${(c / j).toFixed(2)}×  core/sdk ${(c / s).toFixed(2)}×`;
+  const floor = `core/raw ${vsRaw.toFixed(2)}×`;
+  const tail = `(of the medians: ${ofMedians})   (${coreEvents} events)`;
+  console.log(`${protocol.padEnd(10)} ${evs}   ${budgets}  ${floor}   ${tail}`);
   console.log(
     `${''.padEnd(10)} CPU ms per run: raw ${median(cpu.raw).toFixed(1)}  raw+JSON ${median(cpu.json).toFixed(1)}  core ${median(cpu.core).toFixed(1)}  sdk ${median(cpu.sdk).toFixed(1)}   raw/core ${median(pairedCpu).toFixed(2)}× (the client's own work, without the wait for the simulator)`,
   );
-  if (vsRaw < 0.8) failures.push(`${protocol}: core/raw ${vsRaw.toFixed(2)} < 0.8`);
+  if (vsJson < 0.8) failures.push(`${protocol}: core/(raw+JSON) ${vsJson.toFixed(2)} < 0.8`);
   if (vsSdk < 1.0) failures.push(`${protocol}: core/sdk ${vsSdk.toFixed(2)} < 1.0`);
 }
 

@@ -250,7 +250,7 @@ describe('the finished run lists the events as they were pushed', () => {
     const { finished, pushed } = await runOnce(url);
     const live = pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []));
     expect(finished.result.verdict).toBe('complete');
-    expect(live.map((e) => e.type)).toEqual(['comment', 'chunk', 'chunk', '[DONE]']);
+    expect(live.map((e) => e.type)).toEqual(['comment', 'content', 'finish', '[DONE]']);
     expect(finished.events).toEqual(live);
     expect(finished.result.transcript.blocks[0]).toMatchObject({ text: 'héllo 日本' });
   });

@@ -25,7 +25,8 @@ describe('Chat fold over recorded-style fixtures', () => {
     });
     expect(run.transcript.usage.inputCacheWrite).toBeUndefined();
     expect(run.outcome).toMatchObject({ verdict: 'complete', warnings: [] });
-    expect(run.steps.map((s) => s.type)).toEqual([...Array(8).fill('chunk'), '[DONE]']);
+    // Typed by what each chunk carries, so the Events type filter can pick out the text, the finish, the usage.
+    expect(run.steps.map((s) => s.type)).toEqual(['role', ...Array(5).fill('content'), 'finish', 'usage', '[DONE]']);
     expect(run.steps.at(-1)?.terminal).toBe(true);
   });
 
@@ -137,7 +138,7 @@ describe('Chat fold: terminal cases', () => {
   it('ignores chunks after [DONE] with a warning and a second [DONE] silently', () => {
     const run = runFold('chat', data({ content: 'a' }, {}, 'stop') + DONE + data({ content: 'late' }) + DONE);
     expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'a' }]);
-    expect(run.outcome.warnings).toEqual(['chunk arrived after [DONE] and was ignored.']);
+    expect(run.outcome.warnings).toEqual(['content arrived after [DONE] and was ignored.']);
   });
 
   it('a top-level error in a data frame is an error-event', () => {

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions (protocols.md §3): the stream fold and the non-streaming reader. Frames are
+ * OpenAI Chat Completions (docs/protocols.md §3): the stream fold and the non-streaming reader. Frames are
  * data-only; the stream is complete only with a finish_reason and the `data: [DONE]` sentinel.
  */
 import { bodyErrorOf } from '../errors';
@@ -80,8 +80,8 @@ export function createChatFold(): StreamFold {
     const name = str(fn.name);
     const args = str(fn.arguments) ?? '';
     let call = calls.get(index);
-    // §9.10: some OpenAI-compatible backends send every parallel call at index 0 and tell them apart only
-    // by id, so a new id at a used index starts a new call.
+    // docs/protocols.md §9.10: some OpenAI-compatible backends send every parallel call at index 0 and tell
+    // them apart only by id, so a new id at a used index starts a new call.
     if (call && id && call.id && id !== call.id) {
       completeToolCall(call);
       call = undefined;
@@ -247,7 +247,10 @@ function contentText(content: unknown): string {
   return '';
 }
 
-/** A non-streaming /v1/chat/completions body (§3.3). A 2xx body holding an error envelope sets `error`. */
+/**
+ * A non-streaming /v1/chat/completions body (docs/protocols.md §3.3). A 2xx body holding an error envelope sets
+ * `error`.
+ */
 export function readChatResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   const error = bodyErrorOf(json);

@@ -1,7 +1,7 @@
 /**
  * Request-body helpers for the composer. Pure: every function returns a new body, never mutates its input,
  * and keeps fields it does not know (the gateway publishes no schema, so whatever the user typed is sent).
- * Shapes follow protocols.md §1.7 (Messages), §3.4 (Chat) and §4.3 (Responses).
+ * Shapes follow docs/protocols.md §1.7 (Messages), §3.4 (Chat) and §4.3 (Responses).
  */
 import type { Block, ProtocolId, Transcript } from './types';
 
@@ -10,7 +10,7 @@ type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
 
 export const DEFAULT_PROMPT = 'Explain server-sent events in two sentences.';
 
-/** Each protocol names its output cap differently (protocols.md §8). */
+/** Each protocol names its output cap differently (docs/protocols.md §8). */
 export function maxTokensField(protocol: ProtocolId): 'max_tokens' | 'max_completion_tokens' | 'max_output_tokens' {
   return protocol === 'messages' ? 'max_tokens' : protocol === 'chat' ? 'max_completion_tokens' : 'max_output_tokens';
 }

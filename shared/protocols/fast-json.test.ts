@@ -22,7 +22,7 @@ const same = (data: string) => {
   const json = JSON.parse(data);
   expect(fast).toMatchObject(fromJson(json));
   // The same event is the ParsedEvent the Events list shows: its type, and the whole payload on request.
-  expect(fast?.type).toBe(json.type ?? 'chunk');
+  expect(fast?.type).toBe(json.type ?? 'content');
   expect(fast?.json).toEqual(json);
 };
 

@@ -229,7 +229,7 @@ let valueOpen = 0;
 /**
  * The template regexes only validate (a match that builds no capture strings is several times cheaper per
  * event); the values are then read at the offsets the template fixes. `event` is the SSE `event:` line: a
- * Chat chunk's type is that line when it has one.
+ * Chat chunk's type is that line when it has one, else `content` (see sse.ts's `chatChunkType`).
  */
 export function fastDelta(data: string, event?: string): FastDelta | undefined {
   const c2 = data.charCodeAt(2);
@@ -273,7 +273,7 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
     // `,"choices":[{…` took V8's search twice as long per chunk.)
     const open = data.indexOf(CHAT_CONTENT) + CHAT_CONTENT.length;
     valueOpen = open;
-    return new ChatDelta(event || 'chunk', data, valueOf(data, open, closeOf(data, open)));
+    return new ChatDelta(event || 'content', data, valueOf(data, open, closeOf(data, open)));
   }
   return undefined;
 }
@@ -321,7 +321,9 @@ function learn(delta: FastDelta, head: string): Learned {
     return { test: template(MESSAGES_TAIL), read: (data) => new MessagesDelta(data, index, kind, valueOf(data, open, data.length - 3)) };
   }
   if (delta.family === 'chat') {
-    return { test: template(CHAT_TAIL), read: (data, event) => new ChatDelta(event || 'chunk', data, valueOf(data, open, closeOf(data, open))) };
+    const read = (data: string, event: string | undefined) =>
+      new ChatDelta(event || 'content', data, valueOf(data, open, closeOf(data, open)));
+    return { test: template(CHAT_TAIL), read };
   }
   const { outputIndex } = delta;
   if (delta.kind === 'response.output_text.delta') {

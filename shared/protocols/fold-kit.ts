@@ -72,7 +72,7 @@ export function cleanUsage(usage: Usage): Usage {
   return out;
 }
 
-/** OpenAI-family usage (Chat `prompt_*`/`completion_*`, Responses `input_*`/`output_*`), protocols.md §8. */
+/** OpenAI-family usage (Chat `prompt_*`/`completion_*`, Responses `input_*`/`output_*`), docs/protocols.md §8. */
 export function openAiUsage(raw: Record<string, unknown>): Usage {
   const inDetails = isObject(raw.prompt_tokens_details)
     ? raw.prompt_tokens_details

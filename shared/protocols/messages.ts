@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages (protocols.md §1): the stream fold and the non-streaming reader. Accumulation mirrors
+ * Anthropic Messages (docs/protocols.md §1): the stream fold and the non-streaming reader. Accumulation mirrors
  * the SDK's MessageStream: cumulative usage, tool input parsed only at content_block_stop.
  */
 import { bodyErrorOf, errorEventOf } from '../errors';
@@ -36,7 +36,7 @@ import type {
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
 type OtherBlock = Extract<Block, { kind: 'other' }>;
 
-/** protocols.md §8: input_tokens excludes cache reads and writes, so the prompt total adds them back. */
+/** docs/protocols.md §8: input_tokens excludes cache reads and writes, so the prompt total adds them back. */
 export function messagesUsage(raw: Record<string, unknown>): Usage {
   const input = num(raw.input_tokens);
   const write = num(raw.cache_creation_input_tokens);
@@ -52,8 +52,9 @@ export function messagesUsage(raw: Record<string, unknown>): Usage {
 }
 
 /**
- * A refusal as `stop_details` tells it (§1.7: `{type:"refusal", category, explanation}`), as the transcript's
- * refusal block, the shape Chat's `refusal` and Responses' refusal part take. Undefined for anything else.
+ * A refusal as `stop_details` tells it (docs/protocols.md §1.7: `{type:"refusal", category, explanation}`), as
+ * the transcript's refusal block, the shape Chat's `refusal` and Responses' refusal part take. Undefined for
+ * anything else.
  * The text is the app's wording, not the model's, so the block is marked and never resent as assistant text.
  */
 export function refusalFromStopDetails(details: unknown): Extract<Block, { kind: 'refusal' }> | undefined {
@@ -64,7 +65,7 @@ export function refusalFromStopDetails(details: unknown): Extract<Block, { kind:
   return { kind: 'refusal', text: category ? `${text} (category: ${category})` : text, source: 'stop_details' };
 }
 
-/** A response content block (§1.7) or a content_block_start block as a transcript block. */
+/** A response content block (docs/protocols.md §1.7) or a content_block_start block as a transcript block. */
 function blockFromContent(cb: Record<string, unknown>, streaming: boolean): Block {
   switch (cb.type) {
     case 'text':
@@ -123,7 +124,10 @@ export function createMessagesFold(): StreamFold {
   let error: StreamError | undefined;
   let count = 0;
   let lastStopReasonSeen = false;
-  /** message_start's output_tokens is a placeholder (§1.8): output counts only once a message_delta reports it. */
+  /**
+   * message_start's output_tokens is a placeholder (docs/protocols.md §1.8): output counts only once a
+   * message_delta reports it.
+   */
   let outputReported = false;
   let refusal: Extract<Block, { kind: 'refusal' }> | undefined;
 
@@ -213,7 +217,8 @@ export function createMessagesFold(): StreamFold {
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
     if (stopped || error) {
-      // A gateway's `[DONE]` after message_stop is common relay noise (sources.md §3.1): not worth a warning.
+      // A gateway's `[DONE]` after message_stop is common relay noise (docs/protocols.md, Sources §3.1): not
+      // worth a warning.
       if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error event' : 'message_stop'} and was ignored.`);
       return QUIET_STEP;
     }
@@ -350,7 +355,7 @@ export function createMessagesFold(): StreamFold {
   };
 }
 
-/** A non-streaming /v1/messages body (§1.7). A 2xx body holding an error envelope sets `error`. */
+/** A non-streaming /v1/messages body (docs/protocols.md §1.7). A 2xx body holding an error envelope sets `error`. */
 export function readMessagesResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   const error = bodyErrorOf(json);

@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses (protocols.md §4): the stream fold and the non-streaming reader. Output items from
+ * OpenAI Responses (docs/protocols.md §4): the stream fold and the non-streaming reader. Output items from
  * `response.output_item.done` are the truth (as in Codex); deltas are for display while streaming.
  * Completion needs a terminal event: `[DONE]` is relay noise here, never success.
  */
@@ -78,7 +78,7 @@ function partBlock(part: Record<string, unknown>): Block | undefined {
   return undefined;
 }
 
-/** The blocks of one complete output item (§4.2), in order. */
+/** The blocks of one complete output item (docs/protocols.md §4.2), in order. */
 export function blocksFromItem(item: Record<string, unknown>): Block[] {
   const type = str(item.type) ?? 'unknown';
   if (type === 'message') {
@@ -530,7 +530,7 @@ export function createResponsesFold(): StreamFold {
   };
 }
 
-/** A non-streaming /v1/responses body (§4.2). A 2xx body holding an error envelope sets `error`. */
+/** A non-streaming /v1/responses body (docs/protocols.md §4.2). A 2xx body holding an error envelope sets `error`. */
 export function readResponsesResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   let error = bodyErrorOf(json);

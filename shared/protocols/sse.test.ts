@@ -159,7 +159,7 @@ describe('eventTypeOf / parseEvent', () => {
     [{ event: 'custom', data: '{"a":1}' }, 'custom'],
     [{ data: '{"id":"c","object":"chat.completion.chunk","choices":[]}' }, 'chunk'],
     // A hot Chat delta (the fast path) and any other chunk are typed alike: by the event line when there is one.
-    [{ data: CHAT_DELTA }, 'chunk'],
+    [{ data: CHAT_DELTA }, 'content'],
     [{ event: 'completion', data: CHAT_DELTA }, 'completion'],
     [{ event: 'completion', data: '{"id":"c","object":"chat.completion.chunk","choices":[]}' }, 'completion'],
     [{ data: '{"error":{"message":"boom"}}' }, 'error'],
@@ -172,6 +172,38 @@ describe('eventTypeOf / parseEvent', () => {
     [{ data: '' }, 'malformed'],
   ])('%j → %s', (message, type) => {
     expect(eventTypeOf(message)).toBe(type);
+  });
+
+  it('types each Chat chunk by the rarest part it carries, so the type filter picks out the parts of a stream', () => {
+    const head = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm' };
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      eventTypeOf({ data: JSON.stringify({ ...head, choices, ...extra }) });
+    const delta = (d: Record<string, unknown>, finish: string | null = null) => [
+      { index: 0, delta: d, logprobs: null, finish_reason: finish },
+    ];
+    const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+    const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } };
+    // The first chunk of an answer, of a tool call, then text, arguments, reasoning and a refusal.
+    expect(chunk(delta({ role: 'assistant', content: '', refusal: null }))).toBe('role');
+    expect(chunk(delta({ role: 'assistant', content: null, tool_calls: [call] }))).toBe('tool_calls');
+    expect(chunk(delta({ content: 'Hi' }))).toBe('content');
+    expect(chunk(delta({ content: 'Hi' }), { service_tier: 'default', usage: null, obfuscation: 'x' })).toBe('content');
+    expect(chunk(delta({ tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] }))).toBe('tool_calls');
+    expect(chunk(delta({ function_call: { arguments: '{}' } }))).toBe('tool_calls');
+    expect(chunk(delta({ reasoning_content: 'Let me think' }))).toBe('content');
+    expect(chunk(delta({ refusal: 'No.' }))).toBe('content');
+    // The end: a finish_reason (alone, or with the last text), and the usage chunk (alone, or with the finish).
+    expect(chunk(delta({}, 'stop'))).toBe('finish');
+    expect(chunk(delta({ content: 'bye' }, 'stop'))).toBe('finish');
+    expect(chunk([], { usage })).toBe('usage');
+    expect(chunk(delta({}, 'stop'), { usage })).toBe('usage');
+    // Nothing of the five: an empty delta, an Azure-style filter chunk with no choices.
+    expect(chunk(delta({}))).toBe('chunk');
+    expect(chunk([], { prompt_filter_results: [] })).toBe('chunk');
+    // n > 1: any choice counts.
+    expect(chunk([{ index: 0, delta: { content: 'a' } }, { index: 1, delta: { role: 'assistant' } }])).toBe('role');
+    // A chunk without `object` (some relays) is typed the same way.
+    expect(eventTypeOf({ data: '{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}' })).toBe('finish');
   });
 
   it('returns the parsed JSON so the fold does not parse again', () => {

@@ -76,9 +76,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Parses one message's data once. The type is, in order: the JSON `type` field (Anthropic, Responses);
- * `[DONE]`; the `event:` line; `chunk` for a Chat chunk or `error` for a top-level error envelope (Chat
- * frames are data-only); else `malformed`. Data that is not JSON keeps its `event:` line as the type
- * (`event: error` + `data: Internal Server Error` is still an error) and is flagged `malformed`.
+ * `[DONE]`; the `event:` line; for a Chat chunk (Chat frames are data-only) `error` when it carries one, else
+ * what it carries (see `chatChunkType`); `error` for a top-level error envelope; else `malformed`. Data that is
+ * not JSON keeps its `event:` line as the type (`event: error` + `data: Internal Server Error` is still an
+ * error) and is flagged `malformed`.
  */
 export function parseEvent(message: SseMessage): ParsedEvent {
   return parseWith(message, fastDelta);
@@ -106,13 +107,42 @@ function parseWith(message: SseMessage, readDelta: (data: string, event?: string
     const type = json.type;
     if (typeof type === 'string' && type !== '') return { type, json };
     if (message.event) return { type: message.event, json };
-    if (json.object === 'chat.completion.chunk') return { type: json.error != null ? 'error' : 'chunk', json };
+    if (json.object === 'chat.completion.chunk') {
+      return { type: json.error != null ? 'error' : chatChunkType(json), json };
+    }
     if (json.error != null) return { type: 'error', json };
-    if (Array.isArray(json.choices)) return { type: 'chunk', json };
+    if (Array.isArray(json.choices)) return { type: chatChunkType(json), json };
     return { type: 'malformed', json };
   }
   return { type: message.event || 'malformed', json };
 }
+
+/**
+ * What the Events list calls a Chat chunk (docs/protocols.md §3.6), so its type filter can pick out the parts of
+ * a stream: the first of `usage`, `finish`, `tool_calls`, `role`, `content` that the chunk carries. A chunk
+ * carrying several gets the rarest, which marks a point in the stream a user looks for: the final count, the
+ * finish_reason (a relay that sends it with the last text makes that text's chunk `finish`), a tool call's
+ * name or arguments (the first one usually carries the role too), then the role. `content` is any text: the
+ * answer, a refusal, or visible reasoning. A chunk with none of them (an empty delta, a relay's filter
+ * results) stays `chunk`. The template path (fast-json.ts) reads only chunks whose delta is text alone.
+ */
+export function chatChunkType(json: Record<string, unknown>): string {
+  if (isObject(json.usage)) return 'usage';
+  let found = 'chunk';
+  const choices = Array.isArray(json.choices) ? json.choices : [];
+  for (const c of choices) {
+    if (!isObject(c)) continue;
+    if (typeof c.finish_reason === 'string' && c.finish_reason !== '') return 'finish';
+    const d = c.delta;
+    if (!isObject(d)) continue;
+    if ((Array.isArray(d.tool_calls) && d.tool_calls.length > 0) || isObject(d.function_call)) found = 'tool_calls';
+    else if (typeof d.role === 'string' && found !== 'tool_calls') found = 'role';
+    else if (found === 'chunk' && CHAT_TEXT_KEYS.some((k) => typeof d[k] === 'string')) found = 'content';
+  }
+  return found;
+}
+
+const CHAT_TEXT_KEYS = ['content', 'refusal', 'reasoning_content', 'reasoning'] as const;
 
 /** The type shown in the Events list for one message (see `parseEvent`). */
 export function eventTypeOf(message: SseMessage): string {

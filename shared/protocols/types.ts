@@ -15,7 +15,7 @@ export const PROTOCOL_INFO: Record<ProtocolId, { path: string; label: string; fa
 };
 
 /**
- * Usage normalised across protocols (protocols.md §8). A field that the gateway did not report is
+ * Usage normalised across protocols (docs/protocols.md §8). A field that the gateway did not report is
  * `undefined`, never 0: the UI labels it "not reported".
  */
 export interface Usage {

@@ -1,10 +1,10 @@
 /**
- * Realistic requests for the translation round-trip tests: each protocol's concepts from protocols.md §8
+ * Realistic requests for the translation round-trip tests: each protocol's concepts from docs/protocols.md §8
  * (system prompts, roles, images, files, output caps, stop sequences, sampling, tools and tool choice,
  * tool calls and results in history, thinking/reasoning, structured output, caching, metadata,
  * conversation state, streaming) plus fields no translator knows.
  */
-import type { ProtocolId } from './protocols/types';
+import type { ProtocolId } from '../protocols/types';
 
 export interface CorpusEntry {
   name: string;
