@@ -5,7 +5,7 @@ import type { TranslateResult } from '../../../../shared/translate';
 import { useAppStore } from '../../store';
 import { Output } from '../stream-viewer/Output';
 import { VERDICT_TONE, ms } from '../stream-viewer/format';
-import { changeKind, changeSummary } from './column-body';
+import { changeSummary, LossList } from '../translate/LossList';
 
 /** One column's live run, compact. Subscribes to its own run only, so six streams never re-render each other. */
 const ColumnRun = memo(function ColumnRun({ runId, onOpen }: { runId?: string; onOpen: () => void }) {
@@ -108,13 +108,7 @@ function ColumnRequest(props: { index: number; translated: TranslateResult; colu
       </summary>
       {translated.ok ? (
         <>
-          <ul className="losses" aria-label={`Column ${index + 1} loss list`}>
-            {translated.losses.map((l, k) => (
-              <li key={k} className={`loss ${changeKind(l)}`}>
-                <span className="badge">{changeKind(l)}</span> <span className="mono">{l.path}</span> — {l.reason}
-              </li>
-            ))}
-          </ul>
+          <LossList losses={translated.losses} label={`Column ${index + 1} loss list`} />
           {flagged.length > 0 && (
             <ul className="guard">
               {flagged.map((x) => (

@@ -38,22 +38,3 @@ export function textOf(t?: Transcript): string {
     .join('');
 }
 
-/** What a translation did to a field, as the user reads it: a field the target needs and got is not a loss. */
-export type ChangeKind = 'lost' | 'changed' | 'added';
-
-/**
- * The one place that tells an addition from a loss. The translator marks both `changed`; until each entry
- * carries its own kind, an addition is read from its reason ("was added", "was filled in").
- */
-export function changeKind(loss: Loss): ChangeKind {
-  if (loss.kind !== 'changed') return 'lost';
-  return /\b(was added|was filled in)\b/.test(loss.reason) ? 'added' : 'changed';
-}
-
-/** "2 lost · 1 changed · 1 added", or "nothing lost" for a clean translation. */
-export function changeSummary(losses: Loss[]): string {
-  const counts: Record<ChangeKind, number> = { lost: 0, changed: 0, added: 0 };
-  for (const l of losses) counts[changeKind(l)]++;
-  const parts = (['lost', 'changed', 'added'] as const).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
-  return parts.length ? parts.join(' · ') : 'nothing lost';
-}

@@ -4,6 +4,7 @@ import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared
 import { translateRequest, type Loss } from '../../../../shared/translate';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
+import { LossList } from '../translate/LossList';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -149,14 +150,11 @@ export function PresetsTab() {
           <h3>
             {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} → {PROTOCOL_INFO[translated.to].label}
           </h3>
-          <ul className="losses" aria-label="Loss list">
-            {translated.losses.map((l, i) => (
-              <li key={i} className={`loss ${l.kind}`}>
-                <span className="badge">{l.kind}</span> <span className="mono">{l.path}</span> — {l.reason}
-              </li>
-            ))}
-            {translated.losses.length === 0 && <li className="muted">Nothing is lost.</li>}
-          </ul>
+          {translated.losses.length === 0 ? (
+            <p className="muted">Nothing is lost.</p>
+          ) : (
+            <LossList losses={translated.losses} label="Loss list" />
+          )}
           <div className="actions">
             <button
               type="button"

@@ -4,6 +4,7 @@ import { PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/typ
 import { translateRequest } from '../../../../shared/translate';
 import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
+import { changeSummary, LossList } from './LossList';
 
 /**
  * Offered when the user switches tabs: bring the other tab's request here, translated, with everything the
@@ -80,18 +81,11 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
       {result && !result.ok && <p className="field-error">The request cannot be translated: {result.reason}</p>}
       {result?.ok && (
         <>
-          <h4>What the translation loses or changes ({result.losses.length})</h4>
+          <h4>What the translation does ({changeSummary(result.losses)})</h4>
           {result.losses.length === 0 ? (
             <p className="muted">Nothing: every field has an equivalent.</p>
           ) : (
-            <ul className="losses" aria-label="Loss list">
-              {result.losses.map((l, i) => (
-                <li key={i} className={`loss ${l.kind}`}>
-                  <span className="badge">{l.kind}</span> <span className="mono">{l.path}</span> — {l.reason}
-                  {l.to ? <span className="mono muted"> → {l.to}</span> : null}
-                </li>
-              ))}
-            </ul>
+            <LossList losses={result.losses} label="Loss list" />
           )}
           <h4>Capabilities this request uses, on {model || 'this model'} × {PROTOCOL_INFO[to].label}</h4>
           {checking && (
