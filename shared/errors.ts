@@ -6,6 +6,7 @@
 import type { GatewayErrorInfo } from './contract/errors';
 import { TRANSPORT_HEADERS } from './contract/profiles';
 import type { StreamError } from './protocols/types';
+import { isObject } from './is-object';
 
 export const RAW_BODY_CAP = 64 * 1024;
 
@@ -36,10 +37,6 @@ const STATUS_TEXT: Record<number, string> = {
   524: 'A Timeout Occurred',
   529: 'Overloaded',
 };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * LiteLLM's wrong-family envelopes stringify Python's None (`"type":"None"`, `"param":"None"`): treat
