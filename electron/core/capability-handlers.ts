@@ -6,8 +6,8 @@
 import type { CallName } from '../../shared/contract';
 import { capabilityApplies, guardReport, requiredCapabilities, type CapabilityResult } from '../../shared/capabilities';
 import type { CapabilityStore } from './capability-store';
-import { RunError } from './runs';
-import type { CoreContext, Handlers } from './service';
+import { RunError } from './errors';
+import type { CoreContext, Handlers } from './core-context';
 import { runProbe } from './probes';
 import { Limiter, pauseKey, ProbeJob, type ProbeCell } from './probes/jobs';
 

@@ -8,7 +8,10 @@ import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, DEFAULT_TIMEOUTS, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse, type Timeouts } from './gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, type GatewayResponse } from './http/request';
+import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from './http/timer';
+import { readBodyText } from './http/body';
+import { scrub } from './secrets';
 import type { ProfileStore } from './profiles';
 
 const MAX_PAGES = 50;

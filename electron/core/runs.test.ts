@@ -8,7 +8,7 @@ import { DEMO_PROFILE_ID, ProfileStore } from './profiles';
 import { RunManager } from './runs';
 import { LayeredVault } from './vault';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
-import { DEFAULT_TIMEOUTS } from './gateway-client';
+import { DEFAULT_TIMEOUTS } from './http/timer';
 
 let sim: RunningSimulator;
 let dir: string;

@@ -19,12 +19,15 @@ import {
   type Result,
   type StartupProblem,
 } from '../../shared/contract';
-import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './http/timer';
 import { ModelsService } from './models-service';
 import { describeFsError } from './atomic-file';
-import { FieldError, ProfileStore } from './profiles';
+import type { CoreContext, Handlers, Receiver } from './core-context';
+import { ProfileStore } from './profiles';
+import { FieldError } from './errors';
 import { PushBatcher } from './push-batcher';
-import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
+import { RunManager, type FinishedRun, type RunSink } from './runs';
+import { RunError } from './errors';
 import type { KeyVault } from './vault';
 import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
@@ -33,11 +36,6 @@ import { HistoryStore } from './history-store';
 import { PresetStore } from './preset-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
-
-/** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
-export interface Receiver {
-  send<P extends PushName>(name: P, payload: Pushes[P]): void;
-}
 
 export interface CoreOptions {
   dataDir: string;
@@ -51,21 +49,6 @@ export interface CoreOptions {
   onRunFinished?: (run: FinishedRun) => void | Promise<void>;
 }
 
-export type Handlers = { [K in CallName]: (input: CallParsed<K>, receiver: Receiver) => Promise<CallOutput<K>> };
-
-/** What a feature module of the core gets to build its handlers from. */
-export interface CoreContext {
-  dataDir: string;
-  timeouts: Timeouts;
-  profiles: ProfileStore;
-  models: ModelsService;
-  runs: RunManager;
-  /** Problems found at start-up (corrupt files moved aside); modules append their own. */
-  problems: StartupProblem[];
-  /** The push sink of a receiver (a window or a tab): runs started for it report there. */
-  sinkFor(receiver: Receiver): RunSink;
-}
-
 export interface Core {
   dispatch(name: string, input: unknown, receiver: Receiver): Promise<Result<unknown>>;
   receiverClosed(receiver: Receiver): void;
@@ -73,6 +56,8 @@ export interface Core {
   readonly runs: RunManager;
   readonly demoUrl: string;
 }
+
+export type { CoreContext, Handlers, Receiver } from './core-context';
 
 /**
  * Start-up could not create or read the data folder (permissions, a read-only disk, a file in the way). Hosts

@@ -6,9 +6,12 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
-import type { CoreContext, Handlers, Receiver } from './service';
-import { RunError } from './runs';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './http/request';
+import { readBodyText } from './http/body';
+import { RequestTimer } from './http/timer';
+import { scrub } from './secrets';
+import type { CoreContext, Handlers, Receiver } from './core-context';
+import { RunError } from './errors';
 import { countTokens, type CountDeps } from './token-count';
 
 export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilityStore): Pick<Handlers, 'tokens:count'> {

@@ -9,7 +9,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseGatewayError } from '../../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse } from '../gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, type GatewayResponse } from '../http/request';
+import { readBodyText } from '../http/body';
+import { RequestTimer } from '../http/timer';
+import { scrub } from '../secrets';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 

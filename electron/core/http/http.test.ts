@@ -4,9 +4,13 @@ import type { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants as zlibConstants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { errors as undiciErrors } from 'undici';
-import { describeNetworkError } from '../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, proxyFor, proxyShown, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
-import type { Profile } from './profiles';
+import { describeNetworkError } from '../../../shared/errors';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './request';
+import { proxyFor, proxyShown } from './proxy';
+import { readBody, readBodyText, sniffBody } from './body';
+import { requestSecrets, scrub, secretWatchingDecoder } from '../secrets';
+import { RequestTimer } from './timer';
+import type { Profile } from '../profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
 
