@@ -3,28 +3,55 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { keyHint } from './vault';
+import { scrubberFor } from './scrubber';
 
-/** Shorter credential header values are not scrubbed: see requestSecrets. */
-const MIN_HEADER_SECRET = 8;
+/**
+ * Values no credential can usefully be: a header holding one (`x-auth-mode: null`) is hidden by its name, but
+ * scrubbing the word from every answer would break the JSON it appears in.
+ */
+const NOT_A_SECRET = /^(null|true|false|none|undefined)$/i;
 
 /**
  * What a request carries that must never come back out of the core, the one list both the ledger and the
- * scrubbing of answers use: the key, and the values of credential headers. A credential header holding an
- * ordinary short word (`x-auth-mode: null`) is left out: scrubbing it from every answer would break the JSON
- * it appears in, and the header itself is still hidden by its name. A value of the form `Bearer sk-…` also
- * gives its credentials alone, since a gateway may quote only those ("invalid token sk-…").
+ * scrubbing of answers use: the key, and the values of credential headers. A value of the form `Bearer sk-…`
+ * also gives its credentials alone, since a gateway may quote only those ("invalid token sk-…").
  */
 export function requestSecrets(key: string | undefined, headers: Record<string, string>, isSecretName: (name: string) => boolean): string[] {
   const values = Object.keys(headers)
-    .filter((name) => isSecretName(name) && headers[name].length >= MIN_HEADER_SECRET)
+    .filter((name) => isSecretName(name) && !NOT_A_SECRET.test(headers[name].trim()))
     .map((name) => headers[name]);
   const found = [key, ...values]
-    .filter((s): s is string => !!s)
+    .filter((s): s is string => !!s && s.trim() !== '')
     .flatMap((s) => {
       const credentials = /^[A-Za-z][\w.-]*\s+(\S{8,})$/.exec(s)?.[1];
       return credentials ? [s, credentials] : [s];
     });
-  return [...new Set(found)].filter((s) => s.length >= 4);
+  return [...new Set(found)];
+}
+
+/**
+ * The user name and password a URL carries (a proxy's, or a gateway's `https://user:pass@…`), as written and
+ * decoded, and as the `user:pass` Basic credentials are made of: an error or a page quoting any must not show it.
+ */
+export function urlSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  if (!u.username && !u.password) return [];
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const user = decode(u.username);
+  const password = decode(u.password);
+  return [...new Set([u.username, user, u.password, password, `${user}:${password}`])].filter((s) => s !== '');
 }
 
 /**
@@ -40,31 +67,34 @@ export function redact(value: string, key: string | undefined, secrets: readonly
 }
 
 /**
- * Removes every secret a request carries (the key, secret header values) from any text that might echo them
- * (error bodies, events) before it leaves the core. Shorter than 4 characters, a value would scrub ordinary
- * text. Longest first: a secret that holds another (`Bearer sk-…` and `sk-…`) is replaced whole, not around it.
+ * Removes every secret a request carries (the key, secret header values, credentials in URLs) from any text
+ * that might echo them (error bodies, events, model lists) before it leaves the core, in every form a JSON or
+ * HTTP layer can give them (scrubber.ts). Cheap when there is nothing to remove.
  */
 export function scrub(text: string, secrets: readonly string[]): string {
-  const found = secrets.filter((s) => s.length >= 4 && text.includes(s));
-  if (found.length === 0) return text;
-  let out = text;
-  for (const s of found.sort((a, b) => b.length - a.length)) out = out.split(s).join('[redacted]');
-  return out;
+  return secrets.length === 0 ? text : scrubberFor(secrets).scrub(text);
+}
+
+/** `scrub` through every string of a JSON-like value: what a model list or probe evidence carries out. */
+export function scrubDeep<T>(value: T, secrets: readonly string[]): T {
+  return secrets.length === 0 ? value : scrubberFor(secrets).deep(value);
 }
 
 /**
  * A streamed body's decoder that also watches for the secrets, so events are scrubbed only once one has shown
- * up: one search per secret per network chunk instead of one per event. The last (longest secret − 1)
- * characters carry over, so a secret split across two chunks is still seen, and seen before the event holding
- * it is dispatched (an event is dispatched only when its blank line, which comes after the secret, has arrived).
+ * up: one search per secret per network chunk instead of one per event. The text a secret's longest form can
+ * take carries over, so a secret split across two chunks is still seen, and seen before the event holding it
+ * is dispatched (an event is dispatched only when its blank line, which comes after the secret, has arrived).
+ * A chunk with a JSON or URL escape in it is also searched for escaped forms.
  */
 export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk: Uint8Array): string; end(): string; readonly sawSecret: boolean } {
   const utf8 = new StringDecoder('utf8');
-  // A secret that holds another (`Bearer sk-…` and `sk-…`) is never seen without it: watching the shorter one
+  const scrubber = scrubberFor(secrets);
+  // A form that holds another (`Bearer sk-…` and `sk-…`) is never seen without it: watching the shorter one
   // alone halves the scan of every chunk.
-  const long = secrets.filter((s) => s.length >= 4);
-  const watched = long.filter((s, i) => !long.some((t, j) => j !== i && s.includes(t) && (s !== t || j < i)));
-  const keep = Math.max(0, ...watched.map((s) => s.length - 1));
+  const all = scrubber.literals;
+  const watched = all.filter((s, i) => !all.some((t, j) => j !== i && s.includes(t) && (s !== t || j < i)));
+  const keep = scrubber.maxFormLength;
   let saw = false;
   let tail = '';
   let finders: ((text: string) => boolean)[] = [];
@@ -79,7 +109,7 @@ export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk
       tunedOn = sample.length;
     }
     const seam = tail + text.slice(0, keep);
-    saw = finders.some((found) => found(text)) || watched.some((s) => seam.includes(s));
+    saw = finders.some((found) => found(text)) || scrubber.mayHold(seam) || (scrubber.hasEscape(text) && scrubber.escapedIn(tail + text));
     tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
     return text;
   };

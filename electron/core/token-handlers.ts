@@ -6,7 +6,7 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './http/request';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, secretsOfProfile, urlShown } from './http/request';
 import { readBodyText } from './http/body';
 import { RequestTimer } from './http/timer';
 import { scrub } from './secrets';
@@ -32,7 +32,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
       const key = ctx.profiles.keyFor(profile.id);
-      const secrets = ctx.profiles.secretsFor(profile.id);
+      const secrets = secretsOfProfile(profile, ctx.profiles.secretsFor(profile.id));
       inFlight.get(receiver)?.abort();
       const controller = new AbortController();
       inFlight.set(receiver, controller);
@@ -47,7 +47,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: req.url });
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: urlShown(req.url) });
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;

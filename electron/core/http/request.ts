@@ -8,7 +8,7 @@ import { joinUrl } from '../../../shared/url';
 import { requestHeaders, SECRET_HEADER } from '../../../shared/request-headers';
 import { describeNetworkError } from '../../../shared/errors';
 import type { GatewayErrorInfo } from '../../../shared/contract';
-import { redact, requestSecrets, scrub } from '../secrets';
+import { redact, requestSecrets, scrub, urlSecrets } from '../secrets';
 import { decodedBody } from './decode';
 import { proxyFor, proxySecrets, proxyShown, routeFor } from './proxy';
 
@@ -60,6 +60,11 @@ export interface BuiltRequest {
   body?: string;
   /** The proxy the request goes through (see proxyFor), credentials included: it stays in the core. */
   proxy?: string;
+  /**
+   * Everything every text derived from the answer is scrubbed of: the profile's secrets, and the user names
+   * and passwords in the gateway's and the proxy's URLs.
+   */
+  secrets: string[];
 }
 
 export function buildRequest(
@@ -88,7 +93,36 @@ export function buildRequest(
     redactedHeaders[name] = SECRET_HEADER.test(name) ? redact(value, key, secrets) : scrub(value, secrets);
   }
   const proxy = proxyFor(url);
-  return { url, method, headers, redactedHeaders, body: body === undefined ? undefined : JSON.stringify(body), ...(proxy ? { proxy } : {}) };
+  const all = secretsOfRequest(url, secrets);
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  return { url, method, headers, redactedHeaders, body: sent, ...(proxy ? { proxy } : {}), secrets: all };
+}
+
+/**
+ * Every secret the answer to a request for `url` is scrubbed of (BuiltRequest.secrets): the profile's, and the
+ * user names and passwords in the gateway's URL and in the proxy's it goes through.
+ */
+export function secretsOfRequest(url: string, profileSecrets: readonly string[]): string[] {
+  const proxy = proxyFor(url);
+  return [...new Set([...profileSecrets, ...urlSecrets(url), ...(proxy ? [...proxySecrets(proxy), ...urlSecrets(proxy)] : [])])];
+}
+
+/** Every secret a profile's answers are scrubbed of, whichever endpoint answered. */
+export function secretsOfProfile(profile: Pick<Profile, 'baseUrl'>, profileSecrets: readonly string[]): string[] {
+  return secretsOfRequest(joinUrl(profile.baseUrl, '/v1/models'), profileSecrets);
+}
+
+/** A URL as the ledger shows it: without the user name and password it may carry. */
+export function urlShown(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
 }
 
 /**

@@ -7,10 +7,10 @@ import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import type { Ledger, RunStartInput } from '../../../shared/contract';
 import { PROTOCOL_INFO } from '../../../shared/protocols/types';
-import { buildRequest, type BuiltRequest } from '../http/request';
+import { buildRequest, urlShown, type BuiltRequest } from '../http/request';
 import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from '../http/timer';
 import { proxyShown } from '../http/proxy';
-import { scrub } from '../secrets';
+import { scrub, scrubDeep } from '../secrets';
 import { RunError } from '../errors';
 import type { ProfileStore } from '../profiles';
 import { EventLog } from '../event-log';
@@ -120,11 +120,12 @@ export class RunManager {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
     const key = this.profiles.keyFor(profile.id);
-    const secrets = this.profiles.secretsFor(profile.id);
     const stream = input.body.stream === true;
-    const req = buildRequest(profile, key, 'POST', PROTOCOL_INFO[input.protocol].path, input.body, { stream, secrets });
+    const path = PROTOCOL_INFO[input.protocol].path;
+    const req = buildRequest(profile, key, 'POST', path, input.body, { stream, secrets: this.profiles.secretsFor(profile.id) });
+    const { secrets } = req;
     const runId = `run_${randomUUID()}`;
-    const ledger = ledgerOf(runId, input, profile, req, secrets);
+    const ledger = ledgerOf(runId, input, profile, req);
     const t0 = performance.now();
     return {
       runId,
@@ -146,7 +147,9 @@ export class RunManager {
   private async run(ctx: RunContext): Promise<KeptRun> {
     const ending = await executeRun(ctx);
     ctx.timer.done();
-    const result = buildResult(ctx, ending, ctx.since());
+    // The exit point: whatever a parser or fold made of the answer (a reason quoting an error, a transcript
+    // block, a warning) is scrubbed once more, after JSON decoding turned escaped secrets back into plain ones.
+    const result = scrubDeep(buildResult(ctx, ending, ctx.since()), ctx.secrets);
     return { run: { ledger: ctx.ledger, response: ctx.state.response, result, origin: 'composer' }, log: ctx.log };
   }
 }
@@ -156,7 +159,6 @@ function ledgerOf(
   input: z.output<typeof RunStartInput>,
   profile: { id: string; name: string },
   req: BuiltRequest,
-  secrets: readonly string[],
 ): Ledger {
   return {
     runId,
@@ -166,10 +168,10 @@ function ledgerOf(
     model: typeof input.body.model === 'string' ? input.body.model : undefined,
     stream: input.body.stream === true,
     method: 'POST',
-    url: req.url,
+    url: urlShown(req.url),
     ...(req.proxy ? { proxy: proxyShown(req.proxy) } : {}),
     headers: req.redactedHeaders,
-    body: scrub(req.body ?? '', secrets),
+    body: scrub(req.body ?? '', req.secrets),
     bodyBytes: Buffer.byteLength(req.body ?? ''),
     startedAt: new Date().toISOString(),
     warnings: input.warnings,
