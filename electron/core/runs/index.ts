@@ -115,6 +115,11 @@ export class RunManager {
     return this.active.size;
   }
 
+  /** What the recently finished runs hold in memory (tests, diagnostics). */
+  recentUsage(): { runs: number; events: number; bytes: number } {
+    return this.recent.usage();
+  }
+
   /** The request, its ledger and the run's context; throws RunError for an unknown profile. */
   private prepare(input: z.output<typeof RunStartInput>, sink: RunSink): RunContext {
     const profile = this.profiles.get(input.profileId);
@@ -180,7 +185,7 @@ function ledgerOf(
 
 /** The run with its whole event list, built for this caller (see EventLog). */
 function withEvents({ run, log }: KeptRun): FinishedRun {
-  return { ...run, events: listEvents(run, log) };
+  return { ...run, events: log ? listEvents(run, log) : [] };
 }
 
 /**
@@ -190,7 +195,7 @@ function withEvents({ run, log }: KeptRun): FinishedRun {
  */
 function withLazyEvents({ run, log }: KeptRun): FinishedRun {
   let events: FinishedRun['events'] | undefined;
-  const lazy = { enumerable: true, get: () => (events ??= listEvents(run, log)) };
+  const lazy = { enumerable: true, get: () => (events ??= log ? listEvents(run, log) : []) };
   return Object.defineProperty({ ...run }, 'events', lazy) as FinishedRun;
 }
 
