@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from './http/timer';
 import { readBodyText } from './http/body';
 import { scrub, scrubDeep } from './secrets';
 import type { ProfileStore } from './profiles';
+import { SIM_DEFAULT_MODEL, SIM_FAULT_MODELS } from './simulator/catalogue';
 
 const MAX_PAGES = 50;
 
@@ -68,12 +69,21 @@ export class ModelsService {
     return this.cache[profileId]?.models.find((m) => m.id === modelId)?.family ?? 'unknown';
   }
 
+  /** The list for a profile, with the Demo gateway's fault models marked and a model to start with. */
   async list(profileId: string, refresh: boolean): Promise<ModelList> {
+    const list = await this.fetchOrCached(profileId, refresh);
+    const demo = this.profiles.get(profileId)?.builtin === 'demo';
+    const models = demo ? list.models.map((m) => (SIM_FAULT_MODELS.has(m.id) ? { ...m, fault: true as const } : m)) : list.models;
+    const everyday = demo && models.some((m) => m.id === SIM_DEFAULT_MODEL) ? SIM_DEFAULT_MODEL : models.find((m) => !m.fault)?.id;
+    return { ...list, models, ...(everyday !== undefined ? { suggested: everyday } : {}) };
+  }
+
+  private async fetchOrCached(profileId: string, refresh: boolean): Promise<ModelList> {
     const cached = this.cache[profileId];
     if (cached && !refresh) return { profileId, ...cached };
     const epoch = this.epochs.get(profileId);
     const fetched = await this.fetchAll(profileId);
-    if (epoch !== this.epochs.get(profileId)) return this.list(profileId, refresh);
+    if (epoch !== this.epochs.get(profileId)) return this.fetchOrCached(profileId, refresh);
     if ('error' in fetched) {
       return {
         profileId,

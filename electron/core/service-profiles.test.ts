@@ -30,6 +30,12 @@ describe('core: connection profiles and models', () => {
     expect(list.models.map((m) => m.id)).toEqual(expect.arrayContaining(['claude-sim-sonnet', 'gpt-sim-4o', 'sim-firehose']));
     expect(list.models.find((m) => m.id === 'claude-sim-sonnet')?.family).toBe('anthropic');
     expect(list.fetchedAt).toBeTruthy();
+    // The core names the simulator's fault models and its everyday model; the window names none.
+    expect(list.suggested).toBe('claude-sim-sonnet');
+    const faults = list.models.filter((m) => m.fault).map((m) => m.id);
+    expect(faults).toEqual(expect.arrayContaining(['sim-firehose', 'sim-fault-cut', 'sim-fault-429']));
+    expect(faults.every((id) => id.startsWith('sim-'))).toBe(true);
+    expect(list.models.find((m) => m.id === 'claude-sim-sonnet')?.fault).toBeUndefined();
   });
 
   it('adds a profile with a key; the key is only ever hinted, never returned or written in clear', async () => {
@@ -42,6 +48,9 @@ describe('core: connection profiles and models', () => {
     expect(JSON.stringify(saved)).not.toContain(SECOND_KEY);
     const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
     expect(list.models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
+    // Another gateway has no fault models: its first model is the one to start with.
+    expect(list.models.some((m) => m.fault)).toBe(false);
+    expect(list.suggested).toBe(list.models[0].id);
     expect(JSON.stringify(list)).not.toContain(SECOND_KEY);
     expect(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).not.toContain(SECOND_KEY);
     const keysFile = path.join(dataDir, 'keys.json');
