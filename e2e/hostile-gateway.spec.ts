@@ -17,7 +17,14 @@ const HEADER = 'x-relay-token';
 const HEADER_VALUE = 'pk-virtual/SECRET-98765432-zz';
 
 const slashes = (s: string) => s.replaceAll('/', '\\/');
-const unicode = (s: string) => [...s].map((c, i) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`[i % 2 ? 'toUpperCase' : 'toLowerCase']().replace('\\U', '\\u')).join('');
+const unicode = (s: string) =>
+  [...s]
+    .map((c, i) =>
+      `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+        [i % 2 ? 'toUpperCase' : 'toLowerCase']()
+        .replace('\\U', '\\u'),
+    )
+    .join('');
 /** Every form an echoing layer might give a value, joined as one JSON-string-safe text. */
 const escaped = (s: string) => [slashes(s), unicode(s), encodeURIComponent(s)].join(' | ');
 
@@ -27,7 +34,9 @@ interface Server {
   close(): Promise<void>;
 }
 
-async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse, echo: string) => void): Promise<Server> {
+async function serve(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, echo: string) => void,
+): Promise<Server> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -50,32 +59,52 @@ function sse(echo: string): string {
   const e = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
   return (
     `: keep-alive ${encodeURIComponent(echo)}\n\n` +
-    e('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: echo, content: [], usage: { input_tokens: 1, output_tokens: 0 } } }).replace(
-      JSON.stringify(echo),
-      `"${slashes(echo)}"`,
-    ) +
+    e('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: echo,
+        content: [],
+        usage: { input_tokens: 1, output_tokens: 0 },
+      },
+    }).replace(JSON.stringify(echo), `"${slashes(echo)}"`) +
     e('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
-    `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"echo ${unicode(echo)}"}}\n\n` +
+    'event: content_block_delta\n' +
+    `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"echo ${unicode(echo)}"}}\n\n` +
     `: ${echo}\n\n` +
     `event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"${escaped(echo)}"}}\n\n`
   );
 }
 
-test('a gateway that echoes every credential it receives gets nothing out of the app', async ({ app, host, received }) => {
+test('a gateway that echoes every credential it receives gets nothing out of the app', async ({
+  app,
+  host,
+  received,
+}) => {
   test.setTimeout(90_000);
   const target = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   const hostile = await serve((req, res, echo) => {
     const headers = { 'x-echo-key': echo, 'x-debug': `received ${echo}` };
-    const json = (status: number, text: string) => res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(text);
+    const json = (status: number, text: string) =>
+      res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(text);
     const route = req.url?.split('?')[0];
     if (route === '/v1/models') {
-      const model = (id: string) => `{"id":"${id}","object":"model","owned_by":"${slashes(echo)}","display_name":"${escaped(echo)}"}`;
+      const model = (id: string) =>
+        `{"id":"${id}","object":"model","owned_by":"${slashes(echo)}","display_name":"${escaped(echo)}"}`;
       return json(200, `{"object":"list","data":[${model('hostile-a')},${model('hostile-b')}]}`);
     }
-    if (route === '/v1/messages') return res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' }).end(sse(echo));
-    if (route === '/v1/chat/completions') return json(401, `{"error":{"type":"invalid_request_error","message":"bad key: ${escaped(echo)}"}}`);
-    if (route === '/v1/responses') return res.writeHead(307, { ...headers, location: `${target.url}/v1/responses?k=${encodeURIComponent(echo)}` }).end();
-    if (route === '/v1/messages/count_tokens') return json(400, `{"type":"error","error":{"type":"invalid_request_error","message":"${escaped(echo)}"}}`);
+    if (route === '/v1/messages')
+      return res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' }).end(sse(echo));
+    if (route === '/v1/chat/completions')
+      return json(401, `{"error":{"type":"invalid_request_error","message":"bad key: ${escaped(echo)}"}}`);
+    if (route === '/v1/responses')
+      return res
+        .writeHead(307, { ...headers, location: `${target.url}/v1/responses?k=${encodeURIComponent(echo)}` })
+        .end();
+    if (route === '/v1/messages/count_tokens')
+      return json(400, `{"type":"error","error":{"type":"invalid_request_error","message":"${escaped(echo)}"}}`);
     return json(404, `{"error":{"message":"no route for ${escaped(echo)}"}}`);
   });
   try {
@@ -120,7 +149,8 @@ test('a gateway that echoes every credential it receives gets nothing out of the
     const everywhere = [page, host.output(), ...received, ...files].join('\n');
     expect(received.join('\n')).toContain('[redacted]');
     for (const secret of [KEY, HEADER_VALUE]) {
-      for (let i = 0; i + 8 <= secret.length; i++) expect(everywhere, `a window of a secret: ${secret.slice(i, i + 8)}`).not.toContain(secret.slice(i, i + 8));
+      for (let i = 0; i + 8 <= secret.length; i++)
+        expect(everywhere, `a window of a secret: ${secret.slice(i, i + 8)}`).not.toContain(secret.slice(i, i + 8));
     }
   } finally {
     await hostile.close();

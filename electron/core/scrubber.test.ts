@@ -10,7 +10,10 @@ const windows = (s: string) => Array.from({ length: Math.max(1, s.length - 7) },
 const clean = (text: string, secret: string) => windows(secret).every((w) => !text.includes(w));
 
 const jsonUnicode = (s: string, upper: boolean) =>
-  [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).map((e) => (upper ? e.toUpperCase().replace('\\U', '\\u') : e)).join('');
+  [...s]
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .map((e) => (upper ? e.toUpperCase().replace('\\U', '\\u') : e))
+    .join('');
 
 describe('scrub: every form a JSON or HTTP layer can give a secret', () => {
   const forms: [string, string][] = [
@@ -18,7 +21,10 @@ describe('scrub: every form a JSON or HTTP layer can give a secret', () => {
     ['with JSON-escaped slashes', KEY.replaceAll('/', '\\/')],
     ['every character \\u-escaped, lower-case hex', jsonUnicode(KEY, false)],
     ['every character \\u-escaped, upper-case hex', jsonUnicode(KEY, true)],
-    ['some characters \\u-escaped, mixed case', KEY.replace('-', '\\u002D').replace('A', '\\u0041').replace('c', '\\u0063')],
+    [
+      'some characters \\u-escaped, mixed case',
+      KEY.replace('-', '\\u002D').replace('A', '\\u0041').replace('c', '\\u0063'),
+    ],
     ['URL-encoded, lower-case hex', encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
     ['URL-encoded, upper-case hex', encodeURIComponent(KEY)],
     ['every character URL-encoded', [...Buffer.from(KEY)].map((b) => `%${b.toString(16)}`).join('')],
@@ -54,7 +60,7 @@ describe('scrub: every form a JSON or HTTP layer can give a secret', () => {
     expect(scrub(text, [KEY, HEADER])).toBe(text);
   });
 
-  it('base64 runs are the secret\'s own quanta at each of the three alignments', () => {
+  it("base64 runs are the secret's own quanta at each of the three alignments", () => {
     const runs = base64Runs(KEY);
     for (const prefix of ['', 'a', 'ab', 'abc', 'user:']) {
       const enc = Buffer.from(`${prefix}${KEY}!`).toString('base64');
@@ -65,7 +71,10 @@ describe('scrub: every form a JSON or HTTP layer can give a secret', () => {
 
 describe('scrubDeep: the strings of a parsed value', () => {
   it('cleans values and keys at any depth and keeps what holds no secret', () => {
-    const models = [{ id: 'm1', display_name: `Model for ${KEY}`, meta: { [HEADER]: [1, `x${HEADER}`] } }, { id: 'm2' }];
+    const models = [
+      { id: 'm1', display_name: `Model for ${KEY}`, meta: { [HEADER]: [1, `x${HEADER}`] } },
+      { id: 'm2' },
+    ];
     const out = scrubDeep(models, [KEY, HEADER]);
     expect(out[0].display_name).toBe('Model for [redacted]');
     expect(out[0].meta).toEqual({ '[redacted]': [1, 'x[redacted]'] });
@@ -80,9 +89,12 @@ describe('urlSecrets: the credentials a URL carries', () => {
       expect.arrayContaining(['proxy%20user', 'proxy user', 'p%40ss-word-1', 'p@ss-word-1', 'proxy user:p@ss-word-1']),
     );
     expect(urlSecrets('https://gw.test/v1')).toEqual([]);
-    expect(scrub(`Proxy said: ${Buffer.from('proxy user:p@ss-word-1').toString('base64')}`, urlSecrets('http://proxy%20user:p%40ss-word-1@p.test'))).not.toContain(
-      Buffer.from('proxy user:p@ss-word-1').toString('base64').slice(4, 20),
-    );
+    expect(
+      scrub(
+        `Proxy said: ${Buffer.from('proxy user:p@ss-word-1').toString('base64')}`,
+        urlSecrets('http://proxy%20user:p%40ss-word-1@p.test'),
+      ),
+    ).not.toContain(Buffer.from('proxy user:p@ss-word-1').toString('base64').slice(4, 20));
   });
 });
 

@@ -22,7 +22,7 @@ export interface Scrubber {
   /** Whether the text holds an escaped form; cheap when it has no escape at all. */
   escapedIn(text: string): boolean;
   scrub(text: string): string;
-  /** The same, through every string of a JSON-like value (object keys too); values without a secret stay as they are. */
+  /** The same through every string of a JSON-like value (keys too); parts without a secret stay as they are. */
   deep<T>(value: T): T;
 }
 
@@ -44,7 +44,9 @@ export function scrubberFor(secrets: readonly string[]): Scrubber {
 }
 
 function buildScrubber(secrets: readonly string[]): Scrubber {
-  const forms = [...new Set(secrets.filter((s) => s !== '').flatMap((s) => [s, ...base64Runs(s)]))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(secrets.filter((s) => s !== '').flatMap((s) => [s, ...base64Runs(s)]))].sort(
+    (a, b) => b.length - a.length,
+  );
   if (forms.length === 0) return NOTHING;
   const literals = forms.map((f) => (f.includes(' ') ? [f, f.replaceAll(' ', '+')] : [f])).flat();
   const pattern = new RegExp(forms.map(formPattern).join('|'), 'g');
@@ -64,7 +66,15 @@ function buildScrubber(secrets: readonly string[]): Scrubber {
   };
 }
 
-const NOTHING: Scrubber = { literals: [], maxFormLength: 0, mayHold: () => false, hasEscape: () => false, escapedIn: () => false, scrub: (t) => t, deep: (v) => v };
+const NOTHING: Scrubber = {
+  literals: [],
+  maxFormLength: 0,
+  mayHold: () => false,
+  hasEscape: () => false,
+  escapedIn: () => false,
+  scrub: (t) => t,
+  deep: (v) => v,
+};
 
 function test(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
@@ -142,5 +152,7 @@ function charPattern(c: string): string {
 
 /** `n` hex digits of `code`, each letter matching either case. */
 function hex(code: number, n: number): string {
-  return [...code.toString(16).padStart(n, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+  return [...code.toString(16).padStart(n, '0')]
+    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
+    .join('');
 }

@@ -16,7 +16,11 @@ const NOT_A_SECRET = /^(null|true|false|none|undefined)$/i;
  * scrubbing of answers use: the key, and the values of credential headers. A value of the form `Bearer sk-…`
  * also gives its credentials alone, since a gateway may quote only those ("invalid token sk-…").
  */
-export function requestSecrets(key: string | undefined, headers: Record<string, string>, isSecretName: (name: string) => boolean): string[] {
+export function requestSecrets(
+  key: string | undefined,
+  headers: Record<string, string>,
+  isSecretName: (name: string) => boolean,
+): string[] {
   const values = Object.keys(headers)
     .filter((name) => isSecretName(name) && !NOT_A_SECRET.test(headers[name].trim()))
     .map((name) => headers[name]);
@@ -87,7 +91,11 @@ export function scrubDeep<T>(value: T, secrets: readonly string[]): T {
  * is dispatched (an event is dispatched only when its blank line, which comes after the secret, has arrived).
  * A chunk with a JSON or URL escape in it is also searched for escaped forms.
  */
-export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk: Uint8Array): string; end(): string; readonly sawSecret: boolean } {
+export function secretWatchingDecoder(secrets: readonly string[]): {
+  write(chunk: Uint8Array): string;
+  end(): string;
+  readonly sawSecret: boolean;
+} {
   const utf8 = new StringDecoder('utf8');
   const scrubber = scrubberFor(secrets);
   // A form that holds another (`Bearer sk-…` and `sk-…`) is never seen without it: watching the shorter one
@@ -109,7 +117,10 @@ export function secretWatchingDecoder(secrets: readonly string[]): { write(chunk
       tunedOn = sample.length;
     }
     const seam = tail + text.slice(0, keep);
-    saw = finders.some((found) => found(text)) || scrubber.mayHold(seam) || (scrubber.hasEscape(text) && scrubber.escapedIn(tail + text));
+    saw =
+      finders.some((found) => found(text)) ||
+      scrubber.mayHold(seam) ||
+      (scrubber.hasEscape(text) && scrubber.escapedIn(tail + text));
     tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
     return text;
   };
@@ -148,7 +159,8 @@ function finderFor(secret: string, sample: string): (text: string) => boolean {
   if (fewest > sample.length / 64) return (text) => text.includes(secret);
   const anchor = secret[at];
   return (text) => {
-    for (let j = text.indexOf(anchor, at); j !== -1; j = text.indexOf(anchor, j + 1)) if (text.startsWith(secret, j - at)) return true;
+    for (let j = text.indexOf(anchor, at); j !== -1; j = text.indexOf(anchor, j + 1))
+      if (text.startsWith(secret, j - at)) return true;
     return false;
   };
 }

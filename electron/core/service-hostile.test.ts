@@ -14,7 +14,8 @@ import { Capture, newCore, value } from './testing/core-harness';
 
 const KEY = 'sk-relay/KEY+0123456789abcdef';
 const slashes = (s: string) => s.replaceAll('/', '\\/');
-const unicode = (s: string) => [...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : c)).join('');
+const unicode = (s: string) =>
+  [...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : c)).join('');
 const ESCAPED = [slashes(KEY), unicode(KEY), encodeURIComponent(KEY)];
 const windows = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
 
@@ -43,7 +44,8 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
     await core.close();
   });
 
-  const raw = (res: http.ServerResponse, status: number, type: string, text: string) => res.writeHead(status, { 'content-type': type }).end(text);
+  const raw = (res: http.ServerResponse, status: number, type: string, text: string) =>
+    res.writeHead(status, { 'content-type': type }).end(text);
   const run = async (protocol: string, stream: boolean) => {
     const body = { model: 'm', stream, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };
     const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId, protocol, body }, r));
@@ -67,7 +69,8 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
   };
 
   it('in a 401 error body, escaped three ways', async () => {
-    answer = (res) => raw(res, 401, 'application/json', `{"error":{"type":"auth","message":"bad key ${ESCAPED.join(' / ')}"}}`);
+    answer = (res) =>
+      raw(res, 401, 'application/json', `{"error":{"type":"auth","message":"bad key ${ESCAPED.join(' / ')}"}}`);
     const { result, seen } = await run('messages', false);
     expect(result.verdict).toBe('http-error');
     expect(result.error?.message).toBe('bad key [redacted] / [redacted] / [redacted]');
@@ -80,7 +83,8 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
         res,
         200,
         'text/event-stream',
-        `: ping ${ESCAPED[2]}\n\n` + `event: error\ndata: {"type":"error","error":{"type":"x","message":"${ESCAPED[1]}"}}\n\n`,
+        `: ping ${ESCAPED[2]}\n\n` +
+          `event: error\ndata: {"type":"error","error":{"type":"x","message":"${ESCAPED[1]}"}}\n\n`,
       );
     const { result, seen } = await run('messages', true);
     expect(result.verdict).toBe('error-event');
@@ -89,8 +93,13 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
   });
 
   it('in the reply text of a complete document', async () => {
-    const reply = { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: `key: ${ESCAPED[0]}` }, finish_reason: 'stop' }] };
-    answer = (res) => raw(res, 200, 'application/json', JSON.stringify(reply).replace(ESCAPED[0].replaceAll('\\', '\\\\'), ESCAPED[0]));
+    const reply = {
+      id: 'c',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: `key: ${ESCAPED[0]}` }, finish_reason: 'stop' }],
+    };
+    answer = (res) =>
+      raw(res, 200, 'application/json', JSON.stringify(reply).replace(ESCAPED[0].replaceAll('\\', '\\\\'), ESCAPED[0]));
     const { result, seen } = await run('chat', false);
     expect(result.verdict).toBe('complete');
     expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'key: [redacted]' }]);
@@ -99,7 +108,12 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
 
   it('in model names, before the list is cached', async () => {
     answer = (res) =>
-      raw(res, 200, 'application/json', `{"object":"list","data":[{"id":"m-1","object":"model","owned_by":"x","display_name":"for ${ESCAPED[1]}"}]}`);
+      raw(
+        res,
+        200,
+        'application/json',
+        `{"object":"list","data":[{"id":"m-1","object":"model","owned_by":"x","display_name":"for ${ESCAPED[1]}"}]}`,
+      );
     const list = value<ModelList>(await core.dispatch('models:list', { profileId, refresh: true }, r));
     expect(list.models.map((m) => m.id)).toEqual(['m-1']);
     await expectNowhere(JSON.stringify(list));

@@ -15,7 +15,11 @@ export interface BodyText {
  * throws: a body cut short still returns what arrived, since an error body's first bytes often already name
  * the error.
  */
-export async function readBody(body: AsyncIterable<Uint8Array>, timer: RequestTimer, capBytes = 8 * 1024 * 1024): Promise<BodyText> {
+export async function readBody(
+  body: AsyncIterable<Uint8Array>,
+  timer: RequestTimer,
+  capBytes = 8 * 1024 * 1024,
+): Promise<BodyText> {
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
@@ -39,7 +43,11 @@ export async function readBody(body: AsyncIterable<Uint8Array>, timer: RequestTi
 }
 
 /** `readBody` for callers that treat a cut body as a failure: throws what cut it. */
-export async function readBodyText(res: GatewayResponse, timer: RequestTimer, capBytes = 8 * 1024 * 1024): Promise<{ text: string; bytes: number; capped: boolean }> {
+export async function readBodyText(
+  res: GatewayResponse,
+  timer: RequestTimer,
+  capBytes = 8 * 1024 * 1024,
+): Promise<{ text: string; bytes: number; capped: boolean }> {
   const body = await readBody(res.body, timer, capBytes);
   if ('cut' in body) throw body.cut;
   return body;

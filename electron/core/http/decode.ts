@@ -4,7 +4,13 @@
  */
 import type { Readable } from 'node:stream';
 import { pipeline, Transform } from 'node:stream';
-import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import {
+  constants as zlibConstants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+} from 'node:zlib';
 
 /*
  * Compressed bodies are decoded as leniently as browsers and curl decode them (undici's fetch does the same):
@@ -69,7 +75,10 @@ export function decodedBody(body: Readable, contentEncoding: string | undefined)
   if (encodings.length > MAX_ENCODINGS) {
     const list = encodings.join(', ');
     throw Object.assign(
-      new Error(`the answer is labelled with ${encodings.length} content encodings (${list}); more than ${MAX_ENCODINGS} are not decoded`),
+      new Error(
+        `the answer is labelled with ${encodings.length} content encodings (${list}); ` +
+          `more than ${MAX_ENCODINGS} are not decoded`,
+      ),
       { code: 'ERR_CONTENT_DECODING' },
     );
   }

@@ -14,7 +14,10 @@ export const gatewayDispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 }
 
 /** One NO_PROXY entry: a host name (its subdomains too), an address, or a CIDR block, with an optional port. */
 function noProxyEntry(raw: string): { name: string; port?: string; bits?: number } | undefined {
-  const entry = raw.trim().toLowerCase().replace(/^\*?\./, '');
+  const entry = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^\*?\./, '');
   if (entry === '') return undefined;
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) return { name: bracketed[1], port: bracketed[2] };
@@ -68,11 +71,16 @@ export function proxyFor(url: string, env: Record<string, string | undefined> = 
   }
   const pick = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => !!v);
   const proxy =
-    u.protocol === 'https:' ? pick('https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY') : u.protocol === 'http:' ? pick('http_proxy', 'all_proxy', 'ALL_PROXY') : undefined;
+    u.protocol === 'https:'
+      ? pick('https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY')
+      : u.protocol === 'http:'
+        ? pick('http_proxy', 'all_proxy', 'ALL_PROXY')
+        : undefined;
   if (!proxy) return undefined;
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '127.0.0.1' || host === '::1') return undefined;
-  if (bypassed(host, u.port || (u.protocol === 'https:' ? '443' : '80'), pick('no_proxy', 'NO_PROXY') ?? '')) return undefined;
+  if (bypassed(host, u.port || (u.protocol === 'https:' ? '443' : '80'), pick('no_proxy', 'NO_PROXY') ?? ''))
+    return undefined;
   // curl takes a proxy given without a scheme as http://.
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
 }
@@ -90,7 +98,8 @@ export function proxyShown(proxy: string): string {
 const proxyAgents = new Map<string, ProxyAgent>();
 
 /** Connection pools with the same clocks as gatewayDispatcher (undici's own would end a quiet stream at 300 s). */
-const patientPool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, headersTimeout: 0, bodyTimeout: 0 });
+const patientPool = (origin: string | URL, options: Pool.Options) =>
+  new Pool(origin, { ...options, headersTimeout: 0, bodyTimeout: 0 });
 
 /**
  * The dispatcher for a built request, and the headers it sends: gatewayDispatcher, or one pool per proxy and
@@ -100,10 +109,16 @@ const patientPool = (origin: string | URL, options: Pool.Options) => new Pool(or
  * gateway's: through a proxy it becomes the proxy's credentials (undici refuses it as a request header there),
  * in place of any in the proxy URL.
  */
-export function routeFor(req: { proxy?: string; headers: Record<string, string> }): { dispatcher: Dispatcher; headers: Record<string, string> } {
+export function routeFor(req: { proxy?: string; headers: Record<string, string> }): {
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+} {
   if (!req.proxy) return { dispatcher: gatewayDispatcher, headers: req.headers };
   const proxyAuth = Object.keys(req.headers).find((name) => name.toLowerCase() === 'proxy-authorization');
-  const headers = proxyAuth === undefined ? req.headers : Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== proxyAuth));
+  const headers =
+    proxyAuth === undefined
+      ? req.headers
+      : Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== proxyAuth));
   const cacheKey = proxyAuth === undefined ? req.proxy : `${req.proxy}\n${req.headers[proxyAuth]}`;
   let agent = proxyAgents.get(cacheKey);
   if (!agent) {
@@ -111,13 +126,27 @@ export function routeFor(req: { proxy?: string; headers: Record<string, string> 
     try {
       u = new URL(req.proxy);
     } catch {
-      throw Object.assign(new Error(`The proxy from the environment is not a URL: check https_proxy / http_proxy / all_proxy`), { code: 'ERR_PROXY_CONFIG' });
+      throw Object.assign(
+        new Error(`The proxy from the environment is not a URL: check https_proxy / http_proxy / all_proxy`),
+        { code: 'ERR_PROXY_CONFIG' },
+      );
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      throw Object.assign(new Error(`The proxy from the environment is a ${u.protocol.slice(0, -1)} proxy; only http:// and https:// proxies are supported`), { code: 'ERR_PROXY_CONFIG' });
+      throw Object.assign(
+        new Error(
+          `The proxy from the environment is a ${u.protocol.slice(0, -1)} proxy; ` +
+            'only http:// and https:// proxies are supported',
+        ),
+        { code: 'ERR_PROXY_CONFIG' },
+      );
     }
     const credentials = u.username ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined;
-    const token = proxyAuth !== undefined ? req.headers[proxyAuth] : credentials !== undefined ? `Basic ${Buffer.from(credentials).toString('base64')}` : undefined;
+    const token =
+      proxyAuth !== undefined
+        ? req.headers[proxyAuth]
+        : credentials !== undefined
+          ? `Basic ${Buffer.from(credentials).toString('base64')}`
+          : undefined;
     agent = new ProxyAgent({
       uri: req.proxy,
       ...(token !== undefined ? { token } : {}),
@@ -135,7 +164,9 @@ export function routeFor(req: { proxy?: string; headers: Record<string, string> 
 export function proxySecrets(proxy: string): string[] {
   try {
     const { username, password } = new URL(proxy);
-    return username || password ? [proxy, username, decodeURIComponent(username), password, decodeURIComponent(password)] : [];
+    return username || password
+      ? [proxy, username, decodeURIComponent(username), password, decodeURIComponent(password)]
+      : [];
   } catch {
     return [proxy];
   }

@@ -76,14 +76,21 @@ export function buildRequest(
   opts: {
     stream?: boolean;
     query?: Record<string, string>;
-    /** The profile store's list (`ProfileStore.secretsFor`), so the ledger hides exactly what answers are scrubbed of. */
+    /** The profile store's list (`ProfileStore.secretsFor`): the ledger hides what answers are scrubbed of. */
     secrets?: readonly string[];
   } = {},
 ): BuiltRequest {
   let url = joinUrl(profile.baseUrl, path);
   if (opts.query && Object.keys(opts.query).length) url += `?${new URLSearchParams(opts.query).toString()}`;
   const headers: Record<string, string> = {
-    ...requestHeaders({ path, authScheme: profile.authScheme, extraHeaders: profile.extraHeaders, key, stream: opts.stream, hasBody: body !== undefined }),
+    ...requestHeaders({
+      path,
+      authScheme: profile.authScheme,
+      extraHeaders: profile.extraHeaders,
+      key,
+      stream: opts.stream,
+      hasBody: body !== undefined,
+    }),
     'user-agent': 'GatewayPlayground/0.1',
   };
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
@@ -104,7 +111,13 @@ export function buildRequest(
  */
 export function secretsOfRequest(url: string, profileSecrets: readonly string[]): string[] {
   const proxy = proxyFor(url);
-  return [...new Set([...profileSecrets, ...urlSecrets(url), ...(proxy ? [...proxySecrets(proxy), ...urlSecrets(proxy)] : [])])];
+  return [
+    ...new Set([
+      ...profileSecrets,
+      ...urlSecrets(url),
+      ...(proxy ? [...proxySecrets(proxy), ...urlSecrets(proxy)] : []),
+    ]),
+  ];
 }
 
 /** Every secret a profile's answers are scrubbed of, whichever endpoint answered. */
@@ -132,7 +145,11 @@ export function urlShown(url: string): string {
  * user came to see, so those names alone do not make a value secret; the secrets are still scrubbed from them.
  * `key` is named apart so that a reflected credential shows which key it was, by its hint.
  */
-export function safeResponseHeaders(h: Record<string, string>, secrets: readonly string[], key: string | undefined): Record<string, string> {
+export function safeResponseHeaders(
+  h: Record<string, string>,
+  secrets: readonly string[],
+  key: string | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(h)) {
     const secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));

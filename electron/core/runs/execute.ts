@@ -22,11 +22,16 @@ export async function executeRun(ctx: RunContext): Promise<Ending> {
     const status = ctx.state.response?.status;
     const failed = status !== undefined && (status < 200 || status > 299);
     const reason = `The app failed while reading the response (${why}); what arrived before is kept.`;
-    return { verdict: failed ? 'http-error' : 'truncated', reason, transcript: ctx.state.partial?.() ?? EMPTY_TRANSCRIPT };
+    return {
+      verdict: failed ? 'http-error' : 'truncated',
+      reason,
+      transcript: ctx.state.partial?.() ?? EMPTY_TRANSCRIPT,
+    };
   }
 }
 
-const networkError = (ctx: RunContext, err: unknown): GatewayErrorInfo => describeRequestError(err, ctx.secrets, ctx.req.proxy);
+const networkError = (ctx: RunContext, err: unknown): GatewayErrorInfo =>
+  describeRequestError(err, ctx.secrets, ctx.req.proxy);
 
 async function send(ctx: RunContext): Promise<Ending> {
   let res: GatewayResponse;
@@ -38,7 +43,13 @@ async function send(ctx: RunContext): Promise<Ending> {
   ctx.timer.activity();
   const headers = safeResponseHeaders(res.headers, ctx.secrets, ctx.key);
   const contentType = headers['content-type'];
-  const response = { status: res.status, statusText: scrub(res.statusText, ctx.secrets), headers, contentType, ttfbMs: ctx.since() };
+  const response = {
+    status: res.status,
+    statusText: scrub(res.statusText, ctx.secrets),
+    headers,
+    contentType,
+    ttfbMs: ctx.since(),
+  };
   ctx.state.response = response;
   ctx.sink.push({ kind: 'response', runId: ctx.runId, response });
 
@@ -61,10 +72,20 @@ async function send(ctx: RunContext): Promise<Ending> {
 /** No response headers: stopped, timed out, or the request failed. */
 function unanswered(ctx: RunContext, err: unknown): Ending {
   const cause = ctx.timer.cause();
-  if (cause === 'cancelled') return { verdict: 'cancelled', reason: 'Stopped by you before the gateway answered.', transcript: EMPTY_TRANSCRIPT };
+  if (cause === 'cancelled')
+    return {
+      verdict: 'cancelled',
+      reason: 'Stopped by you before the gateway answered.',
+      transcript: EMPTY_TRANSCRIPT,
+    };
   if (cause) {
     const reason = timeoutReason(cause, ctx.timeouts, ctx.log.length);
-    return { verdict: 'timeout', reason, transcript: EMPTY_TRANSCRIPT, error: { type: 'network:timeout', message: reason } };
+    return {
+      verdict: 'timeout',
+      reason,
+      transcript: EMPTY_TRANSCRIPT,
+      error: { type: 'network:timeout', message: reason },
+    };
   }
   const error = networkError(ctx, err);
   return { verdict: 'network-error', reason: error.message, transcript: EMPTY_TRANSCRIPT, error };
@@ -93,9 +114,14 @@ async function readDocument(
   };
   if (!res.ok) {
     let note = '';
-    if (cause === 'cancelled') note = ` (You stopped the run while the error body was arriving, after ${whole.bytes} bytes.)`;
-    else if (cause) note = ` (The error body stalled: no bytes for ${idleS} s after ${whole.bytes} bytes.)`;
-    else if (cut) note = ` (The connection closed after ${whole.bytes} bytes of the error body: ${networkError(ctx, whole.cut).message})`;
+    if (cause === 'cancelled') {
+      note = ` (You stopped the run while the error body was arriving, after ${whole.bytes} bytes.)`;
+    } else if (cause) {
+      note = ` (The error body stalled: no bytes for ${idleS} s after ${whole.bytes} bytes.)`;
+    } else if (cut) {
+      const why = networkError(ctx, whole.cut).message;
+      note = ` (The connection closed after ${whole.bytes} bytes of the error body: ${why})`;
+    }
     return documentVerdict({ ...base, note });
   }
   if (cut) return cutDocument(ctx, text, cause, whole.cut);
@@ -109,7 +135,8 @@ function cutDocument(ctx: RunContext, text: string, cause: string | undefined, e
   const rawBody = capped(text);
   const kept = rawBody === '' ? {} : { rawBody };
   const transcript = cutDocumentTranscript(ctx.protocol, text);
-  if (cause === 'cancelled') return { verdict: 'cancelled', reason: 'Stopped by you while the body was arriving.', transcript, ...kept };
+  if (cause === 'cancelled')
+    return { verdict: 'cancelled', reason: 'Stopped by you while the body was arriving.', transcript, ...kept };
   const bytes = ctx.state.bytes;
   if (cause) {
     const reason = `No bytes for ${Math.round(ctx.timeouts.idleMs / 1000)} s after ${bytes} bytes of the body.`;

@@ -15,7 +15,11 @@ export interface Head {
 }
 
 /** Reads until the head tells what the body is; `arrived` is called per chunk and returns its arrival time. */
-export async function readHead(body: AsyncIterator<Uint8Array>, labelledSse: boolean, arrived: () => number): Promise<Head> {
+export async function readHead(
+  body: AsyncIterator<Uint8Array>,
+  labelledSse: boolean,
+  arrived: () => number,
+): Promise<Head> {
   const head: Head = { chunks: [], seen: new Uint8Array(0) };
   let ended = false;
   for (;;) {
@@ -41,7 +45,12 @@ export async function readHead(body: AsyncIterator<Uint8Array>, labelledSse: boo
 /** A warning when the head contradicts the body's label, else undefined. */
 export function headWarning(head: Head, contentType: string | undefined, labelledSse: boolean): string | undefined {
   const lead = () =>
-    /^([a-z]+:|.)/i.exec(Buffer.from(head.seen.subarray(0, 64)).toString('utf8').replace(/^\uFEFF/, '').trimStart())?.[0] ?? '';
+    /^([a-z]+:|.)/i.exec(
+      Buffer.from(head.seen.subarray(0, 64))
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trimStart(),
+    )?.[0] ?? '';
   const label = contentType ? `labelled ${contentType.split(';')[0].trim()}` : 'sent with no content type';
   if (labelledSse && head.sniffed === 'document') {
     return `The body is ${label} but starts with "${lead()}": it was read as one body, not as events.`;

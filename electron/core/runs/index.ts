@@ -127,7 +127,10 @@ export class RunManager {
     const key = this.profiles.keyFor(profile.id);
     const stream = input.body.stream === true;
     const path = PROTOCOL_INFO[input.protocol].path;
-    const req = buildRequest(profile, key, 'POST', path, input.body, { stream, secrets: this.profiles.secretsFor(profile.id) });
+    const req = buildRequest(profile, key, 'POST', path, input.body, {
+      stream,
+      secrets: this.profiles.secretsFor(profile.id),
+    });
     const { secrets } = req;
     const runId = `run_${randomUUID()}`;
     const ledger = ledgerOf(runId, input, profile, req);
@@ -204,7 +207,9 @@ function listEvents(run: KeptRun['run'], log: EventLog): FinishedRun['events'] {
     return log.events();
   } catch (err) {
     // Cannot happen short of a bug in the reader; the run's verdict and output are still worth keeping.
-    run.result.warnings.push(`The run's events could not be listed: ${err instanceof Error ? err.message : String(err)}.`);
+    run.result.warnings.push(
+      `The run's events could not be listed: ${err instanceof Error ? err.message : String(err)}.`,
+    );
     return [];
   }
 }

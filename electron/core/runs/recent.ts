@@ -82,6 +82,7 @@ function lighten({ run }: KeptRun): KeptRun {
 /** Roughly the bytes a kept run pins: its body as received, its raw body and transcript text (UTF-16). */
 function weigh({ run, log }: KeptRun): number {
   let n = (log?.bodyBytes ?? 0) + 2 * (run.result.rawBody?.length ?? 0) + 2 * run.ledger.body.length;
-  for (const b of run.result.transcript.blocks) n += 2 * ('text' in b && typeof b.text === 'string' ? b.text.length : 0);
+  for (const b of run.result.transcript.blocks)
+    n += 2 * ('text' in b && typeof b.text === 'string' ? b.text.length : 0);
   return n + 1024;
 }

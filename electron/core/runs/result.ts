@@ -39,7 +39,12 @@ export function buildResult(ctx: RunContext, ending: Ending, totalMs: number): R
  * the usage counts but the stream never showed was generated before the first visible token: then from the
  * response headers, so its time is counted along with its tokens.
  */
-function outputRate(ending: Ending, totalMs: number, ttftMs: number | undefined, ttfbMs: number | undefined): number | undefined {
+function outputRate(
+  ending: Ending,
+  totalMs: number,
+  ttftMs: number | undefined,
+  ttfbMs: number | undefined,
+): number | undefined {
   const { usage, blocks } = ending.transcript;
   const hiddenReasoning = (usage.reasoning ?? 0) > 0 && !blocks.some((b) => b.kind === 'thinking' && b.text !== '');
   const genMs = totalMs - (ttftMs === undefined ? 0 : hiddenReasoning ? (ttfbMs ?? 0) : ttftMs);

@@ -21,7 +21,10 @@ interface Ingest {
   fold: Fold;
   terminalSeen: boolean;
   messages: number;
-  /** Until the first event, the text so far: a body that yields no events at all is shown, and read for an error, as it came. */
+  /**
+   * Until the first event, the text so far: a body that yields no events at all is shown, and read for an
+   * error, as it came.
+   */
   beforeEvents: string;
 }
 
@@ -76,7 +79,10 @@ function ingester(ctx: RunContext, ingest: Ingest) {
     if (ingest.messages === 0 && ingest.beforeEvents.length < RESULT_BODY_CAP) ingest.beforeEvents += text;
     return text;
   };
-  const decoder = { write: (chunk: Uint8Array) => keepBeforeEvents(watch.write(chunk)), end: () => keepBeforeEvents(watch.end()) };
+  const decoder = {
+    write: (chunk: Uint8Array) => keepBeforeEvents(watch.write(chunk)),
+    end: () => keepBeforeEvents(watch.end()),
+  };
   const onMessage = (message: SseMessage) => {
     if (ingest.messages++ === 0) ingest.beforeEvents = '';
     // Scrubbed before anything reads it: a secret the gateway echoes (in an error event, say) reaches
@@ -126,20 +132,38 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   };
 }
 
-function judgeStream(ctx: RunContext, res: GatewayResponse, headers: Record<string, string>, ingest: Ingest, transportError: unknown): Ending {
+function judgeStream(
+  ctx: RunContext,
+  res: GatewayResponse,
+  headers: Record<string, string>,
+  ingest: Ingest,
+  transportError: unknown,
+): Ending {
   const { fold } = ingest;
   const { log } = ctx;
   const cause = ingest.terminalSeen ? undefined : ctx.timer.cause();
-  const asSent = ingest.messages === 0 && ingest.beforeEvents.trim() !== '' ? scrub(ingest.beforeEvents, ctx.secrets) : undefined;
+  const asSent =
+    ingest.messages === 0 && ingest.beforeEvents.trim() !== '' ? scrub(ingest.beforeEvents, ctx.secrets) : undefined;
   const kept = asSent === undefined ? {} : { rawBody: capped(asSent) };
   if (cause === 'cancelled') {
     ctx.warnings.push(...fold.warnings());
-    return { verdict: 'cancelled', reason: `Stopped by you after ${log.length} events; the partial output is kept.`, transcript: fold.transcript(), ...kept };
+    return {
+      verdict: 'cancelled',
+      reason: `Stopped by you after ${log.length} events; the partial output is kept.`,
+      transcript: fold.transcript(),
+      ...kept,
+    };
   }
   if (cause) {
     ctx.warnings.push(...fold.warnings());
     const reason = timeoutReason(cause, ctx.timeouts, log.length);
-    return { verdict: 'timeout', reason, transcript: fold.transcript(), error: { type: 'network:timeout', message: reason }, ...kept };
+    return {
+      verdict: 'timeout',
+      reason,
+      transcript: fold.transcript(),
+      error: { type: 'network:timeout', message: reason },
+      ...kept,
+    };
   }
   const outcome = fold.end();
   ctx.warnings.push(...outcome.warnings);
@@ -157,7 +181,12 @@ function judgeStream(ctx: RunContext, res: GatewayResponse, headers: Record<stri
     reason += ` The body held no events: ${parseGatewayError(res.status, headers, asSent).message}`;
   }
   const error = outcome.error
-    ? { type: outcome.error.type ?? 'error', code: outcome.error.code, message: outcome.error.message, status: res.status }
+    ? {
+        type: outcome.error.type ?? 'error',
+        code: outcome.error.code,
+        message: outcome.error.message,
+        status: res.status,
+      }
     : undefined;
   return { verdict: outcome.verdict, reason, transcript: fold.transcript(), error, ...kept };
 }

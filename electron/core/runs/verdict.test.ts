@@ -12,11 +12,23 @@ const base: DocumentBody = {
 };
 
 const message = (content: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ type: 'message', role: 'assistant', content, stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 2 }, ...extra });
+  JSON.stringify({
+    type: 'message',
+    role: 'assistant',
+    content,
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 3, output_tokens: 2 },
+    ...extra,
+  });
 
 describe('documentVerdict: one verdict per whole body, no HTTP', () => {
   const table: { name: string; body: Partial<DocumentBody>; verdict: string; reason: RegExp; errorType?: string }[] = [
-    { name: 'a complete Messages body', body: { text: message([{ type: 'text', text: 'Hi' }]) }, verdict: 'complete', reason: /complete response/ },
+    {
+      name: 'a complete Messages body',
+      body: { text: message([{ type: 'text', text: 'Hi' }]) },
+      verdict: 'complete',
+      reason: /complete response/,
+    },
     {
       name: 'a 429 with an OpenAI envelope',
       body: { status: 429, text: '{"error":{"type":"rate_limit_error","message":"slow down"}}' },
@@ -52,13 +64,29 @@ describe('documentVerdict: one verdict per whole body, no HTTP', () => {
     },
     {
       name: 'a failed Responses body',
-      body: { protocol: 'responses', text: JSON.stringify({ id: 'r', object: 'response', status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] }) },
+      body: {
+        protocol: 'responses',
+        text: JSON.stringify({
+          id: 'r',
+          object: 'response',
+          status: 'failed',
+          error: { code: 'server_error', message: 'boom' },
+          output: [],
+        }),
+      },
       verdict: 'error-event',
       reason: /boom/,
     },
     {
       name: 'a complete Chat body',
-      body: { protocol: 'chat', text: JSON.stringify({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Yo' }, finish_reason: 'stop' }] }) },
+      body: {
+        protocol: 'chat',
+        text: JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Yo' }, finish_reason: 'stop' }],
+        }),
+      },
       verdict: 'complete',
       reason: /complete response/,
     },
@@ -89,6 +117,8 @@ describe('the pieces of a cut or silent answer', () => {
   it('says which clock ran out', () => {
     const timeouts = { headersMs: 30_000, idleMs: 5_000 };
     expect(timeoutReason('timeout-headers', timeouts, 0)).toBe('No response headers within 30 s.');
-    expect(timeoutReason('timeout-idle', timeouts, 12)).toBe('No bytes for 5 s after 12 events: the stream went quiet.');
+    expect(timeoutReason('timeout-idle', timeouts, 12)).toBe(
+      'No bytes for 5 s after 12 events: the stream went quiet.',
+    );
   });
 });

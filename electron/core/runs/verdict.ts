@@ -47,7 +47,14 @@ export function documentVerdict(b: DocumentBody): Ending & { warnings: string[] 
     const error = parseGatewayError(b.status, b.headers, b.text, { requestUrl: b.requestUrl });
     const what = b.contentType ? `${b.contentType.split(';')[0]}` : 'no content type';
     const reason = `HTTP ${b.status}, but the body is ${what}, not JSON${b.streamAsked ? ' or an event stream' : ''}.`;
-    return { verdict: 'http-error', reason, transcript: EMPTY_TRANSCRIPT, error: { ...error, type: 'invalid_response' }, rawBody, warnings: [] };
+    return {
+      verdict: 'http-error',
+      reason,
+      transcript: EMPTY_TRANSCRIPT,
+      error: { ...error, type: 'invalid_response' },
+      rawBody,
+      warnings: [],
+    };
   }
   const warnings = b.streamAsked ? ['Asked for a stream; the gateway answered with one JSON body.'] : [];
   return { ...judgeJson(b, json, rawBody, warnings), warnings };
@@ -59,13 +66,25 @@ function judgeJson(b: DocumentBody, json: unknown, rawBody: string, warnings: st
   if (inBody) {
     // A failed Responses body still carries the output produced so far and the usage billed for it.
     const error = { status: b.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message };
-    return { verdict: 'error-event', reason: `HTTP ${b.status} with an error body: ${inBody.message}`, transcript: reading.transcript, error, rawBody };
+    return {
+      verdict: 'error-event',
+      reason: `HTTP ${b.status} with an error body: ${inBody.message}`,
+      transcript: reading.transcript,
+      error,
+      rawBody,
+    };
   }
   warnings.push(...reading.warnings);
   if (reading.error) {
     const e = reading.error;
     const error = { status: b.status, type: e.type ?? 'error', code: e.code, message: e.message };
-    return { verdict: 'error-event', reason: `The response carried an error: ${e.message}`, transcript: reading.transcript, error, rawBody };
+    return {
+      verdict: 'error-event',
+      reason: `The response carried an error: ${e.message}`,
+      transcript: reading.transcript,
+      error,
+      rawBody,
+    };
   }
   const t = reading.transcript;
   if (isEmptyAnswer(t)) {
@@ -97,7 +116,11 @@ export function cutDocumentTranscript(protocol: ProtocolId, text: string): Trans
 }
 
 /** Why a run timed out, in words: no headers in time, or a body that went quiet. */
-export function timeoutReason(cause: string | undefined, timeouts: { headersMs: number; idleMs: number }, events: number): string {
+export function timeoutReason(
+  cause: string | undefined,
+  timeouts: { headersMs: number; idleMs: number },
+  events: number,
+): string {
   return cause === 'timeout-headers'
     ? `No response headers within ${Math.round(timeouts.headersMs / 1000)} s.`
     : `No bytes for ${Math.round(timeouts.idleMs / 1000)} s after ${events} events: the stream went quiet.`;

@@ -71,7 +71,9 @@ export interface SecondGateways {
 }
 
 export function useSecondGateways(): SecondGateways {
-  const g = { secondKeys: { [SECOND_KEY]: ['gpt-sim-mini', 'sim-chat-only'] } } as Partial<SecondGateways> as SecondGateways;
+  const g = {
+    secondKeys: { [SECOND_KEY]: ['gpt-sim-mini', 'sim-chat-only'] },
+  } as Partial<SecondGateways> as SecondGateways;
   beforeAll(async () => {
     g.second = await startSimulator({ port: 0, keys: g.secondKeys });
     g.third = await startSimulator({ port: 0, keys: { [SECOND_KEY]: ['gpt-sim-mini', 'claude-sim-haiku'] } });
