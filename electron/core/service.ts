@@ -226,8 +226,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       runs.cancelAll();
-      // A run stopped by shutting down keeps its partial output like any other (design §5): wait for its
-      // verdict and its history write, within a bound so a stuck write cannot hold the process forever.
+      // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
+      // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.
       const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
       await Promise.race([runs.settled().then(() => history.settled()), bound]);
       await simulator?.close();

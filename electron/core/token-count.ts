@@ -44,8 +44,8 @@ export const LABELS = {
 } as const satisfies Record<TokenCount['source'], string>;
 
 /**
- * What /v1/messages/count_tokens takes (protocols.md §2). Everything else — max_tokens, stream, sampling,
- * stop sequences, metadata, service_tier and fields the user invented — is left out: strict validators reject
+ * What /v1/messages/count_tokens takes (docs/protocols.md §2). Everything else — max_tokens, stream,
+ * sampling, stop sequences, metadata, service_tier and fields the user invented — is left out: strict validators reject
  * unknown fields, and none of them changes the input size.
  */
 export const COUNT_TOKENS_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'output_config'] as const;
@@ -263,7 +263,8 @@ export async function countTokens(req: CountRequest, deps: CountDeps, signal?: A
   }
   const n = answer.inputTokens;
   if (!Number.isInteger(n) || n < 0) return estimated(req, `count_tokens answered an unusable count (${String(n)})${SHOWING}`);
-  // A real count is never 0 for a request with content: gateways answering a stub do (protocols.md §7.9).
+  // A real count is never 0 for a request with content: gateways answering a stub do
+  // (docs/protocols.md §7.9).
   if (n === 0 && estimateTokens(req.protocol, req.body).total > 0) return estimated(req, `gateway answered 0 (stub?)${SHOWING}`);
 
   const source: TokenCount['source'] = viaTranslation ? 'gateway-via-translation' : 'gateway';
