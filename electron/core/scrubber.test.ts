@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { base64Runs, scrubberFor } from './scrubber';
 import { scrub, scrubDeep, secretWatchingDecoder, urlSecrets } from './secrets';
+import { secretsOfRequest, urlShown } from './http/request';
 
 const KEY = 'sk-live/Ab+cd_0123456789';
 const HEADER = 'pk-virtual-KEY-77aa99';
@@ -115,5 +116,31 @@ describe('secretWatchingDecoder sees escaped forms', () => {
 
   it('builds one scrubber per distinct list', () => {
     expect(scrubberFor([KEY, HEADER])).toBe(scrubberFor([KEY, HEADER]));
+  });
+});
+
+describe('what a request is scrubbed of: credentials in the gateway URL and the proxy', () => {
+  it('adds the proxy URL and the gateway URL userinfo to the profile secrets, and the ledger URL shows neither', () => {
+    const saved = process.env.https_proxy;
+    process.env.https_proxy = 'http://proxyuser:proxy%2Fpass-1234@proxy.test:3128';
+    try {
+      const secrets = secretsOfRequest('https://gwuser:gw-pass-5678@gw.test/v1/messages', [KEY]);
+      expect(secrets).toEqual(
+        expect.arrayContaining([KEY, 'gwuser', 'gw-pass-5678', 'proxyuser', 'proxy/pass-1234', 'proxy%2Fpass-1234']),
+      );
+      const page = `407 for proxyuser:${encodeURIComponent('proxy/pass-1234')} (${Buffer.from('proxyuser:proxy/pass-1234').toString('base64')})`;
+      const out = scrub(page, secrets);
+      for (const s of [
+        'proxy/pass-1234',
+        'proxyuser',
+        Buffer.from('proxyuser:proxy/pass-1234').toString('base64').slice(0, 12),
+      ]) {
+        expect(out).not.toContain(s);
+      }
+      expect(urlShown('https://gwuser:gw-pass-5678@gw.test/v1/messages')).toBe('https://gw.test/v1/messages');
+    } finally {
+      if (saved === undefined) delete process.env.https_proxy;
+      else process.env.https_proxy = saved;
+    }
   });
 });
