@@ -101,7 +101,8 @@ export class EventLog {
       while (seq >= pushes[push].first + pushes[push].t.length) push++;
       const { first, t, type, size } = pushes[push];
       const i = seq - first;
-      out.push(rawEvent(seq, t[i], type[i], secrets === undefined ? data : scrub(data, secrets), event, size[i]));
+      const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
+      out.push(rawEvent(seq, t[i], type[i], clean(data), event === undefined ? event : clean(event), size[i]));
     };
     const reader = createSseReader({ onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) }, new StringDecoder('utf8'));
     for (const chunk of this.body) reader.feed(chunk);

@@ -84,6 +84,7 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
         200,
         'text/event-stream',
         `: ping ${ESCAPED[2]}\n\n` +
+          `event: x-${ESCAPED[0]}\ndata: {}\n\n` +
           `event: error\ndata: {"type":"error","error":{"type":"x","message":"${ESCAPED[1]}"}}\n\n`,
       );
     const { result, seen } = await run('messages', true);

@@ -91,7 +91,8 @@ function ingester(ctx: RunContext, ingest: Ingest) {
     if (watch.sawSecret) {
       log.scrubbed(secrets);
       const data = scrub(message.data, secrets);
-      if (data !== message.data) m = { ...message, data };
+      const event = message.event === undefined ? undefined : scrub(message.event, secrets);
+      if (data !== message.data || event !== message.event) m = { ...message, data, event };
     }
     // One parse per event (a template match for hot deltas, else JSON.parse), shared by the Events list and the fold.
     const parsed = parse(m);
