@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { base64Runs, scrubberFor } from './scrubber';
 import { scrub, scrubDeep, secretWatchingDecoder, urlSecrets } from './secrets';
-import { secretsOfRequest, urlShown } from './http/request';
+import { safeResponseHeaders, secretsOfRequest, urlShown } from './http/request';
 
 const KEY = 'sk-live/Ab+cd_0123456789';
 const HEADER = 'pk-virtual-KEY-77aa99';
@@ -142,5 +142,12 @@ describe('what a request is scrubbed of: credentials in the gateway URL and the 
       if (saved === undefined) delete process.env.https_proxy;
       else process.env.https_proxy = saved;
     }
+  });
+});
+
+describe('response headers fit to leave the core', () => {
+  it('scrub a secret echoed as a header name as well as in values', () => {
+    const out = safeResponseHeaders({ [`x-echo-${HEADER}`]: '1', 'x-note': `got ${HEADER}` }, [HEADER], undefined);
+    expect(out).toEqual({ 'x-echo-[redacted]': '1', 'x-note': 'got [redacted]' });
   });
 });

@@ -143,7 +143,8 @@ export function urlShown(url: string): string {
  * reflected Authorization or helicone-auth) or set its own (set-cookie, session tokens). Token *counts*
  * (`…-ratelimit-…-tokens`) and auth *challenges* (`www-authenticate`, which says why a 401 happened) are what a
  * user came to see, so those names alone do not make a value secret; the secrets are still scrubbed from them.
- * `key` is named apart so that a reflected credential shows which key it was, by its hint.
+ * `key` is named apart so that a reflected credential shows which key it was, by its hint. Names are scrubbed
+ * too: a gateway may echo a secret as a header's name.
  */
 export function safeResponseHeaders(
   h: Record<string, string>,
@@ -153,7 +154,7 @@ export function safeResponseHeaders(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(h)) {
     const secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));
-    out[name] = secret ? redact(value, key, secrets) : scrub(value, secrets);
+    out[scrub(name, secrets)] = secret ? redact(value, key, secrets) : scrub(value, secrets);
   }
   return out;
 }
