@@ -102,9 +102,13 @@ export function secretWatchingDecoder(secrets: readonly string[]): {
   // alone halves the scan of every chunk.
   const all = scrubber.literals;
   const watched = all.filter((s, i) => !all.some((t, j) => j !== i && s.includes(t) && (s !== t || j < i)));
-  const keep = scrubber.maxFormLength;
+  // The seam between two chunks: a literal form split across them needs its length less one of each; an
+  // escaped form, its whole escaped length, searched only when an escape is near.
+  const keepLiteral = Math.max(0, ...watched.map((s) => s.length - 1));
+  const keep = Math.max(keepLiteral, scrubber.maxFormLength);
   let saw = false;
   let tail = '';
+  let escapeInTail = false;
   let finders: ((text: string) => boolean)[] = [];
   let tunedOn = 0;
   const look = (text: string): string => {
@@ -116,11 +120,14 @@ export function secretWatchingDecoder(secrets: readonly string[]): {
       finders = watched.map((s) => finderFor(s, sample));
       tunedOn = sample.length;
     }
-    const seam = tail + text.slice(0, keep);
+    const seam = tail.slice(Math.max(0, tail.length - keepLiteral)) + text.slice(0, keepLiteral);
+    const escape = scrubber.hasEscape(text);
     saw =
       finders.some((found) => found(text)) ||
-      scrubber.mayHold(seam) ||
-      (scrubber.hasEscape(text) && scrubber.escapedIn(tail + text));
+      watched.some((s) => seam.includes(s)) ||
+      ((escape || escapeInTail) && scrubber.escapedIn(tail + text));
+    // Whether the carried-over text may hold an escape: this chunk's, or the last one's if this one is shorter.
+    escapeInTail = escape || (text.length < keep && escapeInTail);
     tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
     return text;
   };
