@@ -14,6 +14,8 @@ export interface HostHandle {
   dataDir: string;
   /** Stop the host process (the data dir stays). */
   stop(): Promise<void>;
+  /** Everything the host process wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 export async function launchHost(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<HostHandle> {
@@ -24,7 +26,9 @@ export async function launchHost(opts: { dataDir?: string; env?: Record<string, 
     { env: { ...process.env, GATEWAY_BASE_URL: '', GATEWAY_API_KEY: '', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (stdout += d));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`The host did not start in time.\n${stderr}`)), 20_000);
@@ -41,6 +45,7 @@ export async function launchHost(opts: { dataDir?: string; env?: Record<string, 
   return {
     url,
     dataDir,
+    output: () => stdout + stderr,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

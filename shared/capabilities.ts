@@ -8,6 +8,7 @@
  * probe result, never by earlier successful runs.
  */
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
+import { isObject } from './is-object';
 
 export const CAPABILITY_IDS = [
   'streaming',
@@ -95,10 +96,6 @@ export interface RequiredCapability {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];

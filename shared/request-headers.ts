@@ -3,7 +3,7 @@
  * first family's version header, and the profile's extra headers. Shared by the gateway client and the code
  * exporter so exported code sends exactly what the app sends.
  */
-import type { AuthScheme } from './contract/profiles';
+import type { AuthScheme } from './auth-schemes';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 

@@ -6,9 +6,7 @@ export const ENDPOINTS = [
   { method: 'POST', path: '/v1/responses' },
   { method: 'GET', path: '/v1/models' },
   { method: 'POST', path: '/v1/messages/count_tokens' },
-] as const;
-
-export type EndpointPath = (typeof ENDPOINTS)[number]['path'];
+]as const;
 
 export type NormalizedBase =
   | { ok: true; normalized: string; note?: string }

@@ -85,13 +85,20 @@ export async function moveAside(file: string, why: string): Promise<StartupProbl
  * together rename in whatever order their fsyncs finish, so an older version could land last; queued, the last
  * write asked for is the last on disk. A failed write does not stop the ones after it.
  */
-export function writeQueue(): <T>(write: () => Promise<T>) => Promise<T> {
+export interface WriteQueue {
+  <T>(write: () => Promise<T>): Promise<T>;
+  /** Resolves once every write queued so far has landed or failed. */
+  settled(): Promise<void>;
+}
+
+export function writeQueue(): WriteQueue {
   let tail: Promise<unknown> = Promise.resolve();
-  return (write) => {
+  const queued = <T>(write: () => Promise<T>): Promise<T> => {
     const next = tail.then(write, write);
     tail = next.catch(() => undefined);
     return next;
   };
+  return Object.assign(queued, { settled: () => tail.then(() => undefined) });
 }
 
 const FS_REASONS: Record<string, string> = {

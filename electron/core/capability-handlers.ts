@@ -6,10 +6,12 @@
 import type { CallName } from '../../shared/contract';
 import { capabilityApplies, guardReport, requiredCapabilities, type CapabilityResult } from '../../shared/capabilities';
 import type { CapabilityStore } from './capability-store';
-import { RunError } from './runs';
-import type { CoreContext, Handlers } from './service';
+import { RunError } from './errors';
+import type { CoreContext, Handlers } from './core-context';
 import { runProbe } from './probes';
 import { Limiter, pauseKey, ProbeJob, type ProbeCell } from './probes/jobs';
+import { secretsOfProfile } from './http/request';
+import { scrubDeep } from './secrets';
 
 type CapabilityCall = Extract<CallName, `capabilities:${string}`>;
 export type CapabilityHandlers = Pick<Handlers, CapabilityCall>;
@@ -27,6 +29,10 @@ export interface CapabilityModule {
 export const PROBE_CONCURRENCY = 2;
 
 export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStore): CapabilityModule {
+  const profileSecrets = (pid: string): string[] => {
+    const p = ctx.profiles.get(pid);
+    return p ? secretsOfProfile(p, ctx.profiles.secretsFor(pid)) : [];
+  };
   const limiter = new Limiter(PROBE_CONCURRENCY);
   const jobs = new Map<string, ProbeJob>();
   /** profile × model → epoch ms before which no probe is sent (the gateway's retry-after). */
@@ -78,8 +84,9 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
         workers: PROBE_CONCURRENCY,
         policy: { maxAttempts: rateLimit.maxAttempts, maxWaitMs: rateLimit.maxWaitSeconds * 1000 },
         runCell: (pid, cell, signal, attempt) => runProbe(deps, { profileId: pid, ...cell }, signal, { attempt }),
-        record: (pid, result: CapabilityResult) => store.put(pid, result),
-        progress: (p) => receiver.send('capabilities:progress', p),
+        // Evidence quotes answers: scrubbed before capabilities.json, like every text that leaves the core.
+        record: (pid, result: CapabilityResult) => store.put(pid, scrubDeep(result, profileSecrets(pid))),
+        progress: (p) => receiver.send('capabilities:progress', scrubDeep(p, profileSecrets(profileId))),
       });
       jobs.set(job.jobId, job);
       job.start();

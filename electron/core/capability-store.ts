@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ProtocolSchema, type StartupProblem } from '../../shared/contract';
 import { CAPABILITY_IDS, PROBE_OUTCOMES, resultKey, type CapabilityResult } from '../../shared/capabilities';
-import { readJsonFile, writeJsonAtomic } from './atomic-file';
+import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 
 const StoredResult = z.object({
   model: z.string().min(1),
@@ -38,7 +38,7 @@ export class CapabilityStore {
   readonly file: string;
   private readonly byProfile = new Map<string, Map<string, CapabilityResult>>();
   /** Writes are chained so two probes finishing together cannot interleave their renames out of order. */
-  private writing: Promise<void> = Promise.resolve();
+  private readonly queued = writeQueue();
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, 'capabilities.json');
@@ -84,10 +84,7 @@ export class CapabilityStore {
   }
 
   private persist(): Promise<void> {
-    const next = this.writing.then(() => writeJsonAtomic(this.file, this.snapshot()));
-    // A failed write must not wedge every later one; the caller of this write still sees its error.
-    this.writing = next.catch(() => undefined);
-    return next;
+    return this.queued(() => writeJsonAtomic(this.file, this.snapshot()));
   }
 
   private snapshot(): CapabilitiesFile {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { exportCode, exportInputFromLedger, pythonLiteral, KEY_PLACEHOLDER } from '../../shared/code-export';
-import { buildRequest } from './gateway-client';
+import { buildRequest } from './http/request';
 import type { Profile } from './profiles';
 import { AUTH_SCHEMES } from '../../shared/contract/profiles';
 import { parseCurl } from '../../shared/curl-parse';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DraftSchema, type ComposerDraft, type ComposerDrafts, type StartupProblem } from '../../shared/contract';
 import type { ProtocolId } from '../../shared/protocols/types';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { unwritable } from './profiles';
+import { unwritable } from './errors';
 
 const DRAFTS_VERSION = 1;
 const DraftsFile = z.object({

@@ -3,7 +3,7 @@ import { rowsOf } from '../../shared/protocols/event-columns';
 import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader, parseEvent } from '../../shared/protocols/sse';
 import { EventLog } from './event-log';
-import { scrub, secretWatchingDecoder } from './gateway-client';
+import { scrub, secretWatchingDecoder } from './secrets';
 
 const KEY = 'sk-test-0123456789abcdef';
 

@@ -14,7 +14,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { rawEvent, type EventColumns } from '../../shared/protocols/event-columns';
 import type { RawEvent } from '../../shared/protocols/types';
 import { createSseReader } from '../../shared/protocols/sse';
-import { scrub } from './gateway-client';
+import { scrub } from './secrets';
 
 /** What the record of a run keeps of one push: everything but the payloads, which it reads again from the body. */
 type Kept = Pick<EventColumns, 'first' | 't' | 'type' | 'size'>;
@@ -29,11 +29,17 @@ export class EventLog {
    */
   private readonly kept: Kept[] = [];
   private readonly body: Uint8Array[] = [];
+  private bodyLength = 0;
   private readerEnded = false;
   private secrets: readonly string[] | undefined;
 
   get length(): number {
     return this.count;
+  }
+
+  /** The bytes of body kept to list the events again. */
+  get bodyBytes(): number {
+    return this.bodyLength;
   }
 
   /** Appends one event; its seq is the length before. */
@@ -64,6 +70,7 @@ export class EventLog {
    */
   keep(chunk: Uint8Array): void {
     this.body.push(chunk);
+    this.bodyLength += chunk.byteLength;
   }
 
   /** The body ended and the reader dispatched the event still waiting for its blank line (`SseReader.end`). */
@@ -94,7 +101,8 @@ export class EventLog {
       while (seq >= pushes[push].first + pushes[push].t.length) push++;
       const { first, t, type, size } = pushes[push];
       const i = seq - first;
-      out.push(rawEvent(seq, t[i], type[i], secrets === undefined ? data : scrub(data, secrets), event, size[i]));
+      const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
+      out.push(rawEvent(seq, t[i], type[i], clean(data), event === undefined ? event : clean(event), size[i]));
     };
     const reader = createSseReader({ onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) }, new StringDecoder('utf8'));
     for (const chunk of this.body) reader.feed(chunk);

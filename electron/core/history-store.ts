@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { HistorySettings, HistorySummary, RecordedRun, RunResult, StartupProblem } from '../../shared/contract';
 import type { RawEvent } from '../../shared/protocols/types';
-import { describeFsError, readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { describeFsError, readJsonFile, writeFileAtomic, writeJsonAtomic, writeQueue } from './atomic-file';
 
 export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */
@@ -132,7 +132,7 @@ export class HistoryStore {
   private readonly indexFile: string;
   private readonly settingsFile: string;
   /** Writes go one after another so the index never races itself. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly enqueue = writeQueue();
   /** Runs that could not be saved since the last save that worked. */
   private unsaved = 0;
   /**
@@ -279,7 +279,7 @@ export class HistoryStore {
 
   /** Resolves once every save queued so far is on disk and in the list. */
   settled(): Promise<void> {
-    return this.queue.then(() => undefined);
+    return this.enqueue.settled();
   }
 
   /**
@@ -363,9 +363,4 @@ export class HistoryStore {
     return writeJsonAtomic(this.indexFile, { version: HISTORY_VERSION, runs: this.runs });
   }
 
-  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
 }

@@ -6,9 +6,9 @@ import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
 import type { PresetStore } from './preset-store';
-import { FieldError } from './profiles';
-import { RunError } from './runs';
-import type { CoreContext, Handlers } from './service';
+import { FieldError } from './errors';
+import { RunError } from './errors';
+import type { CoreContext, Handlers } from './core-context';
 
 type LibraryCall =
   | 'presets:list'

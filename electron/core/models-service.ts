@@ -8,8 +8,12 @@ import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, DEFAULT_TIMEOUTS, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse, type Timeouts } from './gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, urlShown, type BuiltRequest, type GatewayResponse } from './http/request';
+import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from './http/timer';
+import { readBodyText } from './http/body';
+import { scrub, scrubDeep } from './secrets';
 import type { ProfileStore } from './profiles';
+import { SIM_DEFAULT_MODEL, SIM_FAULT_MODELS } from './simulator/catalogue';
 
 const MAX_PAGES = 50;
 
@@ -65,12 +69,21 @@ export class ModelsService {
     return this.cache[profileId]?.models.find((m) => m.id === modelId)?.family ?? 'unknown';
   }
 
+  /** The list for a profile, with the Demo gateway's fault models marked and a model to start with. */
   async list(profileId: string, refresh: boolean): Promise<ModelList> {
+    const list = await this.fetchOrCached(profileId, refresh);
+    const demo = this.profiles.get(profileId)?.builtin === 'demo';
+    const models = demo ? list.models.map((m) => (SIM_FAULT_MODELS.has(m.id) ? { ...m, fault: true as const } : m)) : list.models;
+    const everyday = demo && models.some((m) => m.id === SIM_DEFAULT_MODEL) ? SIM_DEFAULT_MODEL : models.find((m) => !m.fault)?.id;
+    return { ...list, models, ...(everyday !== undefined ? { suggested: everyday } : {}) };
+  }
+
+  private async fetchOrCached(profileId: string, refresh: boolean): Promise<ModelList> {
     const cached = this.cache[profileId];
     if (cached && !refresh) return { profileId, ...cached };
     const epoch = this.epochs.get(profileId);
     const fetched = await this.fetchAll(profileId);
-    if (epoch !== this.epochs.get(profileId)) return this.list(profileId, refresh);
+    if (epoch !== this.epochs.get(profileId)) return this.fetchOrCached(profileId, refresh);
     if ('error' in fetched) {
       return {
         profileId,
@@ -104,39 +117,51 @@ export class ModelsService {
         query: afterId ? { after_id: afterId, limit: '1000' } : undefined,
         secrets,
       });
-      const timer = new RequestTimer(this.timeouts);
-      let res: GatewayResponse;
-      let text: string;
-      try {
-        res = await gatewayRequest(req, timer.signal);
-        timer.activity();
-        text = (await readBodyText(res, timer)).text;
-      } catch (err) {
-        const cause = timer.cause();
-        if (cause?.startsWith('timeout')) {
-          return { error: { type: 'network:timeout', message: `No answer from ${req.url} within ${Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000)} s.` } };
-        }
-        return { error: describeRequestError(err, secrets, req.proxy) };
-      } finally {
-        timer.done();
-      }
-      const headers = safeResponseHeaders(res.headers, secrets, key);
-      if (!res.ok) return { error: parseGatewayError(res.status, headers, scrub(text, secrets), { requestUrl: req.url }) };
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { error: parseGatewayError(res.status, headers, scrub(text, secrets), { requestUrl: req.url }) };
-      }
-      const inBody = bodyErrorOf(json);
-      if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: scrub(inBody.message, secrets), rawBody: scrub(text, secrets).slice(0, 65536) } };
-      const read = readModelsPage(json);
-      if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody: scrub(text, secrets).slice(0, 65536) } };
-      pages.push(read.models);
+      const read = await this.fetchPage(req, key);
+      // Scrubbed before it is cached or returned: a relay may put the key in a display name (docs/security.md).
+      if ('error' in read) return { error: scrubDeep(read.error, req.secrets) };
+      pages.push(scrubDeep(read.models, req.secrets));
       if (!read.hasMore || !read.lastId || read.lastId === afterId) break;
       afterId = read.lastId;
     }
     return { models: mergeModels(pages), pages: pages.length };
+  }
+
+  /** One page of the list, or why there is none; its text is scrubbed by the caller. */
+  private async fetchPage(req: BuiltRequest, key: string | undefined): Promise<Exclude<ReturnType<typeof readModelsPage>, { error: string }> | { error: GatewayErrorInfo }> {
+    const { secrets } = req;
+    const timer = new RequestTimer(this.timeouts);
+    let res: GatewayResponse;
+    let text: string;
+    try {
+      res = await gatewayRequest(req, timer.signal);
+      timer.activity();
+      text = (await readBodyText(res, timer)).text;
+    } catch (err) {
+      const cause = timer.cause();
+      if (cause?.startsWith('timeout')) {
+        const s = Math.round((cause === 'timeout-idle' ? this.timeouts.idleMs : this.timeouts.headersMs) / 1000);
+        return { error: { type: 'network:timeout', message: `No answer from ${urlShown(req.url)} within ${s} s.` } };
+      }
+      return { error: describeRequestError(err, secrets, req.proxy) };
+    } finally {
+      timer.done();
+    }
+    const headers = safeResponseHeaders(res.headers, secrets, key);
+    const clean = scrub(text, secrets);
+    if (!res.ok) return { error: parseGatewayError(res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { error: parseGatewayError(res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
+    }
+    const inBody = bodyErrorOf(json);
+    const rawBody = clean.slice(0, 65536);
+    if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message, rawBody } };
+    const read = readModelsPage(json);
+    if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody } };
+    return read;
   }
 
   /** Writes the cache as it is when this write's turn comes, so the last write carries every profile's list. */

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PRESET_FORMAT, PRESET_VERSION, PRESETS_FILE_MAX_BYTES, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { FieldError, unwritable } from './profiles';
-import { RunError } from './runs';
+import { FieldError, unwritable } from './errors';
+import { RunError } from './errors';
 
 const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
 /** What a migrated document must satisfy: exactly what the store will read back from presets.json. */

@@ -6,18 +6,12 @@
 import type { AuthAttempt, AuthScheme, ModelList, ProfileTestResult } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readModelsPage } from '../../shared/models';
-import {
-  buildRequest,
-  describeRequestError,
-  gatewayRequest,
-  readBodyText,
-  RequestTimer,
-  safeResponseHeaders,
-  scrub,
-  type Timeouts,
-} from './gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './http/request';
+import { readBodyText } from './http/body';
+import { RequestTimer, type Timeouts } from './http/timer';
+import { scrub } from './secrets';
 import type { Profile, ProfileStore } from './profiles';
-import { RunError } from './runs';
+import { RunError } from './errors';
 
 /** A first page is all a test needs: a gateway that lists thousands of models is cut here, not read whole. */
 const PAGE_CAP_BYTES = 1024 * 1024;

@@ -20,7 +20,8 @@ import {
 import { SECRET_HEADER } from '../../shared/request-headers';
 import { joinUrl, normalizeBaseUrl } from '../../shared/url';
 import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { proxyFor, requestSecrets } from './gateway-client';
+import { proxyFor } from './http/proxy';
+import { requestSecrets } from './secrets';
 import {
   basicCredentials,
   originOf,
@@ -31,7 +32,7 @@ import {
   urlShown,
   type VaultChange,
 } from './profile-headers';
-import { RunError } from './runs';
+import { FieldError, RunError, unwritable } from './errors';
 import { keyHint, type KeyVault } from './vault';
 
 export const DEMO_PROFILE_ID = 'demo';
@@ -70,27 +71,6 @@ const ProfilesFile = z.object({
   activeId: z.string().optional(),
   profiles: z.array(StoredProfile),
 });
-
-export class FieldError extends Error {
-  constructor(
-    readonly fields: Record<string, string>,
-    /** `name_taken` when the only problem is a name another item has: the form can then offer to replace it. */
-    readonly code: 'invalid_input' | 'name_taken' = 'invalid_input',
-  ) {
-    super(Object.values(fields).join('; '));
-  }
-}
-
-/**
- * A data file that could not be written, as the call's error: code `unwritable`, naming the file. Callers
- * throw it only when nothing was changed, so trying again after fixing the folder is safe.
- */
-export function unwritable(file: string, err: unknown): RunError {
-  return new RunError(
-    'unwritable',
-    `Nothing was saved: ${file} could not be written (${describeFsError(err)}). Check that the data folder is writable and has free space, then try again.`,
-  );
-}
 
 export class ProfileStore {
   private profiles: Entry[] = [];

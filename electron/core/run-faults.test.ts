@@ -13,7 +13,7 @@ import { rowsOf } from '../../shared/protocols/event-columns';
 import { ProfileInput, type RunUpdate } from '../../shared/contract';
 import type { Profile, ProfileStore } from './profiles';
 import { RunManager, type RunSink } from './runs';
-import type { Timeouts } from './gateway-client';
+import type { Timeouts } from './http/timer';
 
 const KEY = 'sk-live-ECHOED-0123456789abcdef';
 

@@ -6,9 +6,10 @@ import type { RunUpdate } from '../../shared/contract';
 import { rowsOf } from '../../shared/protocols/event-columns';
 import { DEMO_PROFILE_ID, ProfileStore } from './profiles';
 import { RunManager } from './runs';
+import { DROPPED_NOTE } from './runs/recent';
 import { LayeredVault } from './vault';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
-import { DEFAULT_TIMEOUTS } from './gateway-client';
+import { DEFAULT_TIMEOUTS } from './http/timer';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -49,15 +50,50 @@ describe('RunManager keeps recent runs in memory within bounds', () => {
     const big = start(runs, 200);
     const finished = await big.done;
     expect(finished.events.length + small).toBeGreaterThan(220);
-    // The big run plus any small one is over the event bound, though the count bound (3) is not reached.
+    // The big run plus any small one is over the event bound: the older runs let go of their events but keep
+    // their summaries, and the count bound (3) still holds.
     expect(runs.get(big.runId)?.events.length).toBe(finished.events.length);
-    expect(ids.filter((id) => runs.get(id) !== undefined)).toEqual([]);
+    const older = ids.map((id) => runs.get(id)).filter((r) => r !== undefined);
+    expect(older).toHaveLength(2);
+    for (const o of older) {
+      expect(o.events).toEqual([]);
+      expect(o.result.verdict).toBe('complete');
+      expect(o.result.transcript.blocks.length).toBeGreaterThan(0);
+      expect(o.result.warnings).toContain(DROPPED_NOTE);
+    }
 
-    // A run over the bound on its own is still kept: the newest run can always be reopened.
+    // A run over the bound on its own is still kept whole: the newest run can always be reopened.
     const huge = start(runs, 500);
     await huge.done;
     expect(runs.get(huge.runId)!.events.length).toBeGreaterThan(220);
-    expect(runs.get(big.runId)).toBeUndefined();
+    expect(runs.get(big.runId)!.events).toEqual([]);
+    expect(runs.get(big.runId)!.result.metrics.events).toBe(finished.events.length);
+  });
+
+  it('keeps within a byte budget: older large runs lose their bodies first, then go whole', async () => {
+    const probe = new RunManager(profiles, DEFAULT_TIMEOUTS);
+    await start(probe, 2000).done;
+    const one = probe.recentUsage().bytes;
+    expect(one).toBeGreaterThan(100_000);
+
+    const runs = new RunManager(profiles, DEFAULT_TIMEOUTS, { bytes: Math.round(one * 2.5) });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { runId, done } = start(runs, 2000);
+      ids.push(runId);
+      await done;
+      expect(runs.recentUsage().bytes).toBeLessThanOrEqual(Math.round(one * 2.5));
+    }
+    const newest = runs.get(ids[5])!;
+    expect(newest.events.length).toBeGreaterThan(2000);
+    // Older runs let go of their events before they go whole: the oldest still kept is a summary.
+    const kept = ids.slice(0, 5).map((id) => runs.get(id)).filter((r) => r !== undefined);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept[0].events).toEqual([]);
+    expect(kept[0].result.verdict).toBe('complete');
+    expect(kept[0].result.metrics.events).toBeGreaterThan(2000);
+    expect(kept[0].result.transcript.blocks.length).toBeGreaterThan(0);
+    expect(runs.get(ids[0])?.events ?? []).toEqual([]);
   });
 });
 

@@ -19,13 +19,16 @@ import {
   type Result,
   type StartupProblem,
 } from '../../shared/contract';
-import { DEFAULT_TIMEOUTS, type Timeouts } from './gateway-client';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './http/timer';
 import { ModelsService } from './models-service';
 import { describeFsError } from './atomic-file';
-import { FieldError, ProfileStore } from './profiles';
+import type { CoreContext, Handlers, Receiver } from './core-context';
+import { ProfileStore } from './profiles';
 import { testConnection } from './profile-test';
+import { FieldError } from './errors';
 import { PushBatcher } from './push-batcher';
-import { RunError, RunManager, type FinishedRun, type RunSink } from './runs';
+import { RunManager, type FinishedRun, type RunSink } from './runs';
+import { RunError } from './errors';
 import type { KeyVault } from './vault';
 import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
@@ -36,11 +39,6 @@ import { DraftStore } from './draft-store';
 import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
-
-/** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
-export interface Receiver {
-  send<P extends PushName>(name: P, payload: Pushes[P]): void;
-}
 
 export interface CoreOptions {
   dataDir: string;
@@ -54,21 +52,6 @@ export interface CoreOptions {
   onRunFinished?: (run: FinishedRun) => void | Promise<void>;
 }
 
-export type Handlers = { [K in CallName]: (input: CallParsed<K>, receiver: Receiver) => Promise<CallOutput<K>> };
-
-/** What a feature module of the core gets to build its handlers from. */
-export interface CoreContext {
-  dataDir: string;
-  timeouts: Timeouts;
-  profiles: ProfileStore;
-  models: ModelsService;
-  runs: RunManager;
-  /** Problems found at start-up (corrupt files moved aside); modules append their own. */
-  problems: StartupProblem[];
-  /** The push sink of a receiver (a window or a tab): runs started for it report there. */
-  sinkFor(receiver: Receiver): RunSink;
-}
-
 export interface Core {
   dispatch(name: string, input: unknown, receiver: Receiver): Promise<Result<unknown>>;
   receiverClosed(receiver: Receiver): void;
@@ -76,6 +59,8 @@ export interface Core {
   readonly runs: RunManager;
   readonly demoUrl: string;
 }
+
+export type { CoreContext, Handlers, Receiver } from './core-context';
 
 /**
  * Start-up could not create or read the data folder (permissions, a read-only disk, a file in the way). Hosts
@@ -255,8 +240,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       runs.cancelAll();
-      // A run stopped by shutting down keeps its partial output like any other (design §5): wait for its
-      // verdict and its history write, within a bound so a stuck write cannot hold the process forever.
+      // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
+      // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.
       const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
       await Promise.race([runs.settled().then(() => history.settled()), bound]);
       await simulator?.close();

@@ -16,6 +16,7 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { translateRequest, type Loss } from '../../shared/translate';
 import type { ProtocolId } from '../../shared/protocols/types';
 import type { TokenBreakdownItem, TokenCount, UseGateway } from '../../shared/contract/tokens';
+import { isObject } from '../../shared/is-object';
 
 type Json = Record<string, unknown>;
 
@@ -43,8 +44,8 @@ export const LABELS = {
 } as const satisfies Record<TokenCount['source'], string>;
 
 /**
- * What /v1/messages/count_tokens takes (protocols.md §2). Everything else — max_tokens, stream, sampling,
- * stop sequences, metadata, service_tier and fields the user invented — is left out: strict validators reject
+ * What /v1/messages/count_tokens takes (docs/protocols.md §2). Everything else — max_tokens, stream,
+ * sampling, stop sequences, metadata, service_tier and fields the user invented — is left out: strict validators reject
  * unknown fields, and none of them changes the input size.
  */
 export const COUNT_TOKENS_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'output_config'] as const;
@@ -70,10 +71,6 @@ export interface Estimate {
   breakdown: TokenBreakdownItem[];
 }
 
-function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function text(s: unknown): number {
   return typeof s === 'string' && s !== '' ? countO200k(s) : 0;
 }
@@ -86,7 +83,7 @@ function json(v: unknown): number {
 /** One content block or part of any of the three protocols. */
 function partTokens(p: unknown): number {
   if (typeof p === 'string') return text(p);
-  if (!isObj(p)) return 0;
+  if (!isObject(p)) return 0;
   switch (p.type) {
     case 'text':
     case 'input_text':
@@ -101,7 +98,7 @@ function partTokens(p: unknown): number {
     case 'input_image':
       return IMAGE_TOKENS;
     case 'document':
-      return isObj(p.source) && p.source.type === 'text' ? text(p.source.data) : FILE_TOKENS;
+      return isObject(p.source) && p.source.type === 'text' ? text(p.source.data) : FILE_TOKENS;
     case 'file':
     case 'input_file':
       return FILE_TOKENS;
@@ -133,21 +130,21 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
   let system = 0;
   const turns: TokenBreakdownItem[] = [];
   const addTurn = (kind: string, tokens: number) => turns.push({ label: `turn ${turns.length + 1} (${kind})`, tokens: tokens + MESSAGE_OVERHEAD });
-  const b = isObj(body) ? body : {};
+  const b = isObject(body) ? body : {};
 
   if (protocol === 'messages') {
     system += contentTokens(b.system);
     for (const m of Array.isArray(b.messages) ? b.messages : []) {
-      if (!isObj(m)) continue;
+      if (!isObject(m)) continue;
       addTurn(typeof m.role === 'string' ? m.role : 'message', contentTokens(m.content));
     }
   } else if (protocol === 'chat') {
     for (const m of Array.isArray(b.messages) ? b.messages : []) {
-      if (!isObj(m)) continue;
+      if (!isObject(m)) continue;
       const role = typeof m.role === 'string' ? m.role : 'message';
       let tokens = contentTokens(m.content) + text(m.refusal);
       if (Array.isArray(m.tool_calls)) {
-        for (const c of m.tool_calls) if (isObj(c) && isObj(c.function)) tokens += text(c.function.name) + text(c.function.arguments);
+        for (const c of m.tool_calls) if (isObject(c) && isObject(c.function)) tokens += text(c.function.name) + text(c.function.arguments);
       }
       if (role === 'system' || role === 'developer') system += tokens + MESSAGE_OVERHEAD;
       else addTurn(role === 'tool' ? 'tool result' : role, tokens);
@@ -156,7 +153,7 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
     system += text(b.instructions);
     if (typeof b.input === 'string') addTurn('user', text(b.input));
     for (const item of Array.isArray(b.input) ? b.input : []) {
-      if (!isObj(item)) continue;
+      if (!isObject(item)) continue;
       const type = item.type ?? 'message';
       if (type === 'message') {
         const role = typeof item.role === 'string' ? item.role : 'message';
@@ -169,7 +166,7 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
         addTurn('tool result', contentTokens(item.output));
       } else if (type === 'reasoning') {
         const summary = Array.isArray(item.summary) ? item.summary : [];
-        addTurn('reasoning', contentTokens(summary.map((s) => (isObj(s) ? s.text : undefined))));
+        addTurn('reasoning', contentTokens(summary.map((s) => (isObject(s) ? s.text : undefined))));
       } else {
         addTurn(String(type), json(item));
       }
@@ -266,7 +263,8 @@ export async function countTokens(req: CountRequest, deps: CountDeps, signal?: A
   }
   const n = answer.inputTokens;
   if (!Number.isInteger(n) || n < 0) return estimated(req, `count_tokens answered an unusable count (${String(n)})${SHOWING}`);
-  // A real count is never 0 for a request with content: gateways answering a stub do (protocols.md §7.9).
+  // A real count is never 0 for a request with content: gateways answering a stub do
+  // (docs/protocols.md §7.9).
   if (n === 0 && estimateTokens(req.protocol, req.body).total > 0) return estimated(req, `gateway answered 0 (stub?)${SHOWING}`);
 
   const source: TokenCount['source'] = viaTranslation ? 'gateway-via-translation' : 'gateway';

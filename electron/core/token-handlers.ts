@@ -6,9 +6,12 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from './gateway-client';
-import type { CoreContext, Handlers, Receiver } from './service';
-import { RunError } from './runs';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, secretsOfProfile, urlShown } from './http/request';
+import { readBodyText } from './http/body';
+import { RequestTimer } from './http/timer';
+import { scrub } from './secrets';
+import type { CoreContext, Handlers, Receiver } from './core-context';
+import { RunError } from './errors';
 import { countTokens, type CountDeps } from './token-count';
 
 export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilityStore): Pick<Handlers, 'tokens:count'> {
@@ -29,7 +32,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
       const key = ctx.profiles.keyFor(profile.id);
-      const secrets = ctx.profiles.secretsFor(profile.id);
+      const secrets = secretsOfProfile(profile, ctx.profiles.secretsFor(profile.id));
       inFlight.get(receiver)?.abort();
       const controller = new AbortController();
       inFlight.set(receiver, controller);
@@ -44,7 +47,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: req.url });
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: urlShown(req.url) });
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;

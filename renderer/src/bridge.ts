@@ -130,10 +130,3 @@ export const gateway: GatewayApi = (typeof window !== 'undefined' && window.gate
 
 /** Browser host only: tells when the WebSocket to the host drops or comes back. */
 export const onHostConnection = (cb: (up: boolean) => void): (() => void) => web?.onConnection(cb) ?? (() => {});
-
-/** Unwraps a Result, throwing an Error whose message is the AppError's (for call sites that prefer try/catch). */
-export async function unwrap<T>(p: Promise<Result<T>>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw Object.assign(new Error(r.error.message), { appError: r.error });
-  return r.value;
-}

@@ -11,6 +11,11 @@ export interface ModelInfo {
   ownedBy?: string;
   /** Gateway hints (supported_endpoint_types, context_length…): shown, never trusted as proof. */
   extra?: Record<string, unknown>;
+  /**
+   * A model the built-in Demo gateway serves to show a failure (a cut stream, a 429, a firehose…): set by the
+   * core, so pickers can leave it out of defaults and comparisons without knowing the simulator's names.
+   */
+  fault?: true;
 }
 
 export interface ModelList {
@@ -25,6 +30,8 @@ export interface ModelList {
   pages: number;
   /** The last fetch failed: the list shown is the one kept from before (may be empty). */
   error?: GatewayErrorInfo;
+  /** The model to start with: the Demo gateway's everyday model, else the first listed that is not a fault model. */
+  suggested?: string;
 }
 
 export const modelCalls = {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 import { SECRET_HEADER } from '../request-headers';
+import { AUTH_SCHEMES, type AuthScheme } from '../auth-schemes';
 
-export const AUTH_SCHEMES = ['native', 'x-api-key', 'bearer', 'both'] as const;
-export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+export { AUTH_SCHEMES, type AuthScheme };
 
 export type KeyStorage = 'keychain' | 'file' | 'session' | 'env' | 'none';
 

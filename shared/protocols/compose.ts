@@ -4,6 +4,7 @@
  * Shapes follow docs/protocols.md §1.7 (Messages), §3.4 (Chat) and §4.3 (Responses).
  */
 import type { Block, ProtocolId, Transcript } from './types';
+import { isObject } from '../is-object';
 
 type Body = Record<string, unknown>;
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
@@ -26,10 +27,6 @@ export function defaultBody(protocol: ProtocolId, model?: string): Body {
   // Without include_usage a streamed Chat answer carries no usage at all.
   if (protocol === 'chat') body.stream_options = { include_usage: true };
   return body;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function listOf(value: unknown): unknown[] {

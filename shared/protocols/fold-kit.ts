@@ -2,10 +2,9 @@
  * Small pieces the three protocol folds and readers share. Internal to shared/protocols.
  */
 import type { Block, FoldOutcome, FoldStep, StreamError, Transcript, Usage } from './types';
+import { isObject } from '../is-object';
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject };
 
 /**
  * The steps a hot delta can fold to, shared: a new object per event was about 7% of what a 20k-event Messages

@@ -5,6 +5,7 @@
 import { createParser } from 'eventsource-parser';
 import type { ParsedEvent, SseMessage } from './types';
 import { createFastDeltaReader, fastDelta } from './fast-json';
+import { isObject } from '../is-object';
 
 export interface SseReaderHandlers {
   onMessage(message: SseMessage): void;
@@ -69,10 +70,6 @@ export function createSseReader(handlers: SseReaderHandlers, decoder: StreamText
 }
 
 const DONE = '[DONE]';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Parses one message's data once. The type is, in order: the JSON `type` field (Anthropic, Responses);

@@ -10,7 +10,7 @@ import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
 import { maxTokensField } from '../../../shared/protocols';
 import type { FinishedRun, RunManager, RunSink } from '../runs';
 import type { ProfileStore } from '../profiles';
-import type { Timeouts } from '../gateway-client';
+import type { Timeouts } from '../http/timer';
 
 export type Body = Record<string, unknown>;
 

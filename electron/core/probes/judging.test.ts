@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_TIMEOUTS } from '../gateway-client';
+import { DEFAULT_TIMEOUTS } from '../http/timer';
 import { ProfileStore } from '../profiles';
 import { RunManager } from '../runs';
 import { LayeredVault } from '../vault';

@@ -9,7 +9,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseGatewayError } from '../../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub, type GatewayResponse } from '../gateway-client';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, secretsOfProfile, urlShown, type GatewayResponse } from '../http/request';
+import { readBodyText } from '../http/body';
+import { RequestTimer } from '../http/timer';
+import { scrub } from '../secrets';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 
@@ -159,11 +162,11 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
   const profile = profiles.get(env.target.profileId);
   if (!profile) throw new ProbeStop({ outcome: 'error', message: `No profile with id ${env.target.profileId}.`, explanation: 'The profile was deleted during the probe.' });
   const key = profiles.keyFor(profile.id);
-  const secrets = profiles.secretsFor(profile.id);
-  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets });
+  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets: profiles.secretsFor(profile.id) });
+  const { secrets } = req;
   const evidence: Record<string, unknown> = {
     method: 'POST',
-    url: req.url,
+    url: urlShown(req.url),
     headers: req.redactedHeaders,
     body: scrub(req.body ?? '', secrets),
     startedAt: new Date().toISOString(),
@@ -197,7 +200,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     evidence.responseBody = capText(text, 4000);
     evidence.ms = Math.round(performance.now() - t0);
     if (!res.ok) {
-      const info = parseGatewayError(res.status, headers, text, { requestUrl: req.url });
+      const info = parseGatewayError(res.status, headers, text, { requestUrl: urlShown(req.url) });
       return {
         ok: false,
         status: res.status,

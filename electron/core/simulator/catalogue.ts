@@ -76,3 +76,9 @@ export const DEFAULT_KEYS: Record<string, string[]> = {
 export function findModel(id: string): SimModel | undefined {
   return SIM_MODELS.find((m) => m.id === id);
 }
+
+/** The Demo gateway's everyday model: what a new composer or comparison starts with. */
+export const SIM_DEFAULT_MODEL = 'claude-sim-sonnet';
+
+/** Ids of the models that misbehave on purpose (`fault`), firehose included. */
+export const SIM_FAULT_MODELS: ReadonlySet<string> = new Set(SIM_MODELS.filter((m) => m.fault !== undefined).map((m) => m.id));

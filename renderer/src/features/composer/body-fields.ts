@@ -300,10 +300,6 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
 /** Where the protocol keeps its stop sequences. */
 export const stopsKey = (protocol: ProtocolId) => (protocol === 'messages' ? 'stop_sequences' : 'stop');
 
-export function getStops(protocol: ProtocolId, body: Body): string {
-  return stopsText.format(body[stopsKey(protocol)]);
-}
-
 export function setStops(protocol: ProtocolId, body: Body, text: string): Body {
   return setField(body, stopsKey(protocol), readStops(text));
 }

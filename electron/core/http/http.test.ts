@@ -4,9 +4,13 @@ import type { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants as zlibConstants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { errors as undiciErrors } from 'undici';
-import { describeNetworkError } from '../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, proxyFor, proxyShown, readBody, requestSecrets, readBodyText, RequestTimer, safeResponseHeaders, scrub, secretWatchingDecoder, sniffBody } from './gateway-client';
-import type { Profile } from './profiles';
+import { describeNetworkError } from '../../../shared/errors';
+import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './request';
+import { proxyFor, proxyShown } from './proxy';
+import { readBody, readBodyText, sniffBody } from './body';
+import { requestSecrets, scrub, secretWatchingDecoder } from '../secrets';
+import { RequestTimer } from './timer';
+import type { Profile } from '../profiles';
 
 const KEY = 'sk-live-0123456789abcdef';
 
@@ -85,10 +89,10 @@ describe('secretWatchingDecoder', () => {
     expect(clean.sawSecret).toBe(false);
   });
 
-  it('scrub replaces each secret, a longer one that holds another whole', () => {
+  it('scrub replaces each secret, a longer one that holds another whole, and a short one only as a whole word', () => {
     const token = 'sk-hel-0123456789';
-    expect(scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc`, [KEY, token, `Bearer ${token}`, 'abc'])).toBe(
-      'auth=[redacted]; token=[redacted]; key=[redacted]; tiny=abc',
+    expect(scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc; word=abcdef`, [KEY, token, `Bearer ${token}`, 'abc'])).toBe(
+      'auth=[redacted]; token=[redacted]; key=[redacted]; tiny=[redacted]; word=abcdef',
     );
   });
 });
@@ -244,7 +248,7 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   async function read(url: string) {
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
     try {
-      const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal);
+      const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal);
       return { res, body: await readBody(res.body, timer) };
     } finally {
       timer.done();
@@ -295,7 +299,7 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   it('inflates only as fast as the body is read: a small deflate body that expands a thousandfold does not pile up in memory', async () => {
     const url = await answer(200, { 'content-encoding': 'deflate' }, deflateRawSync(Buffer.alloc(64 * 1024 * 1024)));
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
-    const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal);
+    const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal);
     const body = res.body as Readable;
     const chunks = body[Symbol.asyncIterator]();
     expect((await chunks.next()).done).toBe(false);
@@ -308,7 +312,7 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   it('refuses more than five layers of encoding before reading the body', async () => {
     const url = await answer(200, { 'content-encoding': 'gzip, gzip, gzip, gzip, gzip, gzip' }, TEXT);
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
-    const err = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {} }, timer.signal).catch((e: unknown) => e);
+    const err = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal).catch((e: unknown) => e);
     timer.done();
     expect(describeNetworkError(err)).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/6 content encodings/) });
   });

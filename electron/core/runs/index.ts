@@ -1,0 +1,215 @@
+/**
+ * Runs (docs/architecture.md §5): start one, stop one, and keep the finished ones for a while. Reading an
+ * answer is runs/execute.ts; the finished run is handed to history by the core, not the renderer.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { z } from 'zod';
+import type { Ledger, RunStartInput } from '../../../shared/contract';
+import { PROTOCOL_INFO } from '../../../shared/protocols/types';
+import { buildRequest, urlShown, type BuiltRequest } from '../http/request';
+import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from '../http/timer';
+import { proxyShown } from '../http/proxy';
+import { scrub, scrubDeep } from '../secrets';
+import { RunError } from '../errors';
+import type { ProfileStore } from '../profiles';
+import { EventLog } from '../event-log';
+import { executeRun } from './execute';
+import { buildResult } from './result';
+import { DEFAULT_RECENT_BUDGET, RecentRuns, type KeptRun, type RecentBudget } from './recent';
+import type { FinishedRun, RunContext, RunSink } from './types';
+
+export type { FinishedRun, RunSink } from './types';
+
+interface ActiveRun {
+  timer: RequestTimer;
+  sink: RunSink;
+}
+
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly finishedListeners: ((run: FinishedRun) => void | Promise<void>)[] = [];
+  private readonly recent: RecentRuns;
+  /** Runs not yet through their finished listeners: shutting down waits for them (see `settled`). */
+  private readonly unfinished = new Set<Promise<FinishedRun>>();
+
+  constructor(
+    private readonly profiles: ProfileStore,
+    private readonly timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    keep: Partial<RecentBudget> = {},
+  ) {
+    this.recent = new RecentRuns({ ...DEFAULT_RECENT_BUDGET, ...keep });
+  }
+
+  /** Called with every finished run before its promise settles (history, probes). */
+  onFinished(listener: (run: FinishedRun) => void | Promise<void>): void {
+    this.finishedListeners.push(listener);
+  }
+
+  /** Starts the run and returns at once; everything after arrives as pushes to `sink`. */
+  start(input: z.output<typeof RunStartInput>, sink: RunSink): { runId: string; done: Promise<FinishedRun> } {
+    const ctx = this.prepare(input, sink);
+    const { runId } = ctx;
+    this.active.set(runId, { timer: ctx.timer, sink });
+    sink.push({ kind: 'started', runId, ledger: ctx.ledger });
+    const done = this.run(ctx).then(async (kept) => {
+      this.active.delete(runId);
+      kept.run.origin = input.origin;
+      this.recent.add(runId, kept);
+      sink.push({ kind: 'end', runId, result: kept.run.result });
+      const finished = withLazyEvents(kept);
+      for (const listener of this.finishedListeners) {
+        try {
+          await listener(finished);
+        } catch {
+          // History is best effort: a full disk must not turn a finished run into a crash.
+        }
+      }
+      return finished;
+    });
+    this.unfinished.add(done);
+    const forget = () => void this.unfinished.delete(done);
+    done.then(forget, forget);
+    return { runId, done };
+  }
+
+  /** Resolves once every run started so far has ended and its finished listeners (history) have run. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.unfinished]);
+  }
+
+  get(runId: string): FinishedRun | undefined {
+    const kept = this.recent.get(runId);
+    return kept && withEvents(kept);
+  }
+
+  /**
+   * Stops a run. With `sink`, only a run started for that sink: a window or tab can stop its own runs, not
+   * another's (run ids travel in pushes and history, so knowing one proves nothing). The core's own callers
+   * (probes) pass none.
+   */
+  cancel(runId: string, sink?: RunSink): boolean {
+    const run = this.active.get(runId);
+    if (!run || (sink !== undefined && run.sink !== sink)) return false;
+    run.timer.cancel();
+    return true;
+  }
+
+  /** A window or tab went away: its runs have no one to report to. */
+  cancelAllFor(sink: RunSink): number {
+    let n = 0;
+    for (const run of this.active.values()) {
+      if (run.sink === sink) {
+        run.timer.cancel();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  cancelAll(): void {
+    for (const run of this.active.values()) run.timer.cancel();
+  }
+
+  activeCount(): number {
+    return this.active.size;
+  }
+
+  /** What the recently finished runs hold in memory (tests, diagnostics). */
+  recentUsage(): { runs: number; events: number; bytes: number } {
+    return this.recent.usage();
+  }
+
+  /** The request, its ledger and the run's context; throws RunError for an unknown profile. */
+  private prepare(input: z.output<typeof RunStartInput>, sink: RunSink): RunContext {
+    const profile = this.profiles.get(input.profileId);
+    if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
+    const key = this.profiles.keyFor(profile.id);
+    const stream = input.body.stream === true;
+    const path = PROTOCOL_INFO[input.protocol].path;
+    const req = buildRequest(profile, key, 'POST', path, input.body, {
+      stream,
+      secrets: this.profiles.secretsFor(profile.id),
+    });
+    const { secrets } = req;
+    const runId = `run_${randomUUID()}`;
+    const ledger = ledgerOf(runId, input, profile, req);
+    const t0 = performance.now();
+    return {
+      runId,
+      protocol: input.protocol,
+      req,
+      ledger,
+      key,
+      secrets,
+      timer: new RequestTimer(this.timeouts),
+      timeouts: this.timeouts,
+      sink,
+      log: new EventLog(),
+      since: () => Math.round((performance.now() - t0) * 100) / 100,
+      warnings: [],
+      state: { bytes: 0 },
+    };
+  }
+
+  private async run(ctx: RunContext): Promise<KeptRun> {
+    const ending = await executeRun(ctx);
+    ctx.timer.done();
+    // The exit point: whatever a parser or fold made of the answer (a reason quoting an error, a transcript
+    // block, a warning) is scrubbed once more, after JSON decoding turned escaped secrets back into plain ones.
+    const result = scrubDeep(buildResult(ctx, ending, ctx.since()), ctx.secrets);
+    return { run: { ledger: ctx.ledger, response: ctx.state.response, result, origin: 'composer' }, log: ctx.log };
+  }
+}
+
+function ledgerOf(
+  runId: string,
+  input: z.output<typeof RunStartInput>,
+  profile: { id: string; name: string },
+  req: BuiltRequest,
+): Ledger {
+  return {
+    runId,
+    protocol: input.protocol,
+    profileId: profile.id,
+    profileName: profile.name,
+    model: typeof input.body.model === 'string' ? input.body.model : undefined,
+    stream: input.body.stream === true,
+    method: 'POST',
+    url: urlShown(req.url),
+    ...(req.proxy ? { proxy: proxyShown(req.proxy) } : {}),
+    headers: req.redactedHeaders,
+    body: scrub(req.body ?? '', req.secrets),
+    bodyBytes: Buffer.byteLength(req.body ?? ''),
+    startedAt: new Date().toISOString(),
+    warnings: input.warnings,
+  };
+}
+
+/** The run with its whole event list, built for this caller (see EventLog). */
+function withEvents({ run, log }: KeptRun): FinishedRun {
+  return { ...run, events: log ? listEvents(run, log) : [] };
+}
+
+/**
+ * The same, with the list built only when first read. The finished-run listeners and the run's promise get
+ * this: right after a verdict the next run may already be streaming, and a list nobody reads (a run whose
+ * history write is off, a probe that only looks at the verdict) should not be built then.
+ */
+function withLazyEvents({ run, log }: KeptRun): FinishedRun {
+  let events: FinishedRun['events'] | undefined;
+  const lazy = { enumerable: true, get: () => (events ??= log ? listEvents(run, log) : []) };
+  return Object.defineProperty({ ...run }, 'events', lazy) as FinishedRun;
+}
+
+function listEvents(run: KeptRun['run'], log: EventLog): FinishedRun['events'] {
+  try {
+    return log.events();
+  } catch (err) {
+    // Cannot happen short of a bug in the reader; the run's verdict and output are still worth keeping.
+    run.result.warnings.push(
+      `The run's events could not be listed: ${err instanceof Error ? err.message : String(err)}.`,
+    );
+    return [];
+  }
+}

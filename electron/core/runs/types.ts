@@ -1,0 +1,42 @@
+/** What the pieces of a run share while it is read (see runs/execute.ts). */
+import type { GatewayErrorInfo, Ledger, RecordedRun, ResponseInfo, RunUpdate } from '../../../shared/contract';
+import type { Transcript, Verdict } from '../../../shared/protocols/types';
+import type { EventLog } from '../event-log';
+import type { BuiltRequest } from '../http/request';
+import type { RequestTimer, Timeouts } from '../http/timer';
+
+export interface RunSink {
+  push(update: RunUpdate): void;
+}
+
+export type FinishedRun = RecordedRun;
+
+/** How a run ended, before metrics and the ledger are added: what every reader of a body returns. */
+export interface Ending {
+  verdict: Verdict;
+  reason: string;
+  transcript: Transcript;
+  error?: GatewayErrorInfo;
+  rawBody?: string;
+}
+
+/** One run while it is being read. */
+export interface RunContext {
+  runId: string;
+  protocol: Ledger['protocol'];
+  req: BuiltRequest;
+  ledger: Ledger;
+  key: string | undefined;
+  secrets: string[];
+  timer: RequestTimer;
+  timeouts: Timeouts;
+  sink: RunSink;
+  log: EventLog;
+  /** Milliseconds since the request was sent. */
+  since(): number;
+  warnings: string[];
+  /** Filled in as the answer arrives. */
+  state: { response?: ResponseInfo; bytes: number; ttftMs?: number; partial?: () => Transcript };
+}
+
+export const EMPTY_TRANSCRIPT: Transcript = { blocks: [], usage: {} };

@@ -1,0 +1,159 @@
+/**
+ * One scrubber for a list of secrets, matching each in every form a JSON or HTTP layer can give it
+ * (docs/security.md): as written; with any character JSON-escaped (`\uXXXX` in either case of hex, `\/`, `\"`,
+ * `\\`); URL-encoded (`%XX` in either case, `+` for a space); and base64 (standard and URL-safe) at any of the
+ * three byte alignments, so base64 of `user:<secret>` or of `Bearer <secret>` holds a recognisable run too.
+ * A secret under 8 characters is matched exactly: only where no letter or digit touches it, so `abc` is
+ * scrubbed from `key=abc` but not from `abcdef`.
+ */
+
+/** Secrets shorter than this are matched only as whole words (see above). */
+export const SHORT_SECRET = 8;
+
+export interface Scrubber {
+  /** Every form as typed characters (the secret, its base64 runs): what a plain search can look for. */
+  readonly literals: readonly string[];
+  /** Longest text one form of a secret can take, escapes included: the carry-over a streaming watch needs. */
+  readonly maxFormLength: number;
+  /** Cheap: false means the text holds no secret in any form. */
+  mayHold(text: string): boolean;
+  /** Whether the text has any escape an escaped form would need (a plain search, no pattern). */
+  hasEscape(text: string): boolean;
+  /** Whether the text holds an escaped form; cheap when it has no escape at all. */
+  escapedIn(text: string): boolean;
+  scrub(text: string): string;
+  /** The same through every string of a JSON-like value (keys too); parts without a secret stay as they are. */
+  deep<T>(value: T): T;
+}
+
+const REDACTED = '[redacted]';
+
+const cache = new Map<string, Scrubber>();
+
+/** The scrubber for these secrets, built once per distinct list. */
+export function scrubberFor(secrets: readonly string[]): Scrubber {
+  const id = secrets.join('\u0000');
+  let s = cache.get(id);
+  if (!s) {
+    s = buildScrubber(secrets);
+    cache.set(id, s);
+    // A handful of profiles, each with a key and a few headers: a small bound keeps old keys from piling up.
+    if (cache.size > 32) cache.delete(cache.keys().next().value!);
+  }
+  return s;
+}
+
+function buildScrubber(secrets: readonly string[]): Scrubber {
+  const forms = [...new Set(secrets.filter((s) => s !== '').flatMap((s) => [s, ...base64Runs(s)]))].sort(
+    (a, b) => b.length - a.length,
+  );
+  if (forms.length === 0) return NOTHING;
+  const literals = forms.map((f) => (f.includes(' ') ? [f, f.replaceAll(' ', '+')] : [f])).flat();
+  const pattern = new RegExp(forms.map(formPattern).join('|'), 'g');
+  const oddChars = forms.some((f) => /["\\]/.test(f));
+  // One search for a backslash first: most chunks of a stream have none, and then two searches in all.
+  const escaped = (text: string) =>
+    text.includes('%') || (text.includes('\\') && (oddChars || text.includes('\\u') || text.includes('\\/')));
+  const mayHold = (text: string) => literals.some((l) => text.includes(l)) || (escaped(text) && test(pattern, text));
+  const scrub = (text: string) => (mayHold(text) ? text.replace(pattern, REDACTED) : text);
+  return {
+    literals,
+    maxFormLength: Math.max(...forms.map((f) => f.length * 12)),
+    mayHold,
+    hasEscape: escaped,
+    escapedIn: (text) => escaped(text) && test(pattern, text),
+    scrub,
+    deep: (value) => deepScrub(value, scrub),
+  };
+}
+
+const NOTHING: Scrubber = {
+  literals: [],
+  maxFormLength: 0,
+  mayHold: () => false,
+  hasEscape: () => false,
+  escapedIn: () => false,
+  scrub: (t) => t,
+  deep: (v) => v,
+};
+
+function test(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
+}
+
+function deepScrub<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const c = deepScrub(v, scrub);
+      if (c !== v) (out ??= [...value])[i] = c;
+    });
+    return (out ?? value) as T;
+  }
+  if (typeof value !== 'object' || value === null || !isPlain(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const ck = scrub(k);
+    const cv = deepScrub(v, scrub);
+    if (ck === k && cv === v) continue;
+    const copy: Record<string, unknown> = (out ??= { ...(value as Record<string, unknown>) });
+    if (ck !== k) delete copy[k];
+    copy[ck] = cv;
+  }
+  return (out ?? value) as T;
+}
+
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The base64 runs a secret's bytes make at each alignment, and their URL-safe spellings: preceded by 0, 1 or 2
+ * other bytes, the secret's own quanta encode to the same characters whatever surrounds them.
+ */
+export function base64Runs(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const out: string[] = [];
+  for (const k of [0, 1, 2]) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const run = enc.slice(k === 0 ? 0 : 4, Math.floor((k + bytes.length) / 3) * 4);
+    if (run.length < SHORT_SECRET) continue;
+    out.push(run);
+    const urlSafe = run.replaceAll('+', '-').replaceAll('/', '_');
+    if (urlSafe !== run) out.push(urlSafe);
+  }
+  return out;
+}
+
+/** One form as a pattern: each character as itself or any escape of it; a short form only as a whole word. */
+function formPattern(form: string): string {
+  const body = [...form].map(charPattern).join('');
+  return form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${body}(?![A-Za-z0-9])` : body;
+}
+
+function charPattern(c: string): string {
+  const alts = [c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')];
+  // JSON: \uXXXX per UTF-16 unit (a surrogate pair is two), and the short escapes.
+  let json = '';
+  for (let i = 0; i < c.length; i++) json += `\\\\u${hex(c.charCodeAt(i), 4)}`;
+  alts.push(json);
+  if (c === '/') alts.push('\\\\\\/');
+  if (c === '"') alts.push('\\\\"');
+  if (c === '\\') alts.push('\\\\\\\\');
+  // URL-encoding: %XX per UTF-8 byte; a form posted as HTML does spaces as '+'.
+  alts.push([...Buffer.from(c)].map((b) => `%${hex(b, 2)}`).join(''));
+  if (c === ' ') alts.push('\\+');
+  return `(?:${alts.join('|')})`;
+}
+
+/** `n` hex digits of `code`, each letter matching either case. */
+function hex(code: number, n: number): string {
+  return [...code.toString(16).padStart(n, '0')]
+    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
+    .join('');
+}

@@ -1,0 +1,122 @@
+/**
+ * Integration: a loopback gateway that echoes the key back escaped the ways JSON and HTTP layers escape it
+ * (`\/`, `\u00XX`, URL-encoding), in error bodies, events, comments, reply text and the model list. Driven
+ * through `dispatch`; no 8-character window of the key may reach a push, an answer or a file of the data folder.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { ModelList, ProfilesState } from '../../shared/contract';
+import { type Core } from './service';
+import { Capture, newCore, value } from './testing/core-harness';
+
+const KEY = 'sk-relay/KEY+0123456789abcdef';
+const slashes = (s: string) => s.replaceAll('/', '\\/');
+const unicode = (s: string) =>
+  [...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : c)).join('');
+const ESCAPED = [slashes(KEY), unicode(KEY), encodeURIComponent(KEY)];
+const windows = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
+
+describe('core: a gateway that echoes the key escaped gets it scrubbed everywhere', () => {
+  let core: Core;
+  let dataDir: string;
+  let server: http.Server;
+  let profileId: string;
+  let answer: (res: http.ServerResponse, url: string) => void = (res) => res.writeHead(500).end();
+  const r = new Capture();
+
+  beforeAll(async () => {
+    ({ core, dataDir } = await newCore());
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => answer(res, req.url ?? ''));
+    });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Echo', baseUrl, key: KEY }, r));
+    profileId = saved.profiles.find((p) => p.name === 'Echo')!.id;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((res) => server.close(() => res()));
+    await core.close();
+  });
+
+  const raw = (res: http.ServerResponse, status: number, type: string, text: string) =>
+    res.writeHead(status, { 'content-type': type }).end(text);
+  const run = async (protocol: string, stream: boolean) => {
+    const body = { model: 'm', stream, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };
+    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId, protocol, body }, r));
+    const result = await r.end(runId);
+    await core.runs.settled();
+    const again = await core.dispatch('runs:get', { runId }, r);
+    const history = await core.dispatch('history:get', { runId }, r);
+    return { result, seen: JSON.stringify([result, again, history]) };
+  };
+
+  /** No window of the key in what was seen, any push, or any file of the data folder. */
+  const expectNowhere = async (seen: string) => {
+    const out = [seen, ...r.raw].join('\n');
+    for (const w of windows) expect(out).not.toContain(w);
+    for (const f of await fs.readdir(dataDir, { recursive: true })) {
+      const file = path.join(dataDir, f);
+      if (!statSync(file).isFile()) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const w of windows) expect(text, file).not.toContain(w);
+    }
+  };
+
+  it('in a 401 error body, escaped three ways', async () => {
+    answer = (res) =>
+      raw(res, 401, 'application/json', `{"error":{"type":"auth","message":"bad key ${ESCAPED.join(' / ')}"}}`);
+    const { result, seen } = await run('messages', false);
+    expect(result.verdict).toBe('http-error');
+    expect(result.error?.message).toBe('bad key [redacted] / [redacted] / [redacted]');
+    await expectNowhere(seen);
+  });
+
+  it('in error events and comments of a stream', async () => {
+    answer = (res) =>
+      raw(
+        res,
+        200,
+        'text/event-stream',
+        `: ping ${ESCAPED[2]}\n\n` +
+          `event: x-${ESCAPED[0]}\ndata: {}\n\n` +
+          `event: error\ndata: {"type":"error","error":{"type":"x","message":"${ESCAPED[1]}"}}\n\n`,
+      );
+    const { result, seen } = await run('messages', true);
+    expect(result.verdict).toBe('error-event');
+    expect(result.reason).toContain('[redacted]');
+    await expectNowhere(seen);
+  });
+
+  it('in the reply text of a complete document', async () => {
+    const reply = {
+      id: 'c',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: `key: ${ESCAPED[0]}` }, finish_reason: 'stop' }],
+    };
+    answer = (res) =>
+      raw(res, 200, 'application/json', JSON.stringify(reply).replace(ESCAPED[0].replaceAll('\\', '\\\\'), ESCAPED[0]));
+    const { result, seen } = await run('chat', false);
+    expect(result.verdict).toBe('complete');
+    expect(result.transcript.blocks).toEqual([{ kind: 'text', text: 'key: [redacted]' }]);
+    await expectNowhere(seen);
+  });
+
+  it('in model names, before the list is cached', async () => {
+    answer = (res) =>
+      raw(
+        res,
+        200,
+        'application/json',
+        `{"object":"list","data":[{"id":"m-1","object":"model","owned_by":"x","display_name":"for ${ESCAPED[1]}"}]}`,
+      );
+    const list = value<ModelList>(await core.dispatch('models:list', { profileId, refresh: true }, r));
+    expect(list.models.map((m) => m.id)).toEqual(['m-1']);
+    await expectNowhere(JSON.stringify(list));
+  });
+});
