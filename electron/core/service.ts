@@ -33,6 +33,8 @@ import { HistoryStore } from './history-store';
 import { PresetStore } from './preset-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
+import { createLoadHandlers } from './load/handlers';
+import { LoadStore } from './load/load-store';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
 export interface Receiver {
@@ -134,9 +136,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
+  const loadStore = new LoadStore(opts.dataDir);
   try {
     await fs.mkdir(opts.dataDir, { recursive: true });
-    for (const store of [profiles, models, capabilityStore, presets, history]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, presets, history, loadStore]) problems.push(...(await store.load()));
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);
@@ -158,6 +161,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
+  const load = createLoadHandlers(ctx, loadStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -196,6 +200,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
     ...createLibraryHandlers(ctx, presets, history),
+    ...load.handlers,
   };
 
   return {
@@ -233,6 +238,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       }
     },
     receiverClosed(receiver) {
+      load.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
       runs.cancelAllFor(entry.sink);
@@ -244,7 +250,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       // A run stopped by shutting down keeps its partial output like any other (design §5): wait for its
       // verdict and its history write, within a bound so a stuck write cannot hold the process forever.
       const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
-      await Promise.race([runs.settled().then(() => history.settled()), bound]);
+      await Promise.race([Promise.all([runs.settled().then(() => history.settled()), load.close()]), bound]);
       await simulator?.close();
     },
   };

@@ -11,6 +11,7 @@ import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
+import { loadCalls, type LoadProgress } from './load';
 
 export const calls = {
   ...appCalls,
@@ -20,6 +21,7 @@ export const calls = {
   ...capabilityCalls,
   ...libraryCalls,
   ...tokenCalls,
+  ...loadCalls,
 };
 
 export type Calls = typeof calls;
@@ -33,5 +35,6 @@ export type CallOutput<K extends CallName> = Calls[K] extends CallSpec<z.ZodType
 export interface Pushes {
   'runs:update': RunUpdate[];
   'capabilities:progress': CapabilityProgress;
+  'load:progress': LoadProgress;
 }
 export type PushName = keyof Pushes;

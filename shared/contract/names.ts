@@ -36,6 +36,11 @@ export const CALL_NAMES = [
   'export:code',
   'import:curl',
   'tokens:count',
+  'load:start',
+  'load:stop',
+  'load:list',
+  'load:get',
+  'load:delete',
 ] as const satisfies readonly CallName[];
 
-export const PUSH_NAMES = ['runs:update', 'capabilities:progress'] as const satisfies readonly PushName[];
+export const PUSH_NAMES = ['runs:update', 'capabilities:progress', 'load:progress'] as const satisfies readonly PushName[];
