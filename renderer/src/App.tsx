@@ -10,6 +10,7 @@ import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
+import { LoadTab } from './features/load/LoadTab';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 
@@ -37,6 +38,7 @@ export function App() {
   const hostConnectionChanged = useAppStore((s) => s.hostConnectionChanged);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
+  const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   /** The problems the user dismissed: a new one (a history save failing later) shows again. */
   const [problemsDismissed, setProblemsDismissed] = useState<string>();
@@ -48,6 +50,7 @@ export function App() {
   }, [appStarted, hostConnectionChanged]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
+  useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);
 
   const select = (tab: TabId) => {
     const isProtocol = (t: TabId): t is ProtocolId => (PROTOCOL_IDS as readonly string[]).includes(t);
@@ -102,6 +105,10 @@ export function App() {
           Capabilities
           <span className="path">proof matrix</span>
         </button>
+        <button type="button" role="tab" aria-label="Load" aria-selected={activeTab === 'load'} className={activeTab === 'load' ? 'selected' : ''} onClick={() => select('load')}>
+          Load
+          <span className="path">latency under load</span>
+        </button>
       </nav>
       {activeTab === 'compare' ? (
         <CompareTab />
@@ -111,6 +118,8 @@ export function App() {
         <HistoryTab />
       ) : activeTab === 'presets' ? (
         <PresetsTab />
+      ) : activeTab === 'load' ? (
+        <LoadTab />
       ) : (
         <ProtocolTab key={activeTab} protocol={activeTab} bringFrom={bring?.to === activeTab ? bring.from : undefined} onBrought={() => setBring(undefined)} />
       )}
