@@ -1,4 +1,5 @@
 /** A finished load run: its summary figures, errors by class with examples, the per-request rows, and export. */
+import { useState } from 'react';
 import type { LoadRecord } from '../../../../shared/contract';
 import { rowsToCsv } from '../../../../shared/load/csv';
 import { tpotOf } from '../../../../shared/load/stats';
@@ -102,9 +103,11 @@ function Errors({ record }: { record: LoadRecord }) {
 }
 
 function Rows({ record }: { record: LoadRecord }) {
-  const rows = record.rows.slice(0, ROWS_SHOWN);
+  // Rendered only once opened: 500 table rows built with the summary made the run's last frame a long task.
+  const [open, setOpen] = useState(false);
+  const rows = open ? record.rows.slice(0, ROWS_SHOWN) : [];
   return (
-    <details className="load-rows">
+    <details className="load-rows" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         Per-request rows ({record.rows.length}
         {record.rows.length > ROWS_SHOWN ? `, first ${ROWS_SHOWN} shown; the export has all` : ''})
