@@ -52,22 +52,30 @@ function value<T>(r: Result<unknown>): T {
   return r.value as T;
 }
 
-async function engine(n: number): Promise<{ rps: number; record: LoadRecord }> {
+const cpuMsSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+async function engine(n: number): Promise<{ rps: number; cpuMs: number; record: LoadRecord }> {
   const sink = new Sink();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const { loadId } = value<{ loadId: string }>(await core.dispatch('load:start', { profileId: 'demo', protocol: 'messages', body, requests: n, concurrency: C }, sink));
   await sink.ended(loadId);
   const ms = performance.now() - t0;
+  const cpuMs = cpuMsSince(cpu0) / n;
   const record = value<LoadRecord>(await core.dispatch('load:get', { loadId }, sink));
   const { completed, errors } = record.summary;
   // A reused keep-alive socket the simulator closed meanwhile fails as a network error, as it would in real use:
   // counted and shown, and only completed requests count towards the rate.
   if (completed < n) console.log(`  engine: ${n - completed} of ${n} failed: ${errors.map((e) => `${e.key} × ${e.count}`).join(', ')}`);
   if (completed < n * 0.99) throw new Error(`engine: only ${completed} of ${n} completed`);
-  return { rps: (completed * 1000) / ms, record };
+  return { rps: (completed * 1000) / ms, cpuMs, record };
 }
 
-async function undiciLoop(n: number): Promise<number> {
+async function undiciLoop(n: number): Promise<{ rps: number; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
   const dispatcher = new Agent({ connections: C });
   const payload = JSON.stringify(body);
   let next = 0;
@@ -91,7 +99,7 @@ async function undiciLoop(n: number): Promise<number> {
   const ms = performance.now() - t0;
   await dispatcher.close();
   if (events < n) throw new Error('undici: fewer events than requests');
-  return (n * 1000) / ms;
+  return { rps: (n * 1000) / ms, cpuMs: cpuMsSince(cpu0) / n };
 }
 
 function median(v: number[]): number {
@@ -104,21 +112,21 @@ async function throughput(): Promise<void> {
   await engine(N);
   await undiciLoop(N);
   const ratios: number[] = [];
+  const cpu = { engine: [] as number[], undici: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
-    let e: number;
-    let u: number;
-    if (round % 2 === 0) {
-      e = (await engine(N)).rps;
-      u = await undiciLoop(N);
-    } else {
-      u = await undiciLoop(N);
-      e = (await engine(N)).rps;
-    }
-    ratios.push(e / u);
-    if (process.env.BENCH_VERBOSE) console.log(`  round ${round + 1}: engine ${e.toFixed(0)} req/s, undici ${u.toFixed(0)} req/s, ratio ${(e / u).toFixed(2)}`);
+    const order = round % 2 === 0 ? [engine, undiciLoop] : [undiciLoop, engine];
+    const results = new Map<unknown, { rps: number; cpuMs: number }>();
+    for (const reader of order) results.set(reader, await reader(N));
+    const e = results.get(engine)!;
+    const u = results.get(undiciLoop)!;
+    ratios.push(e.rps / u.rps);
+    cpu.engine.push(e.cpuMs);
+    cpu.undici.push(u.cpuMs);
+    if (process.env.BENCH_VERBOSE) console.log(`  round ${round + 1}: engine ${e.rps.toFixed(0)} req/s, undici ${u.rps.toFixed(0)} req/s, ratio ${(e.rps / u.rps).toFixed(2)}`);
   }
   const r = median(ratios);
   console.log(`Load engine at concurrency ${C}, ${N} requests × ${ROUNDS} rounds: ${r.toFixed(2)}× a plain undici loop in requests/s (budget ≥ 0.8×; rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(`  CPU of this process per request: engine ${median(cpu.engine).toFixed(3)} ms, undici loop ${median(cpu.undici).toFixed(3)} ms (medians)`);
   if (r < 0.8) failures.push(`engine ${r.toFixed(2)}× undici < 0.8×`);
 }
 

@@ -115,3 +115,32 @@ test('two load runs side by side, with the differences marked', async ({ app }) 
   await expect(success.locator('td').first()).toHaveClass(/best/);
   await expect(success.locator('td.best')).toHaveCount(1);
 });
+
+test('more than 100 requests to a gateway that is not the Demo gateway asks first; Cancel sends nothing', async ({ app, startGateway }) => {
+  const key = 'sk-paid-gateway-0123456789';
+  const paid = await startGateway({ keys: { [key]: ['claude-sim-haiku'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Paid gateway');
+  await dialog.getByLabel('Base URL').fill(paid.url);
+  await dialog.getByLabel('API key').fill(key);
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await openLoad(app);
+  await configure(app, { model: 'claude-sim-haiku', requests: 101, concurrency: 8 });
+  const sent = () => paid.requests.filter((q) => q.path === '/v1/messages').length;
+  await app.getByRole('button', { name: 'Start' }).click();
+  const confirm = app.getByRole('alertdialog', { name: 'Confirm load run' });
+  await expect(confirm).toContainText('Send 101 requests to Paid gateway?');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  expect(sent()).toBe(0);
+
+  await app.getByRole('button', { name: 'Start' }).click();
+  await app.getByRole('alertdialog', { name: 'Confirm load run' }).getByRole('button', { name: 'Send 101 requests' }).click();
+  await expect(loadStatus(app)).toContainText('Finished: 101 of 101 done', { timeout: 30_000 });
+  expect(sent()).toBe(101);
+});
