@@ -29,12 +29,27 @@ const ROUNDS = Number(process.env.BENCH_LOAD_ROUNDS ?? 4);
 const C = 32;
 const failures: string[] = [];
 
-const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const simUrl = await new Promise<string>((resolve) => simProcess.stdout!.once('data', (d) => resolve(String(d).trim())));
+const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const simUrl = await new Promise<string>((resolve) =>
+  simProcess.stdout!.once('data', (d) => resolve(String(d).trim())),
+);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-lbench-'));
-const core = await createCore({ dataDir, host: 'web', version: 'bench', vault: new LayeredVault(undefined, undefined), demoGateway: { baseUrl: simUrl, key: DEMO_KEY } });
+const core = await createCore({
+  dataDir,
+  host: 'web',
+  version: 'bench',
+  vault: new LayeredVault(undefined, undefined),
+  demoGateway: { baseUrl: simUrl, key: DEMO_KEY },
+});
 
-const body = { model: 'claude-sim-haiku', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Tell me something.' }] };
+const body = {
+  model: 'claude-sim-haiku',
+  max_tokens: 64,
+  stream: true,
+  messages: [{ role: 'user', content: 'Tell me something.' }],
+};
 
 class Sink implements Receiver {
   private waiting = new Map<string, (p: LoadProgress) => void>();
@@ -61,7 +76,13 @@ async function engine(n: number): Promise<{ rps: number; cpuMs: number; record: 
   const sink = new Sink();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const { loadId } = value<{ loadId: string }>(await core.dispatch('load:start', { profileId: 'demo', protocol: 'messages', body, requests: n, concurrency: C }, sink));
+  const { loadId } = value<{ loadId: string }>(
+    await core.dispatch(
+      'load:start',
+      { profileId: 'demo', protocol: 'messages', body, requests: n, concurrency: C },
+      sink,
+    ),
+  );
   await sink.ended(loadId);
   const ms = performance.now() - t0;
   const cpuMs = cpuMsSince(cpu0) / n;
@@ -69,7 +90,8 @@ async function engine(n: number): Promise<{ rps: number; cpuMs: number; record: 
   const { completed, errors } = record.summary;
   // A reused keep-alive socket the simulator closed meanwhile fails as a network error, as it would in real use:
   // counted and shown, and only completed requests count towards the rate.
-  if (completed < n) console.log(`  engine: ${n - completed} of ${n} failed: ${errors.map((e) => `${e.key} × ${e.count}`).join(', ')}`);
+  if (completed < n)
+    console.log(`  engine: ${n - completed} of ${n} failed: ${errors.map((e) => `${e.key} × ${e.count}`).join(', ')}`);
   if (completed < n * 0.99) throw new Error(`engine: only ${completed} of ${n} completed`);
   return { rps: (completed * 1000) / ms, cpuMs, record };
 }
@@ -122,11 +144,21 @@ async function throughput(): Promise<void> {
     ratios.push(e.rps / u.rps);
     cpu.engine.push(e.cpuMs);
     cpu.undici.push(u.cpuMs);
-    if (process.env.BENCH_VERBOSE) console.log(`  round ${round + 1}: engine ${e.rps.toFixed(0)} req/s, undici ${u.rps.toFixed(0)} req/s, ratio ${(e.rps / u.rps).toFixed(2)}`);
+    if (process.env.BENCH_VERBOSE)
+      console.log(
+        `  round ${round + 1}: engine ${e.rps.toFixed(0)} req/s, undici ${u.rps.toFixed(0)} req/s, ` +
+          `ratio ${(e.rps / u.rps).toFixed(2)}`,
+      );
   }
   const r = median(ratios);
-  console.log(`Load engine at concurrency ${C}, ${N} requests × ${ROUNDS} rounds: ${r.toFixed(2)}× a plain undici loop in requests/s (budget ≥ 0.8×; rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`);
-  console.log(`  CPU of this process per request: engine ${median(cpu.engine).toFixed(3)} ms, undici loop ${median(cpu.undici).toFixed(3)} ms (medians)`);
+  console.log(
+    `Load engine at concurrency ${C}, ${N} requests × ${ROUNDS} rounds: ${r.toFixed(2)}× a plain undici loop ` +
+      `in requests/s (budget ≥ 0.8×; rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  CPU of this process per request: engine ${median(cpu.engine).toFixed(3)} ms, ` +
+      `undici loop ${median(cpu.undici).toFixed(3)} ms (medians)`,
+  );
   if (r < 0.8) failures.push(`engine ${r.toFixed(2)}× undici < 0.8×`);
 }
 
@@ -147,9 +179,11 @@ async function memory(): Promise<void> {
   const retained = process.memoryUsage().heapUsed - before.heapUsed;
   const mb = (b: number) => (b / 1048576).toFixed(1);
   console.log(
-    `Load engine, 10,000 requests: peak heap +${mb(peak.heap - before.heapUsed)} MB, peak RSS +${mb(peak.rss - before.rss)} MB, ` +
+    `Load engine, 10,000 requests: peak heap +${mb(peak.heap - before.heapUsed)} MB, ` +
+      `peak RSS +${mb(peak.rss - before.rss)} MB, ` +
       `retained after GC with the record held +${mb(retained)} MB (${record.rows.length} rows), ` +
-      `${((peak.heap - before.heapUsed) / 10_000 / 1024).toFixed(1)} KB per request at peak; engine overhead ${record.overheadMs?.toFixed(3)} ms per request` +
+      `${((peak.heap - before.heapUsed) / 10_000 / 1024).toFixed(1)} KB per request at peak; ` +
+      `engine overhead ${record.overheadMs?.toFixed(3)} ms per request` +
       (gc ? '' : ' (run with --expose-gc for steadier figures)'),
   );
 }
@@ -157,7 +191,9 @@ async function memory(): Promise<void> {
 async function window(): Promise<void> {
   if (isStale()) await buildAll({ quiet: true });
   const hostDir = mkdtempSync(path.join(os.tmpdir(), 'gp-lbench-web-'));
-  const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', hostDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', hostDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve) => {
     let buf = '';
     host.stdout!.on('data', (d) => {
@@ -166,7 +202,10 @@ async function window(): Promise<void> {
       if (m) resolve(m[1]);
     });
   });
-  const browser = await chromium.launch({ executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(url);
@@ -176,7 +215,8 @@ async function window(): Promise<void> {
     await page.getByLabel('Concurrency', { exact: true }).fill('32');
     await page.evaluate(`(() => {
       window.__long = [];
-      new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: 'longtask' });
+      const observer = new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration)));
+      observer.observe({ type: 'longtask' });
     })()`);
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Start' }).click();
@@ -189,7 +229,10 @@ async function window(): Promise<void> {
     await page.waitForTimeout(300);
     const long = (await page.evaluate('window.__long')) as number[];
     const max = Math.max(0, ...long);
-    console.log(`Load tab, 1,000 requests at concurrency 32 on the Demo gateway: ${Math.round(wall)} ms, longest task ${Math.round(max)} ms (budget ≤ 100), ${long.length} long tasks`);
+    console.log(
+      `Load tab, 1,000 requests at concurrency 32 on the Demo gateway: ${Math.round(wall)} ms, ` +
+        `longest task ${Math.round(max)} ms (budget ≤ 100), ${long.length} long tasks`,
+    );
     if (max > 100) failures.push(`Load tab longest task ${Math.round(max)} ms > 100 ms`);
   } finally {
     await browser.close();

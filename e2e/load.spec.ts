@@ -71,7 +71,9 @@ test('a load run: progress, charts, and a summary whose every figure follows fro
 
   const csv = app.waitForEvent('download');
   await summary.getByRole('button', { name: 'Export CSV' }).click();
-  const lines = readFileSync((await (await csv).path())!, 'utf8').trim().split('\r\n');
+  const lines = readFileSync((await (await csv).path())!, 'utf8')
+    .trim()
+    .split('\r\n');
   expect(lines).toHaveLength(21);
   expect(lines[1]).toMatch(/^0,[\d.]+,complete,200,/);
   await expect(app.getByRole('list', { name: 'Saved load runs' }).getByRole('listitem')).toHaveCount(1);
@@ -116,7 +118,10 @@ test('two load runs side by side, with the differences marked', async ({ app }) 
   await expect(success.locator('td.best')).toHaveCount(1);
 });
 
-test('more than 100 requests to a gateway that is not the Demo gateway asks first; Cancel sends nothing', async ({ app, startGateway }) => {
+test('more than 100 requests to a gateway that is not the Demo gateway asks first; Cancel sends nothing', async ({
+  app,
+  startGateway,
+}) => {
   const key = 'sk-paid-gateway-0123456789';
   const paid = await startGateway({ keys: { [key]: ['claude-sim-haiku'] } });
   await app.getByRole('button', { name: 'Connections…' }).click();
@@ -140,7 +145,10 @@ test('more than 100 requests to a gateway that is not the Demo gateway asks firs
   expect(sent()).toBe(0);
 
   await app.getByRole('button', { name: 'Start' }).click();
-  await app.getByRole('alertdialog', { name: 'Confirm load run' }).getByRole('button', { name: 'Send 101 requests' }).click();
+  await app
+    .getByRole('alertdialog', { name: 'Confirm load run' })
+    .getByRole('button', { name: 'Send 101 requests' })
+    .click();
   await expect(loadStatus(app)).toContainText('Finished: 101 of 101 done', { timeout: 30_000 });
   expect(sent()).toBe(101);
 });

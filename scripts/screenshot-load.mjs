@@ -11,7 +11,9 @@ const out = process.argv[2] ?? 'docs/load-screenshot.png';
 if (isStale()) await buildAll({ quiet: true });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-shot-'));
-const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise((resolve) => {
   let buf = '';
   host.stdout.on('data', (d) => {
@@ -20,7 +22,10 @@ const url = await new Promise((resolve) => {
     if (m) resolve(m[1]);
   });
 });
-const browser = await chromium.launch({ executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 });
   await page.goto(url);

@@ -139,7 +139,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const loadStore = new LoadStore(opts.dataDir);
   try {
     await fs.mkdir(opts.dataDir, { recursive: true });
-    for (const store of [profiles, models, capabilityStore, presets, history, loadStore]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, presets, history, loadStore]) {
+      problems.push(...(await store.load()));
+    }
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);

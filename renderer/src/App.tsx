@@ -105,7 +105,14 @@ export function App() {
           Capabilities
           <span className="path">proof matrix</span>
         </button>
-        <button type="button" role="tab" aria-label="Load" aria-selected={activeTab === 'load'} className={activeTab === 'load' ? 'selected' : ''} onClick={() => select('load')}>
+        <button
+          type="button"
+          role="tab"
+          aria-label="Load"
+          aria-selected={activeTab === 'load'}
+          className={activeTab === 'load' ? 'selected' : ''}
+          onClick={() => select('load')}
+        >
           Load
           <span className="path">latency under load</span>
         </button>

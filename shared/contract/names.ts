@@ -43,4 +43,8 @@ export const CALL_NAMES = [
   'load:delete',
 ] as const satisfies readonly CallName[];
 
-export const PUSH_NAMES = ['runs:update', 'capabilities:progress', 'load:progress'] as const satisfies readonly PushName[];
+export const PUSH_NAMES = [
+  'runs:update',
+  'capabilities:progress',
+  'load:progress',
+] as const satisfies readonly PushName[];

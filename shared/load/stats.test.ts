@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { distribution, errorGroups, gapsOf, percentile, summarize, tpotOf, type LoadRow } from './stats';
 import { rowsToCsv } from './csv';
 
-const row = (over: Partial<LoadRow> & Pick<LoadRow, 'i'>): LoadRow => ({ startMs: 0, verdict: 'complete', e2eMs: 100, itlMs: [], reason: 'ok', ...over });
+const row = (over: Partial<LoadRow> & Pick<LoadRow, 'i'>): LoadRow => ({
+  startMs: 0,
+  verdict: 'complete',
+  e2eMs: 100,
+  itlMs: [],
+  reason: 'ok',
+  ...over,
+});
 
 describe('percentiles', () => {
   it('interpolate linearly between closest ranks, as numpy does', () => {
@@ -71,16 +78,32 @@ describe('the summary', () => {
 
   it('groups errors by class and status, with examples, most frequent first', () => {
     expect(errorGroups(rows)).toEqual([
-      { key: 'HTTP 429', cls: 'http', count: 2, examples: [{ i: 2, reason: 'HTTP 429 rate_limit_error' }, { i: 4, reason: 'HTTP 429 again' }] },
+      {
+        key: 'HTTP 429',
+        cls: 'http',
+        count: 2,
+        examples: [
+          { i: 2, reason: 'HTTP 429 rate_limit_error' },
+          { i: 4, reason: 'HTTP 429 again' },
+        ],
+      },
       { key: 'HTTP 529', cls: 'http', count: 1, examples: [{ i: 3, reason: 'HTTP 529 overloaded' }] },
     ]);
-    const other = errorGroups([row({ i: 0, verdict: 'truncated' }), row({ i: 1, verdict: 'network-error' }), row({ i: 2, verdict: 'timeout' }), row({ i: 3, verdict: 'error-event' })]);
+    const other = errorGroups([
+      row({ i: 0, verdict: 'truncated' }),
+      row({ i: 1, verdict: 'network-error' }),
+      row({ i: 2, verdict: 'timeout' }),
+      row({ i: 3, verdict: 'error-event' }),
+    ]);
     expect(other.map((g) => g.key).sort()).toEqual(['error event', 'network', 'timeout', 'truncated']);
   });
 
   it('writes every row as CSV, quoting reasons', () => {
     const csv = rowsToCsv(rows.slice(0, 3)).split('\r\n');
-    expect(csv[0]).toBe('request,start_ms,verdict,status,ttft_ms,e2e_ms,tpot_ms,itl_mean_ms,itl_count,input_tokens,output_tokens,error_type,reason');
+    expect(csv[0]).toBe(
+      'request,start_ms,verdict,status,ttft_ms,e2e_ms,tpot_ms,itl_mean_ms,itl_count,' +
+        'input_tokens,output_tokens,error_type,reason',
+    );
     expect(csv[1]).toBe('0,0,complete,,100,1000,100,100,2,,10,,ok');
     expect(rowsToCsv([row({ i: 9, reason: 'said "no", twice' })])).toContain('"said ""no"", twice"');
   });

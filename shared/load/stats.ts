@@ -84,7 +84,13 @@ export function distribution(values: readonly number[]): Distribution {
   let sum = 0;
   for (const v of sorted) sum += v;
   const arr = sorted as unknown as number[];
-  return { count: sorted.length, mean: sum / sorted.length, p50: percentile(arr, 50), p90: percentile(arr, 90), p99: percentile(arr, 99) };
+  return {
+    count: sorted.length,
+    mean: sum / sorted.length,
+    p50: percentile(arr, 50),
+    p90: percentile(arr, 90),
+    p99: percentile(arr, 99),
+  };
 }
 
 /** Time per output token after the first: (E2E − TTFT) ÷ (output tokens − 1); needs two tokens and a TTFT. */
@@ -157,7 +163,9 @@ export function summarize(rows: readonly LoadRow[]): LoadSummary {
     durationMs,
     requestsPerSec: perSec(done.length),
     outputTokensPerSec: counted.length ? perSec(totalOutputTokens) : undefined,
-    outputTokensPerSecPerRequest: distribution(counted.filter((r) => r.e2eMs > 0).map((r) => (r.outputTokens! * 1000) / r.e2eMs)),
+    outputTokensPerSecPerRequest: distribution(
+      counted.filter((r) => r.e2eMs > 0).map((r) => (r.outputTokens! * 1000) / r.e2eMs),
+    ),
     totalOutputTokens,
     ttftMs: distribution(done.map((r) => r.ttftMs).filter((v): v is number => v !== undefined)),
     itlMs: distribution(itl),

@@ -63,16 +63,34 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dataDir = tempDir();
-  core = await createCore({ dataDir, host: 'web', version: 'test', vault: new LayeredVault('file', path.join(dataDir, 'keys.json')), demoGateway: { baseUrl: url, key: DEMO_KEY }, timeouts: { idleMs: 3_000 } });
+  core = await createCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+    demoGateway: { baseUrl: url, key: DEMO_KEY },
+    timeouts: { idleMs: 3_000 },
+  });
 });
 afterAll(async () => {
   await core.close();
   await new Promise((r) => server.close(r));
 });
 
-const body = (model: string) => ({ model, max_tokens: 32, stream: true, messages: [{ role: 'user', content: 'Hello there' }] });
+const body = (model: string) => ({
+  model,
+  max_tokens: 32,
+  stream: true,
+  messages: [{ role: 'user', content: 'Hello there' }],
+});
 const start = async (w: Window, input: Record<string, unknown>) =>
-  value<{ loadId: string }>(await core.dispatch('load:start', { profileId: 'demo', protocol: 'messages', body: body('claude-sim-haiku'), ...input }, w)).loadId;
+  value<{ loadId: string }>(
+    await core.dispatch(
+      'load:start',
+      { profileId: 'demo', protocol: 'messages', body: body('claude-sim-haiku'), ...input },
+      w,
+    ),
+  ).loadId;
 const record = async (w: Window, loadId: string) => value<LoadRecord>(await core.dispatch('load:get', { loadId }, w));
 
 describe('load engine against the simulator', () => {
@@ -85,10 +103,19 @@ describe('load engine against the simulator', () => {
     expect(open.max).toBe(4);
     const rec = await record(w, loadId);
     expect(rec.rows.map((r) => r.i)).toEqual([...Array(24).keys()]);
-    expect(rec.rows.every((r) => r.verdict === 'complete' && r.ttftMs! > 0 && r.ttftMs! <= r.e2eMs && r.outputTokens! > 0)).toBe(true);
+    expect(
+      rec.rows.every((r) => r.verdict === 'complete' && r.ttftMs! > 0 && r.ttftMs! <= r.e2eMs && r.outputTokens! > 0),
+    ).toBe(true);
     // A content event after the first gives an ITL sample; the first one's time is the TTFT.
     expect(rec.rows.every((r) => r.itlMs.length > 0)).toBe(true);
-    expect(rec.summary).toMatchObject({ sent: 24, completed: 24, failed: 0, successRate: 1, ttftMs: { count: 24 }, e2eMs: { count: 24 } });
+    expect(rec.summary).toMatchObject({
+      sent: 24,
+      completed: 24,
+      failed: 0,
+      successRate: 1,
+      ttftMs: { count: 24 },
+      e2eMs: { count: 24 },
+    });
     expect(rec.summary.itlMs.count).toBe(rec.rows.reduce((s, r) => s + r.itlMs.length, 0));
     expect(rec.overheadMs).toBeGreaterThan(0);
     // The window heard aggregates, a point per request in all, not one push per event.
@@ -137,7 +164,9 @@ describe('load engine against the simulator', () => {
 
   it('a load run is one saved entry, listed newest first and deletable', async () => {
     const w = new Window();
-    const { runs } = value<{ runs: { loadId: string; summary: { sent: number } }[] }>(await core.dispatch('load:list', {}, w));
+    const { runs } = value<{ runs: { loadId: string; summary: { sent: number } }[] }>(
+      await core.dispatch('load:list', {}, w),
+    );
     expect(runs.length).toBeGreaterThanOrEqual(4);
     const newest = runs[0].loadId;
     expect(value<{ deleted: boolean }>(await core.dispatch('load:delete', { loadId: newest }, w)).deleted).toBe(true);
@@ -159,7 +188,7 @@ describe('load engine against the simulator', () => {
     expect(rec).toMatchObject({ state: 'stopped', endReason: expect.stringContaining('duration cap of 0.3 s') });
   });
 
-  it('stops a window\'s load runs when the window goes away; another window cannot stop them', async () => {
+  it("stops a window's load runs when the window goes away; another window cannot stop them", async () => {
     const w = new Window();
     const other = new Window();
     const loadId = await start(w, { requests: 30, concurrency: 3, body: body('sim-fault-slow') });
@@ -172,13 +201,48 @@ describe('load engine against the simulator', () => {
 
   it('asks before more than 100 requests to a gateway that is not the Demo gateway', async () => {
     const w = new Window();
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Paid', baseUrl: url, key: DEMO_KEY }, w));
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Paid', baseUrl: url, key: DEMO_KEY }, w),
+    );
     const profileId = saved.profiles.find((p) => p.name === 'Paid')!.id;
-    const refused = await core.dispatch('load:start', { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 1 }, w);
+    const refused = await core.dispatch(
+      'load:start',
+      { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 1 },
+      w,
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'confirm_needed' } });
-    expect((await core.dispatch('load:start', { profileId: 'demo', protocol: 'messages', body: {}, requests: 10_001, concurrency: 1 }, w)).ok).toBe(false);
-    expect((await core.dispatch('load:start', { profileId: 'demo', protocol: 'messages', body: {}, requests: 1, concurrency: 65 }, w)).ok).toBe(false);
-    const loadId = value<{ loadId: string }>(await core.dispatch('load:start', { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 32, confirmed: true }, w)).loadId;
+    expect(
+      (
+        await core.dispatch(
+          'load:start',
+          { profileId: 'demo', protocol: 'messages', body: {}, requests: 10_001, concurrency: 1 },
+          w,
+        )
+      ).ok,
+    ).toBe(false);
+    expect(
+      (
+        await core.dispatch(
+          'load:start',
+          { profileId: 'demo', protocol: 'messages', body: {}, requests: 1, concurrency: 65 },
+          w,
+        )
+      ).ok,
+    ).toBe(false);
+    const loadId = value<{ loadId: string }>(
+      await core.dispatch(
+        'load:start',
+        {
+          profileId,
+          protocol: 'messages',
+          body: body('claude-sim-haiku'),
+          requests: 101,
+          concurrency: 32,
+          confirmed: true,
+        },
+        w,
+      ),
+    ).loadId;
     expect((await w.ended(loadId)).done).toBe(101);
   });
 });

@@ -6,7 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type { Ledger, LoadPoint, LoadProgress, LoadStartInput, LoadState, RateLimitSample, RunUpdate } from '../../../shared/contract';
+import type {
+  Ledger,
+  LoadPoint,
+  LoadProgress,
+  LoadStartInput,
+  LoadState,
+  RateLimitSample,
+  RunUpdate,
+} from '../../../shared/contract';
 import { createFold } from '../../../shared/protocols';
 import { gapsOf, type LoadRow } from '../../../shared/load/stats';
 import type { RunManager, RunSink } from '../runs';
@@ -74,7 +82,10 @@ export class LoadRun {
 
   private async run(): Promise<LoadOutcome> {
     const cap = this.plan.durationCapS;
-    const capTimer = cap === undefined ? undefined : setTimeout(() => this.stop(`The duration cap of ${cap} s was reached`), cap * 1000);
+    const capTimer =
+      cap === undefined
+        ? undefined
+        : setTimeout(() => this.stop(`The duration cap of ${cap} s was reached`), cap * 1000);
     const ticker = setInterval(() => this.emit(), PROGRESS_INTERVAL_MS);
     ticker.unref?.();
     try {
@@ -112,8 +123,11 @@ export class LoadRun {
       const i = this.next++;
       if (this.plan.ratePerSec !== undefined) {
         // The i-th request starts no sooner than i / rate seconds into the run: a steady arrival rate.
-        const wait = (i * 1000) / this.plan.ratePerSec - (performance.now() - this.t0);
-        if (wait > 0) await this.sleep(wait);
+        // A timer may fire a fraction of a millisecond early: wait again until the time has really come.
+        const due = (i * 1000) / this.plan.ratePerSec;
+        while (this.state === 'running' && performance.now() - this.t0 < due) {
+          await this.sleep(Math.max(1, Math.ceil(due - (performance.now() - this.t0))));
+        }
         if (this.state !== 'running') return;
       }
       try {
@@ -144,7 +158,16 @@ export class LoadRun {
         this.overheadTotal += performance.now() - s;
       },
     };
-    const started = this.runs.start({ profileId: this.plan.profileId, protocol: this.plan.protocol, body: this.plan.body, warnings: [], origin: 'composer' }, sink);
+    const started = this.runs.start(
+      {
+        profileId: this.plan.profileId,
+        protocol: this.plan.protocol,
+        body: this.plan.body,
+        warnings: [],
+        origin: 'composer',
+      },
+      sink,
+    );
     this.active.add(started.runId);
     this.overheadTotal += performance.now() - enter;
     const run = await started.done;
@@ -166,7 +189,13 @@ export class LoadRun {
     };
     this.rows.push(row);
     if (row.verdict !== 'complete' && row.verdict !== 'cancelled') this.failed++;
-    this.pending.points.push({ i, t: this.now(), ttftMs: row.ttftMs, e2eMs: row.e2eMs, ok: row.verdict === 'complete' });
+    this.pending.points.push({
+      i,
+      t: this.now(),
+      ttftMs: row.ttftMs,
+      e2eMs: row.e2eMs,
+      ok: row.verdict === 'complete',
+    });
     this.overheadTotal += performance.now() - s;
   }
 

@@ -35,7 +35,10 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
     try {
       await store.add(record);
     } catch (err) {
-      ctx.problems.push({ file: 'load-runs', message: `A load run could not be saved: ${err instanceof Error ? err.message : String(err)}` });
+      ctx.problems.push({
+        file: 'load-runs',
+        message: `A load run could not be saved: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
     live.delete(record.loadId);
     receiver.send('load:progress', run.finalProgress());
@@ -46,7 +49,11 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
       if (input.requests > LOAD_CONFIRM_ABOVE && profile.builtin !== 'demo' && !input.confirmed) {
-        throw new RunError('confirm_needed', `${input.requests} requests to ${profile.name} may cost money: confirm before sending more than ${LOAD_CONFIRM_ABOVE}.`);
+        throw new RunError(
+          'confirm_needed',
+          `${input.requests} requests to ${profile.name} may cost money: ` +
+            `confirm before sending more than ${LOAD_CONFIRM_ABOVE}.`,
+        );
       }
       const run = new LoadRun(runs, input, (p) => receiver.send('load:progress', p));
       const model = typeof input.body.model === 'string' ? input.body.model : undefined;
@@ -57,7 +64,12 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
         protocol: input.protocol,
         model,
         source: input.source,
-        config: { requests: input.requests, concurrency: input.concurrency, ratePerSec: input.ratePerSec, durationCapS: input.durationCapS },
+        config: {
+          requests: input.requests,
+          concurrency: input.concurrency,
+          ratePerSec: input.ratePerSec,
+          durationCapS: input.durationCapS,
+        },
       };
       live.set(run.loadId, { run, receiver, saved: finish(run, meta, receiver) });
       return { loadId: run.loadId };

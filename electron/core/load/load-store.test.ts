@@ -9,7 +9,18 @@ import { LoadStore, MAX_LOAD_RUNS } from './load-store';
 const tempDir = tempDirs('gp-load-store-');
 
 const record = (n: number): LoadRecord => {
-  const rows = [{ i: 0, startMs: 0, verdict: 'complete' as const, e2eMs: 10 + n, ttftMs: 5, outputTokens: 3, itlMs: [2], reason: 'ok' }];
+  const rows = [
+    {
+      i: 0,
+      startMs: 0,
+      verdict: 'complete' as const,
+      e2eMs: 10 + n,
+      ttftMs: 5,
+      outputTokens: 3,
+      itlMs: [2],
+      reason: 'ok',
+    },
+  ];
   return {
     loadId: `load_${String(n).padStart(4, '0')}`,
     startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),

@@ -11,7 +11,13 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice & CompareSlice & LoadSlice;
+export type AppState = ConnectionSlice &
+  ComposerSlice &
+  RunsSlice &
+  CapabilitiesSlice &
+  LibrarySlice &
+  CompareSlice &
+  LoadSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),

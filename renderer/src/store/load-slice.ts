@@ -1,5 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { LoadPoint, LoadProgress, LoadRecord, LoadRecordSummary, LoadStartInput, LoadState, RateLimitSample } from '../../../shared/contract';
+import type {
+  LoadPoint,
+  LoadProgress,
+  LoadRecord,
+  LoadRecordSummary,
+  LoadStartInput,
+  LoadState,
+  RateLimitSample,
+} from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -53,7 +61,15 @@ export interface LoadSlice {
   loadRunDeleted(loadId: string): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: LoadSettings = { source: 'messages', profileId: '', model: '', requests: '50', concurrency: '8', ratePerSec: '', durationCapS: '' };
+const DEFAULT_SETTINGS: LoadSettings = {
+  source: 'messages',
+  profileId: '',
+  model: '',
+  requests: '50',
+  concurrency: '8',
+  ratePerSec: '',
+  durationCapS: '',
+};
 
 export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, get) => {
   const fetchRecord = async (loadId: string) => {
@@ -69,7 +85,19 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
       if (r.error.code === 'confirm_needed') return set({ loadConfirm: input });
       return set({ loadError: r.error.message });
     }
-    set({ loadLive: { loadId: r.value.loadId, state: 'running', total: input.requests, done: 0, failed: 0, inFlight: 0, elapsedMs: 0, points: [], rateLimits: [] } });
+    set({
+      loadLive: {
+        loadId: r.value.loadId,
+        state: 'running',
+        total: input.requests,
+        done: 0,
+        failed: 0,
+        inFlight: 0,
+        elapsedMs: 0,
+        points: [],
+        rateLimits: [],
+      },
+    });
   };
   return {
     loadSettings: DEFAULT_SETTINGS,

@@ -61,7 +61,8 @@ export const Scatter = memo(function Scatter({ points }: { points: LoadPoint[] }
         <path className="dots failed" d={failed} />
       </svg>
       <figcaption className="small muted">
-        <span className="key total">●</span> total time <span className="key ttft">●</span> time to first token <span className="key failed">●</span> failed
+        <span className="key total">●</span> total time <span className="key ttft">●</span> time to first token{' '}
+        <span className="key failed">●</span> failed
       </figcaption>
     </figure>
   );
@@ -92,7 +93,13 @@ export const Histogram = memo(function Histogram({ points }: { points: LoadPoint
 });
 
 /** Numeric rate-limit headers over the run's clock, each scaled to its own maximum; the last value of each listed. */
-export const RateLimits = memo(function RateLimits({ samples, elapsedMs }: { samples: RateLimitSample[]; elapsedMs: number }) {
+export const RateLimits = memo(function RateLimits({
+  samples,
+  elapsedMs,
+}: {
+  samples: RateLimitSample[];
+  elapsedMs: number;
+}) {
   const { series, last } = useMemo(() => {
     const byName = new Map<string, RateLimitSample[]>();
     for (const s of samples) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
@@ -102,7 +109,9 @@ export const RateLimits = memo(function RateLimits({ samples, elapsedMs }: { sam
       const nums = list.map((s) => Number(s.value));
       if (nums.some((n) => !Number.isFinite(n))) continue;
       const top = Math.max(1, ...nums);
-      const d = list.map((s, k) => `${k ? 'L' : 'M'}${(PAD + ((W - PAD - 6) * s.t) / xMax).toFixed(1)} ${(H - PAD - ((H - PAD - 16) * nums[k]) / top).toFixed(1)}`).join('');
+      const x = (t: number) => (PAD + ((W - PAD - 6) * t) / xMax).toFixed(1);
+      const y = (v: number) => (H - PAD - ((H - PAD - 16) * v) / top).toFixed(1);
+      const d = list.map((s, k) => `${k ? 'L' : 'M'}${x(s.t)} ${y(nums[k])}`).join('');
       series.push({ name, d: `${d}H${W - 6}` });
     }
     return { series, last: [...byName].map(([name, list]) => [name, list[list.length - 1].value] as const) };

@@ -4,7 +4,8 @@ import type { LoadRecord, LoadRecordSummary } from '../../../../shared/contract'
 import { better, figuresOf } from './format';
 
 const labelOf = (r: LoadRecordSummary) =>
-  `${new Date(r.startedAt).toLocaleTimeString()} · ${r.profileName} · ${r.protocol} · ${r.model ?? '—'} · ${r.summary.sent} req`;
+  [new Date(r.startedAt).toLocaleTimeString(), r.profileName, r.protocol, r.model ?? '—', `${r.summary.sent} req`]
+    .join(' · ');
 
 function setupOf(r: LoadRecord): [string, string][] {
   return [
@@ -32,7 +33,11 @@ export function LoadCompare() {
         {(['A', 'B'] as const).map((slot, k) => (
           <label key={slot} className="field-inline">
             {slot}
-            <select aria-label={`Load run ${slot}`} value={ids[k]} onChange={(e) => void chosen(k as 0 | 1, e.target.value)}>
+            <select
+              aria-label={`Load run ${slot}`}
+              value={ids[k]}
+              onChange={(e) => void chosen(k as 0 | 1, e.target.value)}
+            >
               <option value="">Choose a load run…</option>
               {runs.map((r) => (
                 <option key={r.loadId} value={r.loadId}>

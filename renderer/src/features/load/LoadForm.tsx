@@ -1,4 +1,7 @@
-/** What to send and how hard: the request's source, profile, model, Requests, Concurrency, rate and cap; Start and Stop. */
+/**
+ * What to send and how hard: the request's source, profile, model, Requests, Concurrency, rate and cap; Start
+ * and Stop.
+ */
 import { useMemo } from 'react';
 import { LOAD_LIMITS, type LoadStartInput } from '../../../../shared/contract';
 import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
@@ -36,17 +39,35 @@ export function loadInput(
   if (Object.keys(errors).length || !request || !profileId) return { errors };
   const model = settings.model.trim();
   const body = model ? { ...request.body, model } : request.body;
-  return { input: { profileId, protocol: request.protocol, body, requests, concurrency, ratePerSec, durationCapS, source: request.source }, errors };
+  return {
+    input: {
+      profileId,
+      protocol: request.protocol,
+      body,
+      requests,
+      concurrency,
+      ratePerSec,
+      durationCapS,
+      source: request.source,
+    },
+    errors,
+  };
 }
 
 /** The request the form names: a composer's current request (as Send would send it) or a preset's. */
 function useRequest(source: string) {
-  const composer = useAppStore((s) => ((PROTOCOL_IDS as readonly string[]).includes(source) ? s.composers[source as ProtocolId] : undefined));
+  const composer = useAppStore((s) =>
+    (PROTOCOL_IDS as readonly string[]).includes(source) ? s.composers[source as ProtocolId] : undefined,
+  );
   const presets = useAppStore((s) => s.presets);
   return useMemo(() => {
     if (composer) {
       const protocol = source as ProtocolId;
-      return { protocol, body: bodyToSend(protocol, composer.body, composer.draft), source: `${PROTOCOL_INFO[protocol].label} composer` };
+      return {
+        protocol,
+        body: bodyToSend(protocol, composer.body, composer.draft),
+        source: `${PROTOCOL_INFO[protocol].label} composer`,
+      };
     }
     const preset = presets.find((p) => `preset:${p.id}` === source && !p.compare);
     return preset && { protocol: preset.protocol, body: preset.body, source: `preset ${preset.name}` };
@@ -65,10 +86,20 @@ export function LoadForm() {
   const { input, errors } = loadInput(settings, request, profiles?.activeId);
   const running = live?.state === 'running' || live?.state === 'stopping';
   const activeName = profiles?.profiles.find((p) => p.id === profiles.activeId)?.name;
-  const field = (key: keyof LoadSettings, label: string, extra: { placeholder?: string; inputMode?: 'numeric' | 'decimal' } = {}) => (
+  const field = (
+    key: keyof LoadSettings,
+    label: string,
+    extra: { placeholder?: string; inputMode?: 'numeric' | 'decimal' } = {},
+  ) => (
     <label className="load-field">
       <span className="label">{label}</span>
-      <input aria-label={label} value={settings[key]} onChange={(e) => edited({ [key]: e.target.value })} disabled={running} {...extra} />
+      <input
+        aria-label={label}
+        value={settings[key]}
+        onChange={(e) => edited({ [key]: e.target.value })}
+        disabled={running}
+        {...extra}
+      />
       {errors[key] && <span className="field-error">{errors[key]}</span>}
     </label>
   );
@@ -77,7 +108,12 @@ export function LoadForm() {
       <div className="load-grid">
         <label className="load-field">
           <span className="label">Request</span>
-          <select aria-label="Request" value={settings.source} onChange={(e) => edited({ source: e.target.value })} disabled={running}>
+          <select
+            aria-label="Request"
+            value={settings.source}
+            onChange={(e) => edited({ source: e.target.value })}
+            disabled={running}
+          >
             {PROTOCOL_IDS.map((p) => (
               <option key={p} value={p}>
                 {PROTOCOL_INFO[p].label} composer
@@ -95,7 +131,12 @@ export function LoadForm() {
         </label>
         <label className="load-field">
           <span className="label">Profile</span>
-          <select aria-label="Load profile" value={settings.profileId} onChange={(e) => edited({ profileId: e.target.value })} disabled={running}>
+          <select
+            aria-label="Load profile"
+            value={settings.profileId}
+            onChange={(e) => edited({ profileId: e.target.value })}
+            disabled={running}
+          >
             <option value="">Active profile ({activeName ?? '—'})</option>
             {profiles?.profiles.map((p) => (
               <option key={p.id} value={p.id}>
@@ -104,17 +145,27 @@ export function LoadForm() {
             ))}
           </select>
         </label>
-        {field('model', 'Model', { placeholder: typeof request?.body.model === 'string' ? request.body.model : 'as in the request' })}
+        {field('model', 'Model', {
+          placeholder: typeof request?.body.model === 'string' ? request.body.model : 'as in the request',
+        })}
         {field('requests', 'Requests', { inputMode: 'numeric' })}
         {field('concurrency', 'Concurrency', { inputMode: 'numeric' })}
         {field('ratePerSec', 'Target rate (req/s)', { inputMode: 'decimal', placeholder: 'as fast as allowed' })}
         {field('durationCapS', 'Duration cap (s)', { inputMode: 'decimal', placeholder: 'none' })}
       </div>
       {request && request.body.stream !== true && (
-        <p className="note">This request is not streamed: time to first token, ITL and TPOT need a stream; only end-to-end latency is measured.</p>
+        <p className="note">
+          This request is not streamed: time to first token, ITL and TPOT need a stream; only end-to-end latency is
+          measured.
+        </p>
       )}
       <div className="row">
-        <button type="button" className="primary" disabled={!input || running} onClick={() => input && void start(input)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!input || running}
+          onClick={() => input && void start(input)}
+        >
           Start
         </button>
         <button type="button" disabled={live?.state !== 'running'} onClick={() => void stop()}>

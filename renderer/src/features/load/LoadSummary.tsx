@@ -10,6 +10,7 @@ const ROWS_SHOWN = 500;
 
 export function LoadSummary({ record }: { record: LoadRecord }) {
   const s = record.summary;
+  const perRequest = s.outputTokensPerSecPerRequest;
   const base = `load-${record.startedAt.replace(/[:.]/g, '-')}`;
   return (
     <section className="card load-summary" role="region" aria-label="Load summary">
@@ -28,9 +29,15 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
         <Item label="Duration" value={ms(s.durationMs)} />
         <Item label="Requests/s" value={rate(s.requestsPerSec, 'req/s')} />
         <Item label="Output tokens/s" value={rate(s.outputTokensPerSec, 'tok/s')} />
-        <Item label="Output tokens/s per request" value={`mean ${rate(s.outputTokensPerSecPerRequest.mean, 'tok/s')}, p50 ${rate(s.outputTokensPerSecPerRequest.p50, 'tok/s')}`} />
+        <Item
+          label="Output tokens/s per request"
+          value={`mean ${rate(perRequest.mean, 'tok/s')}, p50 ${rate(perRequest.p50, 'tok/s')}`}
+        />
         <Item label="Output tokens" value={String(s.totalOutputTokens)} />
-        <Item label="Engine overhead" value={record.overheadMs === undefined ? '—' : `${record.overheadMs.toFixed(3)} ms per request`} />
+        <Item
+          label="Engine overhead"
+          value={record.overheadMs === undefined ? '—' : `${record.overheadMs.toFixed(3)} ms per request`}
+        />
       </dl>
       <table className="load-table" aria-label="Latency percentiles">
         <thead>
@@ -63,7 +70,10 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
         <button type="button" onClick={() => download(`${base}.csv`, rowsToCsv(record.rows), 'text/csv')}>
           Export CSV
         </button>
-        <button type="button" onClick={() => download(`${base}.json`, JSON.stringify(record, null, 2), 'application/json')}>
+        <button
+          type="button"
+          onClick={() => download(`${base}.json`, JSON.stringify(record, null, 2), 'application/json')}
+        >
           Export JSON
         </button>
       </div>

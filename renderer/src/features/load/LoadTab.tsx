@@ -30,7 +30,14 @@ function statusText(live: LiveLoad | undefined): string {
 function Progress({ live }: { live: LiveLoad }) {
   const pct = (n: number) => `${(100 * n) / Math.max(1, live.total)}%`;
   return (
-    <div className="load-progress" role="progressbar" aria-label="Load progress" aria-valuemin={0} aria-valuemax={live.total} aria-valuenow={live.done}>
+    <div
+      className="load-progress"
+      role="progressbar"
+      aria-label="Load progress"
+      aria-valuemin={0}
+      aria-valuemax={live.total}
+      aria-valuenow={live.done}
+    >
       <span className="seg ok" style={{ width: pct(live.done - live.failed) }} />
       <span className="seg failed" style={{ width: pct(live.failed) }} />
       <span className="seg flight" style={{ width: pct(live.inFlight) }} />
@@ -49,9 +56,15 @@ function SavedRuns() {
       {runs.map((r) => (
         <li key={r.loadId} className={r.loadId === selected ? 'selected' : ''}>
           <button type="button" className="ghost small" onClick={() => void select(r.loadId)}>
-            {new Date(r.startedAt).toLocaleString()} · {r.profileName} · {r.protocol} · {r.model ?? '—'} · {r.summary.completed}/{r.summary.sent} ok
+            {new Date(r.startedAt).toLocaleString()} · {r.profileName} · {r.protocol} · {r.model ?? '—'} ·{' '}
+            {r.summary.completed}/{r.summary.sent} ok
           </button>
-          <button type="button" className="ghost small" aria-label={`Delete load run ${r.loadId}`} onClick={() => void remove(r.loadId)}>
+          <button
+            type="button"
+            className="ghost small"
+            aria-label={`Delete load run ${r.loadId}`}
+            onClick={() => void remove(r.loadId)}
+          >
             ✕
           </button>
         </li>
@@ -68,8 +81,8 @@ function Confirm() {
   return (
     <div className="card load-confirm" role="alertdialog" aria-label="Confirm load run">
       <p>
-        Send {pending.requests} requests to <strong>{name ?? pending.profileId}</strong>? It is not the Demo gateway: every request may cost
-        money.
+        Send {pending.requests} requests to <strong>{name ?? pending.profileId}</strong>? It is not the Demo gateway:
+        every request may cost money.
       </p>
       <div className="row">
         <button type="button" className="primary" onClick={() => void answer(true)}>
@@ -105,7 +118,9 @@ export function LoadTab() {
         )}
         <div className="stream-status" role="status" aria-label="Load status">
           {statusText(live)}
-          {live?.overheadMs !== undefined && <span className="small muted"> · engine overhead {live.overheadMs.toFixed(3)} ms per request</span>}
+          {live?.overheadMs !== undefined && (
+            <span className="small muted"> · engine overhead {live.overheadMs.toFixed(3)} ms per request</span>
+          )}
         </div>
         {live && (
           <>

@@ -21,7 +21,9 @@ describe('comparing two load runs', () => {
   });
 
   it('lists success, throughput and each latency at mean, p50, p90, p99', () => {
-    const rows: LoadRow[] = [{ i: 0, startMs: 0, verdict: 'complete', e2eMs: 1000, ttftMs: 100, outputTokens: 11, itlMs: [90], reason: 'ok' }];
+    const rows: LoadRow[] = [
+      { i: 0, startMs: 0, verdict: 'complete', e2eMs: 1000, ttftMs: 100, outputTokens: 11, itlMs: [90], reason: 'ok' },
+    ];
     const figures = figuresOf(summarize(rows));
     expect(figures).toHaveLength(4 + 16);
     expect(figures[0]).toMatchObject({ label: 'Success rate', text: '100.0 %' });
@@ -31,7 +33,15 @@ describe('comparing two load runs', () => {
 });
 
 describe('the Load form', () => {
-  const settings: LoadSettings = { source: 'messages', profileId: '', model: '', requests: '50', concurrency: '8', ratePerSec: '', durationCapS: '' };
+  const settings: LoadSettings = {
+    source: 'messages',
+    profileId: '',
+    model: '',
+    requests: '50',
+    concurrency: '8',
+    ratePerSec: '',
+    durationCapS: '',
+  };
   const request = { protocol: 'messages' as const, body: { model: 'm', stream: true }, source: 'Messages composer' };
 
   it('builds the start input, with the active profile and a model override', () => {
@@ -48,7 +58,11 @@ describe('the Load form', () => {
   });
 
   it('says which field is out of bounds, and starts nothing', () => {
-    const r = loadInput({ ...settings, requests: '10001', concurrency: '0', ratePerSec: 'fast', durationCapS: '-1' }, request, 'demo');
+    const r = loadInput(
+      { ...settings, requests: '10001', concurrency: '0', ratePerSec: 'fast', durationCapS: '-1' },
+      request,
+      'demo',
+    );
     expect(r.input).toBeUndefined();
     expect(r.errors).toEqual({
       requests: 'a whole number from 1 to 10,000',

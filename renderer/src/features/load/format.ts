@@ -26,7 +26,12 @@ export function figuresOf(s: LoadSummary): Figure[] {
   const figures: Figure[] = [
     { label: 'Success rate', value: s.successRate, text: percent(s.successRate), higherIsBetter: true },
     { label: 'Requests/s', value: s.requestsPerSec, text: rate(s.requestsPerSec, 'req/s'), higherIsBetter: true },
-    { label: 'Output tokens/s', value: s.outputTokensPerSec, text: rate(s.outputTokensPerSec, 'tok/s'), higherIsBetter: true },
+    {
+      label: 'Output tokens/s',
+      value: s.outputTokensPerSec,
+      text: rate(s.outputTokensPerSec, 'tok/s'),
+      higherIsBetter: true,
+    },
     {
       label: 'Output tokens/s per request (mean)',
       value: s.outputTokensPerSecPerRequest.mean,
@@ -35,7 +40,8 @@ export function figuresOf(s: LoadSummary): Figure[] {
     },
   ];
   for (const [key, label] of LATENCIES) {
-    for (const stat of STATS) figures.push({ label: `${label} ${stat}`, value: s[key][stat], text: ms(s[key][stat]), higherIsBetter: false });
+    for (const stat of STATS)
+      figures.push({ label: `${label} ${stat}`, value: s[key][stat], text: ms(s[key][stat]), higherIsBetter: false });
   }
   return figures;
 }
@@ -48,7 +54,7 @@ export function better(f: Figure, a: number | undefined, b: number | undefined):
   if (a === undefined || b === undefined || a === b) return undefined;
   const scale = Math.max(Math.abs(a), Math.abs(b));
   if (scale === 0 || Math.abs(a - b) / scale < 0.05) return undefined;
-  return (a > b) === f.higherIsBetter ? 'a' : 'b';
+  return a > b === f.higherIsBetter ? 'a' : 'b';
 }
 
 export function download(name: string, text: string, type: string): void {
