@@ -3,9 +3,10 @@ import { useAppStore } from '../../store';
 import type { LoadRecord, LoadRecordSummary } from '../../../../shared/contract';
 import { better, figuresOf } from './format';
 
-const labelOf = (r: LoadRecordSummary) =>
-  [new Date(r.startedAt).toLocaleTimeString(), r.profileName, r.protocol, r.model ?? '—', `${r.summary.sent} req`]
-    .join(' · ');
+const labelOf = (r: LoadRecordSummary) => {
+  const when = new Date(r.startedAt).toLocaleTimeString();
+  return [when, r.profileName, r.protocol, r.model ?? '—', `${r.summary.sent} req`].join(' · ');
+};
 
 function setupOf(r: LoadRecord): [string, string][] {
   return [

@@ -74,77 +74,107 @@ function useRequest(source: string) {
   }, [composer, presets, source]);
 }
 
-export function LoadForm() {
+/** Where the request comes from and which profile sends it. */
+function SourceFields({ error, disabled }: { error?: string; disabled: boolean }) {
   const settings = useAppStore((s) => s.loadSettings);
   const edited = useAppStore((s) => s.loadSettingsEdited);
   const presets = useAppStore((s) => s.presets);
   const profiles = useAppStore((s) => s.profiles);
-  const live = useAppStore((s) => s.loadLive);
-  const start = useAppStore((s) => s.loadStartRequested);
-  const stop = useAppStore((s) => s.loadStopRequested);
-  const request = useRequest(settings.source);
-  const { input, errors } = loadInput(settings, request, profiles?.activeId);
-  const running = live?.state === 'running' || live?.state === 'stopping';
   const activeName = profiles?.profiles.find((p) => p.id === profiles.activeId)?.name;
-  const field = (
-    key: keyof LoadSettings,
-    label: string,
-    extra: { placeholder?: string; inputMode?: 'numeric' | 'decimal' } = {},
-  ) => (
+  return (
+    <>
+      <label className="load-field">
+        <span className="label">Request</span>
+        <select
+          aria-label="Request"
+          value={settings.source}
+          onChange={(e) => edited({ source: e.target.value })}
+          disabled={disabled}
+        >
+          {PROTOCOL_IDS.map((p) => (
+            <option key={p} value={p}>
+              {PROTOCOL_INFO[p].label} composer
+            </option>
+          ))}
+          {presets
+            .filter((p) => !p.compare)
+            .map((p) => (
+              <option key={p.id} value={`preset:${p.id}`}>
+                Preset: {p.name}
+              </option>
+            ))}
+        </select>
+        {error && <span className="field-error">{error}</span>}
+      </label>
+      <label className="load-field">
+        <span className="label">Profile</span>
+        <select
+          aria-label="Load profile"
+          value={settings.profileId}
+          onChange={(e) => edited({ profileId: e.target.value })}
+          disabled={disabled}
+        >
+          <option value="">Active profile ({activeName ?? '—'})</option>
+          {profiles?.profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+type Key = keyof LoadSettings;
+type FieldExtra = { placeholder?: string; inputMode?: 'numeric' | 'decimal' };
+
+function Field({
+  name,
+  label,
+  error,
+  disabled,
+  extra,
+}: {
+  name: Key;
+  label: string;
+  error?: string;
+  disabled: boolean;
+  extra: FieldExtra;
+}) {
+  const value = useAppStore((s) => s.loadSettings[name]);
+  const edited = useAppStore((s) => s.loadSettingsEdited);
+  return (
     <label className="load-field">
       <span className="label">{label}</span>
       <input
         aria-label={label}
-        value={settings[key]}
-        onChange={(e) => edited({ [key]: e.target.value })}
-        disabled={running}
+        value={value}
+        onChange={(e) => edited({ [name]: e.target.value })}
+        disabled={disabled}
         {...extra}
       />
-      {errors[key] && <span className="field-error">{errors[key]}</span>}
+      {error && <span className="field-error">{error}</span>}
     </label>
+  );
+}
+
+export function LoadForm() {
+  const settings = useAppStore((s) => s.loadSettings);
+  const activeId = useAppStore((s) => s.profiles?.activeId);
+  const live = useAppStore((s) => s.loadLive);
+  const start = useAppStore((s) => s.loadStartRequested);
+  const stop = useAppStore((s) => s.loadStopRequested);
+  const request = useRequest(settings.source);
+  const { input, errors } = loadInput(settings, request, activeId);
+  const running = live?.state === 'running' || live?.state === 'stopping';
+  const field = (key: Key, label: string, extra: FieldExtra = {}) => (
+    <Field name={key} label={label} error={errors[key]} disabled={running} extra={extra} />
   );
   return (
     <section className="card" aria-label="Load settings">
       <div className="load-grid">
-        <label className="load-field">
-          <span className="label">Request</span>
-          <select
-            aria-label="Request"
-            value={settings.source}
-            onChange={(e) => edited({ source: e.target.value })}
-            disabled={running}
-          >
-            {PROTOCOL_IDS.map((p) => (
-              <option key={p} value={p}>
-                {PROTOCOL_INFO[p].label} composer
-              </option>
-            ))}
-            {presets
-              .filter((p) => !p.compare)
-              .map((p) => (
-                <option key={p.id} value={`preset:${p.id}`}>
-                  Preset: {p.name}
-                </option>
-              ))}
-          </select>
-          {errors.source && <span className="field-error">{errors.source}</span>}
-        </label>
-        <label className="load-field">
-          <span className="label">Profile</span>
-          <select
-            aria-label="Load profile"
-            value={settings.profileId}
-            onChange={(e) => edited({ profileId: e.target.value })}
-            disabled={running}
-          >
-            <option value="">Active profile ({activeName ?? '—'})</option>
-            {profiles?.profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SourceFields error={errors.source} disabled={running} />
         {field('model', 'Model', {
           placeholder: typeof request?.body.model === 'string' ? request.body.model : 'as in the request',
         })}

@@ -39,32 +39,7 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
           value={record.overheadMs === undefined ? '—' : `${record.overheadMs.toFixed(3)} ms per request`}
         />
       </dl>
-      <table className="load-table" aria-label="Latency percentiles">
-        <thead>
-          <tr>
-            <th scope="col">Latency</th>
-            <th scope="col">n</th>
-            {STATS.map((k) => (
-              <th key={k} scope="col">
-                {k}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {LATENCIES.map(([key, label]) => (
-            <tr key={key} aria-label={label}>
-              <th scope="row">{label}</th>
-              <td>{s[key].count}</td>
-              {STATS.map((k) => (
-                <td key={k} data-stat={k}>
-                  {ms(s[key][k])}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LatencyTable summary={s} />
       <Errors record={record} />
       <div className="row">
         <button type="button" onClick={() => download(`${base}.csv`, rowsToCsv(record.rows), 'text/csv')}>
@@ -79,6 +54,38 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
       </div>
       <Rows record={record} />
     </section>
+  );
+}
+
+/** TTFT, ITL, TPOT and E2E at mean, p50, p90 and p99. */
+function LatencyTable({ summary: s }: { summary: LoadRecord['summary'] }) {
+  return (
+    <table className="load-table" aria-label="Latency percentiles">
+      <thead>
+        <tr>
+          <th scope="col">Latency</th>
+          <th scope="col">n</th>
+          {STATS.map((k) => (
+            <th key={k} scope="col">
+              {k}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {LATENCIES.map(([key, label]) => (
+          <tr key={key} aria-label={label}>
+            <th scope="row">{label}</th>
+            <td>{s[key].count}</td>
+            {STATS.map((k) => (
+              <td key={k} data-stat={k}>
+                {ms(s[key][k])}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
