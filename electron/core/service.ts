@@ -39,6 +39,8 @@ import { DraftStore } from './draft-store';
 import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
+import { createLoadHandlers } from './load/handlers';
+import { LoadStore } from './load/load-store';
 
 export interface CoreOptions {
   dataDir: string;
@@ -124,10 +126,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
+  const loadStore = new LoadStore(opts.dataDir);
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
-    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings]) {
+    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings, loadStore]) {
       problems.push(...(await store.load()));
     }
   } catch (err) {
@@ -151,6 +154,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
+  const load = createLoadHandlers(ctx, loadStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -195,6 +199,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
+    ...load.handlers,
   };
 
   return {
@@ -232,6 +237,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       }
     },
     receiverClosed(receiver) {
+      load.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
       runs.cancelAllFor(entry.sink);
@@ -243,7 +249,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.
       const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
-      await Promise.race([runs.settled().then(() => history.settled()), bound]);
+      await Promise.race([Promise.all([runs.settled().then(() => history.settled()), load.close()]), bound]);
       await simulator?.close();
     },
   };

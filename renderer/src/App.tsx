@@ -11,6 +11,7 @@ import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
+import { LoadTab } from './features/load/LoadTab';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 import { bringPair } from './store/settings-slice';
@@ -27,6 +28,7 @@ const OTHER_TABS = {
   history: { label: 'History', sub: 'every run, replay' },
   presets: { label: 'Presets', sub: 'saved requests' },
   capabilities: { label: 'Capabilities', sub: 'proof matrix' },
+  load: { label: 'Load', sub: 'latency under load' },
 };
 
 /** The tab list, in TAB_ORDER: each label is the tab's accessible name, which the e2e tests find it by. */
@@ -73,6 +75,7 @@ export function App() {
   const hostConnectionChanged = useAppStore((s) => s.hostConnectionChanged);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
+  const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   const bringDismissed = useAppStore((s) => s.settings.bringDismissed);
   const bringOfferDismissed = useAppStore((s) => s.bringOfferDismissed);
@@ -88,6 +91,7 @@ export function App() {
   }, [appStarted, hostConnectionChanged]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
+  useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);
 
   const select = (tab: TabId) => {
     const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;
@@ -181,6 +185,8 @@ export function App() {
         <HistoryTab />
       ) : activeTab === 'presets' ? (
         <PresetsTab />
+      ) : activeTab === 'load' ? (
+        <LoadTab />
       ) : (
         <ProtocolTab
           key={activeTab}

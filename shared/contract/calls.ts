@@ -13,6 +13,7 @@ import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
+import { loadCalls, type LoadProgress } from './load';
 
 export const calls = {
   ...appCalls,
@@ -24,6 +25,7 @@ export const calls = {
   ...tokenCalls,
   ...draftCalls,
   ...settingsCalls,
+  ...loadCalls,
 };
 
 export type Calls = typeof calls;
@@ -37,5 +39,6 @@ export type CallOutput<K extends CallName> = Calls[K] extends CallSpec<z.ZodType
 export interface Pushes {
   'runs:update': RunUpdate[];
   'capabilities:progress': CapabilityProgress;
+  'load:progress': LoadProgress;
 }
 export type PushName = keyof Pushes;

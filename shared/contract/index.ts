@@ -14,6 +14,7 @@ export * from './library';
 export * from './tokens';
 export * from './drafts';
 export * from './settings';
+export * from './load';
 export * from './calls';
 export * from './names';
 export * from './api';

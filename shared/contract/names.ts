@@ -41,6 +41,15 @@ export const CALL_NAMES = [
   'drafts:save',
   'settings:get',
   'settings:update',
+  'load:start',
+  'load:stop',
+  'load:list',
+  'load:get',
+  'load:delete',
 ] as const satisfies readonly CallName[];
 
-export const PUSH_NAMES = ['runs:update', 'capabilities:progress'] as const satisfies readonly PushName[];
+export const PUSH_NAMES = [
+  'runs:update',
+  'capabilities:progress',
+  'load:progress',
+] as const satisfies readonly PushName[];

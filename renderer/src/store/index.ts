@@ -10,6 +10,7 @@ import { createCapabilitiesSlice, type CapabilitiesSlice } from './capabilities-
 import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createLoadSlice, type LoadSlice } from './load-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -17,7 +18,8 @@ export type AppState = ConnectionSlice &
   CapabilitiesSlice &
   LibrarySlice &
   CompareSlice &
-  SettingsSlice;
+  SettingsSlice &
+  LoadSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -27,4 +29,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createLibrarySlice(...a),
   ...createCompareSlice(...a),
   ...createSettingsSlice(...a),
+  ...createLoadSlice(...a),
 }));

@@ -4,7 +4,7 @@
  */
 import type { TabId } from '../../store/composer-slice';
 
-/** The tabs in the order of the tab list: Ctrl/Cmd+1…7 pick them. */
+/** The tabs in the order of the tab list: Ctrl/Cmd+1…9 pick them. */
 export const TAB_ORDER: readonly TabId[] = [
   'messages',
   'chat',
@@ -13,6 +13,7 @@ export const TAB_ORDER: readonly TabId[] = [
   'history',
   'presets',
   'capabilities',
+  'load',
 ];
 
 export type ShortcutAction =
@@ -21,7 +22,7 @@ export type ShortcutAction =
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl/Cmd+Enter', what: 'Send the request (in a protocol tab)' },
   { keys: 'Esc', what: 'Stop the run in view' },
-  { keys: 'Ctrl/Cmd+1 … 7', what: 'Messages, Chat Completions, Responses, Compare, History, Presets, Capabilities' },
+  { keys: 'Ctrl/Cmd+1 … 8', what: 'Messages, Chat Completions, Responses, Compare, History, Presets, Capabilities, Load' },
   { keys: '← → Home End', what: 'Move along the tab list (when a tab has the focus)' },
   { keys: 'Ctrl/Cmd+Shift+Enter', what: 'Run all columns (in Compare)' },
   { keys: 'Ctrl/Cmd+K', what: 'Focus the model picker' },
@@ -49,7 +50,8 @@ export function isTyping(target: EventTarget | null): boolean {
 /** The action a key press asks for, or undefined. Modifier shortcuts work anywhere; plain keys not while typing. */
 export function shortcutFor(e: KeyLike, typing: boolean): ShortcutAction | undefined {
   const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
-  if (mod && !e.shiftKey && /^[1-7]$/.test(e.key)) return { kind: 'tab', tab: TAB_ORDER[Number(e.key) - 1] };
+  if (mod && !e.shiftKey && /^[1-9]$/.test(e.key) && Number(e.key) <= TAB_ORDER.length)
+    return { kind: 'tab', tab: TAB_ORDER[Number(e.key) - 1] };
   if (mod && e.shiftKey && e.key === 'Enter') return { kind: 'run-all' };
   if (mod && !e.shiftKey && e.key.toLowerCase() === 'k') return { kind: 'focus-model' };
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return undefined;

@@ -1,0 +1,154 @@
+/**
+ * The Load tab against the built-in simulated gateway: a run whose every summary figure is recomputed here
+ * from the per-request rows it exports, a run stopped mid-way, and two runs compared.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { LoadRecord } from '../shared/contract';
+import { expect, test } from './fixtures';
+
+async function openLoad(page: Page) {
+  await page.getByRole('tab', { name: 'Load' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Load' })).toBeVisible();
+}
+
+async function configure(page: Page, opts: { model: string; requests: number; concurrency: number }) {
+  await page.getByLabel('Model', { exact: true }).fill(opts.model);
+  await page.getByLabel('Requests', { exact: true }).fill(String(opts.requests));
+  await page.getByLabel('Concurrency', { exact: true }).fill(String(opts.concurrency));
+}
+
+const loadStatus = (page: Page) => page.getByRole('status', { name: 'Load status' });
+
+/** numpy's default percentile (linear between closest ranks), written here apart from the app's. */
+function pct(values: number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  const pos = ((s.length - 1) * q) / 100;
+  const lo = Math.floor(pos);
+  return s[lo] + (s[Math.ceil(pos)] - s[lo]) * (pos - lo);
+}
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+
+test('a load run: progress, charts, and a summary whose every figure follows from its rows', async ({ app }) => {
+  await openLoad(app);
+  await configure(app, { model: 'claude-sim-haiku', requests: 20, concurrency: 4 });
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(loadStatus(app)).toContainText('Finished: 20 of 20 done, 0 in flight, 0 failed', { timeout: 30_000 });
+  await expect(app.getByRole('progressbar', { name: 'Load progress' })).toHaveAttribute('aria-valuenow', '20');
+  await expect(app.getByRole('img', { name: 'TTFT and total time per request' })).toBeVisible();
+  await expect(app.getByRole('img', { name: 'Rate-limit headers over time' })).toBeVisible();
+  const summary = app.getByRole('region', { name: 'Load summary' });
+  await expect(summary).toBeVisible();
+
+  const download = app.waitForEvent('download');
+  await summary.getByRole('button', { name: 'Export JSON' }).click();
+  const record = JSON.parse(readFileSync((await (await download).path())!, 'utf8')) as LoadRecord;
+  const rows = record.rows;
+  expect(rows).toHaveLength(20);
+  expect(JSON.stringify(record)).not.toContain('demo-key');
+  const ok = rows.filter((r) => r.verdict === 'complete');
+  const duration = Math.max(...rows.map((r) => r.startMs + r.e2eMs)) - Math.min(...rows.map((r) => r.startMs));
+  const tokens = ok.reduce((s, r) => s + r.outputTokens!, 0);
+  const item = (label: string) => summary.getByLabel(label, { exact: true }).locator('dd');
+  await expect(item('Requests sent')).toHaveText('20');
+  await expect(item('Success rate')).toHaveText(`${((100 * ok.length) / rows.length).toFixed(1)} %`);
+  await expect(item('Requests/s')).toHaveText(`${((ok.length * 1000) / duration).toFixed(2)} req/s`);
+  await expect(item('Output tokens/s')).toHaveText(`${((tokens * 1000) / duration).toFixed(2)} tok/s`);
+  await expect(item('Output tokens')).toHaveText(String(tokens));
+
+  const latencies: [string, number[]][] = [
+    ['Time to first token', ok.map((r) => r.ttftMs!)],
+    ['Inter-token latency', ok.flatMap((r) => r.itlMs)],
+    ['Time per output token', ok.map((r) => (r.e2eMs - r.ttftMs!) / (r.outputTokens! - 1))],
+    ['End-to-end latency', ok.map((r) => r.e2eMs)],
+  ];
+  const table = summary.getByRole('table', { name: 'Latency percentiles' });
+  for (const [label, values] of latencies) {
+    const row = table.getByRole('row', { name: label });
+    const expected = [mean(values), pct(values, 50), pct(values, 90), pct(values, 99)].map((v) => `${v.toFixed(1)} ms`);
+    await expect(row.locator('td[data-stat]')).toHaveText(expected);
+  }
+
+  const csv = app.waitForEvent('download');
+  await summary.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = readFileSync((await (await csv).path())!, 'utf8')
+    .trim()
+    .split('\r\n');
+  expect(lines).toHaveLength(21);
+  expect(lines[1]).toMatch(/^0,[\d.]+,complete,200,/);
+  await expect(app.getByRole('list', { name: 'Saved load runs' }).getByRole('listitem')).toHaveCount(1);
+});
+
+test('Stop mid-way cancels what is in flight and sends no more', async ({ app }) => {
+  await openLoad(app);
+  await configure(app, { model: 'sim-fault-slow', requests: 40, concurrency: 4 });
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(loadStatus(app)).toContainText('4 in flight');
+  await app.getByRole('button', { name: 'Stop' }).click();
+  await expect(loadStatus(app)).toContainText('Stopped:', { timeout: 10_000 });
+  const summary = app.getByRole('region', { name: 'Load summary' });
+  await expect(summary.getByLabel('Cancelled', { exact: true }).locator('dd')).toHaveText('4');
+  await expect(summary).toContainText('Stopped by you');
+  const sent = Number(await summary.getByLabel('Requests sent', { exact: true }).locator('dd').textContent());
+  expect(sent).toBeLessThan(40);
+  await expect(app.getByRole('button', { name: 'Start' })).toBeEnabled();
+});
+
+test('two load runs side by side, with the differences marked', async ({ app }) => {
+  await openLoad(app);
+  await configure(app, { model: 'claude-sim-haiku', requests: 8, concurrency: 4 });
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(loadStatus(app)).toContainText('Finished:', { timeout: 30_000 });
+  await configure(app, { model: 'sim-fault-429', requests: 8, concurrency: 4 });
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(loadStatus(app)).toContainText('Finished: 8 of 8 done, 0 in flight, 8 failed', { timeout: 30_000 });
+  const summary = app.getByRole('region', { name: 'Load summary' });
+  await expect(summary.getByRole('list', { name: 'Errors by class' })).toContainText('HTTP 429 × 8');
+
+  const compare = app.getByRole('region', { name: 'Compare load runs' });
+  // Newest first: option 1 is the 429 run, option 2 the healthy one.
+  await compare.getByLabel('Load run A').selectOption({ index: 2 });
+  await compare.getByLabel('Load run B').selectOption({ index: 1 });
+  const table = compare.getByRole('table', { name: 'Load comparison' });
+  await expect(table.getByRole('row', { name: 'Model' })).toContainText('differs');
+  await expect(table.getByRole('row', { name: 'Concurrency' })).not.toContainText('differs');
+  const success = table.getByRole('row', { name: 'Success rate' });
+  await expect(success.locator('td')).toHaveText(['100.0 %', '0.0 %']);
+  await expect(success.locator('td').first()).toHaveClass(/best/);
+  await expect(success.locator('td.best')).toHaveCount(1);
+});
+
+test('more than 100 requests to a gateway that is not the Demo gateway asks first; Cancel sends nothing', async ({
+  app,
+  startGateway,
+}) => {
+  const key = 'sk-paid-gateway-0123456789';
+  const paid = await startGateway({ keys: { [key]: ['claude-sim-haiku'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Paid gateway');
+  await dialog.getByLabel('Base URL').fill(paid.url);
+  await dialog.getByLabel('API key').fill(key);
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await openLoad(app);
+  await configure(app, { model: 'claude-sim-haiku', requests: 101, concurrency: 8 });
+  const sent = () => paid.requests.filter((q) => q.path === '/v1/messages').length;
+  await app.getByRole('button', { name: 'Start' }).click();
+  const confirm = app.getByRole('alertdialog', { name: 'Confirm load run' });
+  await expect(confirm).toContainText('Send 101 requests to Paid gateway?');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  expect(sent()).toBe(0);
+
+  await app.getByRole('button', { name: 'Start' }).click();
+  await app
+    .getByRole('alertdialog', { name: 'Confirm load run' })
+    .getByRole('button', { name: 'Send 101 requests' })
+    .click();
+  await expect(loadStatus(app)).toContainText('Finished: 101 of 101 done', { timeout: 30_000 });
+  expect(sent()).toBe(101);
+});

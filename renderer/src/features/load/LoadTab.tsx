@@ -1,0 +1,146 @@
+/**
+ * The Load tab (docs/load.md): one request N times at concurrency C. While a run goes the window shows the
+ * aggregates the core pushes (progress, a scatter, a histogram, rate-limit headers), never its streams.
+ */
+import { useEffect } from 'react';
+import { useAppStore } from '../../store';
+import type { LiveLoad } from '../../store/load-slice';
+import { Histogram, RateLimits, Scatter } from './Charts';
+import { LoadCompare } from './LoadCompare';
+import { LoadForm } from './LoadForm';
+import { LoadSummary } from './LoadSummary';
+import './load.css';
+
+function statusText(live: LiveLoad | undefined): string {
+  if (!live) return 'Idle: no load run yet.';
+  const counts = `${live.done} of ${live.total} done, ${live.inFlight} in flight, ${live.failed} failed`;
+  const secs = `${(live.elapsedMs / 1000).toFixed(1)} s`;
+  switch (live.state) {
+    case 'running':
+      return `Running: ${counts} · ${secs}`;
+    case 'stopping':
+      return `Stopping: cancelling ${live.inFlight} in flight · ${counts}`;
+    case 'finished':
+      return `Finished: ${counts} · ${secs}`;
+    case 'stopped':
+      return `Stopped: ${counts} · ${secs}`;
+  }
+}
+
+function Progress({ live }: { live: LiveLoad }) {
+  const pct = (n: number) => `${(100 * n) / Math.max(1, live.total)}%`;
+  return (
+    <div
+      className="load-progress"
+      role="progressbar"
+      aria-label="Load progress"
+      aria-valuemin={0}
+      aria-valuemax={live.total}
+      aria-valuenow={live.done}
+    >
+      <span className="seg ok" style={{ width: pct(live.done - live.failed) }} />
+      <span className="seg failed" style={{ width: pct(live.failed) }} />
+      <span className="seg flight" style={{ width: pct(live.inFlight) }} />
+    </div>
+  );
+}
+
+function SavedRuns() {
+  const runs = useAppStore((s) => s.loadRuns);
+  const selected = useAppStore((s) => s.loadSelectedId);
+  const select = useAppStore((s) => s.loadRunSelected);
+  const remove = useAppStore((s) => s.loadRunDeleted);
+  if (runs.length === 0) return <p className="small muted">No saved load runs yet.</p>;
+  return (
+    <ul className="load-runs" aria-label="Saved load runs">
+      {runs.map((r) => (
+        <li key={r.loadId} className={r.loadId === selected ? 'selected' : ''}>
+          <button type="button" className="ghost small" onClick={() => void select(r.loadId)}>
+            {new Date(r.startedAt).toLocaleString()} · {r.profileName} · {r.protocol} · {r.model ?? '—'} ·{' '}
+            {r.summary.completed}/{r.summary.sent} ok
+          </button>
+          <button
+            type="button"
+            className="ghost small"
+            aria-label={`Delete load run ${r.loadId}`}
+            onClick={() => void remove(r.loadId)}
+          >
+            ✕
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Confirm() {
+  const pending = useAppStore((s) => s.loadConfirm);
+  const answer = useAppStore((s) => s.loadConfirmAnswered);
+  const name = useAppStore((s) => s.profiles?.profiles.find((p) => p.id === pending?.profileId)?.name);
+  if (!pending) return null;
+  return (
+    <div className="card load-confirm" role="alertdialog" aria-label="Confirm load run">
+      <p>
+        Send {pending.requests} requests to <strong>{name ?? pending.profileId}</strong>? It is not the Demo gateway:
+        every request may cost money.
+      </p>
+      <div className="row">
+        <button type="button" className="primary" onClick={() => void answer(true)}>
+          Send {pending.requests} requests
+        </button>
+        <button type="button" onClick={() => void answer(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function LoadTab() {
+  const live = useAppStore((s) => s.loadLive);
+  const error = useAppStore((s) => s.loadError);
+  const record = useAppStore((s) => (s.loadSelectedId ? s.loadRecords[s.loadSelectedId] : undefined));
+  const runsRequested = useAppStore((s) => s.loadRunsRequested);
+  const presetsRequested = useAppStore((s) => s.presetsRequested);
+  useEffect(() => {
+    void runsRequested();
+    void presetsRequested();
+  }, [runsRequested, presetsRequested]);
+  return (
+    <div className="load-tab" role="tabpanel" aria-label="Load">
+      <div className="load-col">
+        <LoadForm />
+        <Confirm />
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="stream-status" role="status" aria-label="Load status">
+          {statusText(live)}
+          {live?.overheadMs !== undefined && (
+            <span className="small muted"> · engine overhead {live.overheadMs.toFixed(3)} ms per request</span>
+          )}
+        </div>
+        {live && (
+          <>
+            <Progress live={live} />
+            <Scatter points={live.points} />
+            <Histogram points={live.points} />
+            <RateLimits samples={live.rateLimits} elapsedMs={live.elapsedMs} />
+          </>
+        )}
+      </div>
+      <div className="load-col">
+        {record && <LoadSummary record={record} />}
+        <section className="card" aria-label="Load runs">
+          <div className="card-head">
+            <strong>Saved load runs</strong>
+          </div>
+          <SavedRuns />
+        </section>
+        <LoadCompare />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/** How the Load tab writes its figures, and which of two is better: pure, shared by the summary and the comparison. */
+import type { Distribution, LoadSummary } from '../../../../shared/load/stats';
+
+export const ms = (v: number | undefined) => (v === undefined ? '—' : `${v.toFixed(1)} ms`);
+export const rate = (v: number | undefined, unit: string) => (v === undefined ? '—' : `${v.toFixed(2)} ${unit}`);
+export const percent = (v: number | undefined) => (v === undefined ? '—' : `${(v * 100).toFixed(1)} %`);
+
+export const LATENCIES = [
+  ['ttftMs', 'Time to first token'],
+  ['itlMs', 'Inter-token latency'],
+  ['tpotMs', 'Time per output token'],
+  ['e2eMs', 'End-to-end latency'],
+] as const satisfies readonly (readonly [keyof LoadSummary, string])[];
+
+export const STATS = ['mean', 'p50', 'p90', 'p99'] as const satisfies readonly (keyof Distribution)[];
+
+/** One comparable figure of a summary: its label, value, text, and whether more is better. */
+export interface Figure {
+  label: string;
+  value?: number;
+  text: string;
+  higherIsBetter: boolean;
+}
+
+export function figuresOf(s: LoadSummary): Figure[] {
+  const figures: Figure[] = [
+    { label: 'Success rate', value: s.successRate, text: percent(s.successRate), higherIsBetter: true },
+    { label: 'Requests/s', value: s.requestsPerSec, text: rate(s.requestsPerSec, 'req/s'), higherIsBetter: true },
+    {
+      label: 'Output tokens/s',
+      value: s.outputTokensPerSec,
+      text: rate(s.outputTokensPerSec, 'tok/s'),
+      higherIsBetter: true,
+    },
+    {
+      label: 'Output tokens/s per request (mean)',
+      value: s.outputTokensPerSecPerRequest.mean,
+      text: rate(s.outputTokensPerSecPerRequest.mean, 'tok/s'),
+      higherIsBetter: true,
+    },
+  ];
+  for (const [key, label] of LATENCIES) {
+    for (const stat of STATS)
+      figures.push({ label: `${label} ${stat}`, value: s[key][stat], text: ms(s[key][stat]), higherIsBetter: false });
+  }
+  return figures;
+}
+
+/**
+ * Which side is better for a figure, when they differ by more than 5 %: differences within noise are not
+ * marked. undefined when either is missing or they are close.
+ */
+export function better(f: Figure, a: number | undefined, b: number | undefined): 'a' | 'b' | undefined {
+  if (a === undefined || b === undefined || a === b) return undefined;
+  const scale = Math.max(Math.abs(a), Math.abs(b));
+  if (scale === 0 || Math.abs(a - b) / scale < 0.05) return undefined;
+  return a > b === f.higherIsBetter ? 'a' : 'b';
+}
+
+export function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

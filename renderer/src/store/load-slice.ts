@@ -1,0 +1,181 @@
+import type { StateCreator } from 'zustand';
+import type {
+  LoadPoint,
+  LoadProgress,
+  LoadRecord,
+  LoadRecordSummary,
+  LoadStartInput,
+  LoadState,
+  RateLimitSample,
+} from '../../../shared/contract';
+import { gateway } from '../bridge';
+import type { AppState } from './index';
+
+/** The Load tab's form, kept here so a tab switch loses nothing. Numbers stay text while typed. */
+export interface LoadSettings {
+  /** 'messages' | 'chat' | 'responses' (that composer's current request) or `preset:<id>`. */
+  source: string;
+  /** Empty: the active profile. */
+  profileId: string;
+  /** Empty: the request's own model. */
+  model: string;
+  requests: string;
+  concurrency: string;
+  ratePerSec: string;
+  durationCapS: string;
+}
+
+/** The run in progress (or the last one), folded from its pushes. */
+export interface LiveLoad {
+  loadId: string;
+  state: LoadState;
+  total: number;
+  done: number;
+  failed: number;
+  inFlight: number;
+  elapsedMs: number;
+  points: LoadPoint[];
+  rateLimits: RateLimitSample[];
+  overheadMs?: number;
+}
+
+export interface LoadSlice {
+  loadSettings: LoadSettings;
+  loadLive?: LiveLoad;
+  loadRuns: LoadRecordSummary[];
+  /** Whole records fetched so far, by id (the selected run and the two compared). */
+  loadRecords: Record<string, LoadRecord>;
+  loadSelectedId?: string;
+  loadCompareIds: [string, string];
+  loadError?: string;
+  /** A start the core refused until the user confirms the cost (more than 100 requests to a paid gateway). */
+  loadConfirm?: LoadStartInput;
+  loadSettingsEdited(patch: Partial<LoadSettings>): void;
+  loadStartRequested(input: LoadStartInput): Promise<void>;
+  loadConfirmAnswered(yes: boolean): Promise<void>;
+  loadStopRequested(): Promise<void>;
+  loadProgressReceived(p: LoadProgress): void;
+  loadRunsRequested(): Promise<void>;
+  loadRunSelected(loadId: string): Promise<void>;
+  loadCompareChosen(slot: 0 | 1, loadId: string): Promise<void>;
+  loadRunDeleted(loadId: string): Promise<void>;
+}
+
+const DEFAULT_SETTINGS: LoadSettings = {
+  source: 'messages',
+  profileId: '',
+  model: '',
+  requests: '50',
+  concurrency: '8',
+  ratePerSec: '',
+  durationCapS: '',
+};
+
+export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, get) => {
+  const fetchRecord = async (loadId: string) => {
+    if (get().loadRecords[loadId]) return;
+    const r = await gateway.load.get({ loadId });
+    if (r.ok) set((s) => ({ loadRecords: { ...s.loadRecords, [loadId]: r.value } }));
+    else set({ loadError: r.error.message });
+  };
+  const begin = async (input: LoadStartInput) => {
+    set({ loadError: undefined, loadConfirm: undefined });
+    const r = await gateway.load.start(input);
+    if (!r.ok) {
+      if (r.error.code === 'confirm_needed') return set({ loadConfirm: input });
+      return set({ loadError: r.error.message });
+    }
+    set({
+      loadLive: {
+        loadId: r.value.loadId,
+        state: 'running',
+        total: input.requests,
+        done: 0,
+        failed: 0,
+        inFlight: 0,
+        elapsedMs: 0,
+        points: [],
+        rateLimits: [],
+      },
+    });
+  };
+  return {
+    loadSettings: DEFAULT_SETTINGS,
+    loadRuns: [],
+    loadRecords: {},
+    loadCompareIds: ['', ''],
+
+    loadSettingsEdited(patch) {
+      set((s) => ({ loadSettings: { ...s.loadSettings, ...patch } }));
+    },
+
+    loadStartRequested: begin,
+
+    async loadConfirmAnswered(yes) {
+      const input = get().loadConfirm;
+      set({ loadConfirm: undefined });
+      if (yes && input) await begin({ ...input, confirmed: true });
+    },
+
+    async loadStopRequested() {
+      const live = get().loadLive;
+      if (live) await gateway.load.stop({ loadId: live.loadId });
+    },
+
+    loadProgressReceived(p) {
+      const live = get().loadLive;
+      if (!live || live.loadId !== p.loadId) return;
+      set({
+        loadLive: {
+          ...live,
+          state: p.state,
+          total: p.total,
+          done: p.done,
+          failed: p.failed,
+          inFlight: p.inFlight,
+          elapsedMs: p.elapsedMs,
+          overheadMs: p.overheadMs,
+          points: p.points.length ? live.points.concat(p.points) : live.points,
+          rateLimits: p.rateLimits.length ? live.rateLimits.concat(p.rateLimits) : live.rateLimits,
+        },
+      });
+      if (p.state === 'finished' || p.state === 'stopped') {
+        void fetchRecord(p.loadId).then(() => set({ loadSelectedId: p.loadId }));
+        void get().loadRunsRequested();
+      }
+    },
+
+    async loadRunsRequested() {
+      const r = await gateway.load.list({});
+      if (r.ok) set({ loadRuns: r.value.runs });
+    },
+
+    async loadRunSelected(loadId) {
+      await fetchRecord(loadId);
+      set({ loadSelectedId: loadId });
+    },
+
+    async loadCompareChosen(slot, loadId) {
+      set((s) => {
+        const ids: [string, string] = [...s.loadCompareIds];
+        ids[slot] = loadId;
+        return { loadCompareIds: ids };
+      });
+      if (loadId) await fetchRecord(loadId);
+    },
+
+    async loadRunDeleted(loadId) {
+      const r = await gateway.load.delete({ loadId });
+      if (!r.ok) return set({ loadError: r.error.message });
+      set((s) => {
+        const { [loadId]: _gone, ...records } = s.loadRecords;
+        return {
+          loadRecords: records,
+          loadRuns: s.loadRuns.filter((x) => x.loadId !== loadId),
+          loadSelectedId: s.loadSelectedId === loadId ? undefined : s.loadSelectedId,
+          loadCompareIds: s.loadCompareIds.map((id) => (id === loadId ? '' : id)) as [string, string],
+        };
+      });
+    },
+  };
+};

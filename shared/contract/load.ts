@@ -1,0 +1,107 @@
+/**
+ * Load runs (docs/load.md): one request sent N times at concurrency C, measured in the host. The window gets
+ * aggregates a few times a second while a run goes, and the whole record (summary and per-request rows) once
+ * it ends; records are kept in the data dir's `load-runs/` folder, one file per run.
+ */
+import { z } from 'zod';
+import { defineCall } from './define';
+import { ProtocolSchema, type Ledger } from './runs';
+import type { LoadRow, LoadSummary } from '../load/stats';
+import type { ProtocolId } from '../protocols/types';
+
+export const LOAD_LIMITS = { requests: 10_000, concurrency: 64, ratePerSec: 1_000, durationS: 3_600 } as const;
+/** Above this many requests, a gateway other than the Demo gateway needs the user's go-ahead: it costs money. */
+export const LOAD_CONFIRM_ABOVE = 100;
+
+export const LoadStartInput = z
+  .object({
+    profileId: z.string().min(1).max(100),
+    protocol: ProtocolSchema,
+    body: z.record(z.string(), z.unknown()),
+    requests: z.number().int().min(1).max(LOAD_LIMITS.requests),
+    concurrency: z.number().int().min(1).max(LOAD_LIMITS.concurrency),
+    /** Requests started per second at most; absent: as fast as the concurrency allows. */
+    ratePerSec: z.number().positive().max(LOAD_LIMITS.ratePerSec).optional(),
+    /** Stop (cancelling what is in flight) after this many seconds. */
+    durationCapS: z.number().positive().max(LOAD_LIMITS.durationS).optional(),
+    /** The user said yes to sending more than LOAD_CONFIRM_ABOVE requests to a gateway that is not the Demo. */
+    confirmed: z.boolean().default(false),
+    /** Where the request came from, as shown in the list (e.g. "Messages composer", a preset's name). */
+    source: z.string().max(200).default('composer'),
+  })
+  .strict();
+export type LoadStartInput = z.input<typeof LoadStartInput>;
+
+export type LoadState = 'running' | 'stopping' | 'finished' | 'stopped';
+
+/** A scatter point: one finished request on the run's clock. */
+export interface LoadPoint {
+  i: number;
+  /** When it ended, ms since the run started. */
+  t: number;
+  ttftMs?: number;
+  e2eMs: number;
+  ok: boolean;
+}
+
+/** A rate-limit header's value when it changed, ms since the run started. */
+export interface RateLimitSample {
+  t: number;
+  name: string;
+  value: string;
+}
+
+/** Pushed at most a few times a second while a run goes, and once when it ends: deltas since the last push. */
+export interface LoadProgress {
+  loadId: string;
+  state: LoadState;
+  total: number;
+  done: number;
+  failed: number;
+  inFlight: number;
+  elapsedMs: number;
+  points: LoadPoint[];
+  rateLimits: RateLimitSample[];
+  /** Mean time the engine itself spent per finished request (scheduling, timing, bookkeeping), in ms. */
+  overheadMs?: number;
+}
+
+export interface LoadConfig {
+  requests: number;
+  concurrency: number;
+  ratePerSec?: number;
+  durationCapS?: number;
+}
+
+export interface LoadRecordSummary {
+  loadId: string;
+  startedAt: string;
+  state: LoadState;
+  /** What ended it, in words: all requests ended, stopped by you, the duration cap, the window closing. */
+  endReason: string;
+  profileName: string;
+  protocol: ProtocolId;
+  model?: string;
+  source: string;
+  config: LoadConfig;
+  summary: LoadSummary;
+  overheadMs?: number;
+}
+
+/** A whole load run as saved: no key anywhere (the ledger's headers are redacted). */
+export interface LoadRecord extends LoadRecordSummary {
+  /** The first request's ledger: the request as sent, key redacted. */
+  request?: Ledger;
+  rows: LoadRow[];
+  rateLimits: RateLimitSample[];
+}
+
+const LoadId = z.object({ loadId: z.string().regex(/^load_[A-Za-z0-9-]{1,80}$/) }).strict();
+
+export const loadCalls = {
+  'load:start': defineCall<{ loadId: string }>()(LoadStartInput),
+  'load:stop': defineCall<{ stopped: boolean }>()(LoadId),
+  'load:list': defineCall<{ runs: LoadRecordSummary[] }>()(z.object({}).strict()),
+  'load:get': defineCall<LoadRecord>()(LoadId),
+  'load:delete': defineCall<{ deleted: boolean }>()(LoadId),
+};

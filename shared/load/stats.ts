@@ -1,0 +1,176 @@
+/**
+ * The load figures, pure: percentiles, per-request metrics and the run's summary, with the definitions of the
+ * serving benchmarks (vLLM's benchmark_serving, LLMPerf, GenAI-Perf) as written in docs/load.md. Usage is read
+ * from the stream; a request whose stream reported no output tokens has no TPOT and adds no tokens.
+ */
+import type { Verdict } from '../protocols/types';
+
+/** One request of a load run, as measured in the host. Times are ms; `startMs` is on the run's clock. */
+export interface LoadRow {
+  /** 0-based order in which the request was sent. */
+  i: number;
+  startMs: number;
+  verdict: Verdict;
+  status?: number;
+  /** Time to first token: request sent → first event carrying content. */
+  ttftMs?: number;
+  /** End-to-end latency: request sent → verdict. */
+  e2eMs: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Gaps between successive content events after the first (inter-token latency samples). */
+  itlMs: number[];
+  /** Why it ended, in words (the run's reason), for error examples. */
+  reason: string;
+  /** The error's type, when the gateway named one. */
+  errorType?: string;
+}
+
+export interface Distribution {
+  count: number;
+  mean?: number;
+  p50?: number;
+  p90?: number;
+  p99?: number;
+}
+
+export type ErrorClass = 'http' | 'error-event' | 'truncated' | 'timeout' | 'network';
+
+export interface ErrorGroup {
+  /** e.g. "HTTP 429", "error event", "truncated". */
+  key: string;
+  cls: ErrorClass;
+  count: number;
+  /** Up to three: the request's index and its reason. */
+  examples: { i: number; reason: string }[];
+}
+
+export interface LoadSummary {
+  sent: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+  /** completed ÷ (sent − cancelled); undefined when every request was cancelled. */
+  successRate?: number;
+  /** First request sent → last verdict, in ms. */
+  durationMs: number;
+  requestsPerSec?: number;
+  outputTokensPerSec?: number;
+  /** Mean over completed requests reporting output tokens of output ÷ E2E. */
+  outputTokensPerSecPerRequest: Distribution;
+  totalOutputTokens: number;
+  ttftMs: Distribution;
+  itlMs: Distribution;
+  tpotMs: Distribution;
+  e2eMs: Distribution;
+  errors: ErrorGroup[];
+}
+
+/**
+ * The q-th percentile (0–100) of ascending `sorted`, interpolating linearly between closest ranks — numpy's
+ * default, which benchmark_serving uses.
+ */
+export function percentile(sorted: readonly number[], q: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  const pos = ((sorted.length - 1) * q) / 100;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+export function distribution(values: readonly number[]): Distribution {
+  if (values.length === 0) return { count: 0 };
+  const sorted = Float64Array.from(values).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  const arr = sorted as unknown as number[];
+  return {
+    count: sorted.length,
+    mean: sum / sorted.length,
+    p50: percentile(arr, 50),
+    p90: percentile(arr, 90),
+    p99: percentile(arr, 99),
+  };
+}
+
+/** Time per output token after the first: (E2E − TTFT) ÷ (output tokens − 1); needs two tokens and a TTFT. */
+export function tpotOf(row: Pick<LoadRow, 'e2eMs' | 'ttftMs' | 'outputTokens'>): number | undefined {
+  if (row.ttftMs === undefined || row.outputTokens === undefined || row.outputTokens < 2) return undefined;
+  return (row.e2eMs - row.ttftMs) / (row.outputTokens - 1);
+}
+
+/** Gaps between successive times: the ITL samples of one request, given its content events' arrival times. */
+export function gapsOf(times: readonly number[]): number[] {
+  const gaps: number[] = [];
+  for (let k = 1; k < times.length; k++) gaps.push(times[k] - times[k - 1]);
+  return gaps;
+}
+
+export function errorClassOf(verdict: Verdict): ErrorClass | undefined {
+  switch (verdict) {
+    case 'http-error':
+      return 'http';
+    case 'error-event':
+    case 'truncated':
+    case 'timeout':
+      return verdict;
+    case 'network-error':
+      return 'network';
+    default:
+      return undefined;
+  }
+}
+
+function errorKey(cls: ErrorClass, row: LoadRow): string {
+  if (cls === 'http') return row.status === undefined ? 'HTTP error' : `HTTP ${row.status}`;
+  return cls === 'error-event' ? 'error event' : cls;
+}
+
+export function errorGroups(rows: readonly LoadRow[]): ErrorGroup[] {
+  const groups = new Map<string, ErrorGroup>();
+  for (const row of rows) {
+    const cls = errorClassOf(row.verdict);
+    if (!cls) continue;
+    const key = errorKey(cls, row);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { key, cls, count: 0, examples: [] }));
+    g.count++;
+    if (g.examples.length < 3) g.examples.push({ i: row.i, reason: row.reason });
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/** The run's summary from its rows alone: everything shown in Load summary can be checked against them. */
+export function summarize(rows: readonly LoadRow[]): LoadSummary {
+  const done = rows.filter((r) => r.verdict === 'complete');
+  const cancelled = rows.filter((r) => r.verdict === 'cancelled').length;
+  const first = rows.length ? Math.min(...rows.map((r) => r.startMs)) : 0;
+  const last = rows.length ? Math.max(...rows.map((r) => r.startMs + r.e2eMs)) : 0;
+  const durationMs = last - first;
+  const perSec = (n: number) => (durationMs > 0 ? (n * 1000) / durationMs : undefined);
+  const counted = done.filter((r) => r.outputTokens !== undefined);
+  const totalOutputTokens = counted.reduce((s, r) => s + r.outputTokens!, 0);
+  const tpots = done.map(tpotOf).filter((v): v is number => v !== undefined);
+  const itl: number[] = [];
+  for (const r of done) for (const g of r.itlMs) itl.push(g);
+  const ended = rows.length - cancelled;
+  return {
+    sent: rows.length,
+    completed: done.length,
+    failed: ended - done.length,
+    cancelled,
+    successRate: ended > 0 ? done.length / ended : undefined,
+    durationMs,
+    requestsPerSec: perSec(done.length),
+    outputTokensPerSec: counted.length ? perSec(totalOutputTokens) : undefined,
+    outputTokensPerSecPerRequest: distribution(
+      counted.filter((r) => r.e2eMs > 0).map((r) => (r.outputTokens! * 1000) / r.e2eMs),
+    ),
+    totalOutputTokens,
+    ttftMs: distribution(done.map((r) => r.ttftMs).filter((v): v is number => v !== undefined)),
+    itlMs: distribution(itl),
+    tpotMs: distribution(tpots),
+    e2eMs: distribution(done.map((r) => r.e2eMs)),
+    errors: errorGroups(rows),
+  };
+}
