@@ -1,6 +1,6 @@
 /**
  * npm run bench (second half) — the renderer under load, in real Chromium against the browser host
- * (design.md §9): during a 20k-event firehose no long task > 100 ms and p95 frame gap < 50 ms; 100k events held
+ * (docs/architecture.md §9): during a 20k-event firehose no long task > 100 ms and p95 frame gap < 50 ms; 100k events held
  * in < 150 MB of JS heap; the model filter over 5,000 models < 16 ms p95.
  */
 import { chromium } from '@playwright/test';

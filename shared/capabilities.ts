@@ -4,7 +4,7 @@
  * does, so the warning a user sees is the warning kept in the run's ledger.
  *
  * The gateway's rule is the reason this exists: a 200 proves nothing about tools, caching or long-running
- * tasks; only evidence in a response does (protocols.md §7). So a capability is "proven" only by a stored
+ * tasks; only evidence in a response does (docs/protocols.md §7). So a capability is "proven" only by a stored
  * probe result, never by earlier successful runs.
  */
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
@@ -33,7 +33,7 @@ export const CAPABILITY_INFO: Record<CapabilityId, { label: string; protocols: r
   'structured-output': { label: 'Structured output', protocols: ['messages', 'chat', 'responses'] },
   // count_tokens is a route of the first family only; Responses' /input_tokens is not among the five endpoints.
   'token-counting': { label: 'Token counting', protocols: ['messages'] },
-  // `background` exists only in Responses (protocols.md §4.6, §8).
+  // `background` exists only in Responses (docs/protocols.md §4.6, §8).
   background: { label: 'Background tasks', protocols: ['responses'] },
 };
 

@@ -1,5 +1,5 @@
 /**
- * The headers the app sends on each route (protocols.md §0, §1.1): auth per the profile's scheme, the
+ * The headers the app sends on each route (docs/protocols.md §0, §1.1): auth per the profile's scheme, the
  * first family's version header, and the profile's extra headers. Shared by the gateway client and the code
  * exporter so exported code sends exactly what the app sends.
  */

@@ -1,4 +1,4 @@
-/** Base URL handling (protocols.md §0): accept a base with or without a trailing /v1 and say which URL results. */
+/** Base URL handling (docs/protocols.md §0): accept a base with or without a trailing /v1 and say which URL results. */
 
 export const ENDPOINTS = [
   { method: 'POST', path: '/v1/messages' },

@@ -1,5 +1,5 @@
 /**
- * Background tasks (protocols.md §4.6, §7.3): Responses `background: true`, non-streamed. Acceptance is
+ * Background tasks (docs/protocols.md §4.6, §7.3): Responses `background: true`, non-streamed. Acceptance is
  * provable (status queued / in_progress and an id); fetching the result is not, because the gateway's five
  * endpoints include no GET /v1/responses/{id}. The result says exactly that.
  */

@@ -1,5 +1,5 @@
 /**
- * Prompt caching (protocols.md §7.2): a prefix of at least 5,000 tokens that starts with the run's nonce (so
+ * Prompt caching (docs/protocols.md §7.2): a prefix of at least 5,000 tokens that starts with the run's nonce (so
  * no earlier request can have warmed it), sent twice a few seconds apart. Proof is the second call's
  * cache-read counter above zero. Counters that are absent mean "not reported" (not supported), zero means
  * "not this time" (caching is best effort): retry, then inconclusive — unless the write counter is reported and

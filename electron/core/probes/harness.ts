@@ -63,7 +63,7 @@ const SILENT_SINK: RunSink = { push: () => undefined };
 
 export const NONCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-/** A fresh random token per request, so a cached or canned answer cannot pass (protocols.md §7). */
+/** A fresh random token per request, so a cached or canned answer cannot pass (docs/protocols.md §7). */
 export function nonce(length = 6): string {
   let out = '';
   for (let i = 0; i < length; i++) out += NONCE_ALPHABET[randomInt(NONCE_ALPHABET.length)];

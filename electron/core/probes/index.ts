@@ -1,5 +1,5 @@
 /**
- * One probe per capability, each judged only by evidence in the response (protocols.md §7), and the function
+ * One probe per capability, each judged only by evidence in the response (docs/protocols.md §7), and the function
  * that runs one matrix cell into a stored result.
  */
 import { capabilityApplies, type CapabilityId, type CapabilityResult } from '../../../shared/capabilities';

@@ -1,5 +1,5 @@
 /**
- * Streaming (protocols.md §7.4): a real event stream ending with the protocol's terminal marker, with at
+ * Streaming (docs/protocols.md §7.4): a real event stream ending with the protocol's terminal marker, with at
  * least ten content deltas. A gateway that buffers the whole answer and flushes it at the end is caught when
  * the answer took long enough to tell (first-to-last delta under 30 % of the total time).
  */

@@ -1,5 +1,5 @@
 /**
- * Structured output (protocols.md §7.7): the schema asked for in each protocol's own field; the whole reply
+ * Structured output (docs/protocols.md §7.7): the schema asked for in each protocol's own field; the whole reply
  * text must parse as JSON, validate against the schema and carry this request's nonce, three times out of
  * three. Prose around the JSON or a markdown fence means the format was ignored and the model merely followed
  * the prompt.

@@ -1,5 +1,5 @@
 /**
- * Thinking / reasoning (protocols.md §7.5). Messages: a thinking block with a signature (or a redacted
+ * Thinking / reasoning (docs/protocols.md §7.5). Messages: a thinking block with a signature (or a redacted
  * block) — without the signature it cannot be sent back, so it does not count. Chat: reasoning tokens > 0
  * (upstream shows no reasoning text; `reasoning_content` is a gateway extension, accepted as evidence too).
  * Responses: reasoning tokens > 0 or a reasoning output item. A 200 without any of these = parameter ignored.

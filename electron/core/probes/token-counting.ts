@@ -1,5 +1,5 @@
 /**
- * Token counting (protocols.md §7.9): count a payload with a ~300-token system prompt and one tool on
+ * Token counting (docs/protocols.md §7.9): count a payload with a ~300-token system prompt and one tool on
  * /v1/messages/count_tokens, then send the same payload to /v1/messages with max_tokens 1 and compare with
  * the billed prompt (input + cache write + cache read). Within ±10 % = proven. Gateways often answer 404/501,
  * a stub `{"input_tokens":0}`, or a local estimate that ignores system and tools (§2, §9.9).

@@ -1,5 +1,5 @@
 /**
- * Tool calls and the tool-result round trip (protocols.md §7.1). Proof is structural: a tool call to the
+ * Tool calls and the tool-result round trip (docs/protocols.md §7.1). Proof is structural: a tool call to the
  * offered tool whose arguments parse and satisfy the schema. A 200 with text, even text that describes the
  * call or contains JSON, means the gateway flattened or dropped the tools. Stop reasons are never the
  * criterion (a forced tool choice ends with `stop` on Chat).

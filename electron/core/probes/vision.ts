@@ -1,5 +1,5 @@
 /**
- * Vision (protocols.md §7.6): a PNG generated at run time showing a fresh nonce in large black text on white,
+ * Vision (docs/protocols.md §7.6): a PNG generated at run time showing a fresh nonce in large black text on white,
  * sent base64 in the protocol's image shape; the reply must contain that nonce. The nonce exists only in the
  * image's pixels (never in the prompt), so a gateway that drops the image, or a text-only model, can only
  * guess: one chance in 32^6 (about 10^-9) per probe.

@@ -93,7 +93,7 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
 }
 
 /**
- * The Messages tool-loop rules upstream enforces with a 400 (protocols.md §1.5, §1.7). Consecutive same-role
+ * The Messages tool-loop rules upstream enforces with a 400 (docs/protocols.md §1.5, §1.7). Consecutive same-role
  * messages count as one turn, as upstream merges them. Every tool_result must answer a tool_use of the
  * assistant turn just before it; and with thinking on, the assistant turn a final tool_result answers must
  * start with its thinking block, echoed unchanged.

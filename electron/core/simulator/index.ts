@@ -61,7 +61,7 @@ type Family = 'anthropic' | 'openai';
 
 /**
  * Whose conventions (error envelope, request-id header, /v1/models shape) an answer follows. /v1/messages* is
- * always the first family's; /v1/models serves both, and like new-api (protocols.md §5) the simulator gives
+ * always the first family's; /v1/models serves both, and like new-api (docs/protocols.md §5) the simulator gives
  * the first family's shape only to a caller that sends both `x-api-key` and `anthropic-version`.
  */
 function familyOf(path: string, headers: IncomingMessage['headers']): Family {
@@ -113,7 +113,7 @@ function keyOf(req: IncomingMessage, from = BOTH_AUTH): string | undefined {
   return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
 }
 
-/** The first family's `limit`: an integer 1–1000, default 20 (protocols.md §5); anything else is a 400 upstream. */
+/** The first family's `limit`: an integer 1–1000, default 20 (docs/protocols.md §5); anything else is a 400 upstream. */
 function pageLimit(raw: string | null): number | string {
   if (raw === null) return 20;
   if (!/^-?\d+$/.test(raw.trim())) return 'limit: Input should be a valid integer, unable to parse string as an integer';

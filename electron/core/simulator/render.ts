@@ -1,5 +1,5 @@
 /**
- * Renders a planned reply in each protocol's exact wire format (protocols.md §1.7/§1.8, §3.3/§3.6,
+ * Renders a planned reply in each protocol's exact wire format (docs/protocols.md §1.7/§1.8, §3.3/§3.6,
  * §4.2/§4.5): non-streaming bodies and the ordered list of stream frames.
  */
 import type { ProtocolId } from '../../../shared/protocols/types';
@@ -245,7 +245,7 @@ export function renderFrames(protocol: ProtocolId, plan: Plan, model: SimModel, 
 }
 
 /**
- * The protocol's mid-stream failure frame (protocols.md §6). `seq` is the Responses sequence number it takes:
+ * The protocol's mid-stream failure frame (docs/protocols.md §6). `seq` is the Responses sequence number it takes:
  * the one after the last frame sent, so a client checking for gaps sees none. Its `response` is a whole
  * Response (created_at, status "failed", error, usage null…) like the response.completed it replaces.
  */

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('@anthropic-ai/sdk reads the simulator', () => {
-  // This SDK authenticates with `Authorization: Bearer`; like new-api (protocols.md §5) the simulator pages
+  // This SDK authenticates with `Authorization: Bearer`; like new-api (docs/protocols.md §5) the simulator pages
   // the first family's shape only for a caller that also sends x-api-key, as the app does.
   let keyed: Anthropic;
   beforeAll(() => {

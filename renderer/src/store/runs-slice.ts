@@ -20,7 +20,7 @@ export interface RunView {
    * `types`: each type seen so far and how many of it, first-seen order, counted as events arrive: the Events
    * filter lists them live, and counting 100k events in one go when a run ended held that frame for tens of ms.
    * `content`: once the run has ended, the events the fold found visible content in (not pings, comments, role or
-   * usage chunks), for reading how the answer arrived (protocols.md §7.4).
+   * usage chunks), for reading how the answer arrived (docs/protocols.md §7.4).
    * `startedAt`: this window's clock (ms) when the run's start reached it, for a live run's elapsed time; a
    * replay starts it afresh, where the ledger's own start is the recording's.
    * `stepped`: a replay moved on by the user, event by event: its time is the recording's, never the wall
@@ -180,7 +180,7 @@ const MAX_PER_FRAME = 12_000;
 /**
  * The next frame's event budget from how long the last busy frame took (rAF to rAF): halved after one that
  * ran past two display frames, grown by a quarter after one that fit in a single frame, kept otherwise. A fast machine
- * keeps up with a firehose; a slow one stays smooth (design.md §9: p95 frame gap under 50 ms).
+ * keeps up with a firehose; a slow one stays smooth (docs/architecture.md §9: p95 frame gap under 50 ms).
  */
 export function nextBudget(budget: number, frameMs: number): number {
   if (frameMs > 40) return Math.max(MIN_PER_FRAME, Math.floor(budget / 2));

@@ -278,7 +278,7 @@ describe('Compare: "Same protocol, N models"', () => {
 
   it('with a single model keeps the columns and says why', async () => {
     await act(async () => render(<CompareTab />));
-    loadModels(['only-model', 'sim-fault-reset']);
+    loadModels([{ id: 'only-model', family: 'anthropic' }, { id: 'sim-fault-reset', family: 'unknown', fault: true }]);
     const before = useAppStore.getState().compareColumns;
     await act(async () => fireEvent.click(sameProtocolButton()));
 

@@ -5,14 +5,6 @@
 import type { CapabilityResultView, CompareColumn, ModelInfo } from '../../../../shared/contract';
 import { PROTOCOL_IDS, type ProtocolId } from '../../../../shared/protocols/types';
 
-/**
- * The simulator's fault models make poor defaults. The one place the renderer tells them apart: to be replaced
- * by the core's own flag for fault models.
- */
-export function isFaultModel(id: string): boolean {
-  return id.startsWith('sim-fault') || id === 'sim-firehose';
-}
-
 /** Relays such as new-api list each model's endpoint types; only the three that map to a protocol are read. */
 const ENDPOINT_TYPES: Record<string, ProtocolId> = {
   anthropic: 'messages',
@@ -41,7 +33,8 @@ export function servedOn(
 
 /** Listed models in the order to try: known families first, fault models never. */
 function candidates(models: readonly ModelInfo[]): ModelInfo[] {
-  const usable = models.filter((m) => !isFaultModel(m.id));
+  // Fault models (the core marks them) make poor defaults.
+  const usable = models.filter((m) => !m.fault);
   return [...usable.filter((m) => m.family !== 'unknown'), ...usable.filter((m) => m.family === 'unknown')];
 }
 

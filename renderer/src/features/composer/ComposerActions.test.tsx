@@ -169,15 +169,16 @@ describe('the Demo gateway starts on a model', () => {
   const list: ModelList = {
     profileId: 'demo',
     models: [
-      { id: 'sim-fault-slow', family: 'unknown', ownedBy: 'simulator' },
+      { id: 'sim-fault-slow', family: 'unknown', ownedBy: 'simulator', fault: true },
       { id: 'claude-sim-sonnet', family: 'anthropic', ownedBy: 'anthropic' },
     ],
+    suggested: 'claude-sim-sonnet',
     added: [],
     removed: [],
     pages: 1,
   };
 
-  it('takes the first listed model that is not a fault model, once the kept drafts are read, and Send is on', async () => {
+  it('takes the model the core suggests, once the kept drafts are read, and Send is on', async () => {
     answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
     useAppStore.setState({ profiles: { activeId: 'demo', profiles: [demo], keyStorages: [] }, models: { demo: list } });
     await act(async () => void render(<Composer protocol="messages" />));

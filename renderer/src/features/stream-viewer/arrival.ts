@@ -1,7 +1,7 @@
 /**
  * How a run's events arrived, in words under the timeline chart: a model streaming as it generates spreads its
  * events over the run; a relay that buffers (nginx proxy_buffering, a CDN) holds them back and flushes them
- * at once. Buffered means both the streaming probe's rule (protocols.md §7.4: events bunched into under 30 %
+ * at once. Buffered means both the streaming probe's rule (docs/protocols.md §7.4: events bunched into under 30 %
  * of a run long enough to tell) and a burst: a median gap under a millisecond, events landing together in a
  * few network reads. The second part keeps a model that thinks for a long time before a normal stream from
  * reading as buffered. Only content counts (§7.4: first to last content delta): a relay's keep-alive comments
