@@ -33,6 +33,8 @@ import { HistoryStore } from './history-store';
 import { PresetStore } from './preset-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
+import { AgentStore } from './agents/store';
+import { createAgentHandlers } from './agents/handlers';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
 export interface Receiver {
@@ -132,11 +134,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
+  const agentStore = new AgentStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   try {
     await fs.mkdir(opts.dataDir, { recursive: true });
-    for (const store of [profiles, models, capabilityStore, presets, history]) problems.push(...(await store.load()));
+    for (const store of [profiles, models, capabilityStore, agentStore, presets, history]) problems.push(...(await store.load()));
   } catch (err) {
     await simulator?.close();
     throw asDataDirError(opts.dataDir, err);
@@ -158,6 +161,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
+  const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -168,6 +172,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       // proved is no evidence for the new one. A rename changes nothing the gateway sees, so it keeps them.
       if (input.id && connectionChanged) {
         await capabilities.forgetProfile(input.id);
+        await agents.forgetProfile(input.id);
         await models.forget(input.id);
       }
       return state;
@@ -175,6 +180,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'profiles:delete': async ({ id }) => {
       const state = await profiles.delete(id);
       await capabilities.forgetProfile(id);
+      await agents.forgetProfile(id);
       await models.forget(id);
       return state;
     },
@@ -196,6 +202,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
     ...createLibraryHandlers(ctx, presets, history),
+    ...agents.handlers,
   };
 
   return {
@@ -240,6 +247,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       sinks.delete(receiver);
     },
     async close() {
+      agents.cancelAll();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (design §5): wait for its
       // verdict and its history write, within a bound so a stuck write cannot hold the process forever.

@@ -11,6 +11,7 @@ import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
 import { tokenCalls } from './tokens';
+import { agentCalls } from './agents';
 
 export const calls = {
   ...appCalls,
@@ -20,6 +21,7 @@ export const calls = {
   ...capabilityCalls,
   ...libraryCalls,
   ...tokenCalls,
+  ...agentCalls,
 };
 
 export type Calls = typeof calls;

@@ -12,6 +12,7 @@ export * from './errors';
 export * from './capabilities';
 export * from './library';
 export * from './tokens';
+export * from './agents';
 export * from './calls';
 export * from './names';
 export * from './api';

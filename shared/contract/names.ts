@@ -36,6 +36,9 @@ export const CALL_NAMES = [
   'export:code',
   'import:curl',
   'tokens:count',
+  'agents:list',
+  'agents:check',
+  'agents:report',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = ['runs:update', 'capabilities:progress'] as const satisfies readonly PushName[];
