@@ -8,6 +8,7 @@ import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
+import { AgentsTab } from './features/agents/AgentsTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
 import { useAppStore } from './store';
@@ -102,11 +103,17 @@ export function App() {
           Capabilities
           <span className="path">proof matrix</span>
         </button>
+        <button type="button" role="tab" aria-label="Agents" aria-selected={activeTab === 'agents'} className={activeTab === 'agents' ? 'selected' : ''} onClick={() => select('agents')}>
+          Agents
+          <span className="path">will my agent work</span>
+        </button>
       </nav>
       {activeTab === 'compare' ? (
         <CompareTab />
       ) : activeTab === 'capabilities' ? (
         <CapabilitiesTab />
+      ) : activeTab === 'agents' ? (
+        <AgentsTab />
       ) : activeTab === 'history' ? (
         <HistoryTab />
       ) : activeTab === 'presets' ? (

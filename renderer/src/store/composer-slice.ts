@@ -4,7 +4,7 @@ import { appendAssistantTurn, appendToolResults, defaultBody, type ToolResult } 
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
-export type TabId = ProtocolId | 'compare' | 'capabilities' | 'history' | 'presets';
+export type TabId = ProtocolId | 'compare' | 'capabilities' | 'agents' | 'history' | 'presets';
 
 export interface ComposerState {
   /** The request body: the single source of truth the form and the JSON editor both show. */

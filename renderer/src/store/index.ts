@@ -9,8 +9,9 @@ import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createCapabilitiesSlice, type CapabilitiesSlice } from './capabilities-slice';
 import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
+import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 
-export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice & CompareSlice;
+export type AppState = ConnectionSlice & ComposerSlice & RunsSlice & CapabilitiesSlice & LibrarySlice & CompareSlice & AgentsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -19,4 +20,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createCapabilitiesSlice(...a),
   ...createLibrarySlice(...a),
   ...createCompareSlice(...a),
+  ...createAgentsSlice(...a),
 }));
