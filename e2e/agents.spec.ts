@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 
 const KEY = 'sk-agents-e2e-key-98765';
 
-test('check agents one by one: ready, degraded and not ready, with each step in the viewer and the composer', async ({ app }) => {
+test('check agents one by one: ready, degraded and not ready, with each step in the viewer and the composer', async ({
+  app,
+}) => {
   await app.getByRole('tab', { name: 'Agents' }).click();
   const verdict = app.getByRole('region', { name: 'Agent verdict' });
   await app.getByRole('combobox', { name: 'Agent' }).selectOption('codex');
@@ -35,10 +37,15 @@ test('check agents one by one: ready, degraded and not ready, with each step in 
   // The failing turn, to try by hand: it opens in the Messages composer, saying where it came from.
   await verdict.getByRole('button', { name: 'Open run 1 of Turn 2 (stateless) ×5 in the composer' }).click();
   await expect(app.getByRole('tab', { name: 'Messages' })).toHaveAttribute('aria-selected', 'true');
-  await expect(app.getByRole('tabpanel', { name: 'Messages' })).toContainText('Step of the Claude Code check on sim-relay-strips-signatures.');
+  await expect(app.getByRole('tabpanel', { name: 'Messages' })).toContainText(
+    'Step of the Claude Code check on sim-relay-strips-signatures.',
+  );
 });
 
-test('Check all fills the agents × models matrix, kept after a reload, and exports a report without the key', async ({ app, startGateway }) => {
+test('Check all fills the agents × models matrix, kept after a reload, and exports a report without the key', async ({
+  app,
+  startGateway,
+}) => {
   const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-4o', 'sim-relay-chat-text-tools'] } });
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });
@@ -55,14 +62,18 @@ test('Check all fills the agents × models matrix, kept after a reload, and expo
   await expect(app.getByRole('progressbar', { name: 'Check all progress' })).toBeVisible();
   await expect(app.getByRole('progressbar', { name: 'Check all progress' })).toBeHidden({ timeout: 90_000 });
   const matrix = app.getByRole('table', { name: 'Agent matrix' });
-  await expect(matrix.getByRole('button', { name: /^sim-relay-chat-text-tools Chat-completions agent: not ready, / })).toBeVisible();
+  await expect(
+    matrix.getByRole('button', { name: /^sim-relay-chat-text-tools Chat-completions agent: not ready, / }),
+  ).toBeVisible();
   await expect(matrix.getByRole('button', { name: /^sim-relay-chat-text-tools Codex CLI: ready, / })).toBeVisible();
   await expect(matrix.getByRole('button', { name: /^gpt-sim-4o Chat-completions agent: ready, / })).toBeVisible();
 
   await app.reload();
   await app.getByRole('tab', { name: 'Agents' }).click();
   await app.getByRole('button', { name: /^sim-relay-chat-text-tools Chat-completions agent: not ready, / }).click();
-  await expect(app.getByRole('region', { name: 'Agent verdict' })).toContainText(/^not ready — Turn 1: tool call \(HTTP 200\): a plain text reply/);
+  await expect(app.getByRole('region', { name: 'Agent verdict' })).toContainText(
+    /^not ready — Turn 1: tool call \(HTTP 200\): a plain text reply/,
+  );
 
   const download = app.waitForEvent('download');
   await app.getByRole('button', { name: 'Export report (Markdown)' }).click();

@@ -5,7 +5,7 @@
  */
 import { CAPABILITY_INFO, type CapabilityResult } from '../capabilities';
 import { PROTOCOL_INFO } from '../protocols/types';
-import { AGENT_IDS, AGENTS, agentResultKey, type AgentId, type AgentResult } from './types';
+import { AGENT_IDS, AGENTS, agentResultKey, type AgentId, type AgentResult, type AgentStep } from './types';
 import { LEVEL_WORDS } from './verdict';
 
 export interface ReportInput {
@@ -30,15 +30,33 @@ function agentMatrix(results: readonly AgentResult[]): Table {
     const r = byKey.get(agentResultKey({ agent, model }));
     return r ? `${LEVEL_WORDS[r.level]} (${r.at.slice(0, 16).replace('T', ' ')} UTC)` : '—';
   };
-  return { head: ['Model', ...AGENT_IDS.map((a) => AGENTS[a].label)], rows: models.map((m) => [m, ...AGENT_IDS.map((a) => cell(a, m))]) };
+  return {
+    head: ['Model', ...AGENT_IDS.map((a) => AGENTS[a].label)],
+    rows: models.map((m) => [m, ...AGENT_IDS.map((a) => cell(a, m))]),
+  };
 }
 
 function capabilityMatrix(results: readonly CapabilityResult[]): Table {
   const rows = [...results]
-    .sort((a, b) => a.model.localeCompare(b.model) || a.protocol.localeCompare(b.protocol) || a.capability.localeCompare(b.capability))
-    .map((r) => [r.model, PROTOCOL_INFO[r.protocol].label, CAPABILITY_INFO[r.capability].label, r.outcome, r.message, r.at.slice(0, 16).replace('T', ' ')]);
+    .sort(
+      (a, b) =>
+        a.model.localeCompare(b.model) ||
+        a.protocol.localeCompare(b.protocol) ||
+        a.capability.localeCompare(b.capability),
+    )
+    .map((r) => [
+      r.model,
+      PROTOCOL_INFO[r.protocol].label,
+      CAPABILITY_INFO[r.capability].label,
+      r.outcome,
+      r.message,
+      r.at.slice(0, 16).replace('T', ' '),
+    ]);
   return { head: ['Model', 'Protocol', 'Capability', 'Outcome', 'Evidence', 'Measured (UTC)'], rows };
 }
+
+const stepWords = (s: AgentStep) => (s.consequence ? `${s.evidence} ${s.consequence}` : s.evidence);
+const httpOf = (s: AgentStep) => (s.status !== undefined ? ` (HTTP ${s.status})` : '');
 
 function sortedAgents(results: readonly AgentResult[]): AgentResult[] {
   return [...results].sort((a, b) => a.model.localeCompare(b.model) || a.agent.localeCompare(b.agent));
@@ -50,7 +68,11 @@ const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 function mdTable(t: Table): string {
   if (t.rows.length === 0) return '_Nothing measured yet._';
-  return [`| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${t.head.join(' | ')} |`,
+    `| ${t.head.map(() => '---').join(' | ')} |`,
+    ...t.rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+  ].join('\n');
 }
 
 export function reportMarkdown(input: ReportInput): string {
@@ -70,7 +92,7 @@ export function reportMarkdown(input: ReportInput): string {
     out.push(`Measured ${r.at}${r.smallModel ? `, small fast model ${r.smallModel}` : ''}.`, '');
     for (const s of r.steps) {
       const status = s.status !== undefined ? ` (HTTP ${s.status})` : '';
-      out.push(`- **${s.outcome}** ${mdCell(s.title)}${status}: ${mdCell(s.evidence)}${s.consequence ? ` ${mdCell(s.consequence)}` : ''}`);
+      out.push(`- **${s.outcome}** ${mdCell(s.title)}${status}: ${mdCell(stepWords(s))}`);
     }
     out.push('');
   }
@@ -85,11 +107,14 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 function htmlTable(t: Table): string {
   if (t.rows.length === 0) return '<p><em>Nothing measured yet.</em></p>';
   const head = `<tr>${t.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const rows = t.rows.map((r) => `<tr>${r.map((c) => `<td class="${esc(c.split(' ')[0])}">${esc(c)}</td>`).join('')}</tr>`).join('\n');
+  const rows = t.rows
+    .map((r) => `<tr>${r.map((c) => `<td class="${esc(c.split(' ')[0])}">${esc(c)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<table>\n${head}\n${rows}\n</table>`;
 }
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1b1b1f}table{border-collapse:collapse;margin:1rem 0}
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1b1b1f}
+table{border-collapse:collapse;margin:1rem 0}
 th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f2f2f5}
 .ready,.proven,.pass{background:#e5f6e8}.degraded,.warn,.inconclusive{background:#fff4d6}
 .not,.fail,.error,.not-supported{background:#fde4e4}li{margin:.2rem 0}`;
@@ -98,9 +123,19 @@ export function reportHtml(input: ReportInput): string {
   const details = sortedAgents(input.agents)
     .map((r) => {
       const steps = r.steps
-        .map((s) => `<li class="${s.outcome}"><strong>${s.outcome}</strong> ${esc(s.title)}${s.status !== undefined ? ` (HTTP ${s.status})` : ''}: ${esc(s.evidence)}${s.consequence ? ` ${esc(s.consequence)}` : ''}</li>`)
+        .map(
+          (s) =>
+            `<li class="${s.outcome}"><strong>${s.outcome}</strong> ` +
+            `${esc(s.title)}${httpOf(s)}: ${esc(stepWords(s))}</li>`,
+        )
         .join('\n');
-      return `<h3>${esc(AGENTS[r.agent].label)} × ${esc(r.model)}</h3>\n<p class="${r.level === 'not-ready' ? 'not' : r.level}"><strong>${esc(r.verdict)}</strong></p>\n<p>Measured ${esc(r.at)}</p>\n<ul>\n${steps}\n</ul>`;
+      const level = r.level === 'not-ready' ? 'not' : r.level;
+      return [
+        `<h3>${esc(AGENTS[r.agent].label)} × ${esc(r.model)}</h3>`,
+        `<p class="${level}"><strong>${esc(r.verdict)}</strong></p>`,
+        `<p>Measured ${esc(r.at)}</p>`,
+        `<ul>\n${steps}\n</ul>`,
+      ].join('\n');
     })
     .join('\n');
   return `<!DOCTYPE html>

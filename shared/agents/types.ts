@@ -19,7 +19,13 @@ export interface AgentInfo {
 }
 
 export const AGENTS: Record<AgentId, AgentInfo> = {
-  codex: { label: 'Codex CLI', sentenceName: 'Codex', protocol: 'responses', endpoints: '/v1/responses', hasSmallModel: false },
+  codex: {
+    label: 'Codex CLI',
+    sentenceName: 'Codex',
+    protocol: 'responses',
+    endpoints: '/v1/responses',
+    hasSmallModel: false,
+  },
   'claude-code': {
     label: 'Claude Code',
     sentenceName: 'Claude Code',

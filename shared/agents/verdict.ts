@@ -5,7 +5,11 @@
  */
 import type { AgentLevel, AgentStep } from './types';
 
-export const LEVEL_WORDS: Record<AgentLevel, string> = { ready: 'ready', degraded: 'degraded', 'not-ready': 'not ready' };
+export const LEVEL_WORDS: Record<AgentLevel, string> = {
+  ready: 'ready',
+  degraded: 'degraded',
+  'not-ready': 'not ready',
+};
 
 function stepSentence(step: AgentStep): string {
   const status = step.status !== undefined ? ` (HTTP ${step.status})` : '';

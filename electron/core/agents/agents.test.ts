@@ -40,7 +40,9 @@ beforeAll(async () => {
 afterAll(() => core.close());
 
 async function check(agent: AgentId, model: string, smallModel?: string): Promise<AgentResult> {
-  return value<AgentResult>(await core.dispatch('agents:check', { profileId: 'demo', agent, model, smallModel }, receiver));
+  return value<AgentResult>(
+    await core.dispatch('agents:check', { profileId: 'demo', agent, model, smallModel }, receiver),
+  );
 }
 
 const step = (r: AgentResult, id: string) => {
@@ -53,15 +55,23 @@ const step = (r: AgentResult, id: string) => {
 const sentBody = (runId: string) => JSON.parse(finished.get(runId)!.ledger.body) as Record<string, unknown>;
 
 describe('Codex CLI over /v1/responses', () => {
-  it('is ready on a reasoning model: encrypted reasoning round-trips statelessly five times and the cache is read', async () => {
+  it('is ready on a reasoning model: encrypted reasoning round-trips 5 times, the cache is read', async () => {
     const r = await check('codex', 'gpt-sim-o3');
     expect(r.verdict).toMatch(/^ready/);
     expect(step(r, 'reasoning').outcome).toBe('pass');
     const turn2 = step(r, 'turn-2');
     expect(turn2.runIds).toHaveLength(5);
-    expect(turn2.evidence).toBe('5 of 5 accepted the reasoning item, the function_call and its output (call id round-tripped).');
+    expect(turn2.evidence).toBe(
+      '5 of 5 accepted the reasoning item, the function_call and its output (call id round-tripped).',
+    );
     const body = sentBody(turn2.runIds[0]);
-    expect(body).toMatchObject({ store: false, stream: true, include: ['reasoning.encrypted_content'], tool_choice: 'auto', text: { verbosity: 'medium' } });
+    expect(body).toMatchObject({
+      store: false,
+      stream: true,
+      include: ['reasoning.encrypted_content'],
+      tool_choice: 'auto',
+      text: { verbosity: 'medium' },
+    });
     const input = body.input as Record<string, unknown>[];
     const reasoning = input.find((i) => i.type === 'reasoning');
     expect(reasoning?.encrypted_content).toMatch(/^gAAAAB/);
@@ -74,8 +84,12 @@ describe('Codex CLI over /v1/responses', () => {
   it('is not ready behind a relay that drops include: the stateless second turn is refused', async () => {
     const r = await check('codex', 'sim-relay-drops-include');
     expect(r.level).toBe('not-ready');
-    expect(r.verdict).toMatch(/^not ready — Encrypted reasoning returned \(HTTP 200\): the reasoning item came back without encrypted_content/);
-    expect(r.verdict).toContain("Codex would fail on its second turn: HTTP 400 invalid_request_error: Item with id 'rs_");
+    expect(r.verdict).toMatch(
+      /^not ready — Encrypted reasoning returned \(HTTP 200\): the reasoning item came back without encrypted_/,
+    );
+    expect(r.verdict).toContain(
+      "Codex would fail on its second turn: HTTP 400 invalid_request_error: Item with id 'rs_",
+    );
     expect(step(r, 'turn-2').evidence).toMatch(/^5 of 5 \(100 %\) failed/);
   });
 
@@ -84,7 +98,9 @@ describe('Codex CLI over /v1/responses', () => {
     const turn2 = step(r, 'turn-2');
     expect(r.level).toBe('not-ready');
     expect(turn2.status).toBe(400);
-    expect(turn2.evidence).toMatch(/^[1-4] of 5 \(\d+ %\) failed — intermittently; first failure: HTTP 400 .*could not be verified/);
+    expect(turn2.evidence).toMatch(
+      /^[1-4] of 5 \(\d+ %\) failed — intermittently; first failure: HTTP 400 .*could not be verified/,
+    );
     expect(r.verdict).toMatch(/^not ready — Turn 2 \(stateless\) ×5 \(HTTP 400\)/);
     expect(r.verdict).toMatch(/Codex would fail on its second turn [1-4] of 5 \(\d+ %\) of the time: HTTP 400/);
   });
@@ -107,15 +123,22 @@ describe('Claude Code over /v1/messages and count_tokens', () => {
     const body = sentBody(step(r, 'turn-2').runIds[0]);
     const messages = body.messages as { role: string; content: Record<string, unknown>[] }[];
     expect(messages[1].content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/.+/) });
-    expect(messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: messages[1].content.find((b) => b.type === 'tool_use')?.id });
+    expect(messages[2].content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: messages[1].content.find((b) => b.type === 'tool_use')?.id,
+    });
     expect((body.system as Record<string, unknown>[])[0]).toMatchObject({ cache_control: { type: 'ephemeral' } });
     expect(step(r, 'cache').outcome).toBe('pass');
   });
 
   it('is not ready behind a relay that strips thinking signatures', async () => {
     const r = await check('claude-code', 'sim-relay-strips-signatures');
-    expect(r.verdict).toMatch(/^not ready — Signed thinking returned \(HTTP 200\): a thinking block came back without its signature/);
-    expect(r.verdict).toMatch(/Claude Code would fail on its second turn: HTTP 400 invalid_request_error: messages\.1\.content\.0\.thinking\.signature: Field required/);
+    expect(r.verdict).toMatch(
+      /^not ready — Signed thinking returned \(HTTP 200\): a thinking block came back without its signature/,
+    );
+    expect(r.verdict).toMatch(
+      /Claude Code would fail on its second turn: HTTP 400 .*messages\.1\.content\.0\.thinking\.signature/,
+    );
   });
 });
 
@@ -123,7 +146,11 @@ describe('a chat-completions agent over /v1/chat/completions', () => {
   it('is ready on a tools model, with usage in the last chunk', async () => {
     const r = await check('chat-agent', 'gpt-sim-4o');
     expect(r.verdict).toMatch(/^ready/);
-    expect(sentBody(step(r, 'turn-1').runIds[0])).toMatchObject({ stream: true, stream_options: { include_usage: true }, tool_choice: 'auto' });
+    expect(sentBody(step(r, 'turn-1').runIds[0])).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      tool_choice: 'auto',
+    });
     expect(step(r, 'usage').outcome).toBe('pass');
   });
 
@@ -143,7 +170,7 @@ describe('a chat-completions agent over /v1/chat/completions', () => {
 });
 
 describe('results and the report', () => {
-  it('keeps results per profile across a restart, with when each was measured, and reports without the key', async () => {
+  it('keeps results per profile across a restart, with when each was measured; reports without the key', async () => {
     const listed = value<AgentList>(await core.dispatch('agents:list', { profileId: 'demo' }, receiver));
     expect(listed.results.length).toBeGreaterThanOrEqual(9);
     const stored = JSON.parse(readFileSync(path.join(dataDir, 'agents.json'), 'utf8')) as { version: number };
@@ -151,7 +178,9 @@ describe('results and the report', () => {
     await core.close();
     core = await startCore();
     const again = value<AgentList>(await core.dispatch('agents:list', { profileId: 'demo' }, receiver));
-    expect(again.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort()).toEqual(listed.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort());
+    expect(again.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort()).toEqual(
+      listed.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort(),
+    );
     const report = value<AgentReport>(await core.dispatch('agents:report', { profileId: 'demo' }, receiver));
     expect(report.markdown).toContain('| gpt-sim-o3 | ready (');
     expect(report.markdown).toMatch(/\*\*not ready — Signed thinking returned/);
@@ -161,7 +190,11 @@ describe('results and the report', () => {
   });
 
   it('refuses an unknown agent by field', async () => {
-    const r = await core.dispatch('agents:check', { profileId: 'demo', agent: 'cursor', model: 'gpt-sim-4o' }, receiver);
+    const r = await core.dispatch(
+      'agents:check',
+      { profileId: 'demo', agent: 'cursor', model: 'gpt-sim-4o' },
+      receiver,
+    );
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.fields?.agent).toBeTruthy();
   });

@@ -55,7 +55,13 @@ function sender(env: ProbeEnv): Send {
   };
 }
 
-const timedOut = (id: string, title: string, why: string): AgentStep => ({ id, title, outcome: 'fail', evidence: why, runIds: [] });
+const timedOut = (id: string, title: string, why: string): AgentStep => ({
+  id,
+  title,
+  outcome: 'fail',
+  evidence: why,
+  runIds: [],
+});
 
 async function repeats(send: Send, body: Json): Promise<FinishedRun[] | AgentStep> {
   const runs: FinishedRun[] = [];
@@ -70,13 +76,26 @@ async function repeats(send: Send, body: Json): Promise<FinishedRun[] | AgentSte
 /** Turn 1 → the repeated turn 2 → cache and usage: the part every agent shares. */
 async function toolLoop(
   send: Send,
-  o: { agent: AgentId; body: Json; tool: string; schema: object; turn2: (run: FinishedRun, call: ToolCall) => Json; sent: string },
+  o: {
+    agent: AgentId;
+    body: Json;
+    tool: string;
+    schema: object;
+    turn2: (run: FinishedRun, call: ToolCall) => Json;
+    sent: string;
+  },
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;
   const first = await send(o.body);
   if ('timeout' in first) return [timedOut('turn-1', 'Turn 1: tool call', first.timeout)];
-  const turn1 = judgeToolTurn(first, { id: 'turn-1', title: 'Turn 1: tool call', tool: o.tool, schema: o.schema, agent: name });
+  const turn1 = judgeToolTurn(first, {
+    id: 'turn-1',
+    title: 'Turn 1: tool call',
+    tool: o.tool,
+    schema: o.schema,
+    agent: name,
+  });
   if (!turn1.ok) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
   const steps = [turn1.step];
   const extra = between?.(first);
@@ -92,14 +111,22 @@ async function toolLoop(
 
 function codexReasoning(run: FinishedRun): AgentStep {
   const items = run.result.transcript.blocks.filter((b) => b.kind === 'thinking' && b.item);
-  const base = { id: 'reasoning', title: 'Encrypted reasoning returned', runIds: [run.ledger.runId], status: run.response?.status };
-  if (items.length === 0) return { ...base, outcome: 'skip', evidence: 'the model returned no reasoning item (not a reasoning model).' };
+  const base = {
+    id: 'reasoning',
+    title: 'Encrypted reasoning returned',
+    runIds: [run.ledger.runId],
+    status: run.response?.status,
+  };
+  if (items.length === 0)
+    return { ...base, outcome: 'skip', evidence: 'the model returned no reasoning item (not a reasoning model).' };
   const missing = items.some((b) => b.kind === 'thinking' && typeof b.item?.encrypted_content !== 'string');
   if (missing) {
     return {
       ...base,
       outcome: 'fail',
-      evidence: 'the reasoning item came back without encrypted_content although include asked for it: the relay dropped include.',
+      evidence:
+        'the reasoning item came back without encrypted_content although include asked for it: ' +
+        'the relay dropped include.',
       consequence: 'Codex would fail on its second turn: the reasoning item cannot be sent back with store: false.',
     };
   }
@@ -107,9 +134,17 @@ function codexReasoning(run: FinishedRun): AgentStep {
 }
 
 function claudeThinking(run: FinishedRun): AgentStep {
-  const blocks = run.result.transcript.blocks.filter((b): b is Extract<Block, { kind: 'thinking' }> => b.kind === 'thinking');
-  const base = { id: 'thinking', title: 'Signed thinking returned', runIds: [run.ledger.runId], status: run.response?.status };
-  if (blocks.length === 0) return { ...base, outcome: 'skip', evidence: 'the model returned no thinking block (no extended thinking).' };
+  const blocks = run.result.transcript.blocks.filter(
+    (b): b is Extract<Block, { kind: 'thinking' }> => b.kind === 'thinking',
+  );
+  const base = {
+    id: 'thinking',
+    title: 'Signed thinking returned',
+    runIds: [run.ledger.runId],
+    status: run.response?.status,
+  };
+  if (blocks.length === 0)
+    return { ...base, outcome: 'skip', evidence: 'the model returned no thinking block (no extended thinking).' };
   if (blocks.some((b) => !b.redacted && !b.signature)) {
     return {
       ...base,
@@ -137,7 +172,12 @@ async function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
   );
 }
 
-async function claudeSteps(send: Send, env: ProbeEnv, model: string, smallModel: string | undefined): Promise<AgentStep[]> {
+async function claudeSteps(
+  send: Send,
+  env: ProbeEnv,
+  model: string,
+  smallModel: string | undefined,
+): Promise<AgentStep[]> {
   const body = claudeTurn1(model);
   const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(body))];
   if (smallModel) {
@@ -146,8 +186,24 @@ async function claudeSteps(send: Send, env: ProbeEnv, model: string, smallModel:
     if ('timeout' in small) steps.push(timedOut('small-model', title, small.timeout));
     else if (small.result.verdict !== 'complete') {
       const words = failureWords(small);
-      steps.push({ id: 'small-model', title, outcome: 'fail', status: small.response?.status, runIds: [small.ledger.runId], evidence: words, consequence: `Claude Code's side requests would fail: ${words}` });
-    } else steps.push({ id: 'small-model', title, outcome: 'pass', status: small.response?.status, runIds: [small.ledger.runId], evidence: 'answered a short streamed request.' });
+      steps.push({
+        id: 'small-model',
+        title,
+        outcome: 'fail',
+        status: small.response?.status,
+        runIds: [small.ledger.runId],
+        evidence: words,
+        consequence: `Claude Code's side requests would fail: ${words}`,
+      });
+    } else
+      steps.push({
+        id: 'small-model',
+        title,
+        outcome: 'pass',
+        status: small.response?.status,
+        runIds: [small.ledger.runId],
+        evidence: 'answered a short streamed request.',
+      });
   }
   const loop = await toolLoop(
     send,
@@ -179,7 +235,12 @@ async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
 export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal: AbortSignal): Promise<AgentResult> {
   const t0 = Date.now();
   const info = AGENTS[input.agent];
-  const env = new ProbeEnv(deps, { profileId: input.profileId, model: input.model, protocol: info.protocol, capability: 'tools' }, signal, AGENT_RUN_TIMEOUT_MS);
+  const env = new ProbeEnv(
+    deps,
+    { profileId: input.profileId, model: input.model, protocol: info.protocol, capability: 'tools' },
+    signal,
+    AGENT_RUN_TIMEOUT_MS,
+  );
   const send = sender(env);
   const steps =
     input.agent === 'codex'

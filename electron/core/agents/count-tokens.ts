@@ -4,7 +4,15 @@
  */
 import { parseGatewayError } from '../../../shared/errors';
 import type { AgentStep, StepExchange } from '../../../shared/agents/types';
-import { buildRequest, describeRequestError, gatewayRequest, readBodyText, RequestTimer, safeResponseHeaders, scrub } from '../gateway-client';
+import {
+  buildRequest,
+  describeRequestError,
+  gatewayRequest,
+  readBodyText,
+  RequestTimer,
+  safeResponseHeaders,
+  scrub,
+} from '../gateway-client';
 import { capText, ProbeCancelled, type ProbeEnv } from '../probes/harness';
 
 const TITLE = 'count_tokens with tools';
@@ -18,26 +26,52 @@ export async function countTokensExchange(env: ProbeEnv, payload: Record<string,
   const key = profiles.keyFor(profile.id);
   const secrets = profiles.secretsFor(profile.id);
   const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets });
-  const exchange: StepExchange = { method: 'POST', url: req.url, requestHeaders: req.redactedHeaders, requestBody: scrub(req.body ?? '', secrets) };
-  const timer = new RequestTimer({ headersMs: Math.min(timeouts.headersMs, env.runTimeoutMs), idleMs: timeouts.idleMs });
+  const exchange: StepExchange = {
+    method: 'POST',
+    url: req.url,
+    requestHeaders: req.redactedHeaders,
+    requestBody: scrub(req.body ?? '', secrets),
+  };
+  const timer = new RequestTimer({
+    headersMs: Math.min(timeouts.headersMs, env.runTimeoutMs),
+    idleMs: timeouts.idleMs,
+  });
   const onAbort = () => timer.cancel();
   env.signal.addEventListener('abort', onAbort, { once: true });
-  const warn = (evidence: string, status?: number): AgentStep => ({ ...base, outcome: 'warn', status, evidence, exchange, consequence: CONSEQUENCE });
+  const warn = (evidence: string, status?: number): AgentStep => ({
+    ...base,
+    outcome: 'warn',
+    status,
+    evidence,
+    exchange,
+    consequence: CONSEQUENCE,
+  });
   try {
     const res = await gatewayRequest(req, timer.signal);
     timer.activity();
     const headers = safeResponseHeaders(res.headers, secrets, key);
     const text = scrub((await readBodyText(res, timer, 256 * 1024)).text, secrets);
     Object.assign(exchange, { status: res.status, responseHeaders: headers, responseBody: capText(text, 4000) });
-    if (!res.ok) return warn(`answered ${parseGatewayError(res.status, headers, text, { requestUrl: req.url }).message}`, res.status);
+    if (!res.ok)
+      return warn(
+        `answered ${parseGatewayError(res.status, headers, text, { requestUrl: req.url }).message}`,
+        res.status,
+      );
     let n: unknown;
     try {
       n = (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;
     } catch {
       return warn('answered with a body that is not JSON.', res.status);
     }
-    if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) return warn(`answered input_tokens ${String(n)}, not a count.`, res.status);
-    return { ...base, outcome: 'pass', status: res.status, evidence: `counted ${n} input tokens with system and tools.`, exchange };
+    if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0)
+      return warn(`answered input_tokens ${String(n)}, not a count.`, res.status);
+    return {
+      ...base,
+      outcome: 'pass',
+      status: res.status,
+      evidence: `counted ${n} input tokens with system and tools.`,
+      exchange,
+    };
   } catch (err) {
     if (timer.cause() === 'cancelled') throw new ProbeCancelled();
     const message = timer.cause() ? 'did not answer in time.' : describeRequestError(err, secrets, req.proxy).message;

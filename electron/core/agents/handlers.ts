@@ -36,7 +36,10 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
     'agents:list': async ({ profileId }) => {
       requireProfile(profileId);
       const now = Date.now();
-      return { profileId, results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })) };
+      return {
+        profileId,
+        results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })),
+      };
     },
     'agents:check': async (input) => {
       requireProfile(input.profileId);

@@ -47,7 +47,12 @@ function described(name: string, summary: string): string {
 // ---- Codex CLI: /v1/responses ----
 
 export const CODEX_TOOL = 'shell';
-const strict = (properties: Json, required = Object.keys(properties)): Json => ({ type: 'object', properties, required, additionalProperties: false });
+const strict = (properties: Json, required = Object.keys(properties)): Json => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 export const CODEX_SHELL_SCHEMA = strict({
   command: { type: 'array', items: { type: 'string' }, description: 'The command to execute' },
   workdir: { type: 'string', description: 'The working directory to execute the command in' },
@@ -55,15 +60,53 @@ export const CODEX_SHELL_SCHEMA = strict({
 });
 
 function codexTools(): Json[] {
-  const fn = (name: string, description: string, parameters: Json) => ({ type: 'function', name, description, strict: true, parameters });
+  const fn = (name: string, description: string, parameters: Json) => ({
+    type: 'function',
+    name,
+    description,
+    strict: true,
+    parameters,
+  });
   return [
     fn(CODEX_TOOL, described(CODEX_TOOL, 'Runs a shell command and returns its output.'), CODEX_SHELL_SCHEMA),
-    fn('apply_patch', described('apply_patch', 'Edits files with a patch in the envelope format.'), strict({ input: { type: 'string' } })),
-    fn('update_plan', described('update_plan', 'Updates the task plan: steps and their status.'), strict({ explanation: { type: 'string' }, plan: { type: 'array', items: strict({ step: { type: 'string' }, status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] } }) } })),
-    fn('view_image', described('view_image', 'Attaches a local image to the conversation.'), strict({ path: { type: 'string' } })),
-    fn('web_search_preview', described('web_search_preview', 'Searches the web (needs approval).'), strict({ query: { type: 'string' } })),
+    fn(
+      'apply_patch',
+      described('apply_patch', 'Edits files with a patch in the envelope format.'),
+      strict({ input: { type: 'string' } }),
+    ),
+    fn(
+      'update_plan',
+      described('update_plan', 'Updates the task plan: steps and their status.'),
+      strict({
+        explanation: { type: 'string' },
+        plan: {
+          type: 'array',
+          items: strict({
+            step: { type: 'string' },
+            status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] },
+          }),
+        },
+      }),
+    ),
+    fn(
+      'view_image',
+      described('view_image', 'Attaches a local image to the conversation.'),
+      strict({ path: { type: 'string' } }),
+    ),
+    fn(
+      'web_search_preview',
+      described('web_search_preview', 'Searches the web (needs approval).'),
+      strict({ query: { type: 'string' } }),
+    ),
   ];
 }
+
+const ENVIRONMENT_CONTEXT = [
+  '<environment_context>',
+  '  <cwd>/workspace</cwd>',
+  '  <sandbox_mode>workspace-write</sandbox_mode>',
+  '</environment_context>',
+].join('\n');
 
 export interface CodexSession {
   body: Json;
@@ -77,7 +120,16 @@ export function codexTurn1(model: string): CodexSession {
     model,
     instructions: longInstructions('You are Codex, a coding agent running in the Codex CLI on a user’s computer.'),
     input: [
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/workspace</cwd>\n  <sandbox_mode>workspace-write</sandbox_mode>\n</environment_context>' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          {
+            type: 'input_text',
+            text: ENVIRONMENT_CONTEXT,
+          },
+        ],
+      },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: userText }] },
     ],
     tools: codexTools(),
@@ -101,7 +153,14 @@ export function codexTurn2(turn1: Json, transcript: Transcript, call: ToolCall):
     if (b.kind === 'thinking' && b.item) items.push({ ...b.item });
   }
   items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argsText });
-  items.push({ type: 'function_call_output', call_id: call.id, output: JSON.stringify({ output: 'total 8\n-rw-r--r-- 1 user user 42 README.md\n', metadata: { exit_code: 0, duration_seconds: 0.1 } }) });
+  items.push({
+    type: 'function_call_output',
+    call_id: call.id,
+    output: JSON.stringify({
+      output: 'total 8\n-rw-r--r-- 1 user user 42 README.md\n',
+      metadata: { exit_code: 0, duration_seconds: 0.1 },
+    }),
+  });
   return { ...turn1, input: [...(turn1.input as unknown[]), ...items] };
 }
 
@@ -110,7 +169,11 @@ export function codexTurn2(turn1: Json, transcript: Transcript, call: ToolCall):
 export const CLAUDE_TOOL = 'Bash';
 export const CLAUDE_BASH_SCHEMA = {
   type: 'object',
-  properties: { command: { type: 'string', description: 'The command to execute' }, description: { type: 'string' }, timeout: { type: 'number' } },
+  properties: {
+    command: { type: 'string', description: 'The command to execute' },
+    description: { type: 'string' },
+    timeout: { type: 'number' },
+  },
   required: ['command'],
   additionalProperties: false,
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -120,15 +183,42 @@ function claudeTools(): Json[] {
   const tool = (name: string, summary: string, properties: Json, required: string[]) => ({
     name,
     description: described(name, summary),
-    input_schema: { type: 'object', properties, required, additionalProperties: false, $schema: 'http://json-schema.org/draft-07/schema#' },
+    input_schema: {
+      type: 'object',
+      properties,
+      required,
+      additionalProperties: false,
+      $schema: 'http://json-schema.org/draft-07/schema#',
+    },
   });
   const tools = [
-    { name: CLAUDE_TOOL, description: described(CLAUDE_TOOL, 'Executes a bash command in a persistent shell session.'), input_schema: CLAUDE_BASH_SCHEMA },
+    {
+      name: CLAUDE_TOOL,
+      description: described(CLAUDE_TOOL, 'Executes a bash command in a persistent shell session.'),
+      input_schema: CLAUDE_BASH_SCHEMA,
+    },
     tool('Glob', 'Fast file pattern matching.', { pattern: { type: 'string' }, path: { type: 'string' } }, ['pattern']),
-    tool('Grep', 'Searches file contents with ripgrep.', { pattern: { type: 'string' }, path: { type: 'string' } }, ['pattern']),
-    tool('Edit', 'Performs exact string replacements in files.', { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } }, ['file_path', 'old_string', 'new_string']),
-    tool('Write', 'Writes a file to the local filesystem.', { file_path: { type: 'string' }, content: { type: 'string' } }, ['file_path', 'content']),
-    tool('TodoWrite', 'Creates and manages a structured task list.', { todos: { type: 'array', items: { type: 'object' } } }, ['todos']),
+    tool('Grep', 'Searches file contents with ripgrep.', { pattern: { type: 'string' }, path: { type: 'string' } }, [
+      'pattern',
+    ]),
+    tool(
+      'Edit',
+      'Performs exact string replacements in files.',
+      { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
+      ['file_path', 'old_string', 'new_string'],
+    ),
+    tool(
+      'Write',
+      'Writes a file to the local filesystem.',
+      { file_path: { type: 'string' }, content: { type: 'string' } },
+      ['file_path', 'content'],
+    ),
+    tool(
+      'TodoWrite',
+      'Creates and manages a structured task list.',
+      { todos: { type: 'array', items: { type: 'object' } } },
+      ['todos'],
+    ),
   ];
   // The last tool carries the cache mark, so system + tools form one cached prefix.
   return tools.map((t, i) => (i === tools.length - 1 ? { ...t, cache_control: { type: 'ephemeral' } } : t));
@@ -136,8 +226,16 @@ function claudeTools(): Json[] {
 
 function claudeSystem(): Json[] {
   return [
-    { type: 'text', text: 'You are Claude Code, Anthropic’s official CLI for Claude.', cache_control: { type: 'ephemeral' } },
-    { type: 'text', text: longInstructions('You are an interactive CLI tool that helps users with software engineering tasks.'), cache_control: { type: 'ephemeral' } },
+    {
+      type: 'text',
+      text: 'You are Claude Code, Anthropic’s official CLI for Claude.',
+      cache_control: { type: 'ephemeral' },
+    },
+    {
+      type: 'text',
+      text: longInstructions('You are an interactive CLI tool that helps users with software engineering tasks.'),
+      cache_control: { type: 'ephemeral' },
+    },
   ];
 }
 
@@ -151,14 +249,30 @@ export function claudeTurn1(model: string): Json {
     system: claudeSystem(),
     tools: claudeTools(),
     metadata: { user_id: userId(randomUUID()) },
-    messages: [{ role: 'user', content: [{ type: 'text', text: `List the files in this directory: use the ${CLAUDE_TOOL} tool with the command "ls -la".` }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: `List the files in this directory: use the ${CLAUDE_TOOL} tool with the command "ls -la".`,
+          },
+        ],
+      },
+    ],
     stream: true,
   };
 }
 
 /** count_tokens takes the context without generation controls (protocols.md §2). */
 export function claudeCountTokens(turn1: Json): Json {
-  return { model: turn1.model, system: turn1.system, tools: turn1.tools, messages: turn1.messages, thinking: turn1.thinking };
+  return {
+    model: turn1.model,
+    system: turn1.system,
+    tools: turn1.tools,
+    messages: turn1.messages,
+    thinking: turn1.thinking,
+  };
 }
 
 /** The side request Claude Code sends to its small fast model (topic detection), short and without tools. */
@@ -166,7 +280,14 @@ export function claudeSmallModel(model: string): Json {
   return {
     model,
     max_tokens: 512,
-    system: [{ type: 'text', text: 'Analyze if this message indicates a new conversation topic. Format your response as a JSON object with fields isNewTopic and title.' }],
+    system: [
+      {
+        type: 'text',
+        text:
+          'Analyze if this message indicates a new conversation topic. ' +
+          'Format your response as a JSON object with fields isNewTopic and title.',
+      },
+    ],
     messages: [{ role: 'user', content: 'List the files in this directory.' }],
     metadata: { user_id: userId(randomUUID()) },
     stream: true,
@@ -177,10 +298,12 @@ export function claudeSmallModel(model: string): Json {
 export function claudeTurn2(turn1: Json, transcript: Transcript, call: ToolCall): Json {
   const content: Json[] = [];
   for (const b of transcript.blocks) {
-    if (b.kind === 'thinking' && !b.redacted) content.push({ type: 'thinking', thinking: b.text, signature: b.signature ?? '' });
+    if (b.kind === 'thinking' && !b.redacted)
+      content.push({ type: 'thinking', thinking: b.text, signature: b.signature ?? '' });
     else if (b.kind === 'thinking' && b.data !== undefined) content.push({ type: 'redacted_thinking', data: b.data });
     else if (b.kind === 'text' && b.text) content.push({ type: 'text', text: b.text });
-    else if (b.kind === 'tool_call' && b.complete) content.push({ type: 'tool_use', id: b.id, name: b.name, input: b.args ?? {} });
+    else if (b.kind === 'tool_call' && b.complete)
+      content.push({ type: 'tool_use', id: b.id, name: b.name, input: b.args ?? {} });
   }
   const result = { type: 'tool_result', tool_use_id: call.id, content: 'total 8\n-rw-r--r-- 1 user user 42 README.md' };
   return {
@@ -194,17 +317,35 @@ export function claudeTurn2(turn1: Json, transcript: Transcript, call: ToolCall)
 export const CHAT_TOOL = 'execute_command';
 export const CHAT_SCHEMA = {
   type: 'object',
-  properties: { command: { type: 'string', description: 'The CLI command to execute' }, requires_approval: { type: 'boolean' } },
+  properties: {
+    command: { type: 'string', description: 'The CLI command to execute' },
+    requires_approval: { type: 'boolean' },
+  },
   required: ['command', 'requires_approval'],
 };
 
 function chatTools(): Json[] {
-  const fn = (name: string, summary: string, parameters: Json) => ({ type: 'function', function: { name, description: described(name, summary), parameters } });
+  const fn = (name: string, summary: string, parameters: Json) => ({
+    type: 'function',
+    function: { name, description: described(name, summary), parameters },
+  });
   return [
     fn(CHAT_TOOL, 'Executes a CLI command on the system.', CHAT_SCHEMA),
-    fn('read_file', 'Reads the contents of a file.', { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
-    fn('write_to_file', 'Writes content to a file.', { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] }),
-    fn('search_files', 'Regex search across files.', { type: 'object', properties: { path: { type: 'string' }, regex: { type: 'string' } }, required: ['path', 'regex'] }),
+    fn('read_file', 'Reads the contents of a file.', {
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+    }),
+    fn('write_to_file', 'Writes content to a file.', {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    }),
+    fn('search_files', 'Regex search across files.', {
+      type: 'object',
+      properties: { path: { type: 'string' }, regex: { type: 'string' } },
+      required: ['path', 'regex'],
+    }),
   ];
 }
 
@@ -212,7 +353,10 @@ export function chatTurn1(model: string): Json {
   return {
     model,
     messages: [
-      { role: 'system', content: longInstructions('You are a highly skilled software engineer working in the user’s editor.') },
+      {
+        role: 'system',
+        content: longInstructions('You are a highly skilled software engineer working in the user’s editor.'),
+      },
       { role: 'user', content: `List the files in the workspace: call the ${CHAT_TOOL} tool with command "ls -la".` },
     ],
     tools: chatTools(),
@@ -228,7 +372,11 @@ export function chatTurn2(turn1: Json, call: ToolCall): Json {
     ...turn1,
     messages: [
       ...(turn1.messages as unknown[]),
-      { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.argsText } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.argsText } }],
+      },
       { role: 'tool', tool_call_id: call.id, content: 'total 8\n-rw-r--r-- 1 user user 42 README.md' },
     ],
   };

@@ -69,7 +69,8 @@ export function createRelays(): Relays {
       if (relay === 'chat-text-tools' && protocol === 'chat') flattenTools(body);
       checkUpstream(protocol, body, secret);
       const include = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
-      const rewrite = (v: unknown): unknown => answerRewrite(v, { include, secret, stripSignatures: relay === 'strips-signatures' });
+      const rewrite = (v: unknown): unknown =>
+        answerRewrite(v, { include, secret, stripSignatures: relay === 'strips-signatures' });
       return { body, secret, freshCache: relay === 'ignores-cache', answer: <T>(value: T) => rewrite(value) as T };
     },
   };
@@ -96,12 +97,16 @@ function flattenTools(body: Json): void {
   delete body.tool_choice;
   delete body.parallel_tool_calls;
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  body.messages = [{ role: 'system', content: `You can use these tools by describing the call in text: ${names}.` }, ...messages];
+  body.messages = [
+    { role: 'system', content: `You can use these tools by describing the call in text: ${names}.` },
+    ...messages,
+  ];
 }
 
 /** The upstream's refusals for agent turns sent back wrongly (protocols.md §1.7, §3). */
 function checkUpstream(protocol: ProtocolId, body: Json, secret: string): void {
-  if (protocol === 'responses' && Array.isArray(body.input)) checkResponsesInput(body.input.filter(isObj), body.store === false, secret);
+  if (protocol === 'responses' && Array.isArray(body.input))
+    checkResponsesInput(body.input.filter(isObj), body.store === false, secret);
   if (protocol === 'messages' && Array.isArray(body.messages)) checkSignatures(body.messages);
 }
 
@@ -113,14 +118,29 @@ function checkResponsesInput(items: Json[], stateless: boolean, secret: string):
       const content = item.encrypted_content;
       if (typeof content !== 'string' || !content) {
         if (stateless) {
-          throw new RequestError(400, 'invalid_request_error', `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`);
+          throw new RequestError(
+            400,
+            'invalid_request_error',
+            `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. ` +
+              'Try again with `store` set to true, or remove this item from your input.',
+          );
         }
       } else if (!verifies(secret, id, content)) {
-        throw new RequestError(400, 'invalid_request_error', `The encrypted content for item ${id} could not be verified.`, 'invalid_encrypted_content');
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          `The encrypted content for item ${id} could not be verified.`,
+          'invalid_encrypted_content',
+        );
       }
     }
     if (item.type === 'function_call_output' && !calls.has(item.call_id)) {
-      throw new RequestError(400, 'invalid_request_error', `No tool call found for function call output with call_id ${String(item.call_id)}.`, `input[${n}]`);
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        `No tool call found for function call output with call_id ${String(item.call_id)}.`,
+        `input[${n}]`,
+      );
     }
   }
 }
@@ -131,10 +151,18 @@ function checkSignatures(messages: unknown[]): void {
     m.content.forEach((block, j) => {
       if (!isObj(block) || block.type !== 'thinking') return;
       if (typeof block.signature !== 'string' || !block.signature) {
-        throw new RequestError(400, 'invalid_request_error', `messages.${i}.content.${j}.thinking.signature: Field required`);
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          `messages.${i}.content.${j}.thinking.signature: Field required`,
+        );
       }
       if (block.signature !== SIGNATURE) {
-        throw new RequestError(400, 'invalid_request_error', `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`,
+        );
       }
     });
   });
@@ -153,7 +181,8 @@ function answerRewrite(value: unknown, opts: RewriteOpts): unknown {
   if (opts.stripSignatures && value.type === 'signature_delta') return { ...value, signature: '' };
   const out: Json = {};
   for (const [k, v] of Object.entries(value)) out[k] = answerRewrite(v, opts);
-  if (out.type === 'reasoning' && typeof out.id === 'string' && opts.include) out.encrypted_content = encryptedFor(opts.secret, out.id);
+  if (out.type === 'reasoning' && typeof out.id === 'string' && opts.include)
+    out.encrypted_content = encryptedFor(opts.secret, out.id);
   if (opts.stripSignatures && out.type === 'thinking' && 'signature' in out) out.signature = '';
   return out;
 }

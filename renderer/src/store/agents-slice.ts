@@ -48,7 +48,13 @@ export const createAgentsSlice: StateCreator<AppState, [], [], AgentsSlice> = (s
     set((s) => {
       const { [key]: _done, ...rest } = s.agentChecksRunning;
       return r.ok
-        ? { agentChecksRunning: rest, agentResults: { ...s.agentResults, [input.profileId]: merged(s.agentResults[input.profileId], input.profileId, r.value) } }
+        ? {
+            agentChecksRunning: rest,
+            agentResults: {
+              ...s.agentResults,
+              [input.profileId]: merged(s.agentResults[input.profileId], input.profileId, r.value),
+            },
+          }
         : { agentChecksRunning: rest };
     });
     return r.ok ? undefined : r.error;

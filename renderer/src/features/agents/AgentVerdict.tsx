@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { formatAge } from '../../../../shared/capabilities';
-import type { AgentResult, AgentStep } from '../../../../shared/contract';
+import type { AgentResult, AgentStep, StepExchange } from '../../../../shared/contract';
 import { AGENTS } from '../../../../shared/agents/types';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
+
+const exchangeRequest = (x: StepExchange) =>
+  `${x.method} ${x.url}\n${JSON.stringify(x.requestHeaders, null, 2)}\n\n${x.requestBody}`;
+const exchangeResponse = (x: StepExchange) => `${x.status ?? x.error ?? ''}\n${x.responseBody ?? ''}`;
 
 const OUTCOME_MARK: Record<AgentStep['outcome'], string> = { pass: '✓', warn: '!', fail: '✗', skip: '–' };
 
@@ -11,7 +15,13 @@ const OUTCOME_MARK: Record<AgentStep['outcome'], string> = { pass: '✓', warn: 
  * One (agent, model) verdict: the sentence first (it starts with ready / degraded / not ready), then every
  * step with its evidence; each step's runs open in the stream viewer, or in the composer to try again by hand.
  */
-export function AgentVerdict({ result, onError }: { result: AgentResult; onError: (message: string | undefined) => void }) {
+export function AgentVerdict({
+  result,
+  onError,
+}: {
+  result: AgentResult;
+  onError: (message: string | undefined) => void;
+}) {
   const evidenceRequested = useAppStore((s) => s.evidenceRequested);
   const runReopened = useAppStore((s) => s.composerRunReopened);
   const tabSelected = useAppStore((s) => s.tabSelected);
@@ -35,8 +45,13 @@ export function AgentVerdict({ result, onError }: { result: AgentResult; onError
     } catch {
       body = undefined;
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return onError('The recorded body is not a JSON object.');
-    runReopened(protocol, body as Record<string, unknown>, `Step of the ${AGENTS[result.agent].label} check on ${result.model}.`);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return onError('The recorded body is not a JSON object.');
+    runReopened(
+      protocol,
+      body as Record<string, unknown>,
+      `Step of the ${AGENTS[result.agent].label} check on ${result.model}.`,
+    );
     tabSelected(protocol);
   };
 
@@ -45,8 +60,9 @@ export function AgentVerdict({ result, onError }: { result: AgentResult; onError
       <p className="verdict-text">{result.verdict}</p>
       <p className="muted small">
         {AGENTS[result.agent].label} · <span className="mono">{result.model}</span>
-        {result.smallModel ? ` · small fast model ${result.smallModel}` : ''} · measured {new Date(result.at).toLocaleString()} (
-        {formatAge(Date.now() - Date.parse(result.at))} ago) · {Math.round(result.durationMs / 100) / 10} s
+        {result.smallModel ? ` · small fast model ${result.smallModel}` : ''} · measured{' '}
+        {new Date(result.at).toLocaleString()} ({formatAge(Date.now() - Date.parse(result.at))} ago) ·{' '}
+        {Math.round(result.durationMs / 100) / 10} s
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (
@@ -60,17 +76,27 @@ export function AgentVerdict({ result, onError }: { result: AgentResult; onError
             {s.exchange && (
               <details>
                 <summary>Request and response</summary>
-                <pre className="mono">{`${s.exchange.method} ${s.exchange.url}\n${JSON.stringify(s.exchange.requestHeaders, null, 2)}\n\n${s.exchange.requestBody}`}</pre>
-                <pre className="mono">{`${s.exchange.status ?? s.exchange.error ?? ''}\n${s.exchange.responseBody ?? ''}`}</pre>
+                <pre className="mono">{exchangeRequest(s.exchange)}</pre>
+                <pre className="mono">{exchangeResponse(s.exchange)}</pre>
               </details>
             )}
             <div className="row wrap">
               {s.runIds.map((id, i) => (
                 <span key={id} className="run-links">
-                  <button type="button" className="small" aria-label={`Open run ${i + 1} of ${s.title}`} onClick={() => void open(id)}>
+                  <button
+                    type="button"
+                    className="small"
+                    aria-label={`Open run ${i + 1} of ${s.title}`}
+                    onClick={() => void open(id)}
+                  >
                     Run {i + 1}
                   </button>
-                  <button type="button" className="small ghost" aria-label={`Open run ${i + 1} of ${s.title} in the composer`} onClick={() => void toComposer(id)}>
+                  <button
+                    type="button"
+                    className="small ghost"
+                    aria-label={`Open run ${i + 1} of ${s.title} in the composer`}
+                    onClick={() => void toComposer(id)}
+                  >
                     in composer
                   </button>
                 </span>

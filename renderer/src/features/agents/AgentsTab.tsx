@@ -51,7 +51,12 @@ export function AgentsTab() {
 
   const check = async () => {
     if (!profileId || !chosen) return;
-    const err = await agentCheckRequested({ profileId, agent, model: chosen, ...(AGENTS[agent].hasSmallModel ? { smallModel: small } : {}) });
+    const err = await agentCheckRequested({
+      profileId,
+      agent,
+      model: chosen,
+      ...(AGENTS[agent].hasSmallModel ? { smallModel: small } : {}),
+    });
     setError(err?.message);
   };
   const checkAll = async () => {
@@ -72,8 +77,8 @@ export function AgentsTab() {
     <div className="agents" role="tabpanel" aria-label="Agents">
       <div className="cap-toolbar">
         <p className="muted small">
-          Replays each agent’s own requests turn by turn and judges them on evidence: a tool call that validates, reasoning
-          accepted when sent back, a cache read on the repeat, usage at the end.
+          Replays each agent’s own requests turn by turn and judges them on evidence: a tool call that validates,
+          reasoning accepted when sent back, a cache read on the repeat, usage at the end.
         </p>
         <label>
           Agent{' '}
@@ -114,7 +119,14 @@ export function AgentsTab() {
           Check all ({ids.length} models × {AGENT_IDS.length} agents)
         </button>
         {sweep && (
-          <div className="progress" role="progressbar" aria-label="Check all progress" aria-valuemin={0} aria-valuemax={sweep.total} aria-valuenow={sweep.done}>
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label="Check all progress"
+            aria-valuemin={0}
+            aria-valuemax={sweep.total}
+            aria-valuenow={sweep.done}
+          >
             <div className="bar" style={{ width: `${(sweep.done / Math.max(1, sweep.total)) * 100}%` }} />
             <span className="small">
               {sweep.done} / {sweep.total}
@@ -151,7 +163,9 @@ export function AgentsTab() {
             <AgentVerdict key={agentResultKey(shown) + shown.at} result={shown} onError={setError} />
           ) : (
             <p className="muted">
-              {checking ? 'Checking…' : `${AGENTS[agent].label} has not been checked on ${chosen || 'a model'} yet: press Check.`}
+              {checking
+                ? 'Checking…'
+                : `${AGENTS[agent].label} has not been checked on ${chosen || 'a model'} yet: press Check.`}
             </p>
           )}
         </aside>
