@@ -66,43 +66,7 @@ export function AgentVerdict({
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (
-          <li key={s.id} className={`step ${s.outcome}`}>
-            <span className={`badge ${s.outcome}`} aria-label={s.outcome}>
-              {OUTCOME_MARK[s.outcome]}
-            </span>{' '}
-            <strong>{s.title}</strong>
-            {s.status !== undefined ? ` · HTTP ${s.status}` : ''}: {s.evidence}
-            {s.consequence && <div className="consequence">{s.consequence}</div>}
-            {s.exchange && (
-              <details>
-                <summary>Request and response</summary>
-                <pre className="mono">{exchangeRequest(s.exchange)}</pre>
-                <pre className="mono">{exchangeResponse(s.exchange)}</pre>
-              </details>
-            )}
-            <div className="row wrap">
-              {s.runIds.map((id, i) => (
-                <span key={id} className="run-links">
-                  <button
-                    type="button"
-                    className="small"
-                    aria-label={`Open run ${i + 1} of ${s.title}`}
-                    onClick={() => void open(id)}
-                  >
-                    Run {i + 1}
-                  </button>
-                  <button
-                    type="button"
-                    className="small ghost"
-                    aria-label={`Open run ${i + 1} of ${s.title} in the composer`}
-                    onClick={() => void toComposer(id)}
-                  >
-                    in composer
-                  </button>
-                </span>
-              ))}
-            </div>
-          </li>
+          <StepItem key={s.id} step={s} onOpen={(id) => void open(id)} onCompose={(id) => void toComposer(id)} />
         ))}
       </ol>
       {shown && (
@@ -111,5 +75,55 @@ export function AgentVerdict({
         </div>
       )}
     </section>
+  );
+}
+
+function StepItem({
+  step: s,
+  onOpen,
+  onCompose,
+}: {
+  step: AgentStep;
+  onOpen(id: string): void;
+  onCompose(id: string): void;
+}) {
+  return (
+    <li className={`step ${s.outcome}`}>
+      <span className={`badge ${s.outcome}`} aria-label={s.outcome}>
+        {OUTCOME_MARK[s.outcome]}
+      </span>{' '}
+      <strong>{s.title}</strong>
+      {s.status !== undefined ? ` · HTTP ${s.status}` : ''}: {s.evidence}
+      {s.consequence && <div className="consequence">{s.consequence}</div>}
+      {s.exchange && (
+        <details>
+          <summary>Request and response</summary>
+          <pre className="mono">{exchangeRequest(s.exchange)}</pre>
+          <pre className="mono">{exchangeResponse(s.exchange)}</pre>
+        </details>
+      )}
+      <div className="row wrap">
+        {s.runIds.map((id, i) => (
+          <span key={id} className="run-links">
+            <button
+              type="button"
+              className="small"
+              aria-label={`Open run ${i + 1} of ${s.title}`}
+              onClick={() => onOpen(id)}
+            >
+              Run {i + 1}
+            </button>
+            <button
+              type="button"
+              className="small ghost"
+              aria-label={`Open run ${i + 1} of ${s.title} in the composer`}
+              onClick={() => onCompose(id)}
+            >
+              in composer
+            </button>
+          </span>
+        ))}
+      </div>
+    </li>
   );
 }

@@ -4,17 +4,9 @@ import type { AgentResultView } from '../../../../shared/contract';
 import { useAppStore } from '../../store';
 import { AgentMatrix } from './AgentMatrix';
 import { AgentVerdict } from './AgentVerdict';
+import { ModelSelect, ReportButtons, SweepProgress } from './AgentControls';
 
 const EMPTY: AgentResultView[] = [];
-
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * Agent readiness (docs/agents.md): will Codex CLI, Claude Code or a chat-completions agent work through this
@@ -30,7 +22,6 @@ export function AgentsTab() {
   const agentCheckRequested = useAppStore((s) => s.agentCheckRequested);
   const agentCheckAllRequested = useAppStore((s) => s.agentCheckAllRequested);
   const agentCheckAllStopped = useAppStore((s) => s.agentCheckAllStopped);
-  const agentReportRequested = useAppStore((s) => s.agentReportRequested);
   const [agent, setAgent] = useState<AgentId>('codex');
   const [model, setModel] = useState('');
   const [smallModel, setSmallModel] = useState('');
@@ -64,14 +55,6 @@ export function AgentsTab() {
     const err = await agentCheckAllRequested(profileId, ids, undefined);
     setError(err?.message);
   };
-  const report = async (format: 'markdown' | 'html') => {
-    if (!profileId) return;
-    const r = await agentReportRequested(profileId);
-    if (!r.ok) return setError(r.error.message);
-    setError(undefined);
-    if (format === 'markdown') download(`${r.value.fileBase}.md`, r.value.markdown, 'text/markdown');
-    else download(`${r.value.fileBase}.html`, r.value.html, 'text/html');
-  };
 
   return (
     <div className="agents" role="tabpanel" aria-label="Agents">
@@ -90,27 +73,9 @@ export function AgentsTab() {
             ))}
           </select>
         </label>
-        <label>
-          Model{' '}
-          <select aria-label="Model" value={chosen} onChange={(e) => setModel(e.target.value)}>
-            {ids.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ModelSelect label="Model" ids={ids} value={chosen} onChange={setModel} />
         {AGENTS[agent].hasSmallModel && (
-          <label>
-            Small fast model{' '}
-            <select aria-label="Small fast model" value={small} onChange={(e) => setSmallModel(e.target.value)}>
-              {ids.map((id) => (
-                <option key={id} value={id}>
-                  {id}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ModelSelect label="Small fast model" ids={ids} value={small} onChange={setSmallModel} />
         )}
         <button type="button" className="primary" disabled={!chosen || busy} onClick={() => void check()}>
           {checking ? 'Checking…' : 'Check'}
@@ -118,30 +83,8 @@ export function AgentsTab() {
         <button type="button" disabled={!ids.length || busy} onClick={() => void checkAll()}>
           Check all ({ids.length} models × {AGENT_IDS.length} agents)
         </button>
-        {sweep && (
-          <div
-            className="progress"
-            role="progressbar"
-            aria-label="Check all progress"
-            aria-valuemin={0}
-            aria-valuemax={sweep.total}
-            aria-valuenow={sweep.done}
-          >
-            <div className="bar" style={{ width: `${(sweep.done / Math.max(1, sweep.total)) * 100}%` }} />
-            <span className="small">
-              {sweep.done} / {sweep.total}
-            </span>
-            <button type="button" className="small" disabled={sweep.stopping} onClick={agentCheckAllStopped}>
-              Stop
-            </button>
-          </div>
-        )}
-        <button type="button" className="ghost" onClick={() => void report('markdown')}>
-          Export report (Markdown)
-        </button>
-        <button type="button" className="ghost" onClick={() => void report('html')}>
-          Export report (HTML)
-        </button>
+        {sweep && <SweepProgress sweep={sweep} onStop={agentCheckAllStopped} />}
+        {profileId && <ReportButtons profileId={profileId} onError={setError} />}
         {error && (
           <span className="field-error" role="alert">
             {error}
