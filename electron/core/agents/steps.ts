@@ -110,7 +110,7 @@ export function judgeRepeats(
     outcome: 'fail',
     status: statusOf(first),
     runIds,
-    evidence: `${rate(failed.length, runs.length)} failed${intermittent}; first failure: ${words}`,
+    evidence: `${rate(failed.length, runs.length)} failed${intermittent}, first on repeat ${runs.indexOf(first) + 1}.`,
     consequence: `${o.agent} would fail on its second turn${often}: ${words}`,
   };
 }
