@@ -105,19 +105,21 @@ function flattenTools(body: Json): void {
 
 /** The upstream's refusals for agent turns sent back wrongly (protocols.md §1.7, §3). */
 function checkUpstream(protocol: ProtocolId, body: Json, secret: string): void {
+  // With previous_response_id the calls being answered live in the stored response, not in this input.
+  const chained = typeof body.previous_response_id === 'string';
   if (protocol === 'responses' && Array.isArray(body.input))
-    checkResponsesInput(body.input.filter(isObj), body.store === false, secret);
+    checkResponsesInput(body.input.filter(isObj), { stateless: body.store === false, chained, secret });
   if (protocol === 'messages' && Array.isArray(body.messages)) checkSignatures(body.messages);
 }
 
-function checkResponsesInput(items: Json[], stateless: boolean, secret: string): void {
+function checkResponsesInput(items: Json[], o: { stateless: boolean; chained: boolean; secret: string }): void {
   const calls = new Set(items.filter((i) => i.type === 'function_call').map((i) => i.call_id));
   for (const [n, item] of items.entries()) {
     if (item.type === 'reasoning') {
       const id = String(item.id ?? '');
       const content = item.encrypted_content;
       if (typeof content !== 'string' || !content) {
-        if (stateless) {
+        if (o.stateless) {
           throw new RequestError(
             400,
             'invalid_request_error',
@@ -125,7 +127,7 @@ function checkResponsesInput(items: Json[], stateless: boolean, secret: string):
               'Try again with `store` set to true, or remove this item from your input.',
           );
         }
-      } else if (!verifies(secret, id, content)) {
+      } else if (!verifies(o.secret, id, content)) {
         throw new RequestError(
           400,
           'invalid_request_error',
@@ -134,7 +136,7 @@ function checkResponsesInput(items: Json[], stateless: boolean, secret: string):
         );
       }
     }
-    if (item.type === 'function_call_output' && !calls.has(item.call_id)) {
+    if (item.type === 'function_call_output' && !o.chained && !calls.has(item.call_id)) {
       throw new RequestError(
         400,
         'invalid_request_error',
