@@ -264,7 +264,7 @@ export function claudeTurn1(model: string): Json {
   };
 }
 
-/** count_tokens takes the context without generation controls (protocols.md §2). */
+/** count_tokens takes the context without generation controls (docs/protocols.md §2). */
 export function claudeCountTokens(turn1: Json): Json {
   return {
     model: turn1.model,

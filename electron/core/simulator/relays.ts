@@ -103,7 +103,7 @@ function flattenTools(body: Json): void {
   ];
 }
 
-/** The upstream's refusals for agent turns sent back wrongly (protocols.md §1.7, §3). */
+/** The upstream's refusals for agent turns sent back wrongly (docs/protocols.md §1.5, §4.3). */
 function checkUpstream(protocol: ProtocolId, body: Json, secret: string): void {
   // With previous_response_id the calls being answered live in the stored response, not in this input.
   const chained = typeof body.previous_response_id === 'string';
