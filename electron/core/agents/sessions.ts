@@ -360,7 +360,6 @@ export function chatTurn1(model: string): Json {
       { role: 'user', content: `List the files in the workspace: call the ${CHAT_TOOL} tool with command "ls -la".` },
     ],
     tools: chatTools(),
-    tool_choice: 'auto',
     stream: true,
     stream_options: { include_usage: true },
     temperature: 0,
