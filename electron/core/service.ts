@@ -41,6 +41,8 @@ import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { createLoadHandlers } from './load/handlers';
 import { LoadStore } from './load/load-store';
+import { AgentStore } from './agents/store';
+import { createAgentHandlers } from './agents/handlers';
 
 export interface CoreOptions {
   dataDir: string;
@@ -122,6 +124,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
+  const agentStore = new AgentStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
@@ -130,7 +133,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
-    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings, loadStore]) {
+    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings, loadStore, agentStore]) {
       problems.push(...(await store.load()));
     }
   } catch (err) {
@@ -155,6 +158,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
+  const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -165,6 +169,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       // proved is no evidence for the new one. A rename changes nothing the gateway sees, so it keeps them.
       if (input.id && connectionChanged) {
         await capabilities.forgetProfile(input.id);
+        await agents.forgetProfile(input.id);
         await models.forget(input.id);
       }
       return state;
@@ -172,6 +177,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'profiles:delete': async ({ id }) => {
       const state = await profiles.delete(id);
       await capabilities.forgetProfile(id);
+      await agents.forgetProfile(id);
       await models.forget(id);
       return state;
     },
@@ -200,6 +206,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'settings:get': async () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
     ...load.handlers,
+    ...agents.handlers,
   };
 
   return {
@@ -245,6 +252,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       sinks.delete(receiver);
     },
     async close() {
+      agents.cancelAll();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.

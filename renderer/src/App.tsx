@@ -9,6 +9,7 @@ import { useRetry } from './features/stream-viewer/use-retry';
 import { BringAlong } from './features/translate/BringAlong';
 import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
 import { CompareTab } from './features/compare/CompareTab';
+import { AgentsTab } from './features/agents/AgentsTab';
 import { HistoryTab } from './features/library/HistoryTab';
 import { PresetsTab } from './features/library/PresetsTab';
 import { LoadTab } from './features/load/LoadTab';
@@ -29,6 +30,7 @@ const OTHER_TABS = {
   presets: { label: 'Presets', sub: 'saved requests' },
   capabilities: { label: 'Capabilities', sub: 'proof matrix' },
   load: { label: 'Load', sub: 'latency under load' },
+  agents: { label: 'Agents', sub: 'will my agent work' },
 };
 
 /** The tab list, in TAB_ORDER: each label is the tab's accessible name, which the e2e tests find it by. */
@@ -181,6 +183,8 @@ export function App() {
         <CompareTab />
       ) : activeTab === 'capabilities' ? (
         <CapabilitiesTab />
+      ) : activeTab === 'agents' ? (
+        <AgentsTab />
       ) : activeTab === 'history' ? (
         <HistoryTab />
       ) : activeTab === 'presets' ? (

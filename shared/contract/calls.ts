@@ -14,6 +14,7 @@ import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
+import { agentCalls } from './agents';
 
 export const calls = {
   ...appCalls,
@@ -26,6 +27,7 @@ export const calls = {
   ...draftCalls,
   ...settingsCalls,
   ...loadCalls,
+  ...agentCalls,
 };
 
 export type Calls = typeof calls;

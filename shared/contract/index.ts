@@ -15,6 +15,7 @@ export * from './tokens';
 export * from './drafts';
 export * from './settings';
 export * from './load';
+export * from './agents';
 export * from './calls';
 export * from './names';
 export * from './api';

@@ -46,6 +46,9 @@ export const CALL_NAMES = [
   'load:list',
   'load:get',
   'load:delete',
+  'agents:list',
+  'agents:check',
+  'agents:report',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = [

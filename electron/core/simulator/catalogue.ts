@@ -3,6 +3,7 @@
  * them. Behaviour comes from flags here, never from parsing the id elsewhere.
  */
 import type { ProtocolId } from '../../../shared/protocols/types';
+import type { RelayId } from './relays';
 
 export type Fault =
   | 'cut'
@@ -33,6 +34,8 @@ export interface SimModel {
   vision: boolean;
   structured: boolean;
   fault?: Fault;
+  /** A relay in front of the upstream that breaks coding agents (relays.ts). */
+  relay?: RelayId;
 }
 
 const ALL: readonly ProtocolId[] = ['messages', 'chat', 'responses'];
@@ -63,6 +66,15 @@ export const SIM_MODELS: readonly SimModel[] = [
       ['buffered', 'Fault: relay buffers, then flushes'],
     ] as const
   ).map(([fault, name], i) => ({ ...base, id: `sim-fault-${fault}`, displayName: name, ownedBy: 'simulator' as const, created: 1730000000 - i, fault })),
+  ...(
+    [
+      ['drops-include', 'Relay: drops include (no encrypted reasoning)'],
+      ['key-pool', 'Relay: pools upstream keys'],
+      ['strips-signatures', 'Relay: strips thinking signatures'],
+      ['ignores-cache', 'Relay: ignores cache marks'],
+      ['chat-text-tools', 'Relay: tools as text on Chat Completions'],
+    ] as const
+  ).map(([relay, name], i) => ({ ...base, id: `sim-relay-${relay}`, displayName: name, ownedBy: 'simulator' as const, created: 1725000000 - i, thinking: true, relay })),
   { ...base, id: 'sim-firehose', displayName: 'Firehose (one delta per max token)', ownedBy: 'simulator', created: 1720000000, fault: 'firehose' },
 ];
 

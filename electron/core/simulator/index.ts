@@ -9,6 +9,7 @@ import type { ProtocolId } from '../../../shared/protocols/types';
 import { DEFAULT_KEYS, DEMO_KEY, findModel, SIM_MODELS, type SimModel } from './catalogue';
 import { inputTokens, plan, readConversation, RequestError, type Conversation, type Turn } from './conversation';
 import { errorFrame, renderBody, renderFrames, type Frame, type Meta } from './render';
+import { createRelays, relayFrames, type RelayedRequest, type Relays } from './relays';
 
 export { DEFAULT_KEYS, DEMO_KEY, SIM_MODELS, type SimModel } from './catalogue';
 
@@ -53,6 +54,7 @@ interface State {
   responses: Map<string, Turn[]>;
   counter: number;
   requests: RecordedRequest[];
+  relays: Relays;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -265,7 +267,10 @@ async function handleChat(req: IncomingMessage, res: ServerResponse, state: Stat
   }
 
   let conv: Conversation;
+  let relayed: RelayedRequest;
   try {
+    relayed = state.relays.relay(model.relay, protocol, body);
+    body = relayed.body;
     conv = readConversation(protocol, body);
   } catch (err) {
     if (err instanceof RequestError) return sendError(res, state, fam, err.status, err.type, err.message, err.code);
@@ -276,7 +281,7 @@ async function handleChat(req: IncomingMessage, res: ServerResponse, state: Stat
     if (!prev) return sendError(res, state, fam, 400, 'invalid_request_error', `Previous response with id '${body.previous_response_id}' not found.`, 'previous_response_not_found');
     conv.turns = [...prev, ...conv.turns];
   }
-  const reply = plan(protocol, conv, model, state.cache, state.counter);
+  const reply = plan(protocol, conv, model, relayed.freshCache ? new Set() : state.cache, state.counter);
   const prefix = protocol === 'messages' ? 'msg_sim' : protocol === 'chat' ? 'chatcmpl-sim' : 'resp_sim';
   const meta: Meta = { id: `${prefix}${createHash('md5').update(`${state.counter}|${model.id}`).digest('hex').slice(0, 20)}`, created: 1760000000 + state.counter };
   if (protocol === 'responses' && body.store !== false) {
@@ -298,7 +303,7 @@ async function handleChat(req: IncomingMessage, res: ServerResponse, state: Stat
   }
 
   if (!conv.stream) {
-    const json = JSON.stringify(renderBody(protocol, reply, model, meta, conv, body));
+    const json = JSON.stringify(relayed.answer(renderBody(protocol, reply, model, meta, conv, body)));
     if (model.fault === 'cut') {
       res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)) });
       res.write(json.slice(0, Math.floor(json.length / 2)));
@@ -312,7 +317,7 @@ async function handleChat(req: IncomingMessage, res: ServerResponse, state: Stat
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   const fail = (seq: number) => errorFrame(protocol, seq, reply, model, meta, conv, body);
-  await writeFrames(res, renderFrames(protocol, reply, model, meta, conv, body), model, protocol, fail, state, req);
+  await writeFrames(res, relayFrames(renderFrames(protocol, reply, model, meta, conv, body), relayed), model, protocol, fail, state, req);
 }
 
 function countTokensRoute(res: ServerResponse, state: State, body: Json, allowed: string[]): void {
@@ -342,6 +347,7 @@ export function createSimulatorHandler(opts: SimulatorOptions = {}): (req: Incom
     responses: new Map(),
     counter: 0,
     requests: [],
+    relays: createRelays(),
   };
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     state.counter++;

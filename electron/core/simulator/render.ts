@@ -33,7 +33,7 @@ function messagesUsage(plan: Plan, model: SimModel, final: boolean): Json {
   return u;
 }
 
-const SIGNATURE = 'EqQBCkYIBxgCKkDsimulatedsignature0123456789abcdefGHIJ==';
+export const SIGNATURE = 'EqQBCkYIBxgCKkDsimulatedsignature0123456789abcdefGHIJ==';
 
 const messagesStop = (plan: Plan) => ({ end: 'end_turn', tool: 'tool_use', max: 'max_tokens', stop_sequence: 'stop_sequence' })[plan.stop];
 

@@ -13,7 +13,7 @@ import { emptiedConversation } from '../features/composer/conversation-rules';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
-export type TabId = ProtocolId | 'compare' | 'capabilities' | 'history' | 'presets' | 'load';
+export type TabId = ProtocolId | 'compare' | 'capabilities' | 'history' | 'presets' | 'load' | 'agents';
 
 export interface ComposerState {
   /** The request body: the single source of truth the form and the JSON editor both show. */

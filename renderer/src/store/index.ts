@@ -11,6 +11,7 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
+import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -19,7 +20,8 @@ export type AppState = ConnectionSlice &
   LibrarySlice &
   CompareSlice &
   SettingsSlice &
-  LoadSlice;
+  LoadSlice &
+  AgentsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -30,4 +32,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createSettingsSlice(...a),
   ...createLoadSlice(...a),
+  ...createAgentsSlice(...a),
 }));

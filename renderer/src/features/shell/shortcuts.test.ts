@@ -11,7 +11,7 @@ const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
 });
 
 describe('the keyboard map', () => {
-  it('Ctrl or Cmd with 1…8 picks the tabs in the order of the tab list, even while typing', () => {
+  it('Ctrl or Cmd with 1…9 picks the tabs in the order of the tab list, even while typing', () => {
     expect(TAB_ORDER.map((_, i) => shortcutFor(key(String(i + 1), { ctrlKey: true }), true))).toEqual(
       TAB_ORDER.map((tab) => ({ kind: 'tab', tab })),
     );

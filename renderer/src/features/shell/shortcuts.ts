@@ -14,6 +14,7 @@ export const TAB_ORDER: readonly TabId[] = [
   'presets',
   'capabilities',
   'load',
+  'agents',
 ];
 
 export type ShortcutAction =
@@ -22,7 +23,10 @@ export type ShortcutAction =
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl/Cmd+Enter', what: 'Send the request (in a protocol tab)' },
   { keys: 'Esc', what: 'Stop the run in view' },
-  { keys: 'Ctrl/Cmd+1 … 8', what: 'Messages, Chat Completions, Responses, Compare, History, Presets, Capabilities, Load' },
+  {
+    keys: 'Ctrl/Cmd+1 … 9',
+    what: 'Messages, Chat Completions, Responses, Compare, History, Presets, Capabilities, Load, Agents',
+  },
   { keys: '← → Home End', what: 'Move along the tab list (when a tab has the focus)' },
   { keys: 'Ctrl/Cmd+Shift+Enter', what: 'Run all columns (in Compare)' },
   { keys: 'Ctrl/Cmd+K', what: 'Focus the model picker' },

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+
+const KEY = 'sk-agents-e2e-key-98765';
+
+test('check agents one by one: ready, degraded and not ready, with each step in the viewer and the composer', async ({
+  app,
+}) => {
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  const verdict = app.getByRole('region', { name: 'Agent verdict' });
+  await app.getByRole('combobox', { name: 'Agent' }).selectOption('codex');
+
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-o3');
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(verdict).toContainText(/^ready — all \d+ steps passed/, { timeout: 45_000 });
+  await verdict.getByRole('button', { name: 'Open run 2 of Turn 2 (stateless) ×5', exact: true }).click();
+  await expect(verdict.getByRole('status', { name: 'Stream status' })).toContainText('complete');
+
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('sim-relay-ignores-cache');
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(verdict).toContainText(/^degraded — Cache read on the repeat turn/, { timeout: 45_000 });
+  await expect(verdict).toContainText('every turn costs full price');
+
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('sim-relay-key-pool');
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(verdict).toContainText(/^not ready — Turn 2 \(stateless\) ×5 \(HTTP 400\)/, { timeout: 45_000 });
+  await expect(verdict).toContainText(/Codex would fail on its second turn [1-4] of 5 \(\d+ %\) of the time: HTTP 400/);
+  await expect(app.getByRole('button', { name: /^sim-relay-key-pool Codex CLI: not ready/ })).toBeVisible();
+
+  await app.getByRole('combobox', { name: 'Agent' }).selectOption('claude-code');
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('sim-relay-strips-signatures');
+  await app.getByRole('combobox', { name: 'Small fast model' }).selectOption('claude-sim-haiku');
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(verdict).toContainText(/^not ready — Signed thinking returned/, { timeout: 45_000 });
+  await expect(verdict).toContainText('Claude Code would fail on its second turn: HTTP 400');
+
+  // The failing turn, to try by hand: it opens in the Messages composer, saying where it came from.
+  await verdict.getByRole('button', { name: 'Open run 1 of Turn 2 (stateless) ×5 in the composer' }).click();
+  await expect(app.getByRole('tab', { name: 'Messages' })).toHaveAttribute('aria-selected', 'true');
+  await expect(app.getByRole('tabpanel', { name: 'Messages' })).toContainText(
+    'Step of the Claude Code check on sim-relay-strips-signatures.',
+  );
+});
+
+test('Check all fills the agents × models matrix, kept after a reload, and exports a report without the key', async ({
+  app,
+  startGateway,
+}) => {
+  const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-4o', 'sim-relay-chat-text-tools'] } });
+  await app.getByRole('button', { name: 'Connections…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: '+ New profile' }).click();
+  await dialog.getByLabel('Name', { exact: true }).fill('Relay');
+  await dialog.getByLabel('Base URL').fill(gw.url);
+  await dialog.getByLabel('API key').fill(KEY);
+  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: 'Check all (2 models × 3 agents)' }).click();
+  await expect(app.getByRole('progressbar', { name: 'Check all progress' })).toBeVisible();
+  await expect(app.getByRole('progressbar', { name: 'Check all progress' })).toBeHidden({ timeout: 90_000 });
+  const matrix = app.getByRole('table', { name: 'Agent matrix' });
+  await expect(
+    matrix.getByRole('button', { name: /^sim-relay-chat-text-tools Chat-completions agent: not ready, / }),
+  ).toBeVisible();
+  await expect(matrix.getByRole('button', { name: /^sim-relay-chat-text-tools Codex CLI: ready, / })).toBeVisible();
+  await expect(matrix.getByRole('button', { name: /^gpt-sim-4o Chat-completions agent: ready, / })).toBeVisible();
+
+  await app.reload();
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: /^sim-relay-chat-text-tools Chat-completions agent: not ready, / }).click();
+  await expect(app.getByRole('region', { name: 'Agent verdict' })).toContainText(
+    /^not ready — Turn 1: tool call \(HTTP 200\): a plain text reply/,
+  );
+
+  const download = app.waitForEvent('download');
+  await app.getByRole('button', { name: 'Export report (Markdown)' }).click();
+  const file = await (await download).path();
+  const markdown = readFileSync(file, 'utf8');
+  expect(markdown).toContain('# Gateway report: Relay');
+  expect(markdown).toMatch(/\| sim-relay-chat-text-tools \| ready \(.*\) \| ready \(.*\) \| not ready \(.*\) \|/);
+  expect(markdown).not.toContain(KEY);
+  const html = app.waitForEvent('download');
+  await app.getByRole('button', { name: 'Export report (HTML)' }).click();
+  const page = readFileSync(await (await html).path(), 'utf8');
+  expect(page).toMatch(/^<!DOCTYPE html>/);
+  expect(page).not.toContain(KEY);
+});

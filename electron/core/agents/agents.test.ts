@@ -1,0 +1,200 @@
+/**
+ * Integration: every agent verdict against the embedded simulator and its relays, over real loopback HTTP,
+ * driven through the core's `dispatch` with a temp data dir, exactly as a host drives it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentList, AgentReport, AgentResult, Result } from '../../../shared/contract';
+import type { AgentId } from '../../../shared/agents/types';
+import { createCore, type Core, type Receiver } from '../service';
+import type { FinishedRun } from '../runs';
+import { LayeredVault } from '../vault';
+import { DEMO_KEY } from '../simulator';
+import { tempDirs } from '../testing/temp-dirs';
+
+const receiver: Receiver = { send: () => undefined };
+const newDir = tempDirs('gp-agents-');
+let dataDir: string;
+let core: Core;
+const finished = new Map<string, FinishedRun>();
+
+function value<T>(r: Result<unknown>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+}
+
+const startCore = () =>
+  createCore({
+    dataDir,
+    host: 'web',
+    version: 'test',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+    onRunFinished: (run) => void finished.set(run.ledger.runId, run),
+  });
+
+beforeAll(async () => {
+  dataDir = newDir();
+  core = await startCore();
+});
+afterAll(() => core.close());
+
+async function check(agent: AgentId, model: string, smallModel?: string): Promise<AgentResult> {
+  return value<AgentResult>(
+    await core.dispatch('agents:check', { profileId: 'demo', agent, model, smallModel }, receiver),
+  );
+}
+
+const step = (r: AgentResult, id: string) => {
+  const s = r.steps.find((x) => x.id === id);
+  if (!s) throw new Error(`no step ${id} in ${r.steps.map((x) => x.id).join(', ')}`);
+  return s;
+};
+
+/** The body a step's run really sent, as the ledger recorded it. */
+const sentBody = (runId: string) => JSON.parse(finished.get(runId)!.ledger.body) as Record<string, unknown>;
+
+describe('Codex CLI over /v1/responses', () => {
+  it('is ready on a reasoning model: encrypted reasoning round-trips 5 times, the cache is read', async () => {
+    const r = await check('codex', 'gpt-sim-o3');
+    expect(r.verdict).toMatch(/^ready/);
+    expect(step(r, 'reasoning').outcome).toBe('pass');
+    const turn2 = step(r, 'turn-2');
+    expect(turn2.runIds).toHaveLength(5);
+    expect(turn2.evidence).toBe(
+      '5 of 5 accepted the reasoning item, the function_call and its output (call id round-tripped).',
+    );
+    const body = sentBody(turn2.runIds[0]);
+    expect(body).toMatchObject({
+      store: false,
+      stream: true,
+      include: ['reasoning.encrypted_content'],
+      tool_choice: 'auto',
+      text: { verbosity: 'medium' },
+    });
+    const input = body.input as Record<string, unknown>[];
+    const reasoning = input.find((i) => i.type === 'reasoning');
+    expect(reasoning?.encrypted_content).toMatch(/^gAAAAB/);
+    const call = input.find((i) => i.type === 'function_call');
+    expect(input.find((i) => i.type === 'function_call_output')?.call_id).toBe(call?.call_id);
+    expect((body.instructions as string).length).toBeGreaterThan(20_000);
+    expect(step(r, 'cache').evidence).toMatch(/read \d+ tokens from the cache/);
+  });
+
+  it('is not ready behind a relay that drops include: the stateless second turn is refused', async () => {
+    const r = await check('codex', 'sim-relay-drops-include');
+    expect(r.level).toBe('not-ready');
+    expect(r.verdict).toMatch(
+      /^not ready — Encrypted reasoning returned \(HTTP 200\): the reasoning item came back without encrypted_/,
+    );
+    expect(r.verdict).toContain(
+      "Codex would fail on its second turn: HTTP 400 invalid_request_error: Item with id 'rs_",
+    );
+    expect(step(r, 'turn-2').evidence).toMatch(/^5 of 5 \(100 %\) failed/);
+  });
+
+  it('is not ready behind a key-pooling relay, failing intermittently with its rate', async () => {
+    const r = await check('codex', 'sim-relay-key-pool');
+    const turn2 = step(r, 'turn-2');
+    expect(r.level).toBe('not-ready');
+    expect(turn2.status).toBe(400);
+    expect(turn2.evidence).toMatch(/^[1-4] of 5 \(\d+ %\) failed — intermittently, first on repeat [1-5]\.$/);
+    expect(r.verdict).toMatch(/^not ready — Turn 2 \(stateless\) ×5 \(HTTP 400\)/);
+    expect(r.verdict).toMatch(
+      /Codex would fail on its second turn [1-4] of 5 \(\d+ %\) of the time: HTTP 400 .*could not be verified/,
+    );
+  });
+
+  it('is degraded behind a relay that ignores cache marks: it works, every turn at full price', async () => {
+    const r = await check('codex', 'sim-relay-ignores-cache');
+    expect(r.verdict).toMatch(/^degraded — Cache read on the repeat turn: cache read stayed 0 on 5 repeats/);
+    expect(r.verdict).toContain('every turn costs full price');
+  });
+});
+
+describe('Claude Code over /v1/messages and count_tokens', () => {
+  it('is ready: count_tokens with tools, the small model, signed thinking sent back with the tool_result', async () => {
+    const r = await check('claude-code', 'claude-sim-sonnet', 'claude-sim-haiku');
+    expect(r.verdict).toMatch(/^ready/);
+    expect(step(r, 'count-tokens').evidence).toMatch(/^counted \d+ input tokens with system and tools/);
+    expect(step(r, 'count-tokens').exchange?.requestHeaders['x-api-key']).not.toBe(DEMO_KEY);
+    expect(step(r, 'small-model').outcome).toBe('pass');
+    expect(step(r, 'thinking').outcome).toBe('pass');
+    const body = sentBody(step(r, 'turn-2').runIds[0]);
+    const messages = body.messages as { role: string; content: Record<string, unknown>[] }[];
+    expect(messages[1].content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/.+/) });
+    expect(messages[2].content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: messages[1].content.find((b) => b.type === 'tool_use')?.id,
+    });
+    expect((body.system as Record<string, unknown>[])[0]).toMatchObject({ cache_control: { type: 'ephemeral' } });
+    expect(step(r, 'cache').outcome).toBe('pass');
+  });
+
+  it('is not ready behind a relay that strips thinking signatures', async () => {
+    const r = await check('claude-code', 'sim-relay-strips-signatures');
+    expect(r.verdict).toMatch(
+      /^not ready — Signed thinking returned \(HTTP 200\): a thinking block came back without its signature/,
+    );
+    expect(r.verdict).toMatch(
+      /Claude Code would fail on its second turn: HTTP 400 .*messages\.1\.content\.0\.thinking\.signature/,
+    );
+  });
+});
+
+describe('a chat-completions agent over /v1/chat/completions', () => {
+  it('is ready on a tools model, with usage in the last chunk', async () => {
+    const r = await check('chat-agent', 'gpt-sim-4o');
+    expect(r.verdict).toMatch(/^ready/);
+    const body = sentBody(step(r, 'turn-1').runIds[0]);
+    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, temperature: 0 });
+    // Cline leaves tool_choice to its default: the model chooses, and the turn asks for the tool by name.
+    expect(body).not.toHaveProperty('tool_choice');
+    expect(step(r, 'usage').outcome).toBe('pass');
+  });
+
+  it('is not ready where the relay answers tools with text on Chat Completions only', async () => {
+    const chat = await check('chat-agent', 'sim-relay-chat-text-tools');
+    expect(chat.verdict).toMatch(/^not ready — Turn 1: tool call \(HTTP 200\): a plain text reply and no tool call/);
+    expect(chat.verdict).toContain('The agent would never run its execute_command tool');
+    // The same relay passes tools through on the other protocols.
+    expect((await check('codex', 'sim-relay-chat-text-tools')).level).toBe('ready');
+  });
+
+  it('is not ready on a model whose route answers 404, naming the status', async () => {
+    const r = await check('codex', 'sim-chat-only');
+    expect(r.verdict).toMatch(/^not ready — Turn 1: tool call \(HTTP 404\): HTTP 404/);
+    expect(r.verdict).toContain('Codex would stop on its first request');
+  });
+});
+
+describe('results and the report', () => {
+  it('keeps results per profile across a restart, with when each was measured; reports without the key', async () => {
+    const listed = value<AgentList>(await core.dispatch('agents:list', { profileId: 'demo' }, receiver));
+    expect(listed.results.length).toBeGreaterThanOrEqual(9);
+    const stored = JSON.parse(readFileSync(path.join(dataDir, 'agents.json'), 'utf8')) as { version: number };
+    expect(stored.version).toBe(1);
+    await core.close();
+    core = await startCore();
+    const again = value<AgentList>(await core.dispatch('agents:list', { profileId: 'demo' }, receiver));
+    expect(again.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort()).toEqual(
+      listed.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort(),
+    );
+    const report = value<AgentReport>(await core.dispatch('agents:report', { profileId: 'demo' }, receiver));
+    expect(report.markdown).toContain('| gpt-sim-o3 | ready (');
+    expect(report.markdown).toMatch(/\*\*not ready — Signed thinking returned/);
+    expect(report.html).toMatch(/^<!DOCTYPE html>/);
+    expect(report.html).not.toMatch(/<script|src=|href=/);
+    expect(report.markdown + report.html).not.toContain(DEMO_KEY);
+  });
+
+  it('refuses an unknown agent by field', async () => {
+    const r = await core.dispatch(
+      'agents:check',
+      { profileId: 'demo', agent: 'cursor', model: 'gpt-sim-4o' },
+      receiver,
+    );
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.fields?.agent).toBeTruthy();
+  });
+});

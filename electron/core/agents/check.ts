@@ -1,0 +1,262 @@
+/**
+ * One agent check: the scripted session (sessions.ts) sent turn by turn as ordinary runs (origin "probe",
+ * so every step has a ledger and its events), judged step by step (steps.ts), ending in one verdict.
+ */
+import { AGENTS, type AgentId, type AgentResult, type AgentStep } from '../../../shared/agents/types';
+import { verdictOf } from '../../../shared/agents/verdict';
+import type { Block } from '../../../shared/protocols/types';
+import type { FinishedRun } from '../runs';
+import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
+import { countTokensExchange } from './count-tokens';
+import {
+  CHAT_SCHEMA,
+  CHAT_TOOL,
+  chatTurn1,
+  chatTurn2,
+  CLAUDE_BASH_SCHEMA,
+  CLAUDE_TOOL,
+  claudeCountTokens,
+  claudeSmallModel,
+  claudeTurn1,
+  claudeTurn2,
+  CODEX_SHELL_SCHEMA,
+  CODEX_TOOL,
+  codexTurn1,
+  codexTurn2,
+} from './sessions';
+import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
+
+/** The stateless second turn is sent this many times: intermittent faults are looked for, not hoped away. */
+export const TURN2_REPEATS = 5;
+/** Longest one request of a check may take before it counts as failed. */
+export const AGENT_RUN_TIMEOUT_MS = 120_000;
+
+export interface AgentCheckInput {
+  profileId: string;
+  agent: AgentId;
+  model: string;
+  smallModel?: string;
+}
+
+type Json = Record<string, unknown>;
+type ToolCall = Extract<Block, { kind: 'tool_call' }>;
+
+/** Sends one body; a timeout (ProbeStop) becomes a failed step rather than an exception. */
+type Send = (body: Json) => Promise<FinishedRun | { timeout: string }>;
+
+function sender(env: ProbeEnv): Send {
+  return async (body) => {
+    try {
+      return await env.send(body);
+    } catch (err) {
+      if (err instanceof ProbeStop) return { timeout: err.verdict.message };
+      throw err;
+    }
+  };
+}
+
+const timedOut = (id: string, title: string, why: string): AgentStep => ({
+  id,
+  title,
+  outcome: 'fail',
+  evidence: why,
+  runIds: [],
+});
+
+async function repeats(send: Send, body: Json): Promise<FinishedRun[] | AgentStep> {
+  const runs: FinishedRun[] = [];
+  for (let i = 0; i < TURN2_REPEATS; i++) {
+    const run = await send(body);
+    if ('timeout' in run) return timedOut('turn-2', 'Turn 2 (stateless)', run.timeout);
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** Turn 1 → the repeated turn 2 → cache and usage: the part every agent shares. */
+async function toolLoop(
+  send: Send,
+  o: {
+    agent: AgentId;
+    body: Json;
+    tool: string;
+    schema: object;
+    turn2: (run: FinishedRun, call: ToolCall) => Json;
+    sent: string;
+  },
+  between?: (run: FinishedRun) => AgentStep | undefined,
+): Promise<AgentStep[]> {
+  const name = AGENTS[o.agent].sentenceName;
+  const first = await send(o.body);
+  if ('timeout' in first) return [timedOut('turn-1', 'Turn 1: tool call', first.timeout)];
+  const turn1 = judgeToolTurn(first, {
+    id: 'turn-1',
+    title: 'Turn 1: tool call',
+    tool: o.tool,
+    schema: o.schema,
+    agent: name,
+  });
+  if (!turn1.ok) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
+  const steps = [turn1.step];
+  const extra = between?.(first);
+  if (extra) steps.push(extra);
+  const runs = await repeats(send, o.turn2(first, turn1.call));
+  if (!Array.isArray(runs)) return [...steps, runs];
+  const title = `Turn 2 (stateless) ×${TURN2_REPEATS}`;
+  const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent });
+  if (extra?.outcome === 'fail' && turn2.outcome === 'fail') extra.consequence = turn2.consequence;
+  steps.push(turn2, judgeCache(runs, name), judgeUsage(first, name));
+  return steps;
+}
+
+function codexReasoning(run: FinishedRun): AgentStep {
+  const items = run.result.transcript.blocks.filter((b) => b.kind === 'thinking' && b.item);
+  const base = {
+    id: 'reasoning',
+    title: 'Encrypted reasoning returned',
+    runIds: [run.ledger.runId],
+    status: run.response?.status,
+  };
+  if (items.length === 0)
+    return { ...base, outcome: 'skip', evidence: 'the model returned no reasoning item (not a reasoning model).' };
+  const missing = items.some((b) => b.kind === 'thinking' && typeof b.item?.encrypted_content !== 'string');
+  if (missing) {
+    return {
+      ...base,
+      outcome: 'fail',
+      evidence:
+        'the reasoning item came back without encrypted_content although include asked for it: ' +
+        'the relay dropped include.',
+      consequence: 'Codex would fail on its second turn: the reasoning item cannot be sent back with store: false.',
+    };
+  }
+  return { ...base, outcome: 'pass', evidence: 'the reasoning item carries encrypted_content.' };
+}
+
+function claudeThinking(run: FinishedRun): AgentStep {
+  const blocks = run.result.transcript.blocks.filter(
+    (b): b is Extract<Block, { kind: 'thinking' }> => b.kind === 'thinking',
+  );
+  const base = {
+    id: 'thinking',
+    title: 'Signed thinking returned',
+    runIds: [run.ledger.runId],
+    status: run.response?.status,
+  };
+  if (blocks.length === 0)
+    return { ...base, outcome: 'skip', evidence: 'the model returned no thinking block (no extended thinking).' };
+  if (blocks.some((b) => !b.redacted && !b.signature)) {
+    return {
+      ...base,
+      outcome: 'fail',
+      evidence: 'a thinking block came back without its signature: the relay strips signatures.',
+      consequence: 'Claude Code would fail on its second turn: a thinking block cannot be sent back unsigned.',
+    };
+  }
+  return { ...base, outcome: 'pass', evidence: `${blocks.length} thinking block(s) with a signature.` };
+}
+
+async function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
+  const { body } = codexTurn1(model);
+  return toolLoop(
+    send,
+    {
+      agent: 'codex',
+      body,
+      tool: CODEX_TOOL,
+      schema: CODEX_SHELL_SCHEMA,
+      turn2: (run, call) => codexTurn2(body, run.result.transcript, call),
+      sent: 'the reasoning item, the function_call and its output (call id round-tripped)',
+    },
+    codexReasoning,
+  );
+}
+
+async function claudeSteps(
+  send: Send,
+  env: ProbeEnv,
+  model: string,
+  smallModel: string | undefined,
+): Promise<AgentStep[]> {
+  const body = claudeTurn1(model);
+  const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(body))];
+  if (smallModel) {
+    const small = await send(claudeSmallModel(smallModel));
+    const title = `Small fast model (${smallModel})`;
+    if ('timeout' in small) steps.push(timedOut('small-model', title, small.timeout));
+    else if (small.result.verdict !== 'complete') {
+      const words = failureWords(small);
+      steps.push({
+        id: 'small-model',
+        title,
+        outcome: 'fail',
+        status: small.response?.status,
+        runIds: [small.ledger.runId],
+        evidence: words,
+        consequence: `Claude Code's side requests would fail: ${words}`,
+      });
+    } else
+      steps.push({
+        id: 'small-model',
+        title,
+        outcome: 'pass',
+        status: small.response?.status,
+        runIds: [small.ledger.runId],
+        evidence: 'answered a short streamed request.',
+      });
+  }
+  const loop = await toolLoop(
+    send,
+    {
+      agent: 'claude-code',
+      body,
+      tool: CLAUDE_TOOL,
+      schema: CLAUDE_BASH_SCHEMA,
+      turn2: (run, call) => claudeTurn2(body, run.result.transcript, call),
+      sent: 'the signed thinking block, the tool_use and its tool_result (id round-tripped)',
+    },
+    claudeThinking,
+  );
+  return [...steps, ...loop];
+}
+
+async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
+  const body = chatTurn1(model);
+  return toolLoop(send, {
+    agent: 'chat-agent',
+    body,
+    tool: CHAT_TOOL,
+    schema: CHAT_SCHEMA,
+    turn2: (_run, call) => chatTurn2(body, call),
+    sent: 'the assistant tool_calls and the tool message (tool_call_id round-tripped)',
+  });
+}
+
+export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal: AbortSignal): Promise<AgentResult> {
+  const t0 = Date.now();
+  const info = AGENTS[input.agent];
+  const env = new ProbeEnv(
+    deps,
+    { profileId: input.profileId, model: input.model, protocol: info.protocol, capability: 'tools' },
+    signal,
+    AGENT_RUN_TIMEOUT_MS,
+  );
+  const send = sender(env);
+  const steps =
+    input.agent === 'codex'
+      ? await codexSteps(send, input.model)
+      : input.agent === 'claude-code'
+        ? await claudeSteps(send, env, input.model, input.smallModel)
+        : await chatSteps(send, input.model);
+  const { level, verdict } = verdictOf(steps);
+  return {
+    agent: input.agent,
+    model: input.model,
+    ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
+    level,
+    verdict,
+    steps,
+    at: new Date().toISOString(),
+    durationMs: Date.now() - t0,
+  };
+}

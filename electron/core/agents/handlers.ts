@@ -1,0 +1,86 @@
+/**
+ * The agents calls: stored results per profile, one check run to its end and stored, and the report of the
+ * profile's capability and agent matrices. Checks of a profile stop when the profile is forgotten.
+ */
+import type { CallName } from '../../../shared/contract';
+import { reportHtml, reportMarkdown } from '../../../shared/agents/report';
+import type { CapabilityStore } from '../capability-store';
+import { scrub } from '../secrets';
+import { ProbeCancelled } from '../probes/harness';
+import { RunError } from '../errors';
+import type { CoreContext, Handlers } from '../core-context';
+import { checkAgent } from './check';
+import type { AgentStore } from './store';
+
+type AgentCall = Extract<CallName, `agents:${string}`>;
+
+export interface AgentModule {
+  handlers: Pick<Handlers, AgentCall>;
+  /** Cancels the profile's checks in flight and drops its stored results. */
+  forgetProfile(profileId: string): Promise<void>;
+  /** Stops every check (the core is closing). */
+  cancelAll(): void;
+}
+
+export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabilities: CapabilityStore): AgentModule {
+  const deps = { runs: ctx.runs, profiles: ctx.profiles, timeouts: ctx.timeouts };
+  const inFlight = new Map<AbortController, string>();
+
+  const requireProfile = (profileId: string) => {
+    const profile = ctx.profiles.get(profileId);
+    if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);
+    return profile;
+  };
+
+  const handlers: AgentModule['handlers'] = {
+    'agents:list': async ({ profileId }) => {
+      requireProfile(profileId);
+      const now = Date.now();
+      return {
+        profileId,
+        results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })),
+      };
+    },
+    'agents:check': async (input) => {
+      requireProfile(input.profileId);
+      const controller = new AbortController();
+      inFlight.set(controller, input.profileId);
+      try {
+        const result = await checkAgent(deps, input, controller.signal);
+        if (!controller.signal.aborted) await store.put(input.profileId, result);
+        return result;
+      } catch (err) {
+        if (err instanceof ProbeCancelled) throw new RunError('cancelled', 'The check was stopped before it finished.');
+        throw err;
+      } finally {
+        inFlight.delete(controller);
+      }
+    },
+    'agents:report': async ({ profileId }) => {
+      const profile = requireProfile(profileId);
+      const input = {
+        profileName: profile.name,
+        baseUrl: profile.baseUrl,
+        generatedAt: new Date().toISOString(),
+        capabilities: capabilities.list(profileId),
+        agents: store.list(profileId),
+      };
+      // Stored evidence is scrubbed when recorded; scrubbing again keeps a key out even if a profile's key changed.
+      const secrets = ctx.profiles.secretsFor(profileId);
+      const fileBase = `gateway-report-${profile.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}`;
+      return { fileBase, markdown: scrub(reportMarkdown(input), secrets), html: scrub(reportHtml(input), secrets) };
+    },
+  };
+
+  const cancel = (profileId?: string) => {
+    for (const [c, pid] of inFlight) if (profileId === undefined || pid === profileId) c.abort();
+  };
+  return {
+    handlers,
+    cancelAll: () => cancel(),
+    async forgetProfile(profileId) {
+      cancel(profileId);
+      await store.forget(profileId);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineCall } from './define';
+import { AGENT_IDS, type AgentResult } from '../agents/types';
+
+export type { AgentId, AgentLevel, AgentResult, AgentStep, StepExchange } from '../agents/types';
+
+/** A stored result as listed: how old it is, measured by the core's clock. */
+export interface AgentResultView extends AgentResult {
+  ageMs: number;
+}
+
+export interface AgentList {
+  profileId: string;
+  results: AgentResultView[];
+}
+
+/** The capability matrix and the agent matrix of one profile, ready to save; no key in either. */
+export interface AgentReport {
+  fileBase: string;
+  markdown: string;
+  html: string;
+}
+
+const ProfileId = z.string().min(1).max(100);
+const ModelId = z.string().min(1).max(200);
+
+export const AgentCheckInput = z
+  .object({
+    profileId: ProfileId,
+    agent: z.enum(AGENT_IDS),
+    model: ModelId,
+    /** Claude Code's small fast model; ignored for the other agents. */
+    smallModel: ModelId.optional(),
+  })
+  .strict();
+export type AgentCheckInput = z.input<typeof AgentCheckInput>;
+
+export const agentCalls = {
+  'agents:list': defineCall<AgentList>()(z.object({ profileId: ProfileId }).strict()),
+  /** Runs one check to its end (seconds to minutes) and stores its result. */
+  'agents:check': defineCall<AgentResult>()(AgentCheckInput),
+  'agents:report': defineCall<AgentReport>()(z.object({ profileId: ProfileId }).strict()),
+};
