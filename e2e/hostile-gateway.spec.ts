@@ -14,7 +14,7 @@ import { openTab, pickModel, status } from './helpers';
 const KEY = 'sk-hostile/KEY+e2e-0123456789abcdef';
 /** A credential header: named like one, so the profile keeps it as a secret. */
 const HEADER = 'x-portkey-virtual-key';
-const HEADER_VALUE = 'pk-virtual/SECRET-98765432-zz';
+const HEADER_VALUE = 'pk-vk/SECRET-98765432-zz';
 
 const slashes = (s: string) => s.replaceAll('/', '\\/');
 const unicode = (s: string) =>

@@ -70,8 +70,7 @@ for (const tab of ['Messages', 'Chat Completions', 'Responses'] as const) {
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const BIG_IMAGE = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.alloc(9000)]);
 
-test.fixme('Messages: a run whose ledger holds an image keeps the page within the window', async ({ app }) => {
-  // Fails today: the Ledger shows the base64 unbroken and widens the page (viewer/ledger area, issue 30).
+test('Messages: a run whose ledger holds an image keeps the page within the window', async ({ app }) => {
   await openTab(app, 'Messages');
   await pickModel(app, 'claude-sim-sonnet');
   await app.getByLabel('Attach image').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: BIG_IMAGE });

@@ -67,7 +67,7 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
   }
 });
 
-test('keyboard: Ctrl+1…7 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ page }) => {
+test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
@@ -84,7 +84,7 @@ test('keyboard: Ctrl+1…7 pick tabs, arrows move, ? lists shortcuts, Esc stops 
     await expect(tab('Responses')).toHaveAttribute('aria-selected', 'true');
     await expect(tab('Responses')).toBeFocused();
     await page.keyboard.press('End');
-    await expect(tab('Capabilities')).toBeFocused();
+    await expect(tab('Agents')).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await expect(tab('Messages')).toHaveAttribute('aria-selected', 'true');
 
