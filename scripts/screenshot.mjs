@@ -1,5 +1,6 @@
 // Takes the README screenshot (docs/screenshot.png) of the browser host on the Demo gateway:
 // node scripts/screenshot.mjs [out.png] [--tab "Chat Completions"] [--model claude-sim-sonnet] [--no-send]
+//   [--theme light|dark]
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,7 +31,8 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  const theme = flag('--theme', 'dark');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, colorScheme: theme });
   await page.goto(url);
   await page.getByRole('tab', { name: flag('--tab', 'Messages'), exact: true }).click();
   const model = flag('--model', 'claude-sim-sonnet');
