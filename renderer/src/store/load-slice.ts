@@ -1,13 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type {
-  LoadPoint,
-  LoadProgress,
-  LoadRecord,
-  LoadRecordSummary,
-  LoadStartInput,
-  LoadState,
-  RateLimitSample,
-} from '../../../shared/contract';
+import type { LoadProgress, LoadRecord, LoadRecordSummary, LoadStartInput } from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -25,19 +17,8 @@ export interface LoadSettings {
   durationCapS: string;
 }
 
-/** The run in progress (or the last one), folded from its pushes. */
-export interface LiveLoad {
-  loadId: string;
-  state: LoadState;
-  total: number;
-  done: number;
-  failed: number;
-  inFlight: number;
-  elapsedMs: number;
-  points: LoadPoint[];
-  rateLimits: RateLimitSample[];
-  overheadMs?: number;
-}
+/** The run in progress (or the last one), folded from its pushes: the push's own shape, points accumulated. */
+export type LiveLoad = LoadProgress;
 
 export interface LoadSlice {
   loadSettings: LoadSettings;
