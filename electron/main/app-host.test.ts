@@ -41,6 +41,19 @@ function quit(): Promise<boolean> {
 }
 
 describe('the desktop host', () => {
+  it('keeps the Environment profile but leaves no GATEWAY_ key in the environment a child would inherit', async () => {
+    vi.stubEnv('GATEWAY_PLAYGROUND_DATA', dirs());
+    vi.stubEnv('GATEWAY_BASE_URL', 'https://gw.example.test');
+    vi.stubEnv('GATEWAY_API_KEY', 'sk-env-key-0123456789');
+    host = launch('/opt/gp/dist/electron');
+    await host.ready;
+    expect(process.env.GATEWAY_API_KEY).toBeUndefined();
+    expect(process.env.GATEWAY_BASE_URL).toBeUndefined();
+    const r = await host.core()!.dispatch('profiles:list', {}, { send: () => {} });
+    const profiles = r.ok ? (r.value as { profiles: { id: string; key: { hasKey: boolean } }[] }).profiles : [];
+    expect(profiles.find((p) => p.id === 'env')?.key.hasKey).toBe(true);
+  });
+
   it('starts the core on the data folder and opens one hardened window wired to it', async () => {
     const dataDir = dirs();
     vi.stubEnv('GATEWAY_PLAYGROUND_DATA', dataDir);

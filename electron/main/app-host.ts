@@ -82,13 +82,18 @@ export function launch(bundleDir: string): DesktopHost {
 
 /** The core, or undefined when it cannot start: then the user is told why in a dialog and the app exits. */
 async function startCore(dataDir: string): Promise<Core | undefined> {
+  const env = { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY };
+  // Read once, then gone from this process's environment: the OS browser that shell.openExternal starts (and
+  // any other child) inherits it, and must not get the key (docs/security.md §8).
+  delete process.env.GATEWAY_API_KEY;
+  delete process.env.GATEWAY_BASE_URL;
   try {
     return await createCore({
       dataDir,
       host: 'electron',
       version: app.getVersion(),
       vault: createSafeStorageVault(dataDir),
-      env: { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY },
+      env,
     });
   } catch (err) {
     // No window exists yet, so a rejected start-up would leave the app running with nothing on screen.
