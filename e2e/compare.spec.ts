@@ -7,63 +7,49 @@ async function openCompare(page: import('@playwright/test').Page) {
 }
 
 test('same model, three protocols: every column completes and the summary table marks the best values', async ({
-  page,
+  app: page,
 }) => {
-  const host = await launchHost();
-  try {
-    await page.goto(host.url);
-    await openCompare(page);
-    // The columns start on a model the Demo gateway lists, once its list is in.
-    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
-    await page.getByRole('button', { name: 'Same model, three protocols' }).click();
-    for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('claude-sim-sonnet');
-    await expect(page.getByRole('region', { name: 'Column 1' })).toContainText('Request for this column');
-    await page.getByRole('button', { name: 'Run all' }).click();
-    for (let i = 1; i <= 3; i++) {
-      await expect(
-        page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
-      ).toContainText('complete', { timeout: 20_000 });
-    }
-    const table = page.getByRole('table', { name: 'Comparison summary' });
-    await expect(table.getByRole('row', { name: /^verdict/ })).toContainText(
-      'complete complete complete'.replace(/ /g, ''),
-    );
-    await expect(table.getByRole('row', { name: /time to first token/ }).locator('td.best')).toHaveCount(1);
-    await expect(table.getByRole('row', { name: /output tokens\b/ }).first()).not.toContainText('—');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
+  await openCompare(page);
+  // The columns start on a model the Demo gateway lists, once its list is in.
+  await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
+  await page.getByRole('button', { name: 'Same model, three protocols' }).click();
+  for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('claude-sim-sonnet');
+  await expect(page.getByRole('region', { name: 'Column 1' })).toContainText('Request for this column');
+  await page.getByRole('button', { name: 'Run all' }).click();
+  for (let i = 1; i <= 3; i++) {
+    await expect(
+      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
+    ).toContainText('complete', { timeout: 20_000 });
   }
+  const table = page.getByRole('table', { name: 'Comparison summary' });
+  await expect(table.getByRole('row', { name: /^verdict/ })).toContainText(
+    'complete complete complete'.replace(/ /g, ''),
+  );
+  await expect(table.getByRole('row', { name: /time to first token/ }).locator('td.best')).toHaveCount(1);
+  await expect(table.getByRole('row', { name: /output tokens\b/ }).first()).not.toContainText('—');
 });
 
 test('a fault column shows its verdict while the others complete; the diff shows two models differ', async ({
-  page,
+  app: page,
 }) => {
-  const host = await launchHost();
-  try {
-    await page.goto(host.url);
-    await openCompare(page);
-    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
-    await page.getByLabel('Column 2 protocol').selectOption('messages');
-    await page.getByLabel('Column 2 model').fill('gpt-sim-4o');
-    await page.getByRole('button', { name: '+ Column' }).click();
-    await page.getByLabel('Column 3 protocol').selectOption('messages');
-    await page.getByLabel('Column 3 model').fill('sim-fault-cut');
-    await page.getByRole('button', { name: 'Run all' }).click();
-    const col = (i: number) =>
-      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
-    await expect(col(3)).toContainText('truncated', { timeout: 20_000 });
-    await expect(col(1)).toContainText('complete', { timeout: 20_000 });
-    await expect(col(2)).toContainText('complete', { timeout: 20_000 });
-    const diff = page.getByLabel('Output diff');
-    await expect(diff.locator('.removed').first()).toBeVisible();
-    await expect(diff.locator('.added').first()).toBeVisible();
-    await expect(diff).toContainText('Claude Sim Sonnet');
-    await expect(diff).toContainText('GPT Sim 4o');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
-  }
+  await openCompare(page);
+  await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
+  await page.getByLabel('Column 2 protocol').selectOption('messages');
+  await page.getByLabel('Column 2 model').fill('gpt-sim-4o');
+  await page.getByRole('button', { name: '+ Column' }).click();
+  await page.getByLabel('Column 3 protocol').selectOption('messages');
+  await page.getByLabel('Column 3 model').fill('sim-fault-cut');
+  await page.getByRole('button', { name: 'Run all' }).click();
+  const col = (i: number) =>
+    page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
+  await expect(col(3)).toContainText('truncated', { timeout: 20_000 });
+  await expect(col(1)).toContainText('complete', { timeout: 20_000 });
+  await expect(col(2)).toContainText('complete', { timeout: 20_000 });
+  const diff = page.getByLabel('Output diff');
+  await expect(diff.locator('.removed').first()).toBeVisible();
+  await expect(diff.locator('.added').first()).toBeVisible();
+  await expect(diff).toContainText('Claude Sim Sonnet');
+  await expect(diff).toContainText('GPT Sim 4o');
 });
 
 test('a saved comparison re-runs after a restart, and its runs are in history', async ({ page }) => {

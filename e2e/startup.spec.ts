@@ -1,8 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { launchHost } from './fixtures';
+import { expect, launchHost, test } from './fixtures';
 
 test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({ page }) => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-corrupt-'));
@@ -19,15 +18,10 @@ test('a corrupt profile file is moved aside, reported in the UI, and the app sti
   }
 });
 
-test('the browser host refuses a page without its token', async ({ page }) => {
-  const host = await launchHost();
-  try {
-    const res = await page.goto(host.url.replace(/\?token=.*/, ''));
-    expect(res?.status()).toBe(401);
-    await expect(page.locator('body')).toContainText('Unauthorized');
-  } finally {
-    await host.stop();
-  }
+test('the browser host refuses a page without its token', async ({ page, host }) => {
+  const res = await page.goto(host.url.replace(/\?token=.*/, ''));
+  expect(res?.status()).toBe(401);
+  await expect(page.locator('body')).toContainText('Unauthorized');
 });
 
 test('Theme: light, dark or the system; the JSON editor follows; kept across a restart', async ({ page }) => {
@@ -67,65 +61,58 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
   }
 });
 
-test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ page }) => {
-  const host = await launchHost();
-  try {
-    await page.goto(host.url);
-    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
-    const tab = (name: string) => page.getByRole('tab', { name, exact: true });
-    await page.keyboard.press('ControlOrMeta+5');
-    await expect(tab('History')).toHaveAttribute('aria-selected', 'true');
-    await page.keyboard.press('ControlOrMeta+2');
-    await expect(tab('Chat Completions')).toHaveAttribute('aria-selected', 'true');
-    // Roving tabindex: only the selected tab is in the Tab order; arrows move the focus and the selection.
-    await expect(page.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
-    await tab('Chat Completions').focus();
-    await page.keyboard.press('ArrowRight');
-    await expect(tab('Responses')).toHaveAttribute('aria-selected', 'true');
-    await expect(tab('Responses')).toBeFocused();
-    await page.keyboard.press('End');
-    await expect(tab('Agents')).toBeFocused();
-    await page.keyboard.press('ArrowRight');
-    await expect(tab('Messages')).toHaveAttribute('aria-selected', 'true');
+test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ app: page }) => {
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  await page.keyboard.press('ControlOrMeta+5');
+  await expect(tab('History')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ControlOrMeta+2');
+  await expect(tab('Chat Completions')).toHaveAttribute('aria-selected', 'true');
+  // Roving tabindex: only the selected tab is in the Tab order; arrows move the focus and the selection.
+  await expect(page.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+  await tab('Chat Completions').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('Responses')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab('Responses')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(tab('Agents')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('Messages')).toHaveAttribute('aria-selected', 'true');
 
-    await page.keyboard.press('?');
-    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    await expect(dialog).toContainText('Ctrl/Cmd+Shift+Enter');
-    await expect(dialog).toContainText('Stop the run in view');
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toContainText('Ctrl/Cmd+Shift+Enter');
+  await expect(dialog).toContainText('Stop the run in view');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 
-    // "?" typed in a text field is text.
-    const message = page.getByRole('textbox', { name: 'Message' });
-    await message.fill('why');
-    await message.press('?');
-    await expect(message).toHaveValue('why?');
-    await expect(dialog).toBeHidden();
+  // "?" typed in a text field is text.
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('why');
+  await message.press('?');
+  await expect(message).toHaveValue('why?');
+  await expect(dialog).toBeHidden();
 
-    const box = page.getByRole('combobox', { name: 'Model' });
-    await box.click();
-    await box.fill('sim-fault-slow');
-    await expect(page.getByRole('option', { name: /^sim-fault-slow/ }).first()).toBeVisible();
-    await box.press('Enter');
-    await page.getByRole('button', { name: 'Send' }).click();
-    const status = page.getByRole('status', { name: 'Stream status' });
-    await expect(page.getByRole('region', { name: 'Output' })).toContainText('this is', { timeout: 10_000 });
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Escape');
-    await expect(status).toContainText('cancelled');
+  const box = page.getByRole('combobox', { name: 'Model' });
+  await box.click();
+  await box.fill('sim-fault-slow');
+  await expect(page.getByRole('option', { name: /^sim-fault-slow/ }).first()).toBeVisible();
+  await box.press('Enter');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const status = page.getByRole('status', { name: 'Stream status' });
+  await expect(page.getByRole('region', { name: 'Output' })).toContainText('this is', { timeout: 10_000 });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Escape');
+  await expect(status).toContainText('cancelled');
 
-    await page.keyboard.press('ControlOrMeta+k');
-    await expect(box).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+k');
+  await expect(box).toBeFocused();
 
-    // Ctrl/Cmd+Shift+Enter runs every Compare column, as its Run all button does.
-    await page.keyboard.press('ControlOrMeta+4');
-    await expect(tab('Compare')).toHaveAttribute('aria-selected', 'true');
-    await page.keyboard.press('ControlOrMeta+Shift+Enter');
-    const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
-    await expect(column).toContainText('complete', { timeout: 20_000 });
-  } finally {
-    await host.stop();
-  }
+  // Ctrl/Cmd+Shift+Enter runs every Compare column, as its Run all button does.
+  await page.keyboard.press('ControlOrMeta+4');
+  await expect(tab('Compare')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ControlOrMeta+Shift+Enter');
+  const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
+  await expect(column).toContainText('complete', { timeout: 20_000 });
 });
 
 test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({ page }) => {

@@ -6,6 +6,7 @@ import type {
   CapabilityProgress,
   GuardReport,
   ProbeInput,
+  Result,
 } from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
@@ -21,8 +22,8 @@ export interface CapabilitiesSlice {
   probeCancelRequested(jobId: string): Promise<void>;
   /** Loads a finished run (probe evidence) into the runs cache so the stream viewer can show it. */
   evidenceRequested(runId: string): Promise<AppError | undefined>;
-  /** Which capabilities a request needs and what is known of them on its target (undefined if the check failed). */
-  guardRequested(input: CallInput<'capabilities:guard'>): Promise<GuardReport | undefined>;
+  /** Which capabilities a request needs and what is known of them on its target. */
+  guardRequested(input: CallInput<'capabilities:guard'>): Promise<Result<GuardReport>>;
 }
 
 export const createCapabilitiesSlice: StateCreator<AppState, [], [], CapabilitiesSlice> = (set, get) => ({
@@ -83,8 +84,5 @@ export const createCapabilitiesSlice: StateCreator<AppState, [], [], Capabilitie
     get().runUpdatesReceived(recordedRunUpdates(runId, r.value));
     return undefined;
   },
-  async guardRequested(input) {
-    const r = await gateway.capabilities.guard(input);
-    return r.ok ? r.value : undefined;
-  },
+  guardRequested: (input) => gateway.capabilities.guard(input),
 });

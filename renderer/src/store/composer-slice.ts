@@ -1,5 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { CallInput, ComposerDrafts, Preset, Result, TokenCount } from '../../../shared/contract';
+import type {
+  CallInput,
+  CallOutput,
+  ComposerDrafts,
+  CurlImport,
+  ExportLanguage,
+  Preset,
+  Result,
+  TokenCount,
+} from '../../../shared/contract';
 import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
 import {
   appendAssistantTurn,
@@ -100,6 +109,13 @@ export interface ComposerSlice {
   composerModelDefaulted(protocol: ProtocolId, model: string): void;
   /** The input-token count of a body, by the core (the gateway's count_tokens when it can). */
   tokenCountRequested(input: CallInput<'tokens:count'>): Promise<Result<TokenCount>>;
+  /** "Code…": a recorded run's request as it was sent (`runId`), or a composer body for `profileId`. */
+  codeExportRequested(
+    language: ExportLanguage,
+    source: { runId: string } | { profileId: string; protocol: ProtocolId; body: Body },
+  ): Promise<Result<CallOutput<'export:code'>>>;
+  /** A pasted curl command: what it names goes into its protocol's tab, as `composerBodyLoaded` does. */
+  curlImportRequested(text: string): Promise<Result<CurlImport>>;
   /** Reads the drafts the core kept; from then on every change of a tab's body or message is saved, debounced. */
   draftsRequested(): Promise<void>;
   draftsState: 'idle' | 'loading' | 'ready';
@@ -255,6 +271,15 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         return { body, jsonText: c.jsonError ? c.jsonText : pretty(body) };
       }),
     tokenCountRequested: (input) => gateway.tokens.count(input),
+    codeExportRequested: (language, source) =>
+      'runId' in source
+        ? gateway.history.code({ runId: source.runId, language })
+        : gateway.export.code({ ...source, language }),
+    async curlImportRequested(text) {
+      const r = await gateway.import.curl({ text });
+      if (r.ok && r.value.protocol && r.value.body) get().composerBodyLoaded(r.value.protocol, r.value.body);
+      return r;
+    },
     async draftsRequested() {
       if (get().draftsState !== 'idle') return;
       set({ draftsState: 'loading' });

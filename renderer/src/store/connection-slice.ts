@@ -1,5 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, AppInfo, ModelList, ProfileInput, ProfilesState } from '../../../shared/contract';
+import type {
+  AppError,
+  AppInfo,
+  ModelList,
+  ProfileInput,
+  ProfilesState,
+  ProfileTestResult,
+  Result,
+} from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -19,6 +27,8 @@ export interface ConnectionSlice {
   profileSaved(input: ProfileInput): Promise<AppError | undefined>;
   profileDeleted(id: string): Promise<AppError | undefined>;
   modelsRequested(profileId: string, refresh: boolean): Promise<void>;
+  /** "Test connection" on a saved profile; a test that listed the models refreshes the Model box's list. */
+  connectionTestRequested(id: string): Promise<Result<ProfileTestResult>>;
 }
 
 export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set, get) => ({
@@ -67,6 +77,12 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     const { activeId } = r.value;
     if (activeId !== wasActive || !get().models[activeId]) await get().modelsRequested(activeId, false);
     return undefined;
+  },
+
+  async connectionTestRequested(id) {
+    const r = await gateway.profiles.test({ id });
+    if (r.ok) void get().modelsRequested(id, false);
+    return r;
   },
 
   async modelsRequested(profileId, refresh) {

@@ -1,5 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, HistorySummary, Preset } from '../../../shared/contract';
+import type {
+  AppError,
+  CallInput,
+  CallName,
+  CallOutput,
+  HistorySummary,
+  Preset,
+  Result,
+} from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 import { recordedRunUpdates } from './runs-slice';
@@ -12,6 +20,8 @@ export interface HistoryFilterState {
   model?: string;
   text?: string;
 }
+
+type Answer<K extends CallName> = Promise<Result<CallOutput<K>>>;
 
 /** Presets and the history list, as the core keeps them (cached here, persisted there). */
 export interface LibrarySlice {
@@ -35,6 +45,21 @@ export interface LibrarySlice {
   historyRowsShown(from: number, to: number): void;
   /** Loads a recorded run into the runs cache, as it was, for the stream viewer. */
   recordedRunRequested(runId: string): Promise<AppError | undefined>;
+  /** A recorded run's ledger and events, for a replay, the composer or "Code…". */
+  historyRunRequested(runId: string): Answer<'history:get'>;
+  /** Delete in History: the run goes, and the list is read again whether or not the core could delete it. */
+  historyRunDeleted(runId: string): Promise<void>;
+  /** Save preset; the list is read again after a save. */
+  presetSaveRequested(input: CallInput<'presets:save'>): Answer<'presets:save'>;
+  presetRenameRequested(id: string, name: string): Answer<'presets:rename'>;
+  presetDuplicateRequested(id: string): Answer<'presets:duplicate'>;
+  /** Delete: the deleted preset is kept for Undo (`presetDeleted`); the list is read again either way. */
+  presetDeleteRequested(id: string): Answer<'presets:delete'>;
+  /** Undo of a delete: on success the preset leaves the undo list (`presetRestored`). */
+  presetRestoreRequested(preset: Preset): Answer<'presets:restore'>;
+  /** Export all (no `ids`) or the given presets, as the text of a presets file. */
+  presetsExportRequested(ids?: string[]): Answer<'presets:export'>;
+  presetsImportRequested(input: CallInput<'presets:import'>): Answer<'presets:import'>;
 }
 
 /** History list requests sent so far: only the newest one's answer is shown. */
@@ -113,6 +138,42 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
       });
     }
   },
+  historyRunRequested: (runId) => gateway.history.get({ runId }),
+  async historyRunDeleted(runId) {
+    await gateway.history.delete({ runId });
+    void get().historyRequested();
+  },
+  async presetSaveRequested(input) {
+    const r = await gateway.presets.save(input);
+    if (r.ok) void get().presetsRequested();
+    return r;
+  },
+  async presetRenameRequested(id, name) {
+    const r = await gateway.presets.rename({ id, name });
+    if (r.ok) void get().presetsRequested();
+    return r;
+  },
+  async presetDuplicateRequested(id) {
+    const r = await gateway.presets.duplicate({ id });
+    void get().presetsRequested();
+    return r;
+  },
+  async presetDeleteRequested(id) {
+    const r = await gateway.presets.delete({ id });
+    if (r.ok) get().presetDeleted(r.value.deleted);
+    void get().presetsRequested();
+    return r;
+  },
+  async presetRestoreRequested(preset) {
+    const r = await gateway.presets.restore({ preset });
+    if (r.ok) {
+      get().presetRestored(preset.id);
+      void get().presetsRequested();
+    }
+    return r;
+  },
+  presetsExportRequested: (ids) => gateway.presets.export(ids ? { ids } : {}),
+  presetsImportRequested: (input) => gateway.presets.import(input),
   recordedRunRequested(runId) {
     if (get().runs[runId]?.result) return Promise.resolve(undefined);
     const pending = loading.get(runId);

@@ -22,7 +22,9 @@ export function useCompareGuards(): TranslateResult[] {
       columns.map((c, i) => {
         const t = translated[i];
         if (!t.ok || !c.model || !c.profileId) return undefined;
-        return guardRequested({ profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body });
+        const input = { profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body };
+        // A failed check leaves the column without a report, as if none had been asked for.
+        return guardRequested(input).then((r) => (r.ok ? r.value : undefined));
       }),
     ).then((g) => live && guardsReceived(Object.fromEntries(ids.map((id, i) => [id, g[i]]))));
     return () => {

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ProfileTestResult } from '../../../../shared/contract';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 
 const HEADER_WORDS = { 'x-api-key': 'x-api-key', authorization: 'Authorization: Bearer', none: 'no key' } as const;
@@ -14,7 +13,7 @@ export function useConnectionTest(
   profileId: string | undefined,
   unsaved: boolean,
 ): { button: ReactNode; result: ReactNode } {
-  const modelsRequested = useAppStore((s) => s.modelsRequested);
+  const connectionTestRequested = useAppStore((s) => s.connectionTestRequested);
   const [state, setState] = useState<{ for: string; busy?: boolean; result?: ProfileTestResult; error?: string }>();
   const shown = profileId !== undefined && state?.for === profileId ? state : undefined;
   const region = useRef<HTMLDivElement>(null);
@@ -26,10 +25,8 @@ export function useConnectionTest(
   const run = async () => {
     if (profileId === undefined) return;
     setState({ for: profileId, busy: true });
-    const r = await gateway.profiles.test({ id: profileId });
+    const r = await connectionTestRequested(profileId);
     setState(r.ok ? { for: profileId, result: r.value } : { for: profileId, error: r.error.message });
-    // The test listed the models again: the Model box picks up that list.
-    if (r.ok) await modelsRequested(profileId, false);
   };
 
   if (profileId === undefined) return { button: null, result: null };

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CurlImport, ExportLanguage } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { copyText } from '../stream-viewer/format';
 import { useBodyToSend } from '../composer/body-to-send';
@@ -28,7 +27,8 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
   const composerBody = useBodyToSend(protocol);
   const activeProfileId = useAppStore((s) => s.profiles?.activeId);
   const profileId = activeProfileId;
-  const load = useAppStore((s) => s.composerBodyLoaded);
+  const codeExportRequested = useAppStore((s) => s.codeExportRequested);
+  const curlImportRequested = useAppStore((s) => s.curlImportRequested);
   const tabSelected = useAppStore((s) => s.tabSelected);
   const [mode, setMode] = useState<'export' | 'import'>('export');
   const [lang, setLang] = useState<ExportLanguage>('curl');
@@ -47,9 +47,8 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
   useEffect(() => {
     if (mode !== 'export' || (!recorded && !profileId)) return;
     let current = true;
-    const request = recorded
-      ? gateway.history.code({ runId: recorded.runId, language: lang })
-      : gateway.export.code({ profileId: profileId!, protocol, body: composerBody, language: lang });
+    const source = recorded ? { runId: recorded.runId } : { profileId: profileId!, protocol, body: composerBody };
+    const request = codeExportRequested(lang, source);
     void request.then((r) => {
       if (!current) return;
       if (r.ok) {
@@ -60,7 +59,7 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
     return () => {
       current = false;
     };
-  }, [mode, lang, profileId, protocol, composerBody, recorded]);
+  }, [mode, lang, profileId, protocol, composerBody, recorded, codeExportRequested]);
 
   return (
     <dialog ref={dialog} className="connections code-dialog" aria-label="Code" onClose={onClose} onCancel={onClose}>
@@ -110,14 +109,13 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
                 type="button"
                 className="primary"
                 onClick={async () => {
-                  const r = await gateway.import.curl({ text: curl });
+                  const r = await curlImportRequested(curl);
                   if (!r.ok) {
                     setImported(undefined);
                     return setError(r.error.message);
                   }
                   setError(undefined);
                   setImported(r.value);
-                  if (r.value.protocol && r.value.body) load(r.value.protocol, r.value.body);
                 }}
               >
                 Import

@@ -2,7 +2,6 @@ import { Fragment, useEffect, useRef, useState } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import type { HistorySummary } from '../../../../shared/contract';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 import { bytes, ms, verdictWord, WITH_WARNINGS } from '../stream-viewer/format';
@@ -103,6 +102,8 @@ export function HistoryTab() {
   const history = useAppStore((s) => s.history);
   const filter = useAppStore((s) => s.historyFilter);
   const historyRequested = useAppStore((s) => s.historyRequested);
+  const historyRunRequested = useAppStore((s) => s.historyRunRequested);
+  const historyRunDeleted = useAppStore((s) => s.historyRunDeleted);
   const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const runDiscarded = useAppStore((s) => s.runDiscarded);
@@ -155,7 +156,7 @@ export function HistoryTab() {
   const play = async (mode: ReplayMode) => {
     if (!selected) return;
     const req = ++request.current;
-    const r = await gateway.history.get({ runId: selected });
+    const r = await historyRunRequested(selected);
     if (req !== request.current) return;
     if (!r.ok) return setError(r.error.message);
     endReplay();
@@ -168,7 +169,7 @@ export function HistoryTab() {
   /** The request as sent, to the gateway it was sent to: a run from another profile switches back to that profile. */
   const toComposer = async () => {
     if (!selected) return;
-    const r = await gateway.history.get({ runId: selected });
+    const r = await historyRunRequested(selected);
     if (!r.ok) return setError(r.error.message);
     const { ledger } = r.value;
     let body: unknown;
@@ -197,7 +198,7 @@ export function HistoryTab() {
   /** "Code…": the request exactly as the ledger recorded it (its URL, headers and body), never the composer's. */
   const exportCode = async () => {
     if (!selected) return;
-    const r = await gateway.history.get({ runId: selected });
+    const r = await historyRunRequested(selected);
     if (!r.ok) return setError(r.error.message);
     const { ledger } = r.value;
     setError(undefined);
@@ -281,10 +282,9 @@ export function HistoryTab() {
                 ++request.current;
                 endReplay();
                 setStepping(false);
-                await gateway.history.delete({ runId: selected });
+                await historyRunDeleted(selected);
                 setSelected(undefined);
                 setShown(undefined);
-                void historyRequested();
               }}
             >
               Delete

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Preset } from '../../../../shared/contract';
 import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
 import { translateRequest, type Loss } from '../../../../shared/translate';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { LossList } from '../translate/LossList';
 
@@ -25,8 +24,12 @@ export function PresetsTab() {
   const compareColumnsChanged = useAppStore((s) => s.compareColumnsChanged);
   const [query, setQuery] = useState('');
   const deleted = useAppStore((s) => s.deletedPresets);
-  const presetDeleted = useAppStore((s) => s.presetDeleted);
-  const presetRestored = useAppStore((s) => s.presetRestored);
+  const presetRenameRequested = useAppStore((s) => s.presetRenameRequested);
+  const presetDuplicateRequested = useAppStore((s) => s.presetDuplicateRequested);
+  const presetDeleteRequested = useAppStore((s) => s.presetDeleteRequested);
+  const presetRestoreRequested = useAppStore((s) => s.presetRestoreRequested);
+  const presetsExportRequested = useAppStore((s) => s.presetsExportRequested);
+  const presetsImportRequested = useAppStore((s) => s.presetsImportRequested);
   const undo = deleted.at(-1);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
@@ -62,7 +65,7 @@ export function PresetsTab() {
   };
 
   const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
-    const r = await gateway.presets.import({ text, onConflict });
+    const r = await presetsImportRequested({ text, onConflict });
     if (!r.ok) return setMessage(r.error.message);
     if (r.value.conflicts.length && onConflict === 'ask') return setPendingImport({ text, conflicts: r.value.conflicts });
     setPendingImport(undefined);
@@ -77,7 +80,7 @@ export function PresetsTab() {
         <button
           type="button"
           onClick={async () => {
-            const r = await gateway.presets.export({});
+            const r = await presetsExportRequested();
             setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
             if (r.ok) download('gateway-playground-presets.json', r.value.text);
           }}
@@ -117,11 +120,9 @@ export function PresetsTab() {
               className="small"
               onClick={async () => {
                 setError(undefined);
-                const r = await gateway.presets.restore({ preset: undo });
+                const r = await presetRestoreRequested(undo);
                 // Undo stays offered after a failure.
-                if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
-                presetRestored(undo.id);
-                void presetsRequested();
+                if (!r.ok) setError(`Could not restore “${undo.name}”: ${r.error.message}`);
               }}
             >
               Undo
@@ -181,11 +182,10 @@ export function PresetsTab() {
                 <form
                   onSubmit={async (e) => {
                     e.preventDefault();
-                    const r = await gateway.presets.rename({ id: p.id, name: renaming.name });
+                    const r = await presetRenameRequested(p.id, renaming.name);
                     // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
                     if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
                     setRenaming(undefined);
-                    void presetsRequested();
                   }}
                 >
                   <input
@@ -229,10 +229,7 @@ export function PresetsTab() {
               <button
                 type="button"
                 className="ghost"
-                onClick={async () => {
-                  await gateway.presets.duplicate({ id: p.id });
-                  void presetsRequested();
-                }}
+                onClick={() => void presetDuplicateRequested(p.id)}
               >
                 Duplicate
               </button>
@@ -240,7 +237,7 @@ export function PresetsTab() {
                 type="button"
                 className="ghost"
                 onClick={async () => {
-                  const r = await gateway.presets.export({ ids: [p.id] });
+                  const r = await presetsExportRequested([p.id]);
                   setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
                   if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
                 }}
@@ -253,10 +250,8 @@ export function PresetsTab() {
                 aria-label={`Delete ${p.name}`}
                 onClick={async () => {
                   setError(undefined);
-                  const r = await gateway.presets.delete({ id: p.id });
-                  if (r.ok) presetDeleted(r.value.deleted);
-                  else setError(`Could not delete “${p.name}”: ${r.error.message}`);
-                  void presetsRequested();
+                  const r = await presetDeleteRequested(p.id);
+                  if (!r.ok) setError(`Could not delete “${p.name}”: ${r.error.message}`);
                 }}
               >
                 Delete

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { Preset, PresetSaveInput } from '../../../../shared/contract';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 
 type SaveInput = Omit<z.input<typeof PresetSaveInput>, 'replace' | 'id'>;
@@ -11,11 +10,11 @@ type SaveInput = Omit<z.input<typeof PresetSaveInput>, 'replace' | 'id'>;
  * naming the other preset, and Replace saves over it (same preset, new request) when the user says so.
  */
 export function usePresetSave(onSaved: (preset: Preset) => void) {
-  const presetsRequested = useAppStore((s) => s.presetsRequested);
+  const presetSaveRequested = useAppStore((s) => s.presetSaveRequested);
   const [message, setMessage] = useState<string>();
   const [clash, setClash] = useState(false);
   const send = async (input: SaveInput, replace: boolean) => {
-    const r = await gateway.presets.save(replace ? { ...input, replace } : input);
+    const r = await presetSaveRequested(replace ? { ...input, replace } : input);
     if (!r.ok) {
       setMessage(r.error.fields?.name ?? r.error.message);
       // Only a taken name can be replaced: an empty or over-long one is just an error.
@@ -25,7 +24,6 @@ export function usePresetSave(onSaved: (preset: Preset) => void) {
     setClash(false);
     setMessage(`Saved “${r.value.name}”.`);
     onSaved(r.value);
-    void presetsRequested();
   };
   return {
     message,

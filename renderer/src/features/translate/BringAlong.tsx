@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from 'react';
 import type { GuardReport } from '../../../../shared/contract';
 import { PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
 import { translateRequest } from '../../../../shared/translate';
-import { gateway } from '../../bridge';
 import { useAppStore } from '../../store';
 import { changeSummary, LossList } from './LossList';
 
@@ -25,6 +24,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
   const probeRequested = useAppStore((s) => s.probeRequested);
+  const guardRequested = useAppStore((s) => s.guardRequested);
   const probing = useAppStore((s) => Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'));
   const [open, setOpen] = useState(false);
   const [guard, setGuard] = useState<GuardReport>();
@@ -39,8 +39,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
     setGuardError(undefined);
     if (!open || !result?.ok || !profileId || !model) return;
     let current = true;
-    void gateway.capabilities
-      .guard({ profileId, model, protocol: to, body: result.body })
+    void guardRequested({ profileId, model, protocol: to, body: result.body })
       .then((r) => {
         if (!current) return;
         if (r.ok) setGuard(r.value);
@@ -50,7 +49,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
     return () => {
       current = false;
     };
-  }, [open, result, profileId, model, to, probing]);
+  }, [open, result, profileId, model, to, probing, guardRequested]);
 
   /** Why no capability report exists, when none will come; undefined while one is on its way or has arrived. */
   const unchecked = !profileId ? 'no profile is active' : !model ? 'the request names no model' : guardError ? `the check failed: ${guardError}` : undefined;
