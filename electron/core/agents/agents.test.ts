@@ -10,13 +10,15 @@ import type { AgentId } from '../../../shared/agents/types';
 import { createCore, type Core, type Receiver } from '../service';
 import type { FinishedRun } from '../runs';
 import { LayeredVault } from '../vault';
-import { DEMO_KEY } from '../simulator';
+import { DEMO_KEY, startSimulator, type RecordedRequest, type RunningSimulator } from '../simulator';
 import { tempDirs } from '../testing/temp-dirs';
 
 const receiver: Receiver = { send: () => undefined };
 const newDir = tempDirs('gp-agents-');
 let dataDir: string;
 let core: Core;
+/** The Demo gateway, started here so that what it received can be read (`requests`). */
+let sim: RunningSimulator;
 const finished = new Map<string, FinishedRun>();
 
 function value<T>(r: Result<unknown>): T {
@@ -30,14 +32,19 @@ const startCore = () =>
     host: 'web',
     version: 'test',
     vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+    demoGateway: { baseUrl: sim.url, key: DEMO_KEY },
     onRunFinished: (run) => void finished.set(run.ledger.runId, run),
   });
 
 beforeAll(async () => {
   dataDir = newDir();
+  sim = await startSimulator({ port: 0, host: '127.0.0.1' });
   core = await startCore();
 });
-afterAll(() => core.close());
+afterAll(async () => {
+  await core.close();
+  await sim.close();
+});
 
 async function check(agent: AgentId, model: string, smallModel?: string): Promise<AgentResult> {
   return value<AgentResult>(
@@ -51,12 +58,47 @@ const step = (r: AgentResult, id: string) => {
   return s;
 };
 
+/** What the gateway received while `run` ran: every request of one check. */
+async function received<T>(run: () => Promise<T>): Promise<{ result: T; requests: RecordedRequest[] }> {
+  const from = sim.requests.length;
+  const result = await run();
+  return { result, requests: sim.requests.slice(from) };
+}
+
+/**
+ * Every request carried `expected` (a string is the exact value, a RegExp its form), and the key only in the
+ * auth header the Demo profile's scheme puts it in, never in a replayed header.
+ */
+function expectAgentHeaders(requests: RecordedRequest[], expected: Record<string, string | RegExp>): void {
+  expect(requests.length).toBeGreaterThan(0);
+  for (const r of requests) {
+    for (const [name, value] of Object.entries(expected)) {
+      if (typeof value === 'string') expect(r.headers[name], `${name} on ${r.path}`).toBe(value);
+      else expect(r.headers[name], `${name} on ${r.path}`).toMatch(value);
+    }
+    const withKey = Object.entries(r.headers).filter(([, v]) => String(v).includes(DEMO_KEY)).map(([n]) => n);
+    expect(withKey.length).toBe(1);
+    expect(['authorization', 'x-api-key']).toContain(withKey[0]);
+  }
+}
+
 /** The body a step's run really sent, as the ledger recorded it. */
 const sentBody = (runId: string) => JSON.parse(finished.get(runId)!.ledger.body) as Record<string, unknown>;
 
 describe('Codex CLI over /v1/responses', () => {
   it('is ready on a reasoning model: encrypted reasoning round-trips 5 times, the cache is read', async () => {
-    const r = await check('codex', 'gpt-sim-o3');
+    const { result: r, requests } = await received(() => check('codex', 'gpt-sim-o3'));
+    expectAgentHeaders(requests, {
+      originator: 'codex_cli_rs',
+      'user-agent': /^codex_cli_rs\/\d+\.\d+\.\d+ \(.+; .+\) /,
+      version: /^\d+\.\d+\.\d+$/,
+    });
+    // The session_id header is the conversation id, the same as the body's prompt_cache_key.
+    for (const q of requests) {
+      expect(q.headers.session_id).toBe((q.body as { prompt_cache_key: string }).prompt_cache_key);
+    }
+    expect(new Set(requests.map((q) => q.headers.session_id)).size).toBe(1);
+    expect(step(r, 'turn-1').runIds.map((id) => finished.get(id)!.ledger.headers.originator)).toEqual(['codex_cli_rs']);
     expect(r.verdict).toMatch(/^ready/);
     expect(step(r, 'reasoning').outcome).toBe('pass');
     const turn2 = step(r, 'turn-2');
@@ -114,7 +156,20 @@ describe('Codex CLI over /v1/responses', () => {
 
 describe('Claude Code over /v1/messages and count_tokens', () => {
   it('is ready: count_tokens with tools, the small model, signed thinking sent back with the tool_result', async () => {
-    const r = await check('claude-code', 'claude-sim-sonnet', 'claude-sim-haiku');
+    const { result: r, requests } = await received(() => check('claude-code', 'claude-sim-sonnet', 'claude-sim-haiku'));
+    expectAgentHeaders(requests, {
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': /^claude-code-20250219,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14/,
+      'x-app': 'cli',
+      'user-agent': /^claude-cli\/\d+\.\d+\.\d+ \(external, cli\)$/,
+    });
+    const paths = requests.map((q) => q.path);
+    expect(paths).toContain('/v1/messages/count_tokens');
+    expect(requests.find((q) => q.path === '/v1/messages/count_tokens')?.headers['anthropic-beta']).toContain(
+      'token-counting-2024-11-01',
+    );
+    expect(step(r, 'count-tokens').exchange?.requestHeaders['x-app']).toBe('cli');
+    expect(finished.get(step(r, 'turn-2').runIds[0])!.ledger.headers['x-app']).toBe('cli');
     expect(r.verdict).toMatch(/^ready/);
     expect(step(r, 'count-tokens').evidence).toMatch(/^counted \d+ input tokens with system and tools/);
     expect(step(r, 'count-tokens').exchange?.requestHeaders['x-api-key']).not.toBe(DEMO_KEY);
@@ -144,7 +199,8 @@ describe('Claude Code over /v1/messages and count_tokens', () => {
 
 describe('a chat-completions agent over /v1/chat/completions', () => {
   it('is ready on a tools model, with usage in the last chunk', async () => {
-    const r = await check('chat-agent', 'gpt-sim-4o');
+    const { result: r, requests } = await received(() => check('chat-agent', 'gpt-sim-4o'));
+    expectAgentHeaders(requests, { 'user-agent': /^OpenAI\/JS \d+\.\d+\.\d+$/, 'x-stainless-lang': 'js' });
     expect(r.verdict).toMatch(/^ready/);
     const body = sentBody(step(r, 'turn-1').runIds[0]);
     expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, temperature: 0 });

@@ -8,6 +8,7 @@ import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { countTokensExchange } from './count-tokens';
+import { agentHeaders } from './headers';
 import {
   CHAT_SCHEMA,
   CHAT_TOOL,
@@ -44,10 +45,11 @@ type ToolCall = Extract<Block, { kind: 'tool_call' }>;
 /** Sends one body; a timeout (ProbeStop) becomes a failed step rather than an exception. */
 type Send = (body: Json) => Promise<FinishedRun | { timeout: string }>;
 
-function sender(env: ProbeEnv): Send {
+/** Every request goes out with the agent's own headers (headers.ts). */
+function sender(env: ProbeEnv, agent: AgentId): Send {
   return async (body) => {
     try {
-      return await env.send(body);
+      return await env.send(body, undefined, agentHeaders(agent, body));
     } catch (err) {
       if (err instanceof ProbeStop) return { timeout: err.verdict.message };
       throw err;
@@ -241,7 +243,7 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     signal,
     AGENT_RUN_TIMEOUT_MS,
   );
-  const send = sender(env);
+  const send = sender(env, input.agent);
   const steps =
     input.agent === 'codex'
       ? await codexSteps(send, input.model)

@@ -9,6 +9,7 @@ import { readBodyText } from '../http/body';
 import { RequestTimer } from '../http/timer';
 import { scrub } from '../secrets';
 import { capText, ProbeCancelled, type ProbeEnv } from '../probes/harness';
+import { agentHeaders } from './headers';
 
 const TITLE = 'count_tokens with tools';
 const CONSEQUENCE = 'Claude Code would work, but its context meter and auto-compact would run on guesses.';
@@ -20,7 +21,8 @@ export async function countTokensExchange(env: ProbeEnv, payload: Record<string,
   if (!profile) return { ...base, outcome: 'fail', evidence: 'the profile was deleted during the check.' };
   const key = profiles.keyFor(profile.id);
   const secrets = profiles.secretsFor(profile.id);
-  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets });
+  const clientHeaders = agentHeaders('claude-code', payload, { countTokens: true });
+  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets, clientHeaders });
   const exchange: StepExchange = {
     method: 'POST',
     url: req.url,

@@ -172,6 +172,30 @@ describe('buildRequest', () => {
     expect(withPlain.redactedHeaders['x-mode-note']).toBe('null means default');
     expect(requestSecrets(KEY, profile.extraHeaders, (n) => n === 'helicone-auth' || n === 'x-auth-mode')).toEqual([KEY, 'Bearer sk-helicone-0123456789', 'sk-helicone-0123456789']);
   });
+
+  it("sends a replayed client's headers, but never its credentials and never over the profile's own", () => {
+    const profile = bearerProfile({ 'X-Team': 'blue', 'user-agent': 'relay-approved/1.0' });
+    const clientHeaders = {
+      'X-App': 'cli',
+      'user-agent': 'claude-cli/2.1.2 (external, cli)',
+      'x-team': 'red',
+      Authorization: 'Bearer sk-client-forged',
+      'x-api-key': 'sk-client-forged',
+    };
+    const req = buildRequest(profile, KEY, 'POST', '/v1/messages', {}, { clientHeaders });
+    expect(req.headers).toMatchObject({
+      'x-app': 'cli',
+      'x-team': 'blue',
+      'user-agent': 'relay-approved/1.0',
+      authorization: `Bearer ${KEY}`,
+    });
+    expect(req.headers).not.toHaveProperty('x-api-key');
+    expect(JSON.stringify(req.headers)).not.toContain('sk-client-forged');
+    expect(req.redactedHeaders['x-app']).toBe('cli');
+    // Without a profile user-agent the client's replaces the app's own.
+    const plain = buildRequest(bearerProfile({}), KEY, 'POST', '/v1/messages', {}, { clientHeaders });
+    expect(plain.headers['user-agent']).toBe('claude-cli/2.1.2 (external, cli)');
+  });
 });
 
 async function* chunks(parts: (string | Uint8Array)[], fail?: Error): AsyncGenerator<Uint8Array> {

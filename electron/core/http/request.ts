@@ -78,11 +78,13 @@ export function buildRequest(
     query?: Record<string, string>;
     /** The profile store's list (`ProfileStore.secretsFor`): the ledger hides what answers are scrubbed of. */
     secrets?: readonly string[];
+    /** A client's own headers, replayed (agent checks, docs/agents.md); see withClientHeaders. */
+    clientHeaders?: Readonly<Record<string, string>>;
   } = {},
 ): BuiltRequest {
   let url = joinUrl(profile.baseUrl, path);
   if (opts.query && Object.keys(opts.query).length) url += `?${new URLSearchParams(opts.query).toString()}`;
-  const headers: Record<string, string> = {
+  const headers: Record<string, string> = withClientHeaders(profile, opts.clientHeaders, {
     ...requestHeaders({
       path,
       authScheme: profile.authScheme,
@@ -92,7 +94,7 @@ export function buildRequest(
       hasBody: body !== undefined,
     }),
     'user-agent': 'GatewayPlayground/0.1',
-  };
+  });
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
   const secrets = opts.secrets ?? requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
   const redactedHeaders: Record<string, string> = {};
@@ -106,6 +108,26 @@ export function buildRequest(
   const all = secretsOfRequest(url, secrets);
   const sent = body === undefined ? undefined : JSON.stringify(body);
   return { url, method, headers, redactedHeaders, body: sent, ...(proxy ? { proxy } : {}), secrets: all };
+}
+
+/**
+ * A replayed client's headers over the app's own (its user-agent replaces ours), with two exceptions: a name
+ * that suggests a credential is never taken from them, so the key goes only where the profile's auth scheme
+ * puts it, and a header the profile sets keeps the profile's value (a relay may demand its own user-agent).
+ */
+function withClientHeaders(
+  profile: Pick<Profile, 'extraHeaders'>,
+  client: Readonly<Record<string, string>> | undefined,
+  headers: Record<string, string>,
+): Record<string, string> {
+  if (!client) return headers;
+  const own = new Map(Object.entries(profile.extraHeaders).map(([name, value]) => [name.toLowerCase(), value]));
+  for (const [raw, value] of Object.entries(client)) {
+    const name = raw.toLowerCase();
+    // The profile's value even where the app's default replaced it (user-agent): the client's would otherwise.
+    if (!SECRET_HEADER.test(name)) headers[name] = own.get(name) ?? value;
+  }
+  return headers;
 }
 
 /**

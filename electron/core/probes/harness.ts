@@ -90,12 +90,20 @@ export class ProbeEnv {
     return this.target.model;
   }
 
-  /** Sends one request as a run and waits for it to finish, whatever its verdict. */
-  async send(body: Body, protocol: ProtocolId = this.target.protocol): Promise<FinishedRun> {
+  /**
+   * Sends one request as a run and waits for it to finish, whatever its verdict. `headers`: a replayed
+   * client's own (agent checks), sent after the profile's as buildRequest merges them.
+   */
+  async send(
+    body: Body,
+    protocol: ProtocolId = this.target.protocol,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<FinishedRun> {
     if (this.signal.aborted) throw new ProbeCancelled();
     const { runId, done } = this.deps.runs.start(
       { profileId: this.target.profileId, protocol, body, warnings: [], origin: 'probe' },
       SILENT_SINK,
+      { headers },
     );
     this.runIds.push(runId);
     let timedOut = false;

@@ -46,9 +46,16 @@ export class RunManager {
     this.finishedListeners.push(listener);
   }
 
-  /** Starts the run and returns at once; everything after arrives as pushes to `sink`. */
-  start(input: z.output<typeof RunStartInput>, sink: RunSink): { runId: string; done: Promise<FinishedRun> } {
-    const ctx = this.prepare(input, sink);
+  /**
+   * Starts the run and returns at once; everything after arrives as pushes to `sink`. `opts.headers` are a
+   * replayed client's own headers (the core's agent checks; not part of `runs:start`), see buildRequest.
+   */
+  start(
+    input: z.output<typeof RunStartInput>,
+    sink: RunSink,
+    opts: { headers?: Readonly<Record<string, string>> } = {},
+  ): { runId: string; done: Promise<FinishedRun> } {
+    const ctx = this.prepare(input, sink, opts.headers);
     const { runId } = ctx;
     this.active.set(runId, { timer: ctx.timer, sink });
     sink.push({ kind: 'started', runId, ledger: ctx.ledger });
@@ -121,7 +128,11 @@ export class RunManager {
   }
 
   /** The request, its ledger and the run's context; throws RunError for an unknown profile. */
-  private prepare(input: z.output<typeof RunStartInput>, sink: RunSink): RunContext {
+  private prepare(
+    input: z.output<typeof RunStartInput>,
+    sink: RunSink,
+    clientHeaders?: Readonly<Record<string, string>>,
+  ): RunContext {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
     const key = this.profiles.keyFor(profile.id);
@@ -130,6 +141,7 @@ export class RunManager {
     const req = buildRequest(profile, key, 'POST', path, input.body, {
       stream,
       secrets: this.profiles.secretsFor(profile.id),
+      clientHeaders,
     });
     const { secrets } = req;
     const runId = `run_${randomUUID()}`;

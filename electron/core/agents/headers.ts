@@ -1,0 +1,70 @@
+/**
+ * Each agent's own request headers, replayed on every step of its check (docs/agents.md names the sources of
+ * each). Auth is not among them: the key goes only where the profile's auth scheme puts it (buildRequest).
+ */
+import type { AgentId } from '../../../shared/agents/types';
+import { ANTHROPIC_VERSION } from '../../../shared/request-headers';
+
+/**
+ * The client versions the replayed user-agents name: Codex's and Claude Code's as seen in the captures
+ * docs/agents.md cites; the SDKs' a recent release (a relay reads the form, not the number).
+ */
+export const CODEX_VERSION = '0.38.0';
+export const CLAUDE_CODE_VERSION = '2.1.2';
+export const OPENAI_JS_VERSION = '4.104.0';
+const ANTHROPIC_JS_VERSION = '0.60.0';
+
+/** The betas Claude Code asks for on /v1/messages; count_tokens adds the token-counting one. */
+export const CLAUDE_CODE_BETAS = [
+  'claude-code-20250219',
+  'interleaved-thinking-2025-05-14',
+  'fine-grained-tool-streaming-2025-05-14',
+];
+const COUNT_TOKENS_BETA = 'token-counting-2024-11-01';
+
+/** What the first family's and the second family's JS SDKs add to every request (Claude Code, Cline). */
+const stainless = (version: string): Record<string, string> => ({
+  'x-stainless-lang': 'js',
+  'x-stainless-package-version': version,
+  'x-stainless-runtime': 'node',
+  'x-stainless-retry-count': '0',
+});
+
+function codexHeaders(body: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {
+    originator: 'codex_cli_rs',
+    'user-agent': `codex_cli_rs/${CODEX_VERSION} (Ubuntu 24.04; x86_64) unknown`,
+    version: CODEX_VERSION,
+  };
+  // Codex's conversation id is both its prompt_cache_key and its session_id header.
+  if (typeof body.prompt_cache_key === 'string') headers.session_id = body.prompt_cache_key;
+  return headers;
+}
+
+function claudeCodeHeaders(countTokens: boolean): Record<string, string> {
+  return {
+    'anthropic-version': ANTHROPIC_VERSION,
+    'anthropic-beta': [...CLAUDE_CODE_BETAS, ...(countTokens ? [COUNT_TOKENS_BETA] : [])].join(','),
+    'anthropic-dangerous-direct-browser-access': 'true',
+    'x-app': 'cli',
+    'user-agent': `claude-cli/${CLAUDE_CODE_VERSION} (external, cli)`,
+    ...stainless(ANTHROPIC_JS_VERSION),
+  };
+}
+
+/** The headers `agent` sends with `body` (Claude Code's count_tokens call: `countTokens`). */
+export function agentHeaders(
+  agent: AgentId,
+  body: Record<string, unknown>,
+  opts: { countTokens?: boolean } = {},
+): Record<string, string> {
+  switch (agent) {
+    case 'codex':
+      return codexHeaders(body);
+    case 'claude-code':
+      return claudeCodeHeaders(opts.countTokens === true);
+    case 'chat-agent':
+      // Cline's OpenAI-compatible provider sends the openai SDK's defaults and nothing of its own.
+      return { 'user-agent': `OpenAI/JS ${OPENAI_JS_VERSION}`, ...stainless(OPENAI_JS_VERSION) };
+  }
+}
