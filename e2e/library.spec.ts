@@ -89,7 +89,11 @@ test('export a preset and import it into a fresh data dir; a name clash asks fir
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     file = await (await download).path();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'gateway-playground-presets', version: 2, presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      format: 'gateway-playground-presets',
+      version: 2,
+      presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }],
+    });
   } finally {
     await a.stop();
     rmSync(a.dataDir, { recursive: true, force: true });
@@ -110,7 +114,9 @@ test('export a preset and import it into a fresh data dir; a name clash asks fir
   }
 });
 
-test('export as code writes <API_KEY>; a pasted curl opens the right tab and says the key was not stored', async ({ page }) => {
+test('export as code writes <API_KEY>; a pasted curl opens the right tab and says the key was not stored', async ({
+  page,
+}) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);
@@ -122,9 +128,15 @@ test('export as code writes <API_KEY>; a pasted curl opens the right tab and say
     await page.getByLabel('Language').selectOption('python');
     await expect(code).toContainText('import anthropic');
     await page.getByRole('tab', { name: 'Import from curl' }).click();
-    await page.getByLabel('curl command').fill(`curl https://gw.example.com/v1/responses -H 'Authorization: Bearer sk-pasted-secret-1' -d '{"model":"gpt-sim-4o","input":"from curl"}'`);
+    await page
+      .getByLabel('curl command')
+      .fill(
+        `curl https://gw.example.com/v1/responses -H 'Authorization: Bearer sk-pasted-secret-1' -d '{"model":"gpt-sim-4o","input":"from curl"}'`,
+      );
     await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(page.getByRole('dialog', { name: 'Code' }).getByRole('status')).toContainText('The key in the command was not stored');
+    await expect(page.getByRole('dialog', { name: 'Code' }).getByRole('status')).toContainText(
+      'The key in the command was not stored',
+    );
     await page.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('tab', { name: 'Responses' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-4o');
@@ -146,7 +158,9 @@ test('a run that cannot be saved to history still ends, and opening History says
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(status(page)).toContainText('complete', { timeout: 15_000 });
     await page.getByRole('tab', { name: 'History' }).click();
-    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('The last run was not saved to history');
+    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText(
+      'The last run was not saved to history',
+    );
   } finally {
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });
@@ -182,7 +196,7 @@ test('a run that skipped an event reads "complete, with warnings" in amber; Hist
   }
 });
 
-test('History: stepping keeps the clock still between steps; Stop ends a 1× replay',  async ({ page }) => {
+test('History: stepping keeps the clock still between steps; Stop ends a 1× replay', async ({ page }) => {
   const host = await launchHost();
   try {
     await page.goto(host.url);

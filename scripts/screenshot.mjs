@@ -16,7 +16,9 @@ const out = args[0] && !args[0].startsWith('--') ? args[0] : 'docs/screenshot.pn
 if (isStale()) await buildAll({ quiet: true });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-shot-'));
-const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise((resolve) => {
   let buf = '';
   host.stdout.on('data', (d) => {
@@ -27,7 +29,16 @@ const url = await new Promise((resolve) => {
 });
 const browser = await chromium.launch({
   executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
@@ -37,10 +48,16 @@ try {
   const picker = page.getByRole('combobox', { name: 'Model' });
   await picker.click();
   await picker.fill(model);
-  await page.getByRole('option', { name: new RegExp(model) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(model) })
+    .first()
+    .click();
   if (!args.includes('--no-send')) {
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('status', { name: 'Stream status' }).filter({ hasText: 'complete' }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status', { name: 'Stream status' })
+      .filter({ hasText: 'complete' })
+      .waitFor({ timeout: 20_000 });
   }
   await page.waitForTimeout(300);
   mkdirSync(path.dirname(out), { recursive: true });

@@ -182,7 +182,8 @@ export function requiredCapabilities(_protocol: ProtocolId, body: unknown): Requ
   else if (typeof body.prompt_cache_key === 'string') add('caching', 'prompt_cache_key');
   else if (body.prompt_cache_retention !== undefined) add('caching', 'prompt_cache_retention');
 
-  if (isObject(body.thinking) && body.thinking.type !== 'disabled') add('thinking', `thinking ${String(body.thinking.type ?? '')}`.trim());
+  if (isObject(body.thinking) && body.thinking.type !== 'disabled')
+    add('thinking', `thinking ${String(body.thinking.type ?? '')}`.trim());
   else if (typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none') {
     add('thinking', `reasoning_effort ${body.reasoning_effort}`);
   } else if (isObject(body.reasoning) && body.reasoning.effort !== 'none') {
@@ -291,29 +292,55 @@ export function guardReport(
         state: 'not-supported',
         message: `${PROTOCOL_INFO[target.protocol].label} has no ${name}; it is lost in translation.`,
       });
-      warnings.push(cap(`${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but ${PROTOCOL_INFO[target.protocol].label} has no equivalent, so it is dropped.`));
+      warnings.push(
+        cap(
+          `${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but ${PROTOCOL_INFO[target.protocol].label} has no equivalent, so it is dropped.`,
+        ),
+      );
       continue;
     }
-    const r = results.find((x) => x.model === target.model && x.protocol === target.protocol && x.capability === capability);
+    const r = results.find(
+      (x) => x.model === target.model && x.protocol === target.protocol && x.capability === capability,
+    );
     if (!r) {
       items.push({ capability, because, state: 'unknown', message: `Never probed for ${label}.` });
       unknown.push(capability);
       continue;
     }
     const ageMs = Math.max(0, now.getTime() - Date.parse(r.at));
-    const base = { capability, because, outcome: r.outcome, at: r.at, ageMs, runId: r.evidence.runIds[0], status: r.status };
+    const base = {
+      capability,
+      because,
+      outcome: r.outcome,
+      at: r.at,
+      ageMs,
+      runId: r.evidence.runIds[0],
+      status: r.status,
+    };
     const when = `probed ${formatAge(ageMs)} ago${r.evidence.runIds[0] ? `, run ${r.evidence.runIds[0]}` : ''}`;
     if (r.outcome === 'proven') {
       items.push({ ...base, state: 'proven', message: r.message });
       // Background acceptance is proven, but its result still cannot be fetched: say so every time.
       if (capability === 'background' && r.evidence.fields.retrieval === 'unsupported') {
-        warnings.push(cap(`Background tasks: ${label} accepts background requests, but the five endpoints include no way to fetch the result (${when}).`));
+        warnings.push(
+          cap(
+            `Background tasks: ${label} accepts background requests, but the five endpoints include no way to fetch the result (${when}).`,
+          ),
+        );
       }
     } else if (r.outcome === 'not-supported') {
       items.push({ ...base, state: 'not-supported', message: r.message });
-      warnings.push(cap(`${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but it is not supported by ${label}: ${r.message.replace(/\.$/, '')} (${when}).`));
+      warnings.push(
+        cap(
+          `${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but it is not supported by ${label}: ${r.message.replace(/\.$/, '')} (${when}).`,
+        ),
+      );
     } else {
-      items.push({ ...base, state: 'unknown', message: `Last probe ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}: ${r.message}` });
+      items.push({
+        ...base,
+        state: 'unknown',
+        message: `Last probe ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}: ${r.message}`,
+      });
       unknown.push(capability);
     }
   }
@@ -322,8 +349,15 @@ export function guardReport(
     const names = unknown.map((c) => CAPABILITY_INFO[c].label.toLowerCase()).join(', ');
     const notes = items
       .filter((i) => i.state === 'unknown' && i.outcome)
-      .map((i) => `${CAPABILITY_INFO[i.capability].label.toLowerCase()}: last probe ${i.outcome}${i.status ? ` ${i.status}` : ''}`);
-    warnings.push(cap(`Not proven for ${label}: ${names}. A 200 would not show whether they work${notes.length ? ` (${notes.join('; ')})` : ''}.`));
+      .map(
+        (i) =>
+          `${CAPABILITY_INFO[i.capability].label.toLowerCase()}: last probe ${i.outcome}${i.status ? ` ${i.status}` : ''}`,
+      );
+    warnings.push(
+      cap(
+        `Not proven for ${label}: ${names}. A 200 would not show whether they work${notes.length ? ` (${notes.join('; ')})` : ''}.`,
+      ),
+    );
   }
   return { model: target.model, protocol: target.protocol, items, unknown, warnings };
 }

@@ -2,7 +2,16 @@
  * The only reader of window.gateway (Electron preload) and the only WebSocket client (browser host).
  * Everything else in the renderer imports `gateway` from here.
  */
-import { createGatewayApi, MAX_FRAME_BYTES, tooLarge, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
+import {
+  createGatewayApi,
+  MAX_FRAME_BYTES,
+  tooLarge,
+  type CallName,
+  type GatewayApi,
+  type PushName,
+  type Result,
+  type Transport,
+} from '../../shared/contract';
 
 declare global {
   interface Window {

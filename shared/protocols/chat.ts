@@ -151,7 +151,11 @@ export function createChatFold(): StreamFold {
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
     if (done || error) {
-      if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error' : '[DONE]'} and was ignored.`);
+      if (!parsed.done)
+        warnings.add(
+          'after-terminal',
+          `${parsed.type} arrived after ${error ? 'the error' : '[DONE]'} and was ignored.`,
+        );
       return QUIET_STEP;
     }
     if (parsed.done) {
@@ -214,7 +218,11 @@ export function createChatFold(): StreamFold {
         warnings: list,
       };
     }
-    return { verdict: 'complete', reason: `The stream ended with finish_reason ${head.stopReason} and [DONE].`, warnings: list };
+    return {
+      verdict: 'complete',
+      reason: `The stream ended with finish_reason ${head.stopReason} and [DONE].`,
+      warnings: list,
+    };
   }
 
   return {
@@ -231,7 +239,13 @@ export function createChatFold(): StreamFold {
 function toolCallFrom(tc: Record<string, unknown>): ToolBlock {
   const fn = isObject(tc.function) ? tc.function : tc;
   const argsText = str(fn.arguments) ?? (isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '');
-  const call: ToolBlock = { kind: 'tool_call', id: str(tc.id) ?? '', name: str(fn.name) ?? '', argsText, complete: true };
+  const call: ToolBlock = {
+    kind: 'tool_call',
+    id: str(tc.id) ?? '',
+    name: str(fn.name) ?? '',
+    argsText,
+    complete: true,
+  };
   const parsed = parseArgs(argsText);
   if (parsed.argsError !== undefined) call.argsError = parsed.argsError;
   else call.args = parsed.args;
@@ -255,7 +269,11 @@ export function readChatResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   const error = bodyErrorOf(json);
   if (!isObject(json)) {
-    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+    return {
+      transcript: { blocks: [], usage: {} },
+      warnings: ['The body is not a JSON object.'],
+      ...(error ? { error } : {}),
+    };
   }
   const blocks: Block[] = [];
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};

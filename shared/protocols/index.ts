@@ -10,7 +10,14 @@ import { createEventParser } from './sse';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
 
 export * from './types';
-export { createEventParser, createSseReader, eventTypeOf, parseEvent, type SseReader, type SseReaderHandlers } from './sse';
+export {
+  createEventParser,
+  createSseReader,
+  eventTypeOf,
+  parseEvent,
+  type SseReader,
+  type SseReaderHandlers,
+} from './sse';
 export { createMessagesFold, readMessagesResponse, messagesUsage } from './messages';
 export { createChatFold, readChatResponse } from './chat';
 export { createResponsesFold, readResponsesResponse } from './responses';

@@ -156,10 +156,19 @@ export function createResponsesFold(): StreamFold {
     return itemAt(outputIndex, type) ?? slotById(itemId);
   }
 
-  function textPartAt(outputIndex: unknown, contentIndex: unknown, type: unknown, kind: 'text' | 'refusal', itemId: unknown): TextLike | undefined {
+  function textPartAt(
+    outputIndex: unknown,
+    contentIndex: unknown,
+    type: unknown,
+    kind: 'text' | 'refusal',
+    itemId: unknown,
+  ): TextLike | undefined {
     const slot = itemFor(outputIndex, itemId);
     if (!slot) {
-      warnings.add(`no-index:${kind}`, `${String(type)} without an output_index or the item_id of an announced item ignored.`);
+      warnings.add(
+        `no-index:${kind}`,
+        `${String(type)} without an output_index or the item_id of an announced item ignored.`,
+      );
       return undefined;
     }
     const key = typeof contentIndex === 'number' ? contentIndex : 0;
@@ -190,7 +199,10 @@ export function createResponsesFold(): StreamFold {
   function toolPartAt(outputIndex: unknown, itemId: unknown, name: unknown, type: unknown): ToolBlock | undefined {
     const slot = itemFor(outputIndex, itemId, 'function_call');
     if (!slot) {
-      warnings.add('no-index:args', `${String(type)} without an output_index or the item_id of an announced item ignored.`);
+      warnings.add(
+        'no-index:args',
+        `${String(type)} without an output_index or the item_id of an announced item ignored.`,
+      );
       return undefined;
     }
     const existing = slot.parts.get(0);
@@ -349,7 +361,11 @@ export function createResponsesFold(): StreamFold {
     count++;
     if (parsed.done) {
       // `[DONE]` is appended by some relays and the Open Responses spec: noise, never completion.
-      if (!terminal) warnings.add('done', 'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.');
+      if (!terminal)
+        warnings.add(
+          'done',
+          'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.',
+        );
       return QUIET_STEP;
     }
     if (terminal) {
@@ -435,7 +451,12 @@ export function createResponsesFold(): StreamFold {
         const slot = itemFor(json.output_index, json.item_id, 'reasoning');
         if (!slot) break;
         const b = thinkingOf(slot);
-        const index = typeof json.summary_index === 'number' ? json.summary_index : typeof json.content_index === 'number' ? json.content_index : 0;
+        const index =
+          typeof json.summary_index === 'number'
+            ? json.summary_index
+            : typeof json.content_index === 'number'
+              ? json.content_index
+              : 0;
         // Summaries are separate paragraphs: keep them apart as the done item will.
         if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
         slot.lastSummary = index;
@@ -492,7 +513,10 @@ export function createResponsesFold(): StreamFold {
       }
       case 'error':
         terminal = type;
-        error = json.type === 'error' || json.type === undefined ? (bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) }) : errorEventOf(json);
+        error =
+          json.type === 'error' || json.type === undefined
+            ? (bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) })
+            : errorEventOf(json);
         step.terminal = true;
         break;
       default: {
@@ -523,7 +547,11 @@ export function createResponsesFold(): StreamFold {
       if (!terminal) return truncatedOutcome('response.completed', count, list);
       if (terminal === 'response.incomplete') {
         list.push(`The response is incomplete (${incompleteReason}): the output stops early.`);
-        return { verdict: 'complete', reason: `The stream ended with response.incomplete (${incompleteReason}).`, warnings: list };
+        return {
+          verdict: 'complete',
+          reason: `The stream ended with response.incomplete (${incompleteReason}).`,
+          warnings: list,
+        };
       }
       return { verdict: 'complete', reason: 'The stream ended with response.completed.', warnings: list };
     },
@@ -535,7 +563,11 @@ export function readResponsesResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   let error = bodyErrorOf(json);
   if (!isObject(json)) {
-    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+    return {
+      transcript: { blocks: [], usage: {} },
+      warnings: ['The body is not a JSON object.'],
+      ...(error ? { error } : {}),
+    };
   }
   const blocks: Block[] = [];
   if (Array.isArray(json.output)) {
@@ -554,9 +586,12 @@ export function readResponsesResponse(json: unknown): ResponseReading {
     warnings.push(`The response is incomplete (${reason}): the output stops early.`);
   } else if (status !== undefined) {
     head.stopReason = status;
-    if (status === 'failed' && !error) error = { type: 'response.failed', message: 'The response failed without an error message.' };
+    if (status === 'failed' && !error)
+      error = { type: 'response.failed', message: 'The response failed without an error message.' };
     if (status === 'queued' || status === 'in_progress') {
-      warnings.push(`The response is ${status} (background mode): its output cannot be fetched through the gateway's endpoints.`);
+      warnings.push(
+        `The response is ${status} (background mode): its output cannot be fetched through the gateway's endpoints.`,
+      );
     }
   }
   let usage: Usage = {};

@@ -20,7 +20,12 @@ const codexShellTool = {
   type: 'function',
   name: 'shell',
   description: 'Run a shell command',
-  parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'array', items: { type: 'string' } } },
+    required: ['command'],
+    additionalProperties: false,
+  },
   strict: false,
 };
 
@@ -72,7 +77,9 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       messages: [
         {
           role: 'user',
-          content: [{ type: 'text', text: 'What does section 3 say about leave?', cache_control: { type: 'ephemeral' } }],
+          content: [
+            { type: 'text', text: 'What does section 3 say about leave?', cache_control: { type: 'ephemeral' } },
+          ],
         },
       ],
       top_k: 40,
@@ -108,7 +115,11 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         {
           role: 'user',
           content: [
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'q3-report.pdf' },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+              title: 'q3-report.pdf',
+            },
             { type: 'document', source: { type: 'url', url: 'https://example.com/terms.pdf' } },
             { type: 'text', text: 'Summarise both documents.' },
           ],
@@ -124,7 +135,11 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       max_tokens: 1024,
       tools: [
         { name: 'get_weather', description: 'Current weather', input_schema: weatherSchema, strict: true },
-        { name: 'get_time', description: 'Local time', input_schema: { type: 'object', properties: { tz: { type: 'string' } } } },
+        {
+          name: 'get_time',
+          description: 'Local time',
+          input_schema: { type: 'object', properties: { tz: { type: 'string' } } },
+        },
       ],
       tool_choice: { type: 'auto', disable_parallel_tool_use: true },
       messages: [
@@ -141,7 +156,12 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
           role: 'user',
           content: [
             { type: 'tool_result', tool_use_id: 'toolu_01A', content: '18°C, nonce K7Q2' },
-            { type: 'tool_result', tool_use_id: 'toolu_01B', content: [{ type: 'text', text: 'time service down' }], is_error: true },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_01B',
+              content: [{ type: 'text', text: 'time service down' }],
+              is_error: true,
+            },
           ],
         },
       ],
@@ -154,7 +174,13 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       model: 'claude-sonnet-4-5',
       max_tokens: 16000,
       thinking: { type: 'enabled', budget_tokens: 8000 },
-      tools: [{ name: 'calc', description: 'Evaluate arithmetic', input_schema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] } }],
+      tools: [
+        {
+          name: 'calc',
+          description: 'Evaluate arithmetic',
+          input_schema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] },
+        },
+      ],
       messages: [
         { role: 'user', content: 'What is 17 * 23, using the calculator?' },
         {
@@ -299,14 +325,23 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
           content: null,
           tool_calls: [
             { id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-            { id: 'call_def', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"c"}' } },
+            {
+              id: 'call_def',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"c"}' },
+            },
           ],
         },
         { role: 'tool', tool_call_id: 'call_abc', content: '18°C, nonce K7Q2' },
         { role: 'tool', tool_call_id: 'call_def', content: [{ type: 'text', text: '4°C' }] },
         { role: 'user', content: 'Which is warmer?' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true },
+        },
+      ],
       tool_choice: 'required',
       parallel_tool_calls: false,
       max_completion_tokens: 300,
@@ -322,7 +357,9 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         {
           role: 'assistant',
           content: 'Checking Rome now.',
-          tool_calls: [{ id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+          tool_calls: [
+            { id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_r1', content: '25°C' },
         { role: 'user', content: [{ type: 'text', text: 'Now answer in the schema.' }] },
@@ -371,7 +408,11 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       model: 'gpt-5-codex',
       instructions: 'You are a coding agent.',
       input: [
-        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<environment_context>cwd=/repo</environment_context>' }] },
+        {
+          type: 'message',
+          role: 'developer',
+          content: [{ type: 'input_text', text: '<environment_context>cwd=/repo</environment_context>' }],
+        },
         { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
       ],
       tools: [codexShellTool],
@@ -411,7 +452,14 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       input: [
         { role: 'user', content: 'Weather in Paris?' },
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAB…' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_abc', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_abc',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+          status: 'completed',
+        },
         { type: 'function_call_output', call_id: 'call_abc', output: '18°C, nonce K7Q2' },
         {
           type: 'message',
@@ -422,7 +470,15 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         },
         { role: 'user', content: [{ type: 'input_text', text: 'And tomorrow?' }] },
       ],
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true }],
+      tools: [
+        {
+          type: 'function',
+          name: 'get_weather',
+          description: 'Weather by city',
+          parameters: weatherSchema,
+          strict: true,
+        },
+      ],
       max_output_tokens: 800,
     },
   },

@@ -72,8 +72,15 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
     if (!isObj(part)) continue;
     if (part.cache_control) turn.cacheMark = true;
     const t = part.type;
-    if ((t === 'text' || t === 'input_text' || t === 'output_text') && typeof part.text === 'string') turn.text += (turn.text ? '\n' : '') + part.text;
-    else if (t === 'image' && isObj(part.source) && part.source.type === 'base64' && typeof part.source.data === 'string') turn.images.push(Buffer.from(part.source.data, 'base64'));
+    if ((t === 'text' || t === 'input_text' || t === 'output_text') && typeof part.text === 'string')
+      turn.text += (turn.text ? '\n' : '') + part.text;
+    else if (
+      t === 'image' &&
+      isObj(part.source) &&
+      part.source.type === 'base64' &&
+      typeof part.source.data === 'string'
+    )
+      turn.images.push(Buffer.from(part.source.data, 'base64'));
     else if (t === 'image_url' && isObj(part.image_url) && typeof part.image_url.url === 'string') {
       const b = decodeDataUrl(part.image_url.url);
       if (b) turn.images.push(b);
@@ -85,7 +92,12 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
       turn.text += JSON.stringify(part.input ?? {});
     } else if (t === 'tool_result') {
       const c = part.content;
-      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : '')).join('') : '';
+      const text =
+        typeof c === 'string'
+          ? c
+          : Array.isArray(c)
+            ? c.map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : '')).join('')
+            : '';
       extra.push({ role: 'tool', text, images: [] });
     } else if (t === 'thinking' && typeof part.thinking === 'string' && protocol === 'messages') turn.text += '';
   }
@@ -102,7 +114,12 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
   const turns: { role: unknown; index: number; blocks: Json[] }[] = [];
   messages.forEach((m, index) => {
     if (!isObj(m)) return;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content.filter(isObj) : [];
+    const blocks =
+      typeof m.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : Array.isArray(m.content)
+          ? m.content.filter(isObj)
+          : [];
     const last = turns.at(-1);
     if (last && last.role === m.role) last.blocks.push(...blocks);
     else turns.push({ role: m.role, index, blocks });
@@ -111,10 +128,16 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
     const results = turn.blocks.filter((b) => b.type === 'tool_result');
     if (turn.role !== 'user' || results.length === 0) return;
     const prev = turns[t - 1];
-    const called = new Set(prev?.role === 'assistant' ? prev.blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+    const called = new Set(
+      prev?.role === 'assistant' ? prev.blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : [],
+    );
     const stray = results.map((b) => b.tool_use_id).filter((id) => !called.has(id));
     if (stray.length) {
-      throw new RequestError(400, 'invalid_request_error', `messages.${turn.index}.content.${turn.blocks.indexOf(results[0])}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        `messages.${turn.index}.content.${turn.blocks.indexOf(results[0])}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+      );
     }
     const first = prev.blocks[0]?.type;
     if (thinking && t === turns.length - 1 && first !== 'thinking' && first !== 'redacted_thinking') {
@@ -142,7 +165,8 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
     autoCache: false,
   };
   if (protocol === 'messages') {
-    if (typeof body.max_tokens !== 'number') throw new RequestError(400, 'invalid_request_error', 'max_tokens: Field required');
+    if (typeof body.max_tokens !== 'number')
+      throw new RequestError(400, 'invalid_request_error', 'max_tokens: Field required');
     if (!Array.isArray(body.messages)) throw new RequestError(400, 'invalid_request_error', 'messages: Field required');
     conv.maxTokens = body.max_tokens;
     if (typeof body.system === 'string') conv.system = body.system;
@@ -152,55 +176,105 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         if (isObj(b) && b.cache_control) conv.systemCacheMark = true;
       }
     }
-    for (const m of body.messages) if (isObj(m)) conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
-    if (Array.isArray(body.tools)) for (const t of body.tools) if (isObj(t) && typeof t.name === 'string') conv.tools.push({ name: t.name, schema: isObj(t.input_schema) ? t.input_schema : {} });
+    for (const m of body.messages)
+      if (isObj(m)) conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
+    if (Array.isArray(body.tools))
+      for (const t of body.tools)
+        if (isObj(t) && typeof t.name === 'string')
+          conv.tools.push({ name: t.name, schema: isObj(t.input_schema) ? t.input_schema : {} });
     const tc = body.tool_choice;
-    if (isObj(tc)) conv.toolChoice = tc.type === 'any' ? 'any' : tc.type === 'none' ? 'none' : tc.type === 'tool' && typeof tc.name === 'string' ? { name: tc.name } : 'auto';
+    if (isObj(tc))
+      conv.toolChoice =
+        tc.type === 'any'
+          ? 'any'
+          : tc.type === 'none'
+            ? 'none'
+            : tc.type === 'tool' && typeof tc.name === 'string'
+              ? { name: tc.name }
+              : 'auto';
     const th = body.thinking;
     if (isObj(th) && (th.type === 'enabled' || th.type === 'adaptive')) {
       if (th.type === 'enabled') {
         const budget = th.budget_tokens;
-        if (typeof budget !== 'number' || budget < 1024) throw new RequestError(400, 'invalid_request_error', 'thinking.budget_tokens: must be at least 1024');
-        if (budget >= conv.maxTokens) throw new RequestError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
+        if (typeof budget !== 'number' || budget < 1024)
+          throw new RequestError(400, 'invalid_request_error', 'thinking.budget_tokens: must be at least 1024');
+        if (budget >= conv.maxTokens)
+          throw new RequestError(
+            400,
+            'invalid_request_error',
+            '`max_tokens` must be greater than `thinking.budget_tokens`',
+          );
       }
       conv.thinking = true;
-      if (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object') throw new RequestError(400, 'invalid_request_error', 'Thinking may not be enabled when tool_choice forces tool use.');
+      if (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object')
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          'Thinking may not be enabled when tool_choice forces tool use.',
+        );
     }
     checkToolTurns(body.messages, conv.thinking);
-    if (Array.isArray(body.stop_sequences)) conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
+    if (Array.isArray(body.stop_sequences))
+      conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
     const fmt = isObj(body.output_config) ? body.output_config.format : undefined;
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
     conv.autoCache = isObj(body.cache_control);
   } else if (protocol === 'chat') {
-    if (!Array.isArray(body.messages)) throw new RequestError(400, 'invalid_request_error', "Missing required parameter: 'messages'.", 'missing_required_parameter');
+    if (!Array.isArray(body.messages))
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        "Missing required parameter: 'messages'.",
+        'missing_required_parameter',
+      );
     for (const m of body.messages) {
       if (!isObj(m)) continue;
-      if (m.role === 'system' || m.role === 'developer') conv.system += typeof m.content === 'string' ? m.content : partsToTurn('user', m.content, protocol)[0]?.text ?? '';
-      else if (m.role === 'tool') conv.turns.push({ role: 'tool', text: typeof m.content === 'string' ? m.content : '', images: [] });
+      if (m.role === 'system' || m.role === 'developer')
+        conv.system +=
+          typeof m.content === 'string' ? m.content : (partsToTurn('user', m.content, protocol)[0]?.text ?? '');
+      else if (m.role === 'tool')
+        conv.turns.push({ role: 'tool', text: typeof m.content === 'string' ? m.content : '', images: [] });
       else if (m.role === 'assistant') {
         const turn = partsToTurn('assistant', m.content ?? '', protocol)[0];
         const call = Array.isArray(m.tool_calls) ? m.tool_calls[0] : undefined;
-        if (isObj(call) && isObj(call.function)) turn.toolCall = { id: String(call.id ?? ''), name: String(call.function.name ?? '') };
+        if (isObj(call) && isObj(call.function))
+          turn.toolCall = { id: String(call.id ?? ''), name: String(call.function.name ?? '') };
         conv.turns.push(turn);
       } else conv.turns.push(...partsToTurn('user', m.content, protocol));
     }
     const max = body.max_completion_tokens ?? body.max_tokens;
     if (typeof max === 'number') conv.maxTokens = max;
     if (Array.isArray(body.tools)) {
-      for (const t of body.tools) if (isObj(t) && isObj(t.function) && typeof t.function.name === 'string') conv.tools.push({ name: t.function.name, schema: isObj(t.function.parameters) ? t.function.parameters : {} });
+      for (const t of body.tools)
+        if (isObj(t) && isObj(t.function) && typeof t.function.name === 'string')
+          conv.tools.push({ name: t.function.name, schema: isObj(t.function.parameters) ? t.function.parameters : {} });
     }
     const tc = body.tool_choice;
-    conv.toolChoice = tc === 'required' ? 'any' : tc === 'none' ? 'none' : isObj(tc) && isObj(tc.function) && typeof tc.function.name === 'string' ? { name: tc.function.name } : 'auto';
+    conv.toolChoice =
+      tc === 'required'
+        ? 'any'
+        : tc === 'none'
+          ? 'none'
+          : isObj(tc) && isObj(tc.function) && typeof tc.function.name === 'string'
+            ? { name: tc.function.name }
+            : 'auto';
     conv.thinking = typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none';
     if (typeof body.stop === 'string') conv.stopSequences = [body.stop];
     else if (Array.isArray(body.stop)) conv.stopSequences = body.stop.filter((s): s is string => typeof s === 'string');
     const rf = body.response_format;
-    if (isObj(rf) && rf.type === 'json_schema' && isObj(rf.json_schema) && isObj(rf.json_schema.schema)) conv.jsonSchema = rf.json_schema.schema;
+    if (isObj(rf) && rf.type === 'json_schema' && isObj(rf.json_schema) && isObj(rf.json_schema.schema))
+      conv.jsonSchema = rf.json_schema.schema;
     conv.includeUsage = isObj(body.stream_options) && body.stream_options.include_usage === true;
   } else {
     const max = body.max_output_tokens;
     if (typeof max === 'number') {
-      if (max < 16) throw new RequestError(400, 'invalid_request_error', `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`, 'integer_below_min_value');
+      if (max < 16)
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`,
+          'integer_below_min_value',
+        );
       conv.maxTokens = max;
     }
     if (typeof body.instructions === 'string') conv.system = body.instructions;
@@ -209,16 +283,44 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
     else if (Array.isArray(input)) {
       for (const item of input) {
         if (!isObj(item)) continue;
-        if (item.type === 'function_call_output') conv.turns.push({ role: 'tool', text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output), images: [] });
-        else if (item.type === 'function_call') conv.turns.push({ role: 'assistant', text: String(item.arguments ?? ''), images: [], toolCall: { id: String(item.call_id ?? ''), name: String(item.name ?? '') } });
+        if (item.type === 'function_call_output')
+          conv.turns.push({
+            role: 'tool',
+            text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
+            images: [],
+          });
+        else if (item.type === 'function_call')
+          conv.turns.push({
+            role: 'assistant',
+            text: String(item.arguments ?? ''),
+            images: [],
+            toolCall: { id: String(item.call_id ?? ''), name: String(item.name ?? '') },
+          });
         else if (item.type === 'reasoning') continue;
-        else if (item.role === 'system' || item.role === 'developer') conv.system += partsToTurn('user', item.content, protocol)[0]?.text ?? '';
+        else if (item.role === 'system' || item.role === 'developer')
+          conv.system += partsToTurn('user', item.content, protocol)[0]?.text ?? '';
         else conv.turns.push(...partsToTurn(item.role === 'assistant' ? 'assistant' : 'user', item.content, protocol));
       }
-    } else if (input !== undefined) throw new RequestError(400, 'invalid_request_error', "Invalid type for 'input': expected a string or an array.", 'invalid_type');
-    if (Array.isArray(body.tools)) for (const t of body.tools) if (isObj(t) && t.type === 'function' && typeof t.name === 'string') conv.tools.push({ name: t.name, schema: isObj(t.parameters) ? t.parameters : {} });
+    } else if (input !== undefined)
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        "Invalid type for 'input': expected a string or an array.",
+        'invalid_type',
+      );
+    if (Array.isArray(body.tools))
+      for (const t of body.tools)
+        if (isObj(t) && t.type === 'function' && typeof t.name === 'string')
+          conv.tools.push({ name: t.name, schema: isObj(t.parameters) ? t.parameters : {} });
     const tc = body.tool_choice;
-    conv.toolChoice = tc === 'required' ? 'any' : tc === 'none' ? 'none' : isObj(tc) && typeof tc.name === 'string' ? { name: tc.name } : 'auto';
+    conv.toolChoice =
+      tc === 'required'
+        ? 'any'
+        : tc === 'none'
+          ? 'none'
+          : isObj(tc) && typeof tc.name === 'string'
+            ? { name: tc.name }
+            : 'auto';
     const r = body.reasoning;
     conv.thinking = isObj(r) && typeof r.effort === 'string' && r.effort !== 'none';
     conv.reasoningSummary = isObj(r) && typeof r.summary === 'string';
@@ -246,8 +348,13 @@ export function inputTokens(conv: Conversation): number {
 /** The cacheable prefix: everything but the last turn. */
 function prefix(conv: Conversation): { tokens: number; hash: string } {
   const head = conv.turns.slice(0, -1);
-  const tokens = textTokens(conv.system) + head.reduce((a, t) => a + turnTokens(t), 0) + conv.tools.reduce((a, t) => a + textTokens(JSON.stringify(t)), 0);
-  const hash = createHash('sha256').update(JSON.stringify([conv.system, head.map((t) => t.text), conv.tools])).digest('hex');
+  const tokens =
+    textTokens(conv.system) +
+    head.reduce((a, t) => a + turnTokens(t), 0) +
+    conv.tools.reduce((a, t) => a + textTokens(JSON.stringify(t)), 0);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([conv.system, head.map((t) => t.text), conv.tools]))
+    .digest('hex');
   return { tokens, hash };
 }
 
@@ -438,7 +545,9 @@ export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (type === 'boolean') return true;
   if (/nonce/i.test(name)) return /nonce(?:\s+(?:is|was))?[\s:"'=]+([A-Za-z0-9_-]{3,})/i.exec(prompt)?.[1] ?? 'none';
   if (/city|location|place/i.test(name)) return 'Paris';
-  return typeof schema.minLength === 'number' && schema.minLength > 7 ? 'example'.padEnd(schema.minLength, 'x') : 'example';
+  return typeof schema.minLength === 'number' && schema.minLength > 7
+    ? 'example'.padEnd(schema.minLength, 'x')
+    : 'example';
 }
 
 export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, cache: Set<string>, seq: number): Plan {
@@ -447,7 +556,11 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
   const last = conv.turns[conv.turns.length - 1];
   const lastUser = [...conv.turns].reverse().find((t) => t.role === 'user');
   const p: Plan = { stop: 'end', input, cache: cacheU, output: 0, reasoning: 0 };
-  const callId = (prefix: string) => `${prefix}${createHash('md5').update(`${model.id}|${seq}|${JSON.stringify(conv.turns.map((t) => t.text))}`).digest('hex').slice(0, 20)}`;
+  const callId = (prefix: string) =>
+    `${prefix}${createHash('md5')
+      .update(`${model.id}|${seq}|${JSON.stringify(conv.turns.map((t) => t.text))}`)
+      .digest('hex')
+      .slice(0, 20)}`;
 
   if (conv.thinking && model.thinking) {
     p.thinking = `The user asks: "${(lastUser?.text ?? '').slice(0, 60)}". Let me work through it step by step and answer briefly.`;
@@ -459,9 +572,15 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
     conv.tools.length > 0 &&
     conv.toolChoice !== 'none' &&
     last?.role !== 'tool' &&
-    (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object' || conv.tools.some((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())));
+    (conv.toolChoice === 'any' ||
+      typeof conv.toolChoice === 'object' ||
+      conv.tools.some((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())));
   if (wantsTool) {
-    const tool = typeof conv.toolChoice === 'object' ? conv.tools.find((t) => t.name === (conv.toolChoice as { name: string }).name) ?? conv.tools[0] : conv.tools.find((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())) ?? conv.tools[0];
+    const tool =
+      typeof conv.toolChoice === 'object'
+        ? (conv.tools.find((t) => t.name === (conv.toolChoice as { name: string }).name) ?? conv.tools[0])
+        : (conv.tools.find((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())) ??
+          conv.tools[0]);
     const args = valueFor(tool.schema, lastUser?.text ?? '') as Json;
     p.toolCall = { id: callId(''), name: tool.name, args: isObj(args) ? args : {} };
     p.text = `I'll call ${tool.name}.`;

@@ -37,4 +37,3 @@ export function textOf(t?: Transcript): string {
     )
     .join('');
 }
-

@@ -177,13 +177,17 @@ export function HistoryTab() {
     } catch {
       return setError('The recorded body is not JSON.');
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return setError('The recorded body is not a JSON object.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return setError('The recorded body is not a JSON object.');
     let note: string | undefined;
     if (profiles && profiles.activeId !== ledger.profileId) {
       const active = profiles.profiles.find((p) => p.id === profiles.activeId);
       if (profiles.profiles.some((p) => p.id === ledger.profileId)) {
         const err = await profileSelected(ledger.profileId);
-        if (err) return setError(`Could not switch to profile “${ledger.profileName}”, where this run was sent: ${err.message}`);
+        if (err)
+          return setError(
+            `Could not switch to profile “${ledger.profileName}”, where this run was sent: ${err.message}`,
+          );
         note = `Switched to profile “${ledger.profileName}”: this run was sent there.`;
       } else {
         note = `This run was sent with profile “${ledger.profileName}”, which no longer exists: Send goes to “${active?.name ?? 'the active profile'}”.`;
@@ -217,7 +221,11 @@ export function HistoryTab() {
             value={filter.text ?? ''}
             onChange={(e) => update({ text: e.target.value || undefined })}
           />
-          <select aria-label="Filter by protocol" value={filter.protocol ?? ''} onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}>
+          <select
+            aria-label="Filter by protocol"
+            value={filter.protocol ?? ''}
+            onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}
+          >
             <option value="">all protocols</option>
             {(['messages', 'chat', 'responses'] as const).map((p) => (
               <option key={p} value={p}>
@@ -238,7 +246,13 @@ export function HistoryTab() {
               </Fragment>
             ))}
           </select>
-          <input aria-label="Filter by model" placeholder="model (any part)" title="Any part of the model id, in any case" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
+          <input
+            aria-label="Filter by model"
+            placeholder="model (any part)"
+            title="Any part of the model id, in any case"
+            value={filter.model ?? ''}
+            onChange={(e) => update({ model: e.target.value || undefined })}
+          />
         </div>
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
@@ -293,7 +307,11 @@ export function HistoryTab() {
         )}
         {error && <p className="field-error">{error}</p>}
         {code && <CodeDialog protocol={code.protocol} recorded={code.recorded} onClose={() => setCode(undefined)} />}
-        {shown ? <StreamViewer runId={shown} /> : <p className="muted empty">Pick a run to see it exactly as it happened.</p>}
+        {shown ? (
+          <StreamViewer runId={shown} />
+        ) : (
+          <p className="muted empty">Pick a run to see it exactly as it happened.</p>
+        )}
       </div>
     </div>
   );

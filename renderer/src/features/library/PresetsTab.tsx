@@ -31,7 +31,12 @@ export function PresetsTab() {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
   const [pendingImport, setPendingImport] = useState<{ text: string; conflicts: string[] }>();
-  const [translated, setTranslated] = useState<{ preset: Preset; to: ProtocolId; body: Record<string, unknown>; losses: Loss[] }>();
+  const [translated, setTranslated] = useState<{
+    preset: Preset;
+    to: ProtocolId;
+    body: Record<string, unknown>;
+    losses: Loss[];
+  }>();
   const [renaming, setRenaming] = useState<{ id: string; name: string; error?: string }>();
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -41,7 +46,9 @@ export function PresetsTab() {
 
   const shown = useMemo(() => {
     const q = query.toLowerCase();
-    return presets.filter((p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q));
+    return presets.filter(
+      (p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q),
+    );
   }, [presets, query]);
 
   const load = (p: Preset, to: ProtocolId = p.protocol) => {
@@ -64,7 +71,8 @@ export function PresetsTab() {
   const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
     const r = await gateway.presets.import({ text, onConflict });
     if (!r.ok) return setMessage(r.error.message);
-    if (r.value.conflicts.length && onConflict === 'ask') return setPendingImport({ text, conflicts: r.value.conflicts });
+    if (r.value.conflicts.length && onConflict === 'ask')
+      return setPendingImport({ text, conflicts: r.value.conflicts });
     setPendingImport(undefined);
     setMessage(`Imported ${r.value.imported} preset(s)${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`);
     void presetsRequested();
@@ -73,7 +81,12 @@ export function PresetsTab() {
   return (
     <div className="presets" role="tabpanel" aria-label="Presets">
       <div className="cap-toolbar">
-        <input aria-label="Search presets" placeholder="search presets" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          aria-label="Search presets"
+          placeholder="search presets"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <button
           type="button"
           onClick={async () => {
@@ -148,7 +161,8 @@ export function PresetsTab() {
       {translated && (
         <div className="bring-along open" role="region" aria-label="Translation">
           <h3>
-            {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} → {PROTOCOL_INFO[translated.to].label}
+            {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} →{' '}
+            {PROTOCOL_INFO[translated.to].label}
           </h3>
           {translated.losses.length === 0 ? (
             <p className="muted">Nothing is lost.</p>
@@ -206,7 +220,10 @@ export function PresetsTab() {
                 <strong>{p.name}</strong>
               )}
               <span className="muted small">
-                {p.compare ? `Comparison · ${p.compare.columns.length} columns` : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`} · {p.stream ? 'stream' : 'no stream'}
+                {p.compare
+                  ? `Comparison · ${p.compare.columns.length} columns`
+                  : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
+                · {p.stream ? 'stream' : 'no stream'}
                 {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
               </span>
               {p.notes && <span className="small">{p.notes}</span>}
@@ -215,7 +232,11 @@ export function PresetsTab() {
               <button type="button" className="primary" aria-label={`Load ${p.name}`} onClick={() => load(p)}>
                 Load
               </button>
-              <select aria-label={`Load ${p.name} into`} value="" onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}>
+              <select
+                aria-label={`Load ${p.name} into`}
+                value=""
+                onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}
+              >
                 <option value="">into…</option>
                 {PROTOCOL_IDS.filter((x) => x !== p.protocol).map((x) => (
                   <option key={x} value={x}>

@@ -69,7 +69,8 @@ export function ErrorPanel({ error, rawBody, endedAt, onRetry }: ErrorPanelProps
   return (
     <div className="error-panel" role="alert" aria-label="Error">
       <div className="error-title">
-        {error.status !== undefined && <span className="badge err">HTTP {error.status}</span>} <span className="mono">{error.type}</span>
+        {error.status !== undefined && <span className="badge err">HTTP {error.status}</span>}{' '}
+        <span className="mono">{error.type}</span>
         {error.code && <span className="mono muted"> · {error.code}</span>}
       </div>
       <p className="error-message">{error.message}</p>

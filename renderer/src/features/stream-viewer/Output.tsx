@@ -156,14 +156,16 @@ function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live:
   return (
     <div className="tool-call">
       <div className="tool-head">
-        <span className="badge">tool call</span> <span className="mono">{b.name}</span> <span className="muted small mono">{b.id}</span>
+        <span className="badge">tool call</span> <span className="mono">{b.name}</span>{' '}
+        <span className="muted small mono">{b.id}</span>
         {!b.complete &&
           (live ? (
             <span className="muted small"> arguments arriving…</span>
           ) : (
             <>
               {' '}
-              <span className="badge err">arguments incomplete</span> <span className="muted small">the run ended before they finished</span>
+              <span className="badge err">arguments incomplete</span>{' '}
+              <span className="muted small">the run ended before they finished</span>
             </>
           ))}
       </div>
@@ -180,14 +182,19 @@ export function Output({ transcript, live, empty }: { transcript: Transcript; li
   return (
     <div className="output" role="region" aria-label="Output" ref={region}>
       {hasText && <CopyOutput transcript={transcript} region={region} />}
-      {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>}
+      {transcript.blocks.length === 0 && (
+        <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>
+      )}
       {transcript.blocks.map((b, i) => {
         const last = i === transcript.blocks.length - 1;
         if (b.kind === 'text') return <TextBlock key={i} text={b.text} live={live && last} />;
         if (b.kind === 'thinking')
           return (
             <details key={i} className="thinking" open={live && last}>
-              <summary>{b.redacted ? 'Redacted thinking' : 'Thinking'}{b.signature ? ' · signed' : ''}</summary>
+              <summary>
+                {b.redacted ? 'Redacted thinking' : 'Thinking'}
+                {b.signature ? ' · signed' : ''}
+              </summary>
               <div className="text plain">{b.redacted ? '(encrypted by the provider)' : b.text}</div>
             </details>
           );

@@ -82,7 +82,15 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
   const reading = useMemo(
-    () => (run && done ? readArrival(run.events, run.result?.metrics.totalMs ?? run.live.lastT, run.response?.ttfbMs, run.live.content ?? []) : undefined),
+    () =>
+      run && done
+        ? readArrival(
+            run.events,
+            run.result?.metrics.totalMs ?? run.live.lastT,
+            run.response?.ttfbMs,
+            run.live.content ?? [],
+          )
+        : undefined,
     [done, run?.events, run?.result, run?.response, run?.live.lastT, run?.live.content],
   );
   if (!run) {
@@ -91,7 +99,9 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
         <div role="status" aria-label="Stream status" className="stream-status idle">
           idle
         </div>
-        <p className="muted">Press Send (Ctrl+Enter) to run this request. Every event, its timing and how the run ended will show here.</p>
+        <p className="muted">
+          Press Send (Ctrl+Enter) to run this request. Every event, its timing and how the run ended will show here.
+        </p>
       </div>
     );
   }
@@ -110,7 +120,11 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
   const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
   const quiet =
-    quietMs === undefined || quietMs < QUIET_MS ? '' : run.response ? ` · no data for ${seconds(quietMs)}` : ` · waiting ${seconds(quietMs)} for the response`;
+    quietMs === undefined || quietMs < QUIET_MS
+      ? ''
+      : run.response
+        ? ` · no data for ${seconds(quietMs)}`
+        : ` · waiting ${seconds(quietMs)} for the response`;
   return (
     <div className="viewer">
       <div className="viewer-head">
@@ -223,14 +237,29 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
       />
       <div className="pane-tabs" role="tablist" aria-label="Run details">
         {(['events', 'timeline', 'ledger'] as Pane[]).map((p) => (
-          <button key={p} type="button" role="tab" aria-selected={pane === p} className={pane === p ? 'selected' : ''} onClick={() => setPane(p)}>
+          <button
+            key={p}
+            type="button"
+            role="tab"
+            aria-selected={pane === p}
+            className={pane === p ? 'selected' : ''}
+            onClick={() => setPane(p)}
+          >
             {p === 'events' ? `Events (${count(run.live.events)})` : p === 'timeline' ? 'Timeline' : 'Ledger'}
           </button>
         ))}
       </div>
       <div className="pane">
         {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} types={run.live.types} />}
-        {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} reading={reading} />}
+        {pane === 'timeline' && (
+          <Timeline
+            events={run.events}
+            ttfbMs={run.response?.ttfbMs}
+            ttftMs={m?.ttftMs ?? run.live.ttftMs}
+            totalMs={totalMs}
+            reading={reading}
+          />
+        )}
         {pane === 'ledger' && (
           <Ledger
             ledger={run.ledger}
@@ -238,7 +267,9 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
             body={{
               rawBody: result?.rawBody,
               received: m?.bytes,
-              streamed: result?.rawBody === undefined && (run.events.length > 0 || /text\/event-stream/i.test(run.response?.contentType ?? '')),
+              streamed:
+                result?.rawBody === undefined &&
+                (run.events.length > 0 || /text\/event-stream/i.test(run.response?.contentType ?? '')),
               onShowEvents: () => setPane('events'),
             }}
           />
