@@ -11,7 +11,7 @@ import {
   PRESET_VERSION,
   PRESETS_FILE_MAX_BYTES,
   PresetSchema,
-  PresetSaveInput,
+  type PresetSaveInput,
   type Preset,
   type StartupProblem,
 } from '../../shared/contract';

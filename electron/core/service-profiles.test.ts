@@ -8,8 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CapabilityList, GuardReport, ModelList, ProfilesState } from '../../shared/contract';
-import { type Core } from './service';
-import { type RunningSimulator } from './simulator';
+import type { Core } from './service';
+import type { RunningSimulator } from './simulator';
 import { Capture, newCore, SECOND_KEY, useSecondGateways, value } from './testing/core-harness';
 
 const gw = useSecondGateways();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ProfilesState, RunResult } from '../../shared/contract';
 import { rowsOf } from '../../shared/protocols/event-columns';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
 
 describe('core: runs end with exactly one verdict and keep partial output', () => {

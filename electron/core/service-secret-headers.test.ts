@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CapabilityList, ModelList, ProfilesState, TokenCount } from '../../shared/contract';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
 
 describe('core: a secret extra header the gateway echoes back is scrubbed like the key', () => {

@@ -7,7 +7,7 @@ import { mkdirSync, promises as fs, readFileSync, rmSync, statSync, writeFileSyn
 import http from 'node:http';
 import path from 'node:path';
 import type { ModelList, ProfilesState, Result, RunResult } from '../../shared/contract';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, SECOND_KEY, tempDir, useSecondGateways, value } from './testing/core-harness';
 
 const gw = useSecondGateways();

@@ -37,7 +37,7 @@ const OTHER_TABS = {
 const TABS: { id: TabId; label: string; sub: string; mono?: boolean }[] = TAB_ORDER.map((id) =>
   isProtocol(id)
     ? { id, label: PROTOCOL_INFO[id].label, sub: PROTOCOL_INFO[id].path, mono: true }
-    : { id, ...OTHER_TABS[id as keyof typeof OTHER_TABS] },
+    : { id, ...OTHER_TABS[id] },
 );
 
 interface ProtocolTabProps {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Errors cross the transport as data, never thrown: Electron keeps only `message` of a thrown error. */
 export interface AppError {

@@ -64,11 +64,12 @@ export function createChatFold(): StreamFold {
     if (piece === '') return false;
     let b = kind === 'text' ? text : kind === 'thinking' ? thinking : refusal;
     if (!b) {
-      b = { kind, text: '' } as TextLike;
-      blocks.push(b);
-      if (kind === 'text') text = b;
-      else if (kind === 'thinking') thinking = b;
-      else refusal = b;
+      const fresh: TextLike = { kind, text: '' };
+      blocks.push(fresh);
+      if (kind === 'text') text = fresh;
+      else if (kind === 'thinking') thinking = fresh;
+      else refusal = fresh;
+      b = fresh;
     }
     pieces.add(b, 'text', piece);
     return true;

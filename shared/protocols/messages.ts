@@ -215,7 +215,7 @@ export function createMessagesFold(): StreamFold {
     if (b.kind === 'tool_call') completeToolCall(b);
     else if (b.kind === 'other' && slot.json !== undefined) {
       const parsed = parseArgs(slot.json);
-      (b as OtherBlock).raw = { ...(b.raw as object), input: parsed.argsError === undefined ? parsed.args : slot.json };
+      b.raw = { ...(b.raw as object), input: parsed.argsError === undefined ? parsed.args : slot.json };
     }
   }
 

@@ -173,7 +173,7 @@ export function createResponsesFold(): StreamFold {
     }
     const key = typeof contentIndex === 'number' ? contentIndex : 0;
     const existing = slot.parts.get(key);
-    if (existing && existing.kind === kind) return existing as TextLike;
+    if (existing && existing.kind === kind) return existing;
     const b = { kind, text: '' } as TextLike;
     addPart(slot, key, b);
     return b;
@@ -186,7 +186,7 @@ export function createResponsesFold(): StreamFold {
 
   function thinkingOf(slot: ItemSlot): TextLike {
     const existing = slot.parts.get(0);
-    if (existing && existing.kind === 'thinking') return existing as TextLike;
+    if (existing && existing.kind === 'thinking') return existing;
     const b: TextLike = { kind: 'thinking', text: '' };
     addPart(slot, 0, b);
     return b;

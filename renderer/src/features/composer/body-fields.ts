@@ -19,7 +19,7 @@ export function setField(body: Body, key: string, value: unknown): Body {
 }
 
 export function setNested(body: Body, key: string, sub: string, value: unknown): Body {
-  const obj = isObj(body[key]) ? { ...(body[key] as Json) } : {};
+  const obj = isObj(body[key]) ? { ...body[key] } : {};
   if (value === undefined || value === '') delete obj[sub];
   else obj[sub] = value;
   return setField(body, key, Object.keys(obj).length ? obj : undefined);
@@ -70,7 +70,7 @@ export function getSystem(protocol: ProtocolId, body: Body): { text: string; edi
 export function setSystem(protocol: ProtocolId, body: Body, text: string): Body {
   if (protocol === 'messages') {
     if (Array.isArray(body.system) && body.system.length === 1 && isObj(body.system[0])) {
-      return text ? { ...body, system: [{ ...(body.system[0] as Json), text }] } : setField(body, 'system', undefined);
+      return text ? { ...body, system: [{ ...body.system[0], text }] } : setField(body, 'system', undefined);
     }
     return setField(body, 'system', text);
   }
@@ -208,7 +208,7 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
     const t = turns[i + off];
     if (!isObj(t)) return turns;
     if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0]))
-      turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
+      turns[i + off] = { ...t, content: [{ ...t.content[0], text }] };
     else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
       // Beside images the text is a part of its own, first (where typing puts it), and no part when emptied:
       // an empty text block is a 400 on Messages.
