@@ -77,7 +77,7 @@ test('a run appears in history, opens as it was, and replays its events in order
 
 test('export a preset and import it into a fresh data dir; a name clash asks first', async ({ page }) => {
   const a = await launchHost();
-  let file = '';
+  let file: string;
   try {
     await page.goto(a.url);
     await pickModel(page, 'claude-sim-haiku');

@@ -59,7 +59,10 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
     const editorBackground = await editor.locator('.cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(editorBackground).toBe(await background());
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
-    expect(JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')).settings.theme).toBe('light');
+    const saved = JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')) as {
+      settings: { theme: string };
+    };
+    expect(saved.settings.theme).toBe('light');
 
     await host.stop();
     host = await launchHost({ dataDir: host.dataDir });

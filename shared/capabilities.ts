@@ -9,6 +9,7 @@
  */
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
 import { isObject } from './is-object';
+import { jsonText } from './json-text';
 
 export const CAPABILITY_IDS = [
   'streaming',
@@ -143,7 +144,7 @@ export function requiredCapabilities(_protocol: ProtocolId, body: unknown): Requ
   const tools = list(body.tools);
   if (tools.length > 0) add('tools', `${tools.length} tool${tools.length === 1 ? '' : 's'} in tools[]`);
   if (isObject(body.tool_choice) || typeof body.tool_choice === 'string') {
-    const choice = isObject(body.tool_choice) ? String(body.tool_choice.type ?? 'object') : String(body.tool_choice);
+    const choice = isObject(body.tool_choice) ? jsonText(body.tool_choice.type, 'object') : String(body.tool_choice);
     if (choice !== 'none' && tools.length > 0) add('tools', `tool_choice ${choice}`);
   }
 
@@ -183,7 +184,7 @@ export function requiredCapabilities(_protocol: ProtocolId, body: unknown): Requ
   else if (body.prompt_cache_retention !== undefined) add('caching', 'prompt_cache_retention');
 
   if (isObject(body.thinking) && body.thinking.type !== 'disabled')
-    add('thinking', `thinking ${String(body.thinking.type ?? '')}`.trim());
+    add('thinking', `thinking ${jsonText(body.thinking.type)}`.trim());
   else if (typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none') {
     add('thinking', `reasoning_effort ${body.reasoning_effort}`);
   } else if (isObject(body.reasoning) && body.reasoning.effort !== 'none') {

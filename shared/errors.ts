@@ -8,6 +8,7 @@ import { TRANSPORT_HEADERS } from './contract/profiles';
 import type { StreamError } from './protocols/types';
 import { isObject } from './is-object';
 import { closeCutJson } from './cut-json';
+import { jsonText } from './json-text';
 
 export { closeCutJson };
 
@@ -318,7 +319,7 @@ interface ErrorFacts {
 function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
   if (depth > 6 || err === null || err === undefined) return;
   if (typeof err !== 'object') {
-    facts.messages.push(String(err));
+    facts.messages.push(jsonText(err));
     return;
   }
   const e = err as Record<string, unknown>;

@@ -232,7 +232,9 @@ export class PresetStore {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new Error(`The file is not valid JSON (${(err as Error).message}); nothing was imported.`);
+      throw new Error(`The file is not valid JSON (${(err as Error).message}); nothing was imported.`, {
+        cause: err,
+      });
     }
     const m = migrate(doc);
     if ('error' in m) throw new Error(`${m.error} Nothing was imported.`);

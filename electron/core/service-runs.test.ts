@@ -328,14 +328,16 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
   /** A gateway that writes each piece of a stream after its delay, then closes. */
   const scripted = (name: string, steps: [delayMs: number, text: string][]) =>
-    gateway(name, async (req, res) => {
+    gateway(name, (req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const [ms, text] of steps) {
-        if (ms) await sleep(ms);
-        res.write(text);
-      }
-      res.end();
+      void (async () => {
+        for (const [ms, text] of steps) {
+          if (ms) await sleep(ms);
+          res.write(text);
+        }
+        res.end();
+      })();
     });
   const chatChunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

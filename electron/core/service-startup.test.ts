@@ -4,9 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, promises as fs, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { ModelList, ProfilesState, Result, RunResult } from '../../shared/contract';
+import type { ModelList, ProfilesState, RunResult } from '../../shared/contract';
 import type { Core } from './service';
 import { Capture, newCore, SECOND_KEY, tempDir, useSecondGateways, value } from './testing/core-harness';
 

@@ -12,10 +12,6 @@ import {
   ok,
   type AppInfo,
   type CallName,
-  type CallOutput,
-  type CallParsed,
-  type PushName,
-  type Pushes,
   type Result,
   type StartupProblem,
 } from '../../shared/contract';

@@ -17,6 +17,7 @@ import { translateRequest, type Loss } from '../../shared/translate';
 import type { ProtocolId } from '../../shared/protocols/types';
 import type { TokenBreakdownItem, TokenCount, UseGateway } from '../../shared/contract/tokens';
 import { isObject } from '../../shared/is-object';
+import { jsonText } from '../../shared/json-text';
 
 type Json = Record<string, unknown>;
 
@@ -179,7 +180,7 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
         const summary = Array.isArray(item.summary) ? item.summary : [];
         addTurn('reasoning', contentTokens(summary.map((s) => (isObject(s) ? s.text : undefined))));
       } else {
-        addTurn(String(type), json(item));
+        addTurn(jsonText(type), json(item));
       }
     }
   }

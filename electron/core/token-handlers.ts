@@ -90,6 +90,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
             return answer.ok ? answer : { ...answer, message: scrub(answer.message, secrets) };
           } catch (err) {
             if (err instanceof RunError || !(err instanceof Error)) throw err;
+            // eslint-disable-next-line preserve-caught-error -- the cause would carry the secret scrubbed out here
             throw new Error(scrub(err.message, secrets));
           }
         },

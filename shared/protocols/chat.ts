@@ -283,7 +283,7 @@ export function readChatResponse(json: unknown): ResponseReading {
   const choices = Array.isArray(json.choices) ? json.choices : undefined;
   if (!choices && !error) warnings.push('The body has no choices array.');
   if (choices && choices.length > 1) warnings.push(`${choices.length} choices returned; only the first is shown.`);
-  const choice = choices?.[0];
+  const choice: unknown = choices?.[0];
   if (isObject(choice)) {
     const m = isObject(choice.message) ? choice.message : {};
     const reasoning = reasoningOf(m);

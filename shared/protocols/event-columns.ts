@@ -46,7 +46,7 @@ export function concatColumns(parts: readonly EventColumns[]): EventColumns {
 
 export function rowsOf(columns: EventColumns): RawEvent[] {
   const { first, t, type, data, size, event } = columns;
-  const rows: RawEvent[] = new Array(data.length);
+  const rows = new Array<RawEvent>(data.length);
   for (let i = 0; i < data.length; i++)
     rows[i] = rawEvent(first + i, t[i], type[i], data[i], event[i] ?? undefined, size[i]);
   return rows;

@@ -70,7 +70,7 @@ export class MessagesDelta {
     return 'messages';
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -92,7 +92,7 @@ export class ChatDelta {
     return 'chat';
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -133,7 +133,7 @@ export class ResponsesTextDelta {
     return valueOf(this.data, TEXT_ITEM, this.itemClose);
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -167,7 +167,7 @@ export class ResponsesArgsDelta {
     return valueOf(this.data, ARGS_ITEM, this.itemClose);
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;

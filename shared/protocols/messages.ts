@@ -34,7 +34,6 @@ import type {
 } from './types';
 
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
-type OtherBlock = Extract<Block, { kind: 'other' }>;
 
 /** docs/protocols.md §8: input_tokens excludes cache reads and writes, so the prompt total adds them back. */
 export function messagesUsage(raw: Record<string, unknown>): Usage {

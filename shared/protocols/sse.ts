@@ -8,9 +8,9 @@ import { createFastDeltaReader, fastDelta } from './fast-json';
 import { isObject } from '../is-object';
 
 export interface SseReaderHandlers {
-  onMessage(message: SseMessage): void;
+  onMessage: (message: SseMessage) => void;
   /** `: keep-alive` lines: gateways send them to hold idle connections open. */
-  onComment?(text: string): void;
+  onComment?: (text: string) => void;
 }
 
 export interface SseReader {

@@ -77,7 +77,7 @@ describe('secretWatchingDecoder', () => {
       }
       out += d.end();
       expect(out).toBe(body);
-      expect(d.sawSecret, `${JSON.stringify(watched)} in ${JSON.stringify(body)} cut at ${cuts}`).toBe(
+      expect(d.sawSecret, `${JSON.stringify(watched)} in ${JSON.stringify(body)} cut at ${cuts.join(',')}`).toBe(
         watched.some((x) => body.includes(x)),
       );
     }

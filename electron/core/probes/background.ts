@@ -16,7 +16,7 @@ export async function probeBackground(env: ProbeEnv): Promise<ProbeVerdict> {
   const status = statusOf(run);
   let json: Record<string, unknown> | undefined;
   try {
-    const v = JSON.parse(run.result.rawBody ?? '');
+    const v: unknown = JSON.parse(run.result.rawBody ?? '');
     if (typeof v === 'object' && v !== null) json = v as Record<string, unknown>;
   } catch {
     json = undefined;

@@ -162,7 +162,7 @@ describe('tools', () => {
             {
               type: 'message',
               role: 'assistant',
-              content: [{ type: 'output_text', text: `It returned: ${result.output}` }],
+              content: [{ type: 'output_text', text: `It returned: ${String(result.output)}` }],
             },
           ]),
         };

@@ -188,7 +188,7 @@ describe('capability probes against the simulator', () => {
     const bodies: { content: unknown[] }[] = [];
     const server = http.createServer((req, res) => {
       let text = '';
-      req.on('data', (c: Buffer) => (text += c));
+      req.on('data', (c: Buffer) => (text += c.toString()));
       req.on('end', () => {
         bodies.push((JSON.parse(text) as { messages: { content: unknown[] }[] }).messages[0]);
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -20,7 +20,7 @@ const TERMINAL: Record<ProtocolId, string> = {
 
 function json(e: RawEvent): Record<string, unknown> | undefined {
   try {
-    const v = JSON.parse(e.data);
+    const v: unknown = JSON.parse(e.data);
     return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

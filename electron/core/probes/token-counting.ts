@@ -14,7 +14,6 @@ import {
   describeRequestError,
   gatewayRequest,
   safeResponseHeaders,
-  secretsOfProfile,
   urlShown,
   type GatewayResponse,
 } from '../http/request';

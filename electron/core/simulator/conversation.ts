@@ -8,6 +8,7 @@ import { PNG } from 'pngjs';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS } from '../probes/pixel-font';
+import { jsonText } from '../../../shared/json-text';
 
 type Json = Record<string, unknown>;
 
@@ -88,7 +89,7 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
       const b = decodeDataUrl(part.image_url);
       if (b) turn.images.push(b);
     } else if (t === 'tool_use' && typeof part.name === 'string') {
-      turn.toolCall = { id: String(part.id ?? ''), name: part.name };
+      turn.toolCall = { id: jsonText(part.id), name: part.name };
       turn.text += JSON.stringify(part.input ?? {});
     } else if (t === 'tool_result') {
       const c = part.content;
@@ -144,7 +145,7 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
       throw new RequestError(
         400,
         'invalid_request_error',
-        `messages.${prev.index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first ?? 'nothing')}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
+        `messages.${prev.index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${jsonText(first, 'nothing')}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
       );
     }
   });
@@ -236,9 +237,9 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         conv.turns.push({ role: 'tool', text: typeof m.content === 'string' ? m.content : '', images: [] });
       else if (m.role === 'assistant') {
         const turn = partsToTurn('assistant', m.content ?? '', protocol)[0];
-        const call = Array.isArray(m.tool_calls) ? m.tool_calls[0] : undefined;
+        const call: unknown = Array.isArray(m.tool_calls) ? m.tool_calls[0] : undefined;
         if (isObj(call) && isObj(call.function))
-          turn.toolCall = { id: String(call.id ?? ''), name: String(call.function.name ?? '') };
+          turn.toolCall = { id: jsonText(call.id), name: jsonText(call.function.name) };
         conv.turns.push(turn);
       } else conv.turns.push(...partsToTurn('user', m.content, protocol));
     }
@@ -292,9 +293,9 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         else if (item.type === 'function_call')
           conv.turns.push({
             role: 'assistant',
-            text: String(item.arguments ?? ''),
+            text: jsonText(item.arguments),
             images: [],
-            toolCall: { id: String(item.call_id ?? ''), name: String(item.name ?? '') },
+            toolCall: { id: jsonText(item.call_id), name: jsonText(item.name) },
           });
         else if (item.type === 'reasoning') continue;
         else if (item.role === 'system' || item.role === 'developer')
@@ -473,7 +474,7 @@ export function readText(png: Buffer): string | undefined {
     const i = (y * width + x) * 4;
     return data[i] < 96 && data[i + 1] < 96 && data[i + 2] < 96 && data[i + 3] >= 128;
   };
-  const inkedColumn: boolean[] = new Array(width).fill(false);
+  const inkedColumn = new Array<boolean>(width).fill(false);
   let top = height;
   let bottom = -1;
   let inked = 0;
@@ -531,7 +532,7 @@ export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
     return schema.enum.find((v) => typeof v === 'string' && mentions(prompt, v)) ?? schema.enum[0];
   }
   if (schema.const !== undefined) return schema.const;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === 'object' || isObj(schema.properties)) {
     const out: Json = {};
     const props = isObj(schema.properties) ? schema.properties : {};

@@ -6,7 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ProtocolId } from '../../../shared/protocols/types';
-import { DEFAULT_KEYS, DEMO_KEY, findModel, SIM_MODELS, type SimModel } from './catalogue';
+import { DEFAULT_KEYS, findModel, SIM_MODELS, type SimModel } from './catalogue';
 import { inputTokens, plan, readConversation, RequestError, type Conversation, type Turn } from './conversation';
 import { errorFrame, renderBody, renderFrames, type Frame, type Meta } from './render';
 import { createRelays, relayFrames, type RelayedRequest, type Relays } from './relays';
@@ -146,14 +146,12 @@ function modelsList(req: IncomingMessage, res: ServerResponse, state: State, all
   const fam = familyOf('/v1/models', req.headers);
   const headers = { ...baseHeaders(state, fam), 'content-type': 'application/json' };
   if (fam === 'openai') {
-    res
-      .writeHead(200, headers)
-      .end(
-        JSON.stringify({
-          object: 'list',
-          data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
-        }),
-      );
+    res.writeHead(200, headers).end(
+      JSON.stringify({
+        object: 'list',
+        data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
+      }),
+    );
     return;
   }
   // The first family's cursor pages: after_id = the page right after that model, before_id = the page right
@@ -429,18 +427,16 @@ async function handleChat(
   }
 
   if (protocol === 'responses' && body.background === true && !conv.stream) {
-    res
-      .writeHead(200, { ...headers, 'content-type': 'application/json' })
-      .end(
-        JSON.stringify(
-          renderBody(protocol, reply, model, meta, conv, body) && {
-            ...renderBody(protocol, reply, model, meta, conv, body),
-            status: 'queued',
-            output: [],
-            usage: null,
-          },
-        ),
-      );
+    res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(
+      JSON.stringify(
+        renderBody(protocol, reply, model, meta, conv, body) && {
+          ...renderBody(protocol, reply, model, meta, conv, body),
+          status: 'queued',
+          output: [],
+          usage: null,
+        },
+      ),
+    );
     return;
   }
 
