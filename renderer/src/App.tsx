@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
 import { gateway, onHostConnection } from './bridge';
 import type { TabId } from './store/composer-slice';
@@ -103,7 +103,9 @@ export function App() {
     tabSelected(tab);
   };
   const selectRef = useRef(select);
-  selectRef.current = select;
+  useLayoutEffect(() => {
+    selectRef.current = select;
+  });
 
   /** WAI-ARIA tabs: arrows move the focus and the selection along the list (roving tabindex). */
   const onTabKey = (e: KeyboardEvent<HTMLElement>) => {

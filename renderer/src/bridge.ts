@@ -85,7 +85,7 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
     socket.addEventListener('message', (ev) => {
       let msg: { id?: number; result?: Result<unknown>; push?: PushName; payload?: unknown };
       try {
-        msg = JSON.parse(String(ev.data));
+        msg = JSON.parse(String(ev.data)) as typeof msg;
       } catch {
         return;
       }

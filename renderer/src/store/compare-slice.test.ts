@@ -17,7 +17,7 @@ const started = (runIds: string[]) =>
 describe('compare slice', () => {
   it('removing a column drops its own run, not the last one', () => {
     s().compareColumnsChanged([col('A'), col('B'), col('C')]);
-    const [a, b, c] = s().compareColumnIds;
+    const [, b, c] = s().compareColumnIds;
     s().compareRunsStarted(started(['rA', 'rB', 'rC']));
     s().compareColumnRemoved(0);
     expect(s().compareColumns.map((x) => x.model)).toEqual(['B', 'C']);

@@ -21,7 +21,7 @@ export function useCompareGuards(): TranslateResult[] {
     void Promise.all(
       columns.map((c, i) => {
         const t = translated[i];
-        if (!t.ok || !c.model || !c.profileId) return undefined;
+        if (!t.ok || !c.model || !c.profileId) return Promise.resolve(undefined);
         return guardRequested({ profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body });
       }),
     ).then((g) => live && guardsReceived(Object.fromEntries(ids.map((id, i) => [id, g[i]]))));

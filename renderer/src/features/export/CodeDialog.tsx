@@ -139,16 +139,18 @@ export function CodeDialog({
               <button
                 type="button"
                 className="primary"
-                onClick={async () => {
-                  const r = await gateway.import.curl({ text: curl });
-                  if (!r.ok) {
-                    setImported(undefined);
-                    return setError(r.error.message);
-                  }
-                  setError(undefined);
-                  setImported(r.value);
-                  if (r.value.protocol && r.value.body) load(r.value.protocol, r.value.body);
-                }}
+                onClick={() =>
+                  void (async () => {
+                    const r = await gateway.import.curl({ text: curl });
+                    if (!r.ok) {
+                      setImported(undefined);
+                      return setError(r.error.message);
+                    }
+                    setError(undefined);
+                    setImported(r.value);
+                    if (r.value.protocol && r.value.body) load(r.value.protocol, r.value.body);
+                  })()
+                }
               >
                 Import
               </button>

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import type { HistorySummary } from '../../../../shared/contract';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
@@ -54,6 +54,7 @@ interface ListProps {
 function HistoryList({ runs, selected, onOpen }: ListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rowsShown = useAppStore((s) => s.historyRowsShown);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
   const virtual = useVirtualizer({
     count: runs.length,
     getScrollElement: () => scroller.current,
@@ -114,6 +115,8 @@ export function HistoryTab() {
   const [shown, setShown] = useState<string>();
   const [error, setError] = useState<string>();
   const replay = useRef<ReplayHandle | undefined>(undefined);
+  /** The run the replay in `replay` shows, as state: what the panel renders must not read the ref. */
+  const [replayRunId, setReplayRunId] = useState<string>();
   const [stepping, setStepping] = useState(false);
   /** Bumped by every selection change: a fetch that finishes after another was made is stale and dropped. */
   const request = useRef(0);
@@ -123,18 +126,19 @@ export function HistoryTab() {
     void historyRequested();
   }, [historyRequested]);
   /** Stops the replay, if any, and drops its view: a 20k-event replay is not kept once nothing shows it. */
-  const endReplay = (): boolean => {
+  const endReplay = useCallback((): boolean => {
     const h = replay.current;
     if (!h) return false;
     replay.current = undefined;
+    setReplayRunId(undefined);
     h.discard();
     runDiscarded(h.runId);
     return true;
-  };
-  useEffect(() => () => void endReplay(), []);
+  }, [runDiscarded]);
+  useEffect(() => () => void endReplay(), [endReplay]);
   const shownStatus = useAppStore((s) => (shown ? s.runs[shown]?.status : undefined));
   const replaying =
-    !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
+    replayRunId !== undefined && replayRunId === shown && shownStatus !== undefined && shownStatus !== 'done';
   /** Stop keeps the replay's view, ended where it was, so what it showed so far stays to read. */
   const stopReplay = () => {
     replay.current?.stop();
@@ -161,6 +165,7 @@ export function HistoryTab() {
     endReplay();
     const h = startReplay(r.value, mode, runUpdatesReceived, `replay_${++replayCounter}_${selected}`);
     replay.current = h;
+    setReplayRunId(h.runId);
     setShown(h.runId);
     setStepping(mode === 'step');
   };
@@ -291,15 +296,17 @@ export function HistoryTab() {
             <button
               type="button"
               className="danger"
-              onClick={async () => {
-                ++request.current;
-                endReplay();
-                setStepping(false);
-                await gateway.history.delete({ runId: selected });
-                setSelected(undefined);
-                setShown(undefined);
-                void historyRequested();
-              }}
+              onClick={() =>
+                void (async () => {
+                  ++request.current;
+                  endReplay();
+                  setStepping(false);
+                  await gateway.history.delete({ runId: selected });
+                  setSelected(undefined);
+                  setShown(undefined);
+                  void historyRequested();
+                })()
+              }
             >
               Delete
             </button>

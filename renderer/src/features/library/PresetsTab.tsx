@@ -89,11 +89,13 @@ export function PresetsTab() {
         />
         <button
           type="button"
-          onClick={async () => {
-            const r = await gateway.presets.export({});
-            setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
-            if (r.ok) download('gateway-playground-presets.json', r.value.text);
-          }}
+          onClick={() =>
+            void (async () => {
+              const r = await gateway.presets.export({});
+              setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
+              if (r.ok) download('gateway-playground-presets.json', r.value.text);
+            })()
+          }
         >
           Export all
         </button>
@@ -106,11 +108,13 @@ export function PresetsTab() {
           accept="application/json,.json"
           hidden
           aria-label="Import presets file"
-          onChange={async (e) => {
-            const f = e.target.files?.[0];
-            if (f) await importText(await f.text(), 'ask');
-            e.target.value = '';
-          }}
+          onChange={(e) =>
+            void (async () => {
+              const f = e.target.files?.[0];
+              if (f) await importText(await f.text(), 'ask');
+              e.target.value = '';
+            })()
+          }
         />
         {message && (
           <span className="note" role="status">
@@ -128,14 +132,16 @@ export function PresetsTab() {
             <button
               type="button"
               className="small"
-              onClick={async () => {
-                setError(undefined);
-                const r = await gateway.presets.restore({ preset: undo });
-                // Undo stays offered after a failure.
-                if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
-                presetRestored(undo.id);
-                void presetsRequested();
-              }}
+              onClick={() =>
+                void (async () => {
+                  setError(undefined);
+                  const r = await gateway.presets.restore({ preset: undo });
+                  // Undo stays offered after a failure.
+                  if (!r.ok) return setError(`Could not restore “${undo.name}”: ${r.error.message}`);
+                  presetRestored(undo.id);
+                  void presetsRequested();
+                })()
+              }
             >
               Undo
             </button>
@@ -193,14 +199,16 @@ export function PresetsTab() {
             <div className="preset-main">
               {renaming?.id === p.id ? (
                 <form
-                  onSubmit={async (e) => {
-                    e.preventDefault();
-                    const r = await gateway.presets.rename({ id: p.id, name: renaming.name });
-                    // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
-                    if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
-                    setRenaming(undefined);
-                    void presetsRequested();
-                  }}
+                  onSubmit={(e) =>
+                    void (async () => {
+                      e.preventDefault();
+                      const r = await gateway.presets.rename({ id: p.id, name: renaming.name });
+                      // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
+                      if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
+                      setRenaming(undefined);
+                      void presetsRequested();
+                    })()
+                  }
                 >
                   <input
                     aria-label="New name"
@@ -250,21 +258,25 @@ export function PresetsTab() {
               <button
                 type="button"
                 className="ghost"
-                onClick={async () => {
-                  await gateway.presets.duplicate({ id: p.id });
-                  void presetsRequested();
-                }}
+                onClick={() =>
+                  void (async () => {
+                    await gateway.presets.duplicate({ id: p.id });
+                    void presetsRequested();
+                  })()
+                }
               >
                 Duplicate
               </button>
               <button
                 type="button"
                 className="ghost"
-                onClick={async () => {
-                  const r = await gateway.presets.export({ ids: [p.id] });
-                  setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
-                  if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
-                }}
+                onClick={() =>
+                  void (async () => {
+                    const r = await gateway.presets.export({ ids: [p.id] });
+                    setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
+                    if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
+                  })()
+                }
               >
                 Export
               </button>
@@ -272,13 +284,15 @@ export function PresetsTab() {
                 type="button"
                 className="ghost danger"
                 aria-label={`Delete ${p.name}`}
-                onClick={async () => {
-                  setError(undefined);
-                  const r = await gateway.presets.delete({ id: p.id });
-                  if (r.ok) presetDeleted(r.value.deleted);
-                  else setError(`Could not delete “${p.name}”: ${r.error.message}`);
-                  void presetsRequested();
-                }}
+                onClick={() =>
+                  void (async () => {
+                    setError(undefined);
+                    const r = await gateway.presets.delete({ id: p.id });
+                    if (r.ok) presetDeleted(r.value.deleted);
+                    else setError(`Could not delete “${p.name}”: ${r.error.message}`);
+                    void presetsRequested();
+                  })()
+                }
               >
                 Delete
               </button>

@@ -8,6 +8,7 @@ import type { GatewayErrorInfo } from '../../../../shared/contract';
  */
 function useClockUntil(until: number | undefined): number {
   const [clock, setClock] = useState(() => ({ until, now: Date.now() }));
+  // eslint-disable-next-line react-hooks/purity -- read again for a new `until`, before it paints (see above)
   if (clock.until !== until) setClock({ until, now: Date.now() });
   useEffect(() => {
     if (until === undefined) return;

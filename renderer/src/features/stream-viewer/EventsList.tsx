@@ -111,6 +111,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   // The virtualizer places every row again (O(events)) whenever this function changes identity: kept for as
   // long as the list is, a render with no new events (one after a scroll, the one a run ends in) does not.
   const getItemKey = useCallback((i: number) => shown[i].seq, [shown]);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
   const virtual = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,

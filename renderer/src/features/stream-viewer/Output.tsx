@@ -84,16 +84,17 @@ const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: bool
  * outside a code fence), so a batch costs the open block, not the whole reply.
  */
 function useGrowingBlocks(text: string): string[] {
-  const last = useRef<{ text: string; blocks: string[] }>({ text: '', blocks: [] });
-  const prev = last.current;
-  if (prev.text === text) return prev.blocks;
+  // State from the previous render (React's own pattern for it): a new text re-runs this component at once,
+  // before its children render, and the second pass finds the blocks already split.
+  const [last, setLast] = useState<{ text: string; blocks: string[] }>({ text: '', blocks: [] });
+  if (last.text === text) return last.blocks;
   let blocks: string[];
-  if (prev.blocks.length && text.startsWith(prev.text)) {
-    const closed = prev.blocks.slice(0, -1);
-    const from = prev.text.length - prev.blocks[prev.blocks.length - 1].length;
+  if (last.blocks.length && text.startsWith(last.text)) {
+    const closed = last.blocks.slice(0, -1);
+    const from = last.text.length - last.blocks[last.blocks.length - 1].length;
     blocks = closed.concat(markdownBlocks(text.slice(from)));
   } else blocks = markdownBlocks(text);
-  last.current = { text, blocks };
+  setLast({ text, blocks });
   return blocks;
 }
 

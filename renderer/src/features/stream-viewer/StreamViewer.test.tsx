@@ -359,7 +359,9 @@ describe('StreamViewer: a live run that goes quiet', () => {
     show([{ kind: 'started', runId: 'run_q', ledger: started }]);
     render(<StreamViewer runId="run_q" />);
     expect(status()).not.toMatch(/waiting|no data/);
-    act(() => vi.advanceTimersByTime(12_000));
+    act(() => {
+      vi.advanceTimersByTime(12_000);
+    });
     expect(status()).toContain('waiting 12 s for the response');
     act(() =>
       useAppStore.setState((s) => ({
@@ -373,9 +375,13 @@ describe('StreamViewer: a live run that goes quiet', () => {
         ]),
       })),
     );
-    act(() => vi.advanceTimersByTime(500));
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
     expect(status()).not.toMatch(/waiting|no data/);
-    act(() => vi.advanceTimersByTime(35_000));
+    act(() => {
+      vi.advanceTimersByTime(35_000);
+    });
     expect(status()).toContain('1 event · no data for 35 s');
     expect(metric('total')).toBe('47.50 s');
   });

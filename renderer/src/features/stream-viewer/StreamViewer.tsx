@@ -64,6 +64,8 @@ function useTicker(on: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!on) return;
+    // The clock stood still since the last run ended: a run going live reads it again at once.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- wall-clock time is outside React
     setNow(Date.now());
     const id = window.setInterval(() => setNow(Date.now()), 500);
     return () => window.clearInterval(id);
@@ -78,20 +80,17 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   const stepped = !!run?.live.stepped;
   const now = useTicker(!!run && run.status !== 'done' && !stepped);
   // Once per run, not per frame: a body with images can be megabytes.
-  const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
+  const ledger = run?.ledger;
+  const asked = useMemo(() => (ledger ? requestedModel(ledger.body) : undefined), [ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
+  const events = run?.events;
+  const endMs = run?.result?.metrics.totalMs ?? run?.live.lastT;
+  const ttfbMs = run?.response?.ttfbMs;
+  const content = run?.live.content;
   const reading = useMemo(
-    () =>
-      run && done
-        ? readArrival(
-            run.events,
-            run.result?.metrics.totalMs ?? run.live.lastT,
-            run.response?.ttfbMs,
-            run.live.content ?? [],
-          )
-        : undefined,
-    [done, run?.events, run?.result, run?.response, run?.live.lastT, run?.live.content],
+    () => (events && done ? readArrival(events, endMs, ttfbMs, content ?? []) : undefined),
+    [done, events, endMs, ttfbMs, content],
   );
   if (!run) {
     return (

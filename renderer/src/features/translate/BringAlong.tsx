@@ -37,6 +37,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   // The guard always runs, probe job or not: a running job is no reason to skip the check. When a job on this
   // profile ends (`probing` flips back), the check runs again so freshly proven results show.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the reset is part of sending the guard request
     setGuard(undefined);
     setGuardError(undefined);
     if (!open || !result?.ok || !profileId || !model) return;
