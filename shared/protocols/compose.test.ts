@@ -10,7 +10,7 @@ import {
 } from './compose';
 import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 import { readMessagesResponse } from './messages';
-import { readResponsesResponse } from './responses';
+import { readResponsesResponse } from './responses-body';
 import type { Transcript } from './types';
 
 const deepFreeze = <T>(value: T): T => {

@@ -4,7 +4,8 @@
  */
 import { createChatFold, readChatResponse } from './chat';
 import { createMessagesFold, readMessagesResponse } from './messages';
-import { createResponsesFold, readResponsesResponse } from './responses';
+import { createResponsesFold } from './responses';
+import { readResponsesResponse } from './responses-body';
 import { callIdWarnings } from './fold-kit';
 import { createEventParser } from './sse';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
@@ -20,7 +21,8 @@ export {
 } from './sse';
 export { createMessagesFold, readMessagesResponse, messagesUsage } from './messages';
 export { createChatFold, readChatResponse } from './chat';
-export { createResponsesFold, readResponsesResponse } from './responses';
+export { createResponsesFold } from './responses';
+export { readResponsesResponse } from './responses-body';
 export {
   appendAssistantTurn,
   appendToolResults,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createResponsesFold, readResponsesResponse } from './responses';
+import { createResponsesFold } from './responses';
+import { readResponsesResponse } from './responses-body';
 import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 
 /** Builds a Responses stream with sequence numbers from 0. */

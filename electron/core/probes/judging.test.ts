@@ -14,7 +14,7 @@ import { ProfileStore } from '../profiles';
 import { RunManager } from '../runs';
 import { LayeredVault } from '../vault';
 import { ProbeCancelled, runProbe, type ProbeTarget } from './index';
-import { readText } from '../simulator/conversation';
+import { readText } from '../simulator/images';
 import type { CapabilityId } from '../../../shared/capabilities';
 import type { ProtocolId } from '../../../shared/protocols/types';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, textPng } from './pixel-font';
 import { NONCE_ALPHABET, nonce } from './harness';
-import { readText } from '../simulator/conversation';
+import { readText } from '../simulator/images';
 
 describe('pixel font', () => {
   it('draws exactly the nonce alphabet, every glyph distinct and inked in all columns and its top and bottom rows', () => {

@@ -4,10 +4,10 @@
  * modules only render the plan in their own wire format.
  */
 import { createHash } from 'node:crypto';
-import { PNG } from 'pngjs';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
-import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS } from '../probes/pixel-font';
+import { dominantColour, readText } from './images';
+import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
 import { jsonText } from '../../../shared/json-text';
 
 type Json = Record<string, unknown>;
@@ -331,54 +331,6 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
   return conv;
 }
 
-// ---- token accounting: one function for usage and count_tokens, so they always agree ----
-
-export const textTokens = (s: string) => Math.ceil(s.length / 4);
-const IMAGE_TOKENS = 85;
-
-function turnTokens(t: Turn): number {
-  return 3 + textTokens(t.text) + t.images.length * IMAGE_TOKENS;
-}
-
-export function inputTokens(conv: Conversation): number {
-  let n = textTokens(conv.system) + conv.turns.reduce((a, t) => a + turnTokens(t), 0);
-  for (const tool of conv.tools) n += textTokens(JSON.stringify(tool));
-  return Math.max(1, n);
-}
-
-/** The cacheable prefix: everything but the last turn. */
-function prefix(conv: Conversation): { tokens: number; hash: string } {
-  const head = conv.turns.slice(0, -1);
-  const tokens =
-    textTokens(conv.system) +
-    head.reduce((a, t) => a + turnTokens(t), 0) +
-    conv.tools.reduce((a, t) => a + textTokens(JSON.stringify(t)), 0);
-  const hash = createHash('sha256')
-    .update(JSON.stringify([conv.system, head.map((t) => t.text), conv.tools]))
-    .digest('hex');
-  return { tokens, hash };
-}
-
-export const CACHE_MINIMUM = 1024;
-
-export interface CacheUse {
-  read: number;
-  write: number;
-}
-
-/** Anthropic caches only marked prefixes; OpenAI-style routes cache any long prefix automatically. */
-export function cacheUse(protocol: ProtocolId, conv: Conversation, model: SimModel, cache: Set<string>): CacheUse {
-  if (!model.caching) return { read: 0, write: 0 };
-  const marked = conv.systemCacheMark || conv.autoCache || conv.turns.some((t) => t.cacheMark);
-  if (protocol === 'messages' && !marked) return { read: 0, write: 0 };
-  const p = prefix(conv);
-  if (p.tokens < CACHE_MINIMUM) return { read: 0, write: 0 };
-  const key = `${model.id}:${p.hash}`;
-  if (cache.has(key)) return { read: p.tokens, write: 0 };
-  cache.add(key);
-  return { read: 0, write: protocol === 'messages' ? p.tokens : 0 };
-}
-
 // ---- the reply ----
 
 export interface Plan {
@@ -413,101 +365,6 @@ function replyText(model: SimModel, lastUser: string): string {
   const body = `In short, ${topic.join(' ')}. A deterministic simulator wrote this, so the same request always gets the same words.`;
   const list = `\n\n- first point from ${model.id}\n- second point: ${topic.slice(0, 3).join(' ')}\n\nThat is all.`;
   return `${intro} ${body}${list}`;
-}
-
-const COLOURS: [string, number, number, number][] = [
-  ['red', 220, 40, 40],
-  ['green', 40, 180, 60],
-  ['blue', 40, 80, 220],
-  ['yellow', 230, 210, 40],
-  ['white', 250, 250, 250],
-  ['black', 10, 10, 10],
-  ['orange', 240, 140, 30],
-  ['purple', 140, 60, 190],
-];
-
-/** The decoded image, or undefined for bytes that are not a readable PNG (a user may attach anything). */
-function decodePng(png: Buffer): PNG | undefined {
-  try {
-    return PNG.sync.read(png);
-  } catch {
-    return undefined;
-  }
-}
-
-export function dominantColour(png: Buffer): string | undefined {
-  const img = decodePng(png);
-  if (!img) return undefined;
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  const n = img.width * img.height;
-  for (let i = 0; i < n; i++) {
-    r += img.data[i * 4];
-    g += img.data[i * 4 + 1];
-    b += img.data[i * 4 + 2];
-  }
-  r /= n;
-  g /= n;
-  b /= n;
-  let best = COLOURS[0];
-  let bestD = Infinity;
-  for (const c of COLOURS) {
-    const d = (c[1] - r) ** 2 + (c[2] - g) ** 2 + (c[3] - b) ** 2;
-    if (d < bestD) [best, bestD] = [c, d];
-  }
-  return best[0];
-}
-
-const GLYPH_OF = new Map(Object.entries(GLYPHS).map(([ch, rows]) => [rows.join(''), ch]));
-
-/**
- * What a vision model would read in the image, for text drawn in the pixel font (the vision probe's nonce):
- * black glyphs on a light background, found by the blank columns between them and read cell by cell. Any
- * other image (a photo, a solid colour, another font) has no text this reader can vouch for.
- */
-export function readText(png: Buffer): string | undefined {
-  const img = decodePng(png);
-  if (!img) return undefined;
-  const { width, height, data } = img;
-  const ink = (x: number, y: number) => {
-    const i = (y * width + x) * 4;
-    return data[i] < 96 && data[i + 1] < 96 && data[i + 2] < 96 && data[i + 3] >= 128;
-  };
-  const inkedColumn = new Array<boolean>(width).fill(false);
-  let top = height;
-  let bottom = -1;
-  let inked = 0;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!ink(x, y)) continue;
-      inked++;
-      inkedColumn[x] = true;
-      top = Math.min(top, y);
-      bottom = y;
-    }
-  }
-  // Mostly dark is a dark picture, not text on a page.
-  if (inked === 0 || inked * 2 > width * height) return undefined;
-  const scale = (bottom - top + 1) / GLYPH_HEIGHT;
-  if (!Number.isInteger(scale)) return undefined;
-  const centre = Math.floor(scale / 2);
-  let text = '';
-  for (let x = 0; x < width; x++) {
-    if (!inkedColumn[x]) continue;
-    let end = x;
-    while (end < width && inkedColumn[end]) end++;
-    if (end - x !== GLYPH_WIDTH * scale) return undefined;
-    let cells = '';
-    for (let r = 0; r < GLYPH_HEIGHT; r++) {
-      for (let c = 0; c < GLYPH_WIDTH; c++) cells += ink(x + c * scale + centre, top + r * scale + centre) ? '1' : '0';
-    }
-    const ch = GLYPH_OF.get(cells);
-    if (!ch) return undefined;
-    text += ch;
-    x = end;
-  }
-  return text || undefined;
 }
 
 /**

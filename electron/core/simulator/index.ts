@@ -6,10 +6,13 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ProtocolId } from '../../../shared/protocols/types';
-import { DEFAULT_KEYS, findModel, SIM_MODELS, type SimModel } from './catalogue';
-import { inputTokens, plan, readConversation, RequestError, type Conversation, type Turn } from './conversation';
+import { DEFAULT_KEYS, findModel, type SimModel } from './catalogue';
+import { plan, readConversation, RequestError, type Conversation, type Turn } from './conversation';
+import { inputTokens } from './tokens';
 import { errorFrame, renderBody, renderFrames, type Frame, type Meta } from './render';
 import { createRelays, relayFrames, type RelayedRequest, type Relays } from './relays';
+import { modelsList } from './models-route';
+import { baseHeaders, familyOf, keyOf, readBody, sendError, type AuthHeader, type Family } from './replies';
 
 export { DEFAULT_KEYS, DEMO_KEY, SIM_MODELS, type SimModel } from './catalogue';
 
@@ -21,7 +24,7 @@ export interface SimulatorOptions {
   /** Pause between streamed deltas (ms). */
   delayMs?: number;
   /** Where a key is read from; both by default. A gateway that takes only one (Azure's api-key, say) for tests. */
-  authHeaders?: ('x-api-key' | 'authorization')[];
+  authHeaders?: AuthHeader[];
 }
 
 export interface RecordedRequest {
@@ -58,149 +61,6 @@ interface State {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type Family = 'anthropic' | 'openai';
-
-/**
- * Whose conventions (error envelope, request-id header, /v1/models shape) an answer follows. /v1/messages* is
- * always the first family's; /v1/models serves both, and like new-api (docs/protocols.md §5) the simulator gives
- * the first family's shape only to a caller that sends both `x-api-key` and `anthropic-version`.
- */
-function familyOf(path: string, headers: IncomingMessage['headers']): Family {
-  if (path.startsWith('/v1/messages')) return 'anthropic';
-  return path === '/v1/models' && headers['anthropic-version'] && headers['x-api-key'] ? 'anthropic' : 'openai';
-}
-
-function requestId(state: State, fam: Family): string {
-  return `${fam === 'anthropic' ? 'req_sim' : 'req-sim-'}${createHash('md5').update(`${state.counter}`).digest('hex').slice(0, 20)}`;
-}
-
-function baseHeaders(state: State, fam: Family): Record<string, string> {
-  const id = requestId(state, fam);
-  return fam === 'anthropic'
-    ? {
-        'request-id': id,
-        'anthropic-ratelimit-requests-limit': '1000',
-        'anthropic-ratelimit-requests-remaining': '999',
-        'anthropic-ratelimit-requests-reset': new Date(Date.now() + 60_000).toISOString(),
-      }
-    : {
-        'x-request-id': id,
-        'openai-processing-ms': '12',
-        'x-ratelimit-limit-requests': '1000',
-        'x-ratelimit-remaining-requests': '999',
-        'x-ratelimit-reset-requests': '60ms',
-      };
-}
-
-function sendError(
-  res: ServerResponse,
-  state: State,
-  fam: Family,
-  status: number,
-  type: string,
-  message: string,
-  code?: string,
-  extra: Record<string, string> = {},
-): void {
-  const headers: Record<string, string> = { ...baseHeaders(state, fam), 'content-type': 'application/json', ...extra };
-  const body =
-    fam === 'anthropic'
-      ? { type: 'error', error: { type, message }, request_id: headers['request-id'] }
-      : { error: { message, type, param: null, code: code ?? null } };
-  res.writeHead(status, headers).end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const BOTH_AUTH: NonNullable<SimulatorOptions['authHeaders']> = ['x-api-key', 'authorization'];
-
-function keyOf(req: IncomingMessage, from = BOTH_AUTH): string | undefined {
-  const x = req.headers['x-api-key'];
-  if (from.includes('x-api-key') && typeof x === 'string' && x) return x;
-  if (!from.includes('authorization')) return undefined;
-  const auth = req.headers.authorization;
-  return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-}
-
-/** The first family's `limit`: an integer 1–1000, default 20 (docs/protocols.md §5); anything else is a 400 upstream. */
-function pageLimit(raw: string | null): number | string {
-  if (raw === null) return 20;
-  if (!/^-?\d+$/.test(raw.trim()))
-    return 'limit: Input should be a valid integer, unable to parse string as an integer';
-  const n = Number(raw);
-  if (n < 1) return 'limit: Input should be greater than or equal to 1';
-  if (n > 1000) return 'limit: Input should be less than or equal to 1000';
-  return n;
-}
-
-function modelsList(req: IncomingMessage, res: ServerResponse, state: State, allowed: string[], url: URL): void {
-  const models = SIM_MODELS.filter((m) => allowed.includes(m.id));
-  const fam = familyOf('/v1/models', req.headers);
-  const headers = { ...baseHeaders(state, fam), 'content-type': 'application/json' };
-  if (fam === 'openai') {
-    res.writeHead(200, headers).end(
-      JSON.stringify({
-        object: 'list',
-        data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
-      }),
-    );
-    return;
-  }
-  // The first family's cursor pages: after_id = the page right after that model, before_id = the page right
-  // before it. A cursor that names no listed model is refused rather than silently restarting at page 1,
-  // which would send a paging client round in circles.
-  const limit = pageLimit(url.searchParams.get('limit'));
-  if (typeof limit === 'string') return sendError(res, state, fam, 400, 'invalid_request_error', limit);
-  const after = url.searchParams.get('after_id');
-  const before = url.searchParams.get('before_id');
-  if (after !== null && before !== null)
-    return sendError(res, state, fam, 400, 'invalid_request_error', 'Only one of after_id and before_id may be given.');
-  const cursor = after ?? before;
-  const at = cursor === null ? -1 : models.findIndex((m) => m.id === cursor);
-  if (cursor !== null && at < 0)
-    return sendError(
-      res,
-      state,
-      fam,
-      400,
-      'invalid_request_error',
-      `${after !== null ? 'after_id' : 'before_id'}: no model with id '${cursor}' in this list.`,
-    );
-  let start: number;
-  let end: number;
-  let hasMore: boolean;
-  if (before !== null) {
-    end = at;
-    start = Math.max(0, end - limit);
-    hasMore = start > 0;
-  } else {
-    start = at + 1;
-    end = Math.min(models.length, start + limit);
-    hasMore = end < models.length;
-  }
-  const page = models.slice(start, end);
-  res.writeHead(200, headers).end(
-    JSON.stringify({
-      data: page.map((m) => ({
-        type: 'model',
-        id: m.id,
-        display_name: m.displayName,
-        created_at: new Date(m.created * 1000).toISOString(),
-      })),
-      has_more: hasMore,
-      first_id: page[0]?.id ?? null,
-      last_id: page.at(-1)?.id ?? null,
-    }),
-  );
-}
 
 /** `fail(seq)` is the protocol's mid-stream failure frame, numbered after the last frame sent (Responses). */
 async function writeFrames(

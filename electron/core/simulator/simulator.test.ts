@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import Ajv from 'ajv';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './index';
-import { readText, valueFor } from './conversation';
+import { valueFor } from './conversation';
+import { readText } from './images';
 import { textPng } from '../probes/pixel-font';
 
 let sim: RunningSimulator;
