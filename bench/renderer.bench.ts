@@ -14,7 +14,9 @@ import { buildAll, isStale } from '../scripts/build.mjs';
 
 if (isStale()) await buildAll({ quiet: true });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-rbench-'));
-const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise<string>((resolve) => {
   let buf = '';
   host.stdout!.on('data', (d) => {
@@ -25,7 +27,18 @@ const url = await new Promise<string>((resolve) => {
 });
 const browser = await chromium.launch({
   executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--enable-precise-memory-info',
+    '--js-flags=--expose-gc',
+  ],
 });
 const failures: string[] = [];
 try {
@@ -73,23 +86,37 @@ try {
       window.__stop = true;
       const gaps = [...window.__gaps].sort((a, b) => a - b);
       return { at: window.__longAt.join(' '), maxLong: Math.max(0, ...window.__long), longCount: window.__long.length, frames: gaps.length, p50Gap: gaps[Math.floor(gaps.length * 0.5)] ?? 0, p95Gap: gaps[Math.floor(gaps.length * 0.95)] ?? 0, maxGap: gaps[gaps.length - 1] ?? 0 };
-    })()`)) as { at: string; maxLong: number; longCount: number; frames: number; p50Gap: number; p95Gap: number; maxGap: number };
+    })()`)) as {
+      at: string;
+      maxLong: number;
+      longCount: number;
+      frames: number;
+      p50Gap: number;
+      p95Gap: number;
+      maxGap: number;
+    };
     if (process.env.BENCH_DEBUG) console.log('long tasks at (ms since start:duration):', stats.at);
     return { wall, ...stats };
   }
 
   const r20 = await firehose(20_000);
-  console.log(`Renderer, 20k-event firehose: wall ${Math.round(r20.wall)} ms, longest task ${Math.round(r20.maxLong)} ms (budget ≤ 100), ${r20.longCount} long tasks, p95 frame gap ${r20.p95Gap.toFixed(1)} ms (budget < 50; median ${r20.p50Gap.toFixed(1)}, max ${r20.maxGap.toFixed(1)} over ${r20.frames} frames)`);
+  console.log(
+    `Renderer, 20k-event firehose: wall ${Math.round(r20.wall)} ms, longest task ${Math.round(r20.maxLong)} ms (budget ≤ 100), ${r20.longCount} long tasks, p95 frame gap ${r20.p95Gap.toFixed(1)} ms (budget < 50; median ${r20.p50Gap.toFixed(1)}, max ${r20.maxGap.toFixed(1)} over ${r20.frames} frames)`,
+  );
   if (r20.maxLong > 100) failures.push(`longest task ${Math.round(r20.maxLong)} ms > 100 ms`);
   if (r20.p95Gap >= 50) failures.push(`p95 frame gap ${r20.p95Gap.toFixed(1)} ms ≥ 50 ms`);
 
   const r100 = await firehose(100_000);
-  console.log(`Renderer, 100k-event firehose after the 20k run: wall ${Math.round(r100.wall)} ms, longest task ${Math.round(r100.maxLong)} ms, ${r100.longCount} long tasks, frame gap p95 ${r100.p95Gap.toFixed(1)} ms, median ${r100.p50Gap.toFixed(1)}, max ${r100.maxGap.toFixed(1)} over ${r100.frames} frames (no budget: shown for comparison)`);
+  console.log(
+    `Renderer, 100k-event firehose after the 20k run: wall ${Math.round(r100.wall)} ms, longest task ${Math.round(r100.maxLong)} ms, ${r100.longCount} long tasks, frame gap p95 ${r100.p95Gap.toFixed(1)} ms, median ${r100.p50Gap.toFixed(1)}, max ${r100.maxGap.toFixed(1)} over ${r100.frames} frames (no budget: shown for comparison)`,
+  );
   const heapMb = (await page.evaluate(`(() => {
     if (window.gc) window.gc();
     return performance.memory ? performance.memory.usedJSHeapSize : 0;
   })()`)) as number;
-  console.log(`Renderer holding 20k + 100k events: JS heap ${(heapMb / 1048576).toFixed(1)} MB (budget < 150 MB for 100k)`);
+  console.log(
+    `Renderer holding 20k + 100k events: JS heap ${(heapMb / 1048576).toFixed(1)} MB (budget < 150 MB for 100k)`,
+  );
   if (heapMb / 1048576 >= 150) failures.push(`heap ${(heapMb / 1048576).toFixed(1)} MB ≥ 150 MB`);
 } finally {
   await browser.close();
@@ -97,10 +124,27 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const models = Array.from({ length: 5000 }, (_, i) => ({ id: `vendor-${i % 37}/model-${i}-${i % 7 ? 'chat' : 'reasoning'}`, family: (i % 2 ? 'openai' : 'anthropic') as 'openai' | 'anthropic', ownedBy: `owner-${i % 11}` }));
+const models = Array.from({ length: 5000 }, (_, i) => ({
+  id: `vendor-${i % 37}/model-${i}-${i % 7 ? 'chat' : 'reasoning'}`,
+  family: (i % 2 ? 'openai' : 'anthropic') as 'openai' | 'anthropic',
+  ownedBy: `owner-${i % 11}`,
+}));
 const index = indexModels(models);
 const times: number[] = [];
-for (const q of ['v', 've', 'ven', 'vendor-1', 'vendor-1/', 'vendor-1/model-1', 'chat', 'reason', 'model-49', 'owner-3 chat', 'zzz', '']) {
+for (const q of [
+  'v',
+  've',
+  'ven',
+  'vendor-1',
+  'vendor-1/',
+  'vendor-1/model-1',
+  'chat',
+  'reason',
+  'model-49',
+  'owner-3 chat',
+  'zzz',
+  '',
+]) {
   for (let k = 0; k < 20; k++) {
     const t = performance.now();
     filterModels(index, q);

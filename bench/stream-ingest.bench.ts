@@ -36,7 +36,9 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
 const TTFT_ROUNDS = Number(process.env.BENCH_TTFT_ROUNDS ?? 25);
 
-const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const sim = {
   url: await new Promise<string>((resolve) => simProcess.stdout!.once('data', (d) => resolve(String(d).trim()))),
   close: async () => {
@@ -52,12 +54,17 @@ const core = await createCore({
   demoGateway: { baseUrl: sim.url, key: DEMO_KEY },
 });
 
-const PATHS: Record<ProtocolId, string> = { messages: '/v1/messages', chat: '/v1/chat/completions', responses: '/v1/responses' };
+const PATHS: Record<ProtocolId, string> = {
+  messages: '/v1/messages',
+  chat: '/v1/chat/completions',
+  responses: '/v1/responses',
+};
 
 function body(protocol: ProtocolId, model: string, n: number): Record<string, unknown> {
   const messages = [{ role: 'user', content: 'Stream as fast as you can.' }];
   if (protocol === 'messages') return { model, max_tokens: n, stream: true, messages };
-  if (protocol === 'chat') return { model, max_completion_tokens: n, stream: true, stream_options: { include_usage: true }, messages };
+  if (protocol === 'chat')
+    return { model, max_completion_tokens: n, stream: true, stream_options: { include_usage: true }, messages };
   return { model, max_output_tokens: n, stream: true, input: 'Stream as fast as you can.' };
 }
 
@@ -84,7 +91,12 @@ async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = 
   let ttftMs: number | undefined;
   const res = await fetch(sim.url + PATHS[protocol], {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': DEMO_KEY, authorization: `Bearer ${DEMO_KEY}`, 'anthropic-version': '2023-06-01' },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': DEMO_KEY,
+      authorization: `Bearer ${DEMO_KEY}`,
+      'anthropic-version': '2023-06-01',
+    },
     body: JSON.stringify(body(protocol, model, n)),
   });
   const parser = createParser({
@@ -95,7 +107,8 @@ async function raw(protocol: ProtocolId, model: string, n: number, decodeJson = 
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(chunk, { stream: true }));
   return { events, ms: performance.now() - t0, cpuMs: cpuSince(cpu0), ttftMs };
 }
 
@@ -125,7 +138,11 @@ async function viaCore(protocol: ProtocolId, model: string, n: number): Promise<
       }
     },
   };
-  const r = await core.dispatch('runs:start', { profileId: 'demo', protocol, body: body(protocol, model, n) }, receiver);
+  const r = await core.dispatch(
+    'runs:start',
+    { profileId: 'demo', protocol, body: body(protocol, model, n) },
+    receiver,
+  );
   if (!r.ok) throw new Error(r.error.message);
   await ended;
   const ms = endAt - t0;
@@ -144,7 +161,12 @@ async function sdk(protocol: ProtocolId, model: string, n: number): Promise<Read
   const t0 = performance.now();
   let events = 0;
   if (protocol === 'messages') {
-    const stream = await anthropic.messages.create({ model, max_tokens: n, stream: true, messages: [{ role: 'user', content: 'Stream as fast as you can.' }] });
+    const stream = await anthropic.messages.create({
+      model,
+      max_tokens: n,
+      stream: true,
+      messages: [{ role: 'user', content: 'Stream as fast as you can.' }],
+    });
     for await (const _e of stream) events++;
   } else if (protocol === 'chat') {
     const stream = await openai.chat.completions.create({
@@ -156,7 +178,12 @@ async function sdk(protocol: ProtocolId, model: string, n: number): Promise<Read
     });
     for await (const _e of stream) events++;
   } else {
-    const stream = await openai.responses.create({ model, max_output_tokens: n, stream: true, input: 'Stream as fast as you can.' });
+    const stream = await openai.responses.create({
+      model,
+      max_output_tokens: n,
+      stream: true,
+      input: 'Stream as fast as you can.',
+    });
     for await (const _e of stream) events++;
   }
   return { events, ms: performance.now() - t0, cpuMs: cpuSince(cpu0) };
@@ -179,7 +206,9 @@ const median = (xs: number[]) => {
 };
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
-console.log(`Stream ingest, ${EVENTS.toLocaleString('en-US')}-delta firehose on loopback, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, Node ${process.version})\n`);
+console.log(
+  `Stream ingest, ${EVENTS.toLocaleString('en-US')}-delta firehose on loopback, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, Node ${process.version})\n`,
+);
 const failures: string[] = [];
 for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
   await raw(protocol, 'sim-firehose', 500);
@@ -210,7 +239,8 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     const { raw: a, json: j, core: b, sdk: c } = got;
     coreEvents = b.events;
     // A reading that lost or split events would make its rate meaningless.
-    if (a.events !== b.events || j.events !== b.events) failures.push(`${protocol}: raw read ${a.events} events, raw+JSON ${j.events}, core ${b.events}`);
+    if (a.events !== b.events || j.events !== b.events)
+      failures.push(`${protocol}: raw read ${a.events} events, raw+JSON ${j.events}, core ${b.events}`);
     paired.raw.push(a.ms / b.ms);
     paired.json.push(j.ms / b.ms);
     paired.sdk.push(c.ms / b.ms);
@@ -219,7 +249,10 @@ for (const protocol of ['messages', 'chat', 'responses'] as ProtocolId[]) {
     cpu.core.push(b.cpuMs);
     cpu.sdk.push(c.cpuMs);
     pairedCpu.push(a.cpuMs / b.cpuMs);
-    if (process.env.BENCH_VERBOSE) console.log(`  round ${i + 1}: ${KINDS.map((k) => `${k} ${got[k].ms.toFixed(1)} ms`).join('  ')}   core/raw ${(a.ms / b.ms).toFixed(2)}`);
+    if (process.env.BENCH_VERBOSE)
+      console.log(
+        `  round ${i + 1}: ${KINDS.map((k) => `${k} ${got[k].ms.toFixed(1)} ms`).join('  ')}   core/raw ${(a.ms / b.ms).toFixed(2)}`,
+      );
   }
   const [r, j, c, s] = [median(rates.raw), median(rates.json), median(rates.core), median(rates.sdk)];
   const [vsRaw, vsJson, vsSdk] = [median(paired.raw), median(paired.json), median(paired.sdk)];
@@ -252,7 +285,9 @@ for (let i = 0; i < TTFT_ROUNDS; i++) {
   }
 }
 const addedMedian = median(added);
-console.log(`\nTime to first token (messages, ${TTFT_ROUNDS} rounds): raw ${median(rawT).toFixed(2)} ms, core ${median(coreT).toFixed(2)} ms, added ${addedMedian.toFixed(2)} ms median (budget < 5 ms)`);
+console.log(
+  `\nTime to first token (messages, ${TTFT_ROUNDS} rounds): raw ${median(rawT).toFixed(2)} ms, core ${median(coreT).toFixed(2)} ms, added ${addedMedian.toFixed(2)} ms median (budget < 5 ms)`,
+);
 if (addedMedian >= 5) failures.push(`added TTFT ${addedMedian.toFixed(2)} ms ≥ 5 ms`);
 
 await core.close();

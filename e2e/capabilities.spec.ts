@@ -15,7 +15,10 @@ test('run a matrix row, then open a cell and its evidence run', async ({ app }) 
   await toolsCell.click();
   const detail = app.getByRole('complementary', { name: 'Cell evidence' });
   await expect(detail).toContainText('not-supported');
-  await detail.getByRole('button', { name: /Open evidence run/ }).first().click();
+  await detail
+    .getByRole('button', { name: /Open evidence run/ })
+    .first()
+    .click();
   await expect(detail.getByRole('status', { name: 'Stream status' })).toContainText('complete');
   await expect(detail.getByRole('region', { name: 'Output' })).not.toContainText('tool call');
   await expect(app.getByRole('progressbar', { name: 'Probe progress' })).toBeHidden({ timeout: 60_000 });

@@ -18,12 +18,17 @@ export interface HostHandle {
   output(): string;
 }
 
-export async function launchHost(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<HostHandle> {
+export async function launchHost(
+  opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {},
+): Promise<HostHandle> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gp-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
     ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir, ...(opts.args ?? [])],
-    { env: { ...process.env, GATEWAY_BASE_URL: '', GATEWAY_API_KEY: '', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: { ...process.env, GATEWAY_BASE_URL: '', GATEWAY_API_KEY: '', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let stderr = '';
   let stdout = '';

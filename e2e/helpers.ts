@@ -23,8 +23,13 @@ export async function typeJson(page: Page, body: unknown): Promise<void> {
   await editor.click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
-  await editor.evaluate((el, text) => {
-    const view = (el as unknown as { cmView?: { view: { dispatch: (t: unknown) => void; state: { doc: { length: number } } } } }).cmView?.view;
-    if (view) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-  }, JSON.stringify(body, null, 2));
+  await editor.evaluate(
+    (el, text) => {
+      const view = (
+        el as unknown as { cmView?: { view: { dispatch: (t: unknown) => void; state: { doc: { length: number } } } } }
+      ).cmView?.view;
+      if (view) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
+    JSON.stringify(body, null, 2),
+  );
 }

@@ -19,11 +19,10 @@ const HEADER_VALUE = 'pk-vk/SECRET-98765432-zz';
 const slashes = (s: string) => s.replaceAll('/', '\\/');
 const unicode = (s: string) =>
   [...s]
-    .map((c, i) =>
-      `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-        [i % 2 ? 'toUpperCase' : 'toLowerCase']()
-        .replace('\\U', '\\u'),
-    )
+    .map((c, i) => {
+      const escape = `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      return (i % 2 ? escape.toUpperCase() : escape.toLowerCase()).replace('\\U', '\\u');
+    })
     .join('');
 /** Every form an echoing layer might give a value, joined as one JSON-string-safe text. */
 const escaped = (s: string) => [slashes(s), unicode(s), encodeURIComponent(s)].join(' | ');

@@ -69,7 +69,7 @@ test('a run appears in history, opens as it was, and replays its events in order
 
 test('export a preset and import it into a fresh data dir; a name clash asks first', async ({ page }) => {
   const a = await launchHost();
-  let file = '';
+  let file: string;
   try {
     await page.goto(a.url);
     await pickModel(page, 'claude-sim-haiku');
@@ -81,7 +81,11 @@ test('export a preset and import it into a fresh data dir; a name clash asks fir
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     file = await (await download).path();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'gateway-playground-presets', version: 2, presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      format: 'gateway-playground-presets',
+      version: 2,
+      presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }],
+    });
   } finally {
     await a.stop();
     rmSync(a.dataDir, { recursive: true, force: true });
@@ -113,9 +117,15 @@ test('export as code writes <API_KEY>; a pasted curl opens the right tab and say
   await page.getByLabel('Language').selectOption('python');
   await expect(code).toContainText('import anthropic');
   await page.getByRole('tab', { name: 'Import from curl' }).click();
-  await page.getByLabel('curl command').fill(`curl https://gw.example.com/v1/responses -H 'Authorization: Bearer sk-pasted-secret-1' -d '{"model":"gpt-sim-4o","input":"from curl"}'`);
+  await page
+    .getByLabel('curl command')
+    .fill(
+      `curl https://gw.example.com/v1/responses -H 'Authorization: Bearer sk-pasted-secret-1' -d '{"model":"gpt-sim-4o","input":"from curl"}'`,
+    );
   await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Code' }).getByRole('status')).toContainText('The key in the command was not stored');
+  await expect(page.getByRole('dialog', { name: 'Code' }).getByRole('status')).toContainText(
+    'The key in the command was not stored',
+  );
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('tab', { name: 'Responses' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-4o');
@@ -130,7 +140,9 @@ test('a run that cannot be saved to history still ends, and opening History says
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(status(page)).toContainText('complete', { timeout: 15_000 });
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('The last run was not saved to history');
+  await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText(
+    'The last run was not saved to history',
+  );
 });
 
 test('a run that skipped an event reads "complete, with warnings" in amber; History finds it', async ({
@@ -157,7 +169,7 @@ test('a run that skipped an event reads "complete, with warnings" in amber; Hist
   await expect(runs).toContainText('claude-sim-sonnet');
 });
 
-test('History: stepping keeps the clock still between steps; Stop ends a 1× replay',  async ({ app: page }) => {
+test('History: stepping keeps the clock still between steps; Stop ends a 1× replay', async ({ app: page }) => {
   await pickModel(page, 'sim-fault-slow');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(status(page)).toContainText('complete', { timeout: 30_000 });

@@ -163,7 +163,7 @@ test('Connections: the dialog and its Add profile button fit the window', async 
   expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height);
 });
 
-test('Connections: an added profile\'s Save profile button fits the dialog', async ({ app, startGateway }) => {
+test("Connections: an added profile's Save profile button fits the dialog", async ({ app, startGateway }) => {
   const sim = await startGateway();
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });

@@ -3,13 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, launchHost, test } from './fixtures';
 
-test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({ page }) => {
+test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({
+  page,
+}) => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-corrupt-'));
   writeFileSync(path.join(dataDir, 'profiles.json'), '{"version":1,"profiles":[{"id":"x", TRUNCATED');
   const host = await launchHost({ dataDir });
   try {
     await page.goto(host.url);
-    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('profiles.json is not valid JSON');
+    await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText(
+      'profiles.json is not valid JSON',
+    );
     await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('moved aside');
     await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
     expect(readdirSync(dataDir).some((f) => f.startsWith('profiles.json.corrupt-'))).toBe(true);
@@ -49,7 +53,10 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
     const editorBackground = await editor.locator('.cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(editorBackground).toBe(await background());
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
-    expect(JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')).settings.theme).toBe('light');
+    const saved = JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')) as {
+      settings: { theme: string };
+    };
+    expect(saved.settings.theme).toBe('light');
 
     await host.stop();
     host = await launchHost({ dataDir: host.dataDir });

@@ -19,7 +19,9 @@ for (const tab of TABS) {
     await expect(metrics).toContainText('200');
     await expect(metrics).toContainText(/TTFT\s*\d+/);
     await expect(app.getByLabel('Usage', { exact: true })).toContainText(/output\s*\d+/);
-    await expect(app.getByRole('region', { name: 'Events' })).toContainText(tab === 'Messages' ? 'message_stop' : tab === 'Chat Completions' ? '[DONE]' : 'response.completed');
+    await expect(app.getByRole('region', { name: 'Events' })).toContainText(
+      tab === 'Messages' ? 'message_stop' : tab === 'Chat Completions' ? '[DONE]' : 'response.completed',
+    );
   });
 }
 
@@ -35,7 +37,9 @@ test('Stop mid-stream ends "cancelled" and keeps the partial text', async ({ app
   expect(words).toBeLessThan(40);
 });
 
-test('a cut stream is "truncated", says which terminal event is missing, and keeps the partial text', async ({ app }) => {
+test('a cut stream is "truncated", says which terminal event is missing, and keeps the partial text', async ({
+  app,
+}) => {
   await pickModel(app, 'sim-fault-cut');
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('truncated', { timeout: 15_000 });
@@ -91,9 +95,29 @@ test('an HTML 502 page is shown as text, never rendered', async ({ app }) => {
 });
 
 const TOOLS = {
-  Messages: [{ name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
-  'Chat Completions': [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
-  Responses: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+  Messages: [
+    {
+      name: 'get_weather',
+      description: 'Weather by city',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ],
+  'Chat Completions': [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    },
+  ],
+  Responses: [
+    {
+      type: 'function',
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ],
 };
 
 for (const tab of TABS) {
@@ -133,7 +157,9 @@ test('a 20,000-event firehose completes and the Events list stays virtualized', 
   await lastRow.focus();
   for (let i = 0; i < 4; i++) await app.keyboard.press('PageUp');
   const scroll = events.locator('.events-scroll');
-  await expect.poll(() => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeGreaterThan(1000);
+  await expect
+    .poll(() => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+    .toBeGreaterThan(1000);
   await expect(lastRow).toBeFocused();
   await app.keyboard.press('End');
   await app.keyboard.press('Enter');
@@ -157,7 +183,9 @@ test('the Events list filters by type, and a row opens to its payload JSON and c
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   const events = app.getByRole('region', { name: 'Events' });
   const filter = events.getByLabel('Filter events by type');
-  await filter.selectOption({ label: (await filter.locator('option', { hasText: 'message_delta' }).textContent()) ?? '' });
+  await filter.selectOption({
+    label: (await filter.locator('option', { hasText: 'message_delta' }).textContent()) ?? '',
+  });
   await expect(events.locator('.event-row')).toHaveCount(1);
   await expect(events).toContainText('1 shown');
   // Clearing the filter and going straight back to the top before the next frame: the browser reports the two
@@ -191,7 +219,9 @@ test('the Events list filters by type, and a row opens to its payload JSON and c
   await next.click();
   await expect(events.locator('.event-payload')).toHaveCount(2);
   const firstPayload = (await payload.first().boundingBox())!;
-  await expect.poll(async () => (await next.boundingBox())!.y).toBeGreaterThanOrEqual(firstPayload.y + firstPayload.height - 1);
+  await expect
+    .poll(async () => (await next.boundingBox())!.y)
+    .toBeGreaterThanOrEqual(firstPayload.y + firstPayload.height - 1);
   await next.click();
   await expect(events.locator('.event-payload')).toHaveCount(1);
   await start.click();
@@ -207,7 +237,15 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   await expect(status(app)).toContainText('streaming');
   // Sampled in the page after each frame is painted while the run is live: the rows a person can see, and how
   // far the newest of them is behind the count; the row elements drawn over the whole run; and the type filter.
-  type Sample = { shown: number; lastRow: number; rows: number; drawn: number; elements: number; deltas: string; counted: number };
+  type Sample = {
+    shown: number;
+    lastRow: number;
+    rows: number;
+    drawn: number;
+    elements: number;
+    deltas: string;
+    counted: number;
+  };
   const samples = await app.getByRole('region', { name: 'Events' }).evaluate(
     (el) =>
       new Promise<Sample[]>((resolve) => {
@@ -221,7 +259,10 @@ test('while a firehose streams, the Events list shows the newest events, frame a
           for (const row of drawn) elements.add(row);
           const options = [...el.querySelectorAll('option')].slice(1).map((o) => o.textContent ?? '');
           const deltas = options.find((o) => o.startsWith('content_block_delta')) ?? '';
-          const counted = options.reduce((n, o) => n + Number(/\(([\d,]+)\)$/.exec(o)?.[1].replace(/,/g, '') ?? NaN), 0);
+          const counted = options.reduce(
+            (n, o) => n + Number(/\(([\d,]+)\)$/.exec(o)?.[1].replace(/,/g, '') ?? NaN),
+            0,
+          );
           const seqs = [...el.querySelectorAll('.event-row')]
             .filter((row) => {
               const r = row.getBoundingClientRect();
@@ -229,7 +270,16 @@ test('while a firehose streams, the Events list shows the newest events, frame a
             })
             .map((row) => Number(row.querySelector('.seq')?.textContent));
           const shown = Number(el.querySelector('.events-toolbar .muted')?.textContent?.replace(/[^0-9]/g, '') ?? 0);
-          if (shown > 2000) out.push({ shown, lastRow: Math.max(-1, ...seqs), rows: seqs.length, drawn: drawn.length, elements: elements.size, deltas, counted });
+          if (shown > 2000)
+            out.push({
+              shown,
+              lastRow: Math.max(-1, ...seqs),
+              rows: seqs.length,
+              drawn: drawn.length,
+              elements: elements.size,
+              deltas,
+              counted,
+            });
           requestAnimationFrame(() => setTimeout(sample, 0));
         };
         requestAnimationFrame(() => setTimeout(sample, 0));
@@ -252,16 +302,27 @@ test('while a firehose streams, the Events list shows the newest events, frame a
   await expect(status(app)).toContainText('complete', { timeout: 60_000 });
 });
 
-test('a row focused while a firehose streams keeps the focus when a key stops following, and when the run ends', async ({ app }) => {
+test('a row focused while a firehose streams keeps the focus when a key stops following, and when the run ends', async ({
+  app,
+}) => {
   await pickModel(app, 'sim-firehose');
   await app.getByLabel('max_tokens').fill('100000');
   await app.getByRole('button', { name: 'Send' }).click();
   const events = app.getByRole('region', { name: 'Events' });
-  await expect.poll(async () => Number(((await events.locator('.events-toolbar .muted').textContent()) ?? '').replace(/[^0-9]/g, ''))).toBeGreaterThan(3000);
+  await expect
+    .poll(async () =>
+      Number(((await events.locator('.events-toolbar .muted').textContent()) ?? '').replace(/[^0-9]/g, '')),
+    )
+    .toBeGreaterThan(3000);
   await expect(status(app)).toContainText('streaming');
   await events.locator('.event-line').last().focus();
   await app.keyboard.press('ArrowUp');
-  const focusedRow = () => app.evaluate(() => document.activeElement?.closest('[aria-label="Events"]') !== null && document.activeElement?.classList.contains('event-line'));
+  const focusedRow = () =>
+    app.evaluate(
+      () =>
+        document.activeElement?.closest('[aria-label="Events"]') !== null &&
+        document.activeElement?.classList.contains('event-line'),
+    );
   expect(await focusedRow()).toBe(true);
   await expect(status(app)).toContainText('complete', { timeout: 60_000 });
   expect(await focusedRow()).toBe(true);
@@ -269,7 +330,9 @@ test('a row focused while a firehose streams keeps the focus when a key stops fo
   await expect(events.locator('.event-payload')).toHaveCount(1);
 });
 
-test('the timeline reads a relay that buffers as buffered, and a stream spread over time as streamed', async ({ app }) => {
+test('the timeline reads a relay that buffers as buffered, and a stream spread over time as streamed', async ({
+  app,
+}) => {
   await pickModel(app, 'sim-fault-buffered');
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
@@ -292,7 +355,10 @@ test('the timeline reads a relay that buffers as buffered, and a stream spread o
   await expect(app.getByLabel('Metrics')).toContainText(/tok\/s\s*\d/);
 });
 
-test('the ledger shows the request as sent with the key redacted, and the response status and its request id and rate limits', async ({ app, received }) => {
+test('the ledger shows the request as sent with the key redacted, and the response status and its request id and rate limits', async ({
+  app,
+  received,
+}) => {
   await openTab(app, 'Chat Completions');
   await pickModel(app, 'gpt-sim-4o');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -335,14 +401,17 @@ test('copy one event, or all of them, as SSE text that replays as sent', async (
   expect(one).toMatch(/^event: content_block_start\ndata: \{"type":"content_block_start","index":0,.*\}\n\n$/);
 });
 
-test('a small scroll up while a stream is live stops following, and scrolling back to the bottom resumes it', async ({ app }) => {
+test('a small scroll up while a stream is live stops following, and scrolling back to the bottom resumes it', async ({
+  app,
+}) => {
   // The slow model sends a delta every 400 ms: the run is surely still live through every step below.
   await app.setViewportSize({ width: 1440, height: 700 });
   await pickModel(app, 'sim-fault-slow');
   await app.getByRole('button', { name: 'Send' }).click();
   const events = app.getByRole('region', { name: 'Events' });
   const scroller = events.locator('.events-scroll');
-  const shown = async () => Number((await events.locator('.events-toolbar .muted').textContent())!.replace(/[^0-9]/g, ''));
+  const shown = async () =>
+    Number((await events.locator('.events-toolbar .muted').textContent())!.replace(/[^0-9]/g, ''));
   const visible = () =>
     scroller.evaluate((el) => {
       const box = el.getBoundingClientRect();
@@ -378,7 +447,9 @@ test('a non-streamed reply: the Ledger shows the body the gateway returned, as s
   await app.getByRole('checkbox', { name: 'Stream', exact: true }).uncheck();
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
-  await expect(app.getByRole('region', { name: 'Events' })).toContainText('No events arrived: the response body, if there was one, is in the Ledger.');
+  await expect(app.getByRole('region', { name: 'Events' })).toContainText(
+    'No events arrived: the response body, if there was one, is in the Ledger.',
+  );
   await app.getByRole('tab', { name: 'Ledger' }).click();
   const body = app.getByRole('region', { name: 'Response body' });
   await expect(body).toContainText('"object": "chat.completion"');

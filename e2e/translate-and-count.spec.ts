@@ -66,16 +66,14 @@ test('the protocol-switch guard: probe an unknown capability on the target, then
   app,
 }) => {
   await pickModel(app, 'sim-no-tools');
-  await app
-    .getByLabel('Tools', { exact: true })
-    .fill(
-      JSON.stringify([
-        {
-          name: 'get_weather',
-          input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-        },
-      ]),
-    );
+  await app.getByLabel('Tools', { exact: true }).fill(
+    JSON.stringify([
+      {
+        name: 'get_weather',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ]),
+  );
   await openTab(app, 'Responses');
   await app.getByRole('button', { name: 'Bring this request along' }).click();
   const check = app.getByRole('list', { name: 'Capability check' });

@@ -7,7 +7,7 @@ let skipped = 0;
 const stage = (name) =>
   existsSync(`.tmp/stage-${name}`) ? readFileSync(`.tmp/stage-${name}`, 'utf8').trim() : 'missing';
 
-for (const name of ['typecheck', 'build']) {
+for (const name of ['lint', 'build']) {
   if (stage(name) === 'ok') passed++;
   else {
     failed++;

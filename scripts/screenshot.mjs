@@ -16,7 +16,10 @@ await shoot(out, { colorScheme: flag('--theme', 'dark') }, async (page) => {
   const picker = page.getByRole('combobox', { name: 'Model' });
   await picker.click();
   await picker.fill(model);
-  await page.getByRole('option', { name: new RegExp(model) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(model) })
+    .first()
+    .click();
   if (!args.includes('--no-send')) {
     await page.getByRole('button', { name: 'Send' }).click();
     const done = page.getByRole('status', { name: 'Stream status' }).filter({ hasText: 'complete' });

@@ -9,7 +9,9 @@ import {
 
 const ids = (caps: { capability: CapabilityId }[]) => caps.map((c) => c.capability);
 
-function result(partial: Partial<CapabilityResult> & Pick<CapabilityResult, 'capability' | 'outcome'>): CapabilityResult {
+function result(
+  partial: Partial<CapabilityResult> & Pick<CapabilityResult, 'capability' | 'outcome'>,
+): CapabilityResult {
   return {
     model: 'm',
     protocol: 'responses',
@@ -24,7 +26,9 @@ function result(partial: Partial<CapabilityResult> & Pick<CapabilityResult, 'cap
 
 describe('requiredCapabilities', () => {
   it('finds nothing in a plain request', () => {
-    expect(requiredCapabilities('messages', { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).toEqual([]);
+    expect(
+      requiredCapabilities('messages', { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    ).toEqual([]);
     expect(requiredCapabilities('chat', null)).toEqual([]);
   });
 
@@ -37,13 +41,27 @@ describe('requiredCapabilities', () => {
       output_config: { format: { type: 'json_schema', schema: {} } },
       tools: [{ name: 't', input_schema: { type: 'object' } }],
       messages: [
-        { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } }, { type: 'text', text: 'x' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } },
+            { type: 'text', text: 'x' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 't', input: {} }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'ok' }] },
       ],
     };
     const caps = requiredCapabilities('messages', body);
-    expect(ids(caps)).toEqual(['streaming', 'tools', 'tool-roundtrip', 'caching', 'thinking', 'vision', 'structured-output']);
+    expect(ids(caps)).toEqual([
+      'streaming',
+      'tools',
+      'tool-roundtrip',
+      'caching',
+      'thinking',
+      'vision',
+      'structured-output',
+    ]);
     expect(caps.find((c) => c.capability === 'caching')?.because).toBe('1 cache_control mark');
     expect(caps.find((c) => c.capability === 'tools')?.because).toBe('1 tool in tools[]');
   });
@@ -56,11 +74,22 @@ describe('requiredCapabilities', () => {
       prompt_cache_key: 'k',
       messages: [
         { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 't', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 't', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: 'ok' },
       ],
     };
-    expect(ids(requiredCapabilities('chat', body))).toEqual(['tools', 'tool-roundtrip', 'caching', 'thinking', 'vision', 'structured-output']);
+    expect(ids(requiredCapabilities('chat', body))).toEqual([
+      'tools',
+      'tool-roundtrip',
+      'caching',
+      'thinking',
+      'vision',
+      'structured-output',
+    ]);
   });
 
   it('reads the Responses markers: input_image, reasoning, text.format, background, function_call_output', () => {
@@ -75,17 +104,29 @@ describe('requiredCapabilities', () => {
         { type: 'function_call_output', call_id: 'c', output: 'ok' },
       ],
     };
-    expect(ids(requiredCapabilities('responses', body))).toEqual(['tools', 'tool-roundtrip', 'thinking', 'vision', 'structured-output', 'background']);
+    expect(ids(requiredCapabilities('responses', body))).toEqual([
+      'tools',
+      'tool-roundtrip',
+      'thinking',
+      'vision',
+      'structured-output',
+      'background',
+    ]);
   });
 
   it('ignores switched-off features', () => {
     expect(requiredCapabilities('messages', { thinking: { type: 'disabled' }, tools: [] })).toEqual([]);
     expect(requiredCapabilities('chat', { reasoning_effort: 'none', stream: false })).toEqual([]);
-    expect(requiredCapabilities('responses', { reasoning: { effort: 'none' }, text: { format: { type: 'text' } } })).toEqual([]);
+    expect(
+      requiredCapabilities('responses', { reasoning: { effort: 'none' }, text: { format: { type: 'text' } } }),
+    ).toEqual([]);
   });
 
   it('finds a body in another protocol’s shape (a request brought over before translation)', () => {
-    const messagesBody = { tools: [{ name: 't', input_schema: {} }], thinking: { type: 'enabled', budget_tokens: 2048 } };
+    const messagesBody = {
+      tools: [{ name: 't', input_schema: {} }],
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+    };
     expect(ids(requiredCapabilities('chat', messagesBody))).toEqual(['tools', 'thinking']);
   });
 
@@ -107,14 +148,28 @@ describe('capabilityApplies', () => {
 
 describe('guardReport', () => {
   const now = new Date('2026-01-01T01:00:00.000Z');
-  const toolBody = { model: 'm', tools: [{ type: 'function', name: 'get_weather', parameters: {} }], reasoning: { effort: 'high' }, stream: true };
+  const toolBody = {
+    model: 'm',
+    tools: [{ type: 'function', name: 'get_weather', parameters: {} }],
+    reasoning: { effort: 'high' },
+    stream: true,
+  };
 
   it('warns when a tool-using request goes where tools are not proven, and lists the unknown capabilities', () => {
     const caps = requiredCapabilities('responses', toolBody);
-    const report = guardReport({ model: 'm', protocol: 'responses' }, caps, [
-      result({ capability: 'tools', outcome: 'not-supported', message: 'HTTP 200 with a plain text reply and no tool call: the tools were ignored.' }),
-      result({ capability: 'streaming', outcome: 'proven', message: '40 deltas' }),
-    ], now);
+    const report = guardReport(
+      { model: 'm', protocol: 'responses' },
+      caps,
+      [
+        result({
+          capability: 'tools',
+          outcome: 'not-supported',
+          message: 'HTTP 200 with a plain text reply and no tool call: the tools were ignored.',
+        }),
+        result({ capability: 'streaming', outcome: 'proven', message: '40 deltas' }),
+      ],
+      now,
+    );
     expect(report.items.map((i) => [i.capability, i.state])).toEqual([
       ['streaming', 'proven'],
       ['tools', 'not-supported'],
@@ -124,44 +179,80 @@ describe('guardReport', () => {
     expect(tools).toMatchObject({ runId: 'run_1', ageMs: 3_600_000, outcome: 'not-supported' });
     expect(report.unknown).toEqual(['thinking']);
     expect(report.warnings).toHaveLength(2);
-    expect(report.warnings[0]).toMatch(/^Tool calls: the request uses it \(1 tool in tools\[\]\), but it is not supported by m on Responses: .*tools were ignored \(probed 1 h ago, run run_1\)\.$/);
-    expect(report.warnings[1]).toBe('Not proven for m on Responses: thinking / reasoning. A 200 would not show whether they work.');
+    expect(report.warnings[0]).toMatch(
+      /^Tool calls: the request uses it \(1 tool in tools\[\]\), but it is not supported by m on Responses: .*tools were ignored \(probed 1 h ago, run run_1\)\.$/,
+    );
+    expect(report.warnings[1]).toBe(
+      'Not proven for m on Responses: thinking / reasoning. A 200 would not show whether they work.',
+    );
     for (const w of report.warnings) expect(w.length).toBeLessThanOrEqual(500);
   });
 
   it('treats an error or inconclusive probe as unknown, keeping its status in the warning', () => {
-    const report = guardReport({ model: 'm', protocol: 'responses' }, requiredCapabilities('responses', { tools: [{}] }), [
-      result({ capability: 'tools', outcome: 'error', status: 404, message: 'HTTP 404 not_found_error: no such model' }),
-    ], now);
+    const report = guardReport(
+      { model: 'm', protocol: 'responses' },
+      requiredCapabilities('responses', { tools: [{}] }),
+      [
+        result({
+          capability: 'tools',
+          outcome: 'error',
+          status: 404,
+          message: 'HTTP 404 not_found_error: no such model',
+        }),
+      ],
+      now,
+    );
     expect(report.items[0]).toMatchObject({ state: 'unknown', status: 404 });
     expect(report.unknown).toEqual(['tools']);
     expect(report.warnings[0]).toContain('tool calls: last probe error 404');
   });
 
   it('only uses results for the target model and protocol', () => {
-    const report = guardReport({ model: 'm', protocol: 'chat' }, requiredCapabilities('chat', { tools: [{}] }), [
-      result({ capability: 'tools', outcome: 'proven', protocol: 'messages' }),
-      result({ capability: 'tools', outcome: 'proven', model: 'other', protocol: 'chat' }),
-    ], now);
+    const report = guardReport(
+      { model: 'm', protocol: 'chat' },
+      requiredCapabilities('chat', { tools: [{}] }),
+      [
+        result({ capability: 'tools', outcome: 'proven', protocol: 'messages' }),
+        result({ capability: 'tools', outcome: 'proven', model: 'other', protocol: 'chat' }),
+      ],
+      now,
+    );
     expect(report.items[0].state).toBe('unknown');
   });
 
   it('has no warnings when everything the request uses is proven', () => {
-    const report = guardReport({ model: 'm', protocol: 'responses' }, requiredCapabilities('responses', { tools: [{}] }), [
-      result({ capability: 'tools', outcome: 'proven' }),
-    ], now);
+    const report = guardReport(
+      { model: 'm', protocol: 'responses' },
+      requiredCapabilities('responses', { tools: [{}] }),
+      [result({ capability: 'tools', outcome: 'proven' })],
+      now,
+    );
     expect(report.warnings).toEqual([]);
     expect(report.unknown).toEqual([]);
   });
 
   it('says a capability the target protocol lacks is dropped, and that a background result cannot be fetched', () => {
-    const lost = guardReport({ model: 'm', protocol: 'chat' }, requiredCapabilities('responses', { background: true }), [], now);
+    const lost = guardReport(
+      { model: 'm', protocol: 'chat' },
+      requiredCapabilities('responses', { background: true }),
+      [],
+      now,
+    );
     expect(lost.items[0]).toMatchObject({ capability: 'background', state: 'not-supported' });
     expect(lost.warnings[0]).toContain('has no equivalent');
 
-    const accepted = guardReport({ model: 'm', protocol: 'responses' }, requiredCapabilities('responses', { background: true }), [
-      result({ capability: 'background', outcome: 'proven', evidence: { runIds: ['run_9'], fields: { retrieval: 'unsupported' }, explanation: '' } }),
-    ], now);
+    const accepted = guardReport(
+      { model: 'm', protocol: 'responses' },
+      requiredCapabilities('responses', { background: true }),
+      [
+        result({
+          capability: 'background',
+          outcome: 'proven',
+          evidence: { runIds: ['run_9'], fields: { retrieval: 'unsupported' }, explanation: '' },
+        }),
+      ],
+      now,
+    );
     expect(accepted.items[0].state).toBe('proven');
     expect(accepted.warnings[0]).toContain('five endpoints include no way to fetch the result');
   });

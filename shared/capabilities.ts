@@ -9,6 +9,7 @@
  */
 import { PROTOCOL_INFO, type ProtocolId } from './protocols/types';
 import { isObject } from './is-object';
+import { jsonText } from './json-text';
 
 export const CAPABILITY_IDS = [
   'streaming',
@@ -143,7 +144,7 @@ export function requiredCapabilities(_protocol: ProtocolId, body: unknown): Requ
   const tools = list(body.tools);
   if (tools.length > 0) add('tools', `${tools.length} tool${tools.length === 1 ? '' : 's'} in tools[]`);
   if (isObject(body.tool_choice) || typeof body.tool_choice === 'string') {
-    const choice = isObject(body.tool_choice) ? String(body.tool_choice.type ?? 'object') : String(body.tool_choice);
+    const choice = isObject(body.tool_choice) ? jsonText(body.tool_choice.type, 'object') : String(body.tool_choice);
     if (choice !== 'none' && tools.length > 0) add('tools', `tool_choice ${choice}`);
   }
 
@@ -182,7 +183,8 @@ export function requiredCapabilities(_protocol: ProtocolId, body: unknown): Requ
   else if (typeof body.prompt_cache_key === 'string') add('caching', 'prompt_cache_key');
   else if (body.prompt_cache_retention !== undefined) add('caching', 'prompt_cache_retention');
 
-  if (isObject(body.thinking) && body.thinking.type !== 'disabled') add('thinking', `thinking ${String(body.thinking.type ?? '')}`.trim());
+  if (isObject(body.thinking) && body.thinking.type !== 'disabled')
+    add('thinking', `thinking ${jsonText(body.thinking.type)}`.trim());
   else if (typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none') {
     add('thinking', `reasoning_effort ${body.reasoning_effort}`);
   } else if (isObject(body.reasoning) && body.reasoning.effort !== 'none') {
@@ -291,29 +293,55 @@ export function guardReport(
         state: 'not-supported',
         message: `${PROTOCOL_INFO[target.protocol].label} has no ${name}; it is lost in translation.`,
       });
-      warnings.push(cap(`${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but ${PROTOCOL_INFO[target.protocol].label} has no equivalent, so it is dropped.`));
+      warnings.push(
+        cap(
+          `${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but ${PROTOCOL_INFO[target.protocol].label} has no equivalent, so it is dropped.`,
+        ),
+      );
       continue;
     }
-    const r = results.find((x) => x.model === target.model && x.protocol === target.protocol && x.capability === capability);
+    const r = results.find(
+      (x) => x.model === target.model && x.protocol === target.protocol && x.capability === capability,
+    );
     if (!r) {
       items.push({ capability, because, state: 'unknown', message: `Never probed for ${label}.` });
       unknown.push(capability);
       continue;
     }
     const ageMs = Math.max(0, now.getTime() - Date.parse(r.at));
-    const base = { capability, because, outcome: r.outcome, at: r.at, ageMs, runId: r.evidence.runIds[0], status: r.status };
+    const base = {
+      capability,
+      because,
+      outcome: r.outcome,
+      at: r.at,
+      ageMs,
+      runId: r.evidence.runIds[0],
+      status: r.status,
+    };
     const when = `probed ${formatAge(ageMs)} ago${r.evidence.runIds[0] ? `, run ${r.evidence.runIds[0]}` : ''}`;
     if (r.outcome === 'proven') {
       items.push({ ...base, state: 'proven', message: r.message });
       // Background acceptance is proven, but its result still cannot be fetched: say so every time.
       if (capability === 'background' && r.evidence.fields.retrieval === 'unsupported') {
-        warnings.push(cap(`Background tasks: ${label} accepts background requests, but the five endpoints include no way to fetch the result (${when}).`));
+        warnings.push(
+          cap(
+            `Background tasks: ${label} accepts background requests, but the five endpoints include no way to fetch the result (${when}).`,
+          ),
+        );
       }
     } else if (r.outcome === 'not-supported') {
       items.push({ ...base, state: 'not-supported', message: r.message });
-      warnings.push(cap(`${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but it is not supported by ${label}: ${r.message.replace(/\.$/, '')} (${when}).`));
+      warnings.push(
+        cap(
+          `${CAPABILITY_INFO[capability].label}: the request uses it (${because}), but it is not supported by ${label}: ${r.message.replace(/\.$/, '')} (${when}).`,
+        ),
+      );
     } else {
-      items.push({ ...base, state: 'unknown', message: `Last probe ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}: ${r.message}` });
+      items.push({
+        ...base,
+        state: 'unknown',
+        message: `Last probe ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}: ${r.message}`,
+      });
       unknown.push(capability);
     }
   }
@@ -322,8 +350,15 @@ export function guardReport(
     const names = unknown.map((c) => CAPABILITY_INFO[c].label.toLowerCase()).join(', ');
     const notes = items
       .filter((i) => i.state === 'unknown' && i.outcome)
-      .map((i) => `${CAPABILITY_INFO[i.capability].label.toLowerCase()}: last probe ${i.outcome}${i.status ? ` ${i.status}` : ''}`);
-    warnings.push(cap(`Not proven for ${label}: ${names}. A 200 would not show whether they work${notes.length ? ` (${notes.join('; ')})` : ''}.`));
+      .map(
+        (i) =>
+          `${CAPABILITY_INFO[i.capability].label.toLowerCase()}: last probe ${i.outcome}${i.status ? ` ${i.status}` : ''}`,
+      );
+    warnings.push(
+      cap(
+        `Not proven for ${label}: ${names}. A 200 would not show whether they work${notes.length ? ` (${notes.join('; ')})` : ''}.`,
+      ),
+    );
   }
   return { model: target.model, protocol: target.protocol, items, unknown, warnings };
 }

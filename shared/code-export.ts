@@ -31,7 +31,10 @@ const OWN_HEADERS = new Set(['accept', 'content-type', 'user-agent', 'x-api-key'
  * or deleted since): the URL it went to, the auth headers it carried and any extra headers. A header value the
  * ledger redacted becomes its placeholder. Undefined when the URL does not end in the protocol's path.
  */
-export function exportInputFromLedger(ledger: Pick<Ledger, 'protocol' | 'url' | 'headers'>, body: Record<string, unknown>): ExportInput | undefined {
+export function exportInputFromLedger(
+  ledger: Pick<Ledger, 'protocol' | 'url' | 'headers'>,
+  body: Record<string, unknown>,
+): ExportInput | undefined {
   const path = PROTOCOL_INFO[ledger.protocol].path;
   let url: URL;
   try {
@@ -56,9 +59,77 @@ export function exportInputFromLedger(ledger: Pick<Ledger, 'protocol' | 'url' | 
 
 /** Body fields each SDK's create() takes as keyword arguments; anything else goes through extra_body. */
 const SDK_PARAMS: Record<ProtocolId, string[]> = {
-  messages: ['model', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'service_tier', 'output_config'],
-  chat: ['model', 'messages', 'max_completion_tokens', 'max_tokens', 'temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'logprobs', 'top_logprobs', 'logit_bias', 'stop', 'stream', 'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'reasoning_effort', 'metadata', 'store', 'prompt_cache_key', 'user', 'safety_identifier'],
-  responses: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'top_logprobs', 'stream', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'text', 'include', 'previous_response_id', 'store', 'background', 'metadata', 'prompt_cache_key', 'truncation', 'conversation', 'service_tier', 'user', 'safety_identifier'],
+  messages: [
+    'model',
+    'max_tokens',
+    'messages',
+    'system',
+    'temperature',
+    'top_p',
+    'top_k',
+    'stop_sequences',
+    'stream',
+    'tools',
+    'tool_choice',
+    'thinking',
+    'metadata',
+    'service_tier',
+    'output_config',
+  ],
+  chat: [
+    'model',
+    'messages',
+    'max_completion_tokens',
+    'max_tokens',
+    'temperature',
+    'top_p',
+    'presence_penalty',
+    'frequency_penalty',
+    'seed',
+    'n',
+    'logprobs',
+    'top_logprobs',
+    'logit_bias',
+    'stop',
+    'stream',
+    'stream_options',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+    'response_format',
+    'reasoning_effort',
+    'metadata',
+    'store',
+    'prompt_cache_key',
+    'user',
+    'safety_identifier',
+  ],
+  responses: [
+    'model',
+    'input',
+    'instructions',
+    'max_output_tokens',
+    'temperature',
+    'top_p',
+    'top_logprobs',
+    'stream',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+    'reasoning',
+    'text',
+    'include',
+    'previous_response_id',
+    'store',
+    'background',
+    'metadata',
+    'prompt_cache_key',
+    'truncation',
+    'conversation',
+    'service_tier',
+    'user',
+    'safety_identifier',
+  ],
 };
 
 function headersFor(input: ExportInput): Record<string, string> {
@@ -88,9 +159,12 @@ export function pythonLiteral(value: unknown, indent = 0): string {
   if (value === false) return 'False';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'None';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return value.length ? `[\n${value.map((v) => pad + pythonLiteral(v, indent + 1)).join(',\n')},\n${end}]` : '[]';
+  if (Array.isArray(value))
+    return value.length ? `[\n${value.map((v) => pad + pythonLiteral(v, indent + 1)).join(',\n')},\n${end}]` : '[]';
   const entries = Object.entries(value as Record<string, unknown>);
-  return entries.length ? `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${pythonLiteral(v, indent + 1)}`).join(',\n')},\n${end}}` : '{}';
+  return entries.length
+    ? `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${pythonLiteral(v, indent + 1)}`).join(',\n')},\n${end}}`
+    : '{}';
 }
 
 /**
@@ -105,7 +179,8 @@ export function nonStreamingTimeoutSeconds(maxTokens: unknown): number {
   return Math.max(600, Math.ceil((3600 * n) / 128_000));
 }
 
-const TIMEOUT_NOTE = 'An explicit timeout: without one the SDK refuses a non-streaming request whose max_tokens may take over 10 minutes.';
+const TIMEOUT_NOTE =
+  'An explicit timeout: without one the SDK refuses a non-streaming request whose max_tokens may take over 10 minutes.';
 
 function split(protocol: ProtocolId, body: Record<string, unknown>) {
   const known: Record<string, unknown> = {};
@@ -124,13 +199,24 @@ export function exportCode(language: ExportLanguage, input: ExportInput): string
   const json = JSON.stringify(input.body, null, 2);
 
   if (language === 'curl') {
-    const lines = [`curl ${stream ? '-N ' : ''}${shellQuote(url)}`, ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`), `-d ${shellQuote(json)}`];
+    const lines = [
+      `curl ${stream ? '-N ' : ''}${shellQuote(url)}`,
+      ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
+      `-d ${shellQuote(json)}`,
+    ];
     return lines.join(' \\\n  ') + '\n';
   }
 
   if (language === 'http') {
     const u = base.ok ? new URL(url) : undefined;
-    return [`POST ${u ? u.pathname : path} HTTP/1.1`, `Host: ${u ? u.host : root}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', json, ''].join('\n');
+    return [
+      `POST ${u ? u.pathname : path} HTTP/1.1`,
+      `Host: ${u ? u.host : root}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      '',
+      json,
+      '',
+    ].join('\n');
   }
 
   const { known, extra } = split(input.protocol, input.body);
@@ -145,30 +231,52 @@ export function exportCode(language: ExportLanguage, input: ExportInput): string
   if (!anthropic && headers['x-api-key']) extraHeaders['x-api-key'] = headers['x-api-key'];
   const anthropicAuthOnlyBearer = anthropic && !headers['x-api-key'];
   // With only Bearer on the first family's route, the SDK's authToken option sends it: no extra header needed.
-  const sdkHeaders = anthropicAuthOnlyBearer ? Object.fromEntries(Object.entries(extraHeaders).filter(([k]) => k !== 'authorization')) : extraHeaders;
+  const sdkHeaders = anthropicAuthOnlyBearer
+    ? Object.fromEntries(Object.entries(extraHeaders).filter(([k]) => k !== 'authorization'))
+    : extraHeaders;
 
   if (language === 'python') {
     const out: string[] = [];
     out.push(anthropic ? 'import anthropic' : 'from openai import OpenAI', '');
     const clientArgs = anthropic
-      ? [`${anthropicAuthOnlyBearer ? 'auth_token' : 'api_key'}="${KEY_PLACEHOLDER}"`, `base_url=${JSON.stringify(root)}`]
+      ? [
+          `${anthropicAuthOnlyBearer ? 'auth_token' : 'api_key'}="${KEY_PLACEHOLDER}"`,
+          `base_url=${JSON.stringify(root)}`,
+        ]
       : [`api_key="${KEY_PLACEHOLDER}"`, `base_url=${JSON.stringify(root + '/v1')}`];
     if (Object.keys(sdkHeaders).length) clientArgs.push(`default_headers=${pythonLiteral(sdkHeaders, 1)}`);
     out.push(`client = ${anthropic ? 'anthropic.Anthropic' : 'OpenAI'}(\n    ${clientArgs.join(',\n    ')},\n)`, '');
     out.push(`request = ${pythonLiteral(known)}`);
     const extraArg = Object.keys(extra).length ? ', extra_body=extra_body' : '';
-    if (Object.keys(extra).length) out.push(`# Fields the SDK does not know are sent as typed.\nextra_body = ${pythonLiteral(extra)}`);
+    if (Object.keys(extra).length)
+      out.push(`# Fields the SDK does not know are sent as typed.\nextra_body = ${pythonLiteral(extra)}`);
     out.push('');
-    const call = anthropic ? 'client.messages.create' : input.protocol === 'chat' ? 'client.chat.completions.create' : 'client.responses.create';
+    const call = anthropic
+      ? 'client.messages.create'
+      : input.protocol === 'chat'
+        ? 'client.chat.completions.create'
+        : 'client.responses.create';
     if (!stream) {
       const timeoutArg = anthropic ? `, timeout=${nonStreamingTimeoutSeconds(input.body.max_tokens)}.0` : '';
       if (anthropic) out.push(`# ${TIMEOUT_NOTE}`);
       out.push(`response = ${call}(**request${extraArg}${timeoutArg})`, 'print(response.model_dump_json(indent=2))');
     } else {
       out.push(`stream = ${call}(**request${extraArg})`, 'for event in stream:');
-      if (anthropic) out.push('    if event.type == "content_block_delta" and event.delta.type == "text_delta":', '        print(event.delta.text, end="", flush=True)');
-      else if (input.protocol === 'chat') out.push('    if event.choices and event.choices[0].delta.content:', '        print(event.choices[0].delta.content, end="", flush=True)');
-      else out.push('    if event.type == "response.output_text.delta":', '        print(event.delta, end="", flush=True)');
+      if (anthropic)
+        out.push(
+          '    if event.type == "content_block_delta" and event.delta.type == "text_delta":',
+          '        print(event.delta.text, end="", flush=True)',
+        );
+      else if (input.protocol === 'chat')
+        out.push(
+          '    if event.choices and event.choices[0].delta.content:',
+          '        print(event.choices[0].delta.content, end="", flush=True)',
+        );
+      else
+        out.push(
+          '    if event.type == "response.output_text.delta":',
+          '        print(event.delta, end="", flush=True)',
+        );
       out.push('print()');
     }
     return out.join('\n') + '\n';
@@ -183,15 +291,32 @@ export function exportCode(language: ExportLanguage, input: ExportInput): string
   out.push(`const client = new ${anthropic ? 'Anthropic' : 'OpenAI'}({ ${opts.join(', ')} });`, '');
   out.push('// The body exactly as composed: fields the SDK does not type are sent as they are.');
   out.push(`const request = ${json} as const;`, '');
-  const call = anthropic ? 'client.messages.create' : input.protocol === 'chat' ? 'client.chat.completions.create' : 'client.responses.create';
-  const params = anthropic ? 'Anthropic.MessageCreateParams' : input.protocol === 'chat' ? 'OpenAI.Chat.ChatCompletionCreateParams' : 'OpenAI.Responses.ResponseCreateParams';
+  const call = anthropic
+    ? 'client.messages.create'
+    : input.protocol === 'chat'
+      ? 'client.chat.completions.create'
+      : 'client.responses.create';
+  const params = anthropic
+    ? 'Anthropic.MessageCreateParams'
+    : input.protocol === 'chat'
+      ? 'OpenAI.Chat.ChatCompletionCreateParams'
+      : 'OpenAI.Responses.ResponseCreateParams';
   if (!stream) {
     const timeoutArg = anthropic ? `, { timeout: ${nonStreamingTimeoutSeconds(input.body.max_tokens) * 1000} }` : '';
     if (anthropic) out.push(`// ${TIMEOUT_NOTE}`);
-    out.push(`const response = await ${call}(request as unknown as ${params}NonStreaming${timeoutArg});`, 'console.log(JSON.stringify(response, null, 2));');
+    out.push(
+      `const response = await ${call}(request as unknown as ${params}NonStreaming${timeoutArg});`,
+      'console.log(JSON.stringify(response, null, 2));',
+    );
   } else {
-    out.push(`const stream = await ${call}(request as unknown as ${params}Streaming);`, 'for await (const event of stream) {');
-    if (anthropic) out.push("  if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') process.stdout.write(event.delta.text);");
+    out.push(
+      `const stream = await ${call}(request as unknown as ${params}Streaming);`,
+      'for await (const event of stream) {',
+    );
+    if (anthropic)
+      out.push(
+        "  if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') process.stdout.write(event.delta.text);",
+      );
     else if (input.protocol === 'chat') out.push("  process.stdout.write(event.choices[0]?.delta?.content ?? '');");
     else out.push("  if (event.type === 'response.output_text.delta') process.stdout.write(event.delta);");
     out.push('}', "process.stdout.write('\\n');");

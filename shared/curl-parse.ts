@@ -84,7 +84,30 @@ export function parseCurl(text: string): CurlImport | { error: string } {
   let method: string | undefined;
   let data: string | undefined;
   let keyFound = false;
-  const takesValue = new Set(['-X', '--request', '-H', '--header', '-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--json', '--url', '-u', '--user', '-o', '--output', '-m', '--max-time', '--connect-timeout', '-A', '--user-agent', '-x', '--proxy']);
+  const takesValue = new Set([
+    '-X',
+    '--request',
+    '-H',
+    '--header',
+    '-d',
+    '--data',
+    '--data-raw',
+    '--data-binary',
+    '--data-ascii',
+    '--json',
+    '--url',
+    '-u',
+    '--user',
+    '-o',
+    '--output',
+    '-m',
+    '--max-time',
+    '--connect-timeout',
+    '-A',
+    '--user-agent',
+    '-x',
+    '--proxy',
+  ]);
   for (let i = 1; i < words.length; i++) {
     let w = words[i];
     let value: string | undefined;
@@ -114,7 +137,8 @@ export function parseCurl(text: string): CurlImport | { error: string } {
       case '--data-binary':
       case '--data-ascii':
       case '--json':
-        if (value?.startsWith('@')) return { error: `The body is read from a file (${value}); paste the JSON inline instead.` };
+        if (value?.startsWith('@'))
+          return { error: `The body is read from a file (${value}); paste the JSON inline instead.` };
         data = value;
         break;
       case '--url':
@@ -137,19 +161,30 @@ export function parseCurl(text: string): CurlImport | { error: string } {
     return { error: `"${url}" is not a URL.` };
   }
   const route = ROUTES.find(([p]) => pathname.endsWith(p));
-  if (!route) return { error: `${pathname} is none of the five gateway endpoints (/v1/messages, /v1/chat/completions, /v1/responses, /v1/models, /v1/messages/count_tokens).` };
+  if (!route)
+    return {
+      error: `${pathname} is none of the five gateway endpoints (/v1/messages, /v1/chat/completions, /v1/responses, /v1/models, /v1/messages/count_tokens).`,
+    };
   const resolvedMethod = method ?? (data !== undefined ? 'POST' : 'GET');
   let body: Record<string, unknown> | undefined;
   if (data !== undefined) {
     try {
       const parsed: unknown = JSON.parse(data);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'The body is JSON but not an object.' };
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        return { error: 'The body is JSON but not an object.' };
       body = parsed as Record<string, unknown>;
     } catch (err) {
       return { error: `The body is not valid JSON: ${(err as Error).message}.` };
     }
   }
-  if (route[0] === '/v1/messages/count_tokens') notes.push('This is a count_tokens request: it opens in the Messages tab (add max_tokens before sending).');
+  if (route[0] === '/v1/messages/count_tokens')
+    notes.push('This is a count_tokens request: it opens in the Messages tab (add max_tokens before sending).');
   if (route[0] === '/v1/models') notes.push('This lists models: the model picker does that for the active profile.');
-  return { protocol: route[1] ?? (route[0] === '/v1/messages/count_tokens' ? 'messages' : undefined), path: route[0], method: resolvedMethod, body, notes };
+  return {
+    protocol: route[1] ?? (route[0] === '/v1/messages/count_tokens' ? 'messages' : undefined),
+    path: route[0],
+    method: resolvedMethod,
+    body,
+    notes,
+  };
 }

@@ -1,5 +1,9 @@
 /** Reading a JSON document that was cut short: what a reset or stalled body held so far. */
-type Frame = { close: '}' | ']'; expect: 'first-key' | 'key' | 'colon' | 'value' | 'first-value' | 'comma'; key?: string };
+type Frame = {
+  close: '}' | ']';
+  expect: 'first-key' | 'key' | 'colon' | 'value' | 'first-value' | 'comma';
+  key?: string;
+};
 
 /**
  * A JSON document cut short (an error body reset or stalled mid-way), closed after its last complete value

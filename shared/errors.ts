@@ -8,6 +8,7 @@ import { TRANSPORT_HEADERS } from './contract/profiles';
 import type { StreamError } from './protocols/types';
 import { isObject } from './is-object';
 import { closeCutJson } from './cut-json';
+import { jsonText } from './json-text';
 
 export { closeCutJson };
 
@@ -109,7 +110,8 @@ export function bodyErrorOf(json: unknown): StreamError | undefined {
     return envelopeError({ ...json, type: undefined });
   }
   if (isObject(err)) return envelopeError(err);
-  if (typeof err === 'string' && err.trim() !== '') return envelopeError({ type: json.type, code: json.code, message: err });
+  if (typeof err === 'string' && err.trim() !== '')
+    return envelopeError({ type: json.type, code: json.code, message: err });
   return undefined;
 }
 
@@ -145,15 +147,17 @@ function htmlText(html: string): string {
 }
 
 function decodeEntities(s: string): string {
-  return s
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    // A numeric entity past U+10FFFF would make fromCodePoint throw: such a page keeps the entity as written.
-    .replace(/&#(\d+);/g, (entity, d: string) => (Number(d) <= 0x10ffff ? String.fromCodePoint(Number(d)) : entity))
-    .replace(/&amp;/g, '&');
+  return (
+    s
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;|&apos;/g, "'")
+      // A numeric entity past U+10FFFF would make fromCodePoint throw: such a page keeps the entity as written.
+      .replace(/&#(\d+);/g, (entity, d: string) => (Number(d) <= 0x10ffff ? String.fromCodePoint(Number(d)) : entity))
+      .replace(/&amp;/g, '&')
+  );
 }
 
 function shortExtract(s: string, max = 200): string {
@@ -242,7 +246,8 @@ export function parseGatewayError(
     // Only what the cut left whole: a type is kept even when the message after it was cut mid-word.
     const envelope = bodyErrorOf(json);
     const inner = isObject(json.error) ? json.error : json;
-    if (envelope && typeof (typeof json.error === 'string' ? json.error : inner.message) === 'string') return withEnvelope(info, envelope);
+    if (envelope && typeof (typeof json.error === 'string' ? json.error : inner.message) === 'string')
+      return withEnvelope(info, envelope);
     if (typeof json.detail === 'string') {
       info.message = json.detail;
       return info;
@@ -314,7 +319,7 @@ interface ErrorFacts {
 function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
   if (depth > 6 || err === null || err === undefined) return;
   if (typeof err !== 'object') {
-    facts.messages.push(String(err));
+    facts.messages.push(jsonText(err));
     return;
   }
   const e = err as Record<string, unknown>;
@@ -328,7 +333,8 @@ function collectFacts(err: unknown, facts: ErrorFacts, depth = 0): void {
   if (Array.isArray(e.errors)) for (const inner of e.errors) collectFacts(inner, facts, depth + 1);
 }
 
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL_|HOSTNAME_MISMATCH)/;
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
 /** A request that failed without an HTTP status (refused, reset, timed out, undecodable) in words the user can act on. */
 export function describeNetworkError(err: unknown): GatewayErrorInfo {
@@ -337,14 +343,21 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
   const codes = facts.codes;
   const allText = facts.messages.join(' | ');
   const has = (...list: string[]) => list.find((c) => codes.includes(c));
-  const where = facts.address !== undefined ? `${facts.address}${facts.port !== undefined ? `:${facts.port}` : ''}` : undefined;
+  const where =
+    facts.address !== undefined ? `${facts.address}${facts.port !== undefined ? `:${facts.port}` : ''}` : undefined;
   const detail = facts.messages.filter((m) => m !== 'fetch failed').at(-1) ?? facts.messages[0] ?? String(err);
 
   if (has('ERR_PROXY_CONFIG')) return { type: 'network:proxy', code: 'ERR_PROXY_CONFIG', message: `${detail}.` };
   // A CONNECT tunnel refused ("Proxy response (407) !== 200"), or a request in absolute form ("… (407)").
-  const proxyStatus = /Proxy response \((\d+)\)|Proxy Authentication Required \((\d+)\)/.exec(allText)?.slice(1).find(Boolean);
+  const proxyStatus = /Proxy response \((\d+)\)|Proxy Authentication Required \((\d+)\)/
+    .exec(allText)
+    ?.slice(1)
+    .find(Boolean);
   if (proxyStatus) {
-    const why = proxyStatus === '407' ? ': it asks for credentials (put them in the proxy URL, http://user:password@host:port)' : '';
+    const why =
+      proxyStatus === '407'
+        ? ': it asks for credentials (put them in the proxy URL, http://user:password@host:port)'
+        : '';
     return {
       type: 'network:proxy',
       code: `HTTP ${proxyStatus}`,
@@ -410,7 +423,13 @@ export function describeNetworkError(err: unknown): GatewayErrorInfo {
         : `The request was not sent: the ${badHeader} header holds a character HTTP headers cannot carry (a line break or another control character). Re-enter the key, or fix that header in the profile.`,
     };
   }
-  code = has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ESOCKETTIMEDOUT');
+  code = has(
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'ESOCKETTIMEDOUT',
+  );
   if (code || facts.names.includes('TimeoutError')) {
     return {
       type: 'network:timeout',

@@ -24,7 +24,8 @@ export function requestHeaders(opts: {
   if (opts.key) {
     const s = opts.authScheme;
     if (s === 'x-api-key' || s === 'both' || (s === 'native' && anthropicRoute)) headers['x-api-key'] = opts.key;
-    if (s === 'bearer' || s === 'both' || (s === 'native' && !anthropicRoute)) headers.authorization = `Bearer ${opts.key}`;
+    if (s === 'bearer' || s === 'both' || (s === 'native' && !anthropicRoute))
+      headers.authorization = `Bearer ${opts.key}`;
   }
   for (const [name, value] of Object.entries(opts.extraHeaders)) headers[name.toLowerCase()] = value;
   return headers;
@@ -39,9 +40,15 @@ export function requestHeaders(opts: {
  * profile form, while one shown by mistake sends a credential to disk and to the window. Other headers can be
  * marked secret in the profile form (see docs/security.md).
  */
-export const SECRET_HEADER = /(^|[-_]|api|access)key|token|secret|auth|password|passwd|jwt|signature|cookie|credential/i;
+export const SECRET_HEADER =
+  /(^|[-_]|api|access)key|token|secret|auth|password|passwd|jwt|signature|cookie|credential/i;
 
 /** The placeholder exported code writes for a secret header: `x-portkey-virtual-key` → `<X_PORTKEY_VIRTUAL_KEY>`. */
 export function secretPlaceholder(name: string): string {
-  return `<${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'SECRET'}>`;
+  return `<${
+    name
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .toUpperCase() || 'SECRET'
+  }>`;
 }

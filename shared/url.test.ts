@@ -22,6 +22,9 @@ describe('base URL preview', () => {
   it('rejects what is not http(s) with a field message', () => {
     expect(normalizeBaseUrl('ftp://x')).toEqual({ ok: false, error: 'must be an http:// or https:// URL' });
     expect(normalizeBaseUrl('gw.example.com')).toMatchObject({ ok: false });
-    expect(normalizeBaseUrl('https://user:pw@gw.example.com')).toMatchObject({ ok: false, error: expect.stringMatching(/API key/) });
+    expect(normalizeBaseUrl('https://user:pw@gw.example.com')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/API key/),
+    });
   });
 });

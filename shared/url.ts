@@ -6,11 +6,9 @@ export const ENDPOINTS = [
   { method: 'POST', path: '/v1/responses' },
   { method: 'GET', path: '/v1/models' },
   { method: 'POST', path: '/v1/messages/count_tokens' },
-]as const;
+] as const;
 
-export type NormalizedBase =
-  | { ok: true; normalized: string; note?: string }
-  | { ok: false; error: string };
+export type NormalizedBase = { ok: true; normalized: string; note?: string } | { ok: false; error: string };
 
 export function normalizeBaseUrl(raw: string): NormalizedBase {
   const input = raw.trim();
@@ -44,7 +42,9 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 export function endpointUrls(
   baseUrl: string,
-): { ok: true; normalized: string; note?: string; urls: { method: string; path: string; url: string }[] } | { ok: false; error: string } {
+):
+  | { ok: true; normalized: string; note?: string; urls: { method: string; path: string; url: string }[] }
+  | { ok: false; error: string } {
   const n = normalizeBaseUrl(baseUrl);
   if (!n.ok) return n;
   return {

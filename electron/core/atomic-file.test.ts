@@ -21,7 +21,9 @@ describe('atomic files', () => {
       let lastV = -1;
       let advanced = 0;
       for (let round = 0; round < 30; round++) {
-        const p = spawn(process.execPath, ['--import', 'tsx', child, file, String(lastV + 1)], { stdio: ['ignore', 'pipe', 'ignore'] });
+        const p = spawn(process.execPath, ['--import', 'tsx', child, file, String(lastV + 1)], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         await new Promise<void>((resolve) => p.stdout!.once('data', () => resolve()));
         await new Promise((r) => setTimeout(r, Math.random() * 40));
         p.kill('SIGKILL');

@@ -61,7 +61,9 @@ export async function readJsonFile<S extends z.ZodType>(file: string, schema: S)
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
-    return { problem: await moveAside(file, `does not match the expected format${where}: ${first?.message ?? 'invalid'}`) };
+    return {
+      problem: await moveAside(file, `does not match the expected format${where}: ${first?.message ?? 'invalid'}`),
+    };
   }
   return { value: parsed.data };
 }
@@ -74,7 +76,11 @@ export async function moveAside(file: string, why: string): Promise<StartupProbl
   const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
     await fs.rename(file, movedTo);
-    return { file, movedTo, message: `${path.basename(file)} ${why}. It was moved aside to ${path.basename(movedTo)}; the app started without it.` };
+    return {
+      file,
+      movedTo,
+      message: `${path.basename(file)} ${why}. It was moved aside to ${path.basename(movedTo)}; the app started without it.`,
+    };
   } catch {
     return { file, message: `${path.basename(file)} ${why}, and could not be moved aside.` };
   }

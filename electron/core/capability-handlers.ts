@@ -76,7 +76,10 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
         }
       }
       if (cells.length === 0) {
-        throw new RunError('invalid_input', 'None of the chosen capabilities exists on the chosen protocols (token counting is Messages only, background Responses only).');
+        throw new RunError(
+          'invalid_input',
+          'None of the chosen capabilities exists on the chosen protocols (token counting is Messages only, background Responses only).',
+        );
       }
       const job = new ProbeJob(profileId, cells, {
         limiter,
@@ -98,7 +101,11 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
 
     'capabilities:guard': async ({ profileId, model, protocol, body }) => {
       requireProfile(profileId);
-      return guardReport({ model, protocol }, requiredCapabilities(protocol, body), store.forTarget(profileId, model, protocol));
+      return guardReport(
+        { model, protocol },
+        requiredCapabilities(protocol, body),
+        store.forTarget(profileId, model, protocol),
+      );
     },
   };
   return { handlers, forgetProfile };

@@ -12,7 +12,11 @@ const KEY = 'sk-test-0123456789abcdef';
  * scrubbed once a secret has shown up; each chunk's events are taken for one push. `stopAfter` stops logging
  * part-way, as a run does when its fold throws.
  */
-function record(body: Uint8Array, chunkBytes: number, opts: { end?: boolean; stopAfter?: number; untaken?: boolean } = {}) {
+function record(
+  body: Uint8Array,
+  chunkBytes: number,
+  opts: { end?: boolean; stopAfter?: number; untaken?: boolean } = {},
+) {
   const log = new EventLog();
   const pushed: RawEvent[][] = [];
   const take = () => {
@@ -64,7 +68,11 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 const MIXED = [
   '\uFEFF: keep-alive\n\n',
   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1"}}\n\n',
-  ...Array.from({ length: 40 }, (_, i) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"héllo ${i} 日本 🙂"}}\n\n`),
+  ...Array.from(
+    { length: 40 },
+    (_, i) =>
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"héllo ${i} 日本 🙂"}}\n\n`,
+  ),
   'data: {"id":"c","object":"chat.completion.chunk","choices":[]}\r\n\r\n',
   'event: custom_thing\rdata: first line\rdata: second line\r\r',
   ': another comment\n\n',
@@ -76,7 +84,14 @@ describe('EventLog', () => {
   it('hands each event to exactly one push, and a push with nothing new does not grow afterwards', () => {
     const log = new EventLog();
     const pushes = [3, 0, 5, 2].map((n) => {
-      for (let i = 0; i < n; i++) log.add(log.length, i % 2 ? 'ping' : 'content_block_delta', `x${log.length}`, i % 2 ? undefined : 'content_block_delta', 10 + log.length);
+      for (let i = 0; i < n; i++)
+        log.add(
+          log.length,
+          i % 2 ? 'ping' : 'content_block_delta',
+          `x${log.length}`,
+          i % 2 ? undefined : 'content_block_delta',
+          10 + log.length,
+        );
       return log.take();
     });
     expect(pushes[1]).toBeUndefined();
@@ -110,7 +125,11 @@ describe('EventLog', () => {
     const { log } = record(body, 7, { end: true });
     const listed = log.events();
     expect(listed[0]).toMatchObject({ seq: 0, type: 'comment', data: 'keep-alive' });
-    expect(listed[2]).toMatchObject({ type: 'content_block_delta', event: 'content_block_delta', t: expect.any(Number) });
+    expect(listed[2]).toMatchObject({
+      type: 'content_block_delta',
+      event: 'content_block_delta',
+      t: expect.any(Number),
+    });
     expect(JSON.parse(listed[41].data).delta.text).toBe('héllo 39 日本 🙂');
     expect(listed[43]).toMatchObject({ type: 'custom_thing', event: 'custom_thing', data: 'first line\nsecond line' });
     expect(listed.at(-1)).toMatchObject({ seq: 46, type: 'message_stop', data: '{"type":"message_stop"}' });
@@ -143,7 +162,9 @@ describe('EventLog', () => {
   });
 
   it('a secret the gateway echoed is scrubbed from the listed payloads as from the pushed ones', () => {
-    const body = utf8(`${MIXED.slice(0, -31)}event: error\ndata: {"type":"error","error":{"type":"authentication_error","message":"bad key ${KEY}"}}\n\n: echoed ${KEY}\n\n`);
+    const body = utf8(
+      `${MIXED.slice(0, -31)}event: error\ndata: {"type":"error","error":{"type":"authentication_error","message":"bad key ${KEY}"}}\n\n: echoed ${KEY}\n\n`,
+    );
     const { log, pushed } = record(body, 33, { end: true });
     const listed = log.events();
     expect(listed).toEqual(pushed.flat());
@@ -155,6 +176,6 @@ describe('EventLog', () => {
   it('says so when the kept bytes hold fewer events than it logged, instead of shifting payloads', () => {
     const { log } = record(utf8(MIXED), 1000, { end: true });
     log.add(99, 'ping', 'x', undefined, 1);
-    expect(() => log.events()).toThrow('reading the body again gave 47 of the run\'s 48 events');
+    expect(() => log.events()).toThrow("reading the body again gave 47 of the run's 48 events");
   });
 });

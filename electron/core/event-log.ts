@@ -104,10 +104,14 @@ export class EventLog {
       const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
       out.push(rawEvent(seq, t[i], type[i], clean(data), event === undefined ? event : clean(event), size[i]));
     };
-    const reader = createSseReader({ onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) }, new StringDecoder('utf8'));
+    const reader = createSseReader(
+      { onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) },
+      new StringDecoder('utf8'),
+    );
     for (const chunk of this.body) reader.feed(chunk);
     if (this.readerEnded) reader.end();
-    if (out.length < this.count) throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
+    if (out.length < this.count)
+      throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
     return out;
   }
 }

@@ -13,7 +13,21 @@ const temp = tempDirs('gp-hist-');
 
 function run(runId: string, model: string, text: string, startedAt = new Date().toISOString()): RecordedRun {
   return {
-    ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'Demo gateway', model, stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt, warnings: [] },
+    ledger: {
+      runId,
+      protocol: 'chat',
+      profileId: 'p',
+      profileName: 'Demo gateway',
+      model,
+      stream: true,
+      method: 'POST',
+      url: 'u',
+      headers: {},
+      body: '{}',
+      bodyBytes: 2,
+      startedAt,
+      warnings: [],
+    },
     events: [],
     origin: 'composer',
     result: {
@@ -124,7 +138,12 @@ describe('history saves that fail', () => {
     await expect(h.add(run('run_a', 'm', 'a'))).resolves.toBeUndefined();
     expect(problems).toEqual([
       { file: 'other.json', message: 'someone else' },
-      { file: dir, message: expect.stringMatching(/^The last run was not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)\. Check that the data folder is writable/) },
+      {
+        file: dir,
+        message: expect.stringMatching(
+          /^The last run was not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)\. Check that the data folder is writable/,
+        ),
+      },
     ]);
     await h.add(run('run_b', 'm', 'b'));
     expect(problems).toHaveLength(2);

@@ -44,14 +44,20 @@ const IndexFile = z.object({ version: z.literal(HISTORY_VERSION), runs: z.array(
 
 /** A list entry as the index keeps it: the summary alone, so 10,000 runs make an index of a few MB. */
 type IndexEntry = HistorySummary;
-const SettingsFile = z.object({ version: z.literal(1), maxRuns: z.number().int().min(1), maxBytes: z.number().int().min(1) });
+const SettingsFile = z.object({
+  version: z.literal(1),
+  maxRuns: z.number().int().min(1),
+  maxBytes: z.number().int().min(1),
+});
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** The output as one line of text (or, with none, why the run ended): what the preview shows and search reads. */
 function outputText(result: RunResult): string {
   const text = result.transcript.blocks
-    .map((b) => (b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `${b.name}(${b.argsText})` : ''))
+    .map((b) =>
+      b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `${b.name}(${b.argsText})` : '',
+    )
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -106,7 +112,15 @@ function summarize(run: RecordedRun, bytes: number): IndexEntry {
  * right after the run ended.
  */
 export async function encodeRun(run: RecordedRun): Promise<string> {
-  const lines = [JSON.stringify({ version: HISTORY_VERSION, ledger: run.ledger, response: run.response, result: run.result, origin: run.origin })];
+  const lines = [
+    JSON.stringify({
+      version: HISTORY_VERSION,
+      ledger: run.ledger,
+      response: run.response,
+      result: run.result,
+      origin: run.origin,
+    }),
+  ];
   for (let i = 0; i < run.events.length; i++) {
     const e = run.events[i];
     lines.push(JSON.stringify([e.seq, e.t, e.type, e.event ?? null, e.data, e.size]));
@@ -215,7 +229,10 @@ export class HistoryStore {
         const { size } = await fs.stat(path.join(this.dir, f));
         out.push(summarize(run, size));
       } catch (err) {
-        problems.push({ file: path.join(this.dir, f), message: `history/${f} could not be read (${(err as Error).message}); it was left out.` });
+        problems.push({
+          file: path.join(this.dir, f),
+          message: `history/${f} could not be read (${(err as Error).message}); it was left out.`,
+        });
       }
     }
     return out.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
@@ -234,7 +251,14 @@ export class HistoryStore {
     const events: RawEvent[] = [];
     for (let i = 1; i < lines.length; i++) {
       if (!lines[i]) continue;
-      const [seq, t, type, event, data, size] = JSON.parse(lines[i]) as [number, number, string, string | null, string, number];
+      const [seq, t, type, event, data, size] = JSON.parse(lines[i]) as [
+        number,
+        number,
+        string,
+        string | null,
+        string,
+        number,
+      ];
       const e: RawEvent = { seq, t, type, data, size };
       if (event !== null) e.event = event;
       events.push(e);
@@ -340,7 +364,10 @@ export class HistoryStore {
 
   updateSettings(next: Partial<HistorySettings>): Promise<HistorySettings> {
     return this.enqueue(async () => {
-      this.settings = { ...this.settings, ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) };
+      this.settings = {
+        ...this.settings,
+        ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)),
+      };
       await writeJsonAtomic(this.settingsFile, { version: 1, ...this.settings });
       await this.prune();
       await this.saveIndex();
@@ -362,5 +389,4 @@ export class HistoryStore {
   private saveIndex(): Promise<void> {
     return writeJsonAtomic(this.indexFile, { version: HISTORY_VERSION, runs: this.runs });
   }
-
 }

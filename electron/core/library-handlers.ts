@@ -30,7 +30,11 @@ type LibraryCall =
 
 const invalid = (err: unknown) => new RunError('invalid_input', err instanceof Error ? err.message : String(err));
 
-export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, history: HistoryStore): Pick<Handlers, LibraryCall> {
+export function createLibraryHandlers(
+  ctx: CoreContext,
+  presets: PresetStore,
+  history: HistoryStore,
+): Pick<Handlers, LibraryCall> {
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -67,7 +71,8 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
     'history:get': ({ runId }) => recorded(runId),
     'history:delete': async ({ runId }) => ({ deleted: await history.delete(runId) }),
     'history:clear': async () => ({ deleted: await history.clear() }),
-    'history:settings': async (input) => (input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings()),
+    'history:settings': async (input) =>
+      input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings(),
     'history:code': async ({ runId, language }) => {
       const { ledger } = await recorded(runId);
       let body: unknown;
@@ -76,16 +81,24 @@ export function createLibraryHandlers(ctx: CoreContext, presets: PresetStore, hi
       } catch {
         throw new RunError('invalid_input', 'The recorded body is not JSON.');
       }
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new RunError('invalid_input', 'The recorded body is not a JSON object.');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new RunError('invalid_input', 'The recorded body is not a JSON object.');
       const input = exportInputFromLedger(ledger, body as Record<string, unknown>);
-      if (!input) throw new RunError('invalid_input', `The recorded URL ${ledger.url} does not end in ${PROTOCOL_INFO[ledger.protocol].path}.`);
+      if (!input)
+        throw new RunError(
+          'invalid_input',
+          `The recorded URL ${ledger.url} does not end in ${PROTOCOL_INFO[ledger.protocol].path}.`,
+        );
       return { language, code: exportCode(language, input) };
     },
     'export:code': async ({ profileId, protocol, body, language }) => {
       const profile = ctx.profiles.get(profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);
       const { baseUrl, authScheme, extraHeaders, secretHeaders } = profile;
-      return { language, code: exportCode(language, { baseUrl, authScheme, extraHeaders, secretHeaders, protocol, body }) };
+      return {
+        language,
+        code: exportCode(language, { baseUrl, authScheme, extraHeaders, secretHeaders, protocol, body }),
+      };
     },
     'import:curl': async ({ text }) => {
       const r = parseCurl(text);

@@ -22,29 +22,87 @@ const rx: Receiver = { send() {} };
 const KEY = 'sk-preset-test-key-987654321';
 
 async function core(dataDir = temp()) {
-  return createCore({ dataDir, host: 'web', version: 't', vault: new LayeredVault('file', path.join(dataDir, 'keys.json')) });
+  return createCore({
+    dataDir,
+    host: 'web',
+    version: 't',
+    vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+  });
 }
 
 describe('presets', () => {
   it('migrates a version 1 document', () => {
-    const m = migrate({ format: 'gateway-playground-presets', version: 1, presets: [{ id: 'a', name: 'Old', protocol: 'chat', request: { model: 'm', stream: true, extra: 1 }, created: '2025-01-01T00:00:00Z' }] });
-    expect(m).toEqual({ presets: [{ id: 'a', name: 'Old', notes: undefined, tags: [], protocol: 'chat', model: 'm', body: { model: 'm', stream: true, extra: 1 }, stream: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' }] });
-    expect(migrate({ format: 'other' })).toMatchObject({ error: expect.stringMatching(/not a Gateway Playground presets file/) });
-    expect(migrate({ format: 'gateway-playground-presets', version: 9 })).toMatchObject({ error: expect.stringMatching(/Unknown presets file version 9/) });
+    const m = migrate({
+      format: 'gateway-playground-presets',
+      version: 1,
+      presets: [
+        {
+          id: 'a',
+          name: 'Old',
+          protocol: 'chat',
+          request: { model: 'm', stream: true, extra: 1 },
+          created: '2025-01-01T00:00:00Z',
+        },
+      ],
+    });
+    expect(m).toEqual({
+      presets: [
+        {
+          id: 'a',
+          name: 'Old',
+          notes: undefined,
+          tags: [],
+          protocol: 'chat',
+          model: 'm',
+          body: { model: 'm', stream: true, extra: 1 },
+          stream: true,
+          createdAt: '2025-01-01T00:00:00Z',
+          updatedAt: '2025-01-01T00:00:00Z',
+        },
+      ],
+    });
+    expect(migrate({ format: 'other' })).toMatchObject({
+      error: expect.stringMatching(/not a Gateway Playground presets file/),
+    });
+    expect(migrate({ format: 'gateway-playground-presets', version: 9 })).toMatchObject({
+      error: expect.stringMatching(/Unknown presets file version 9/),
+    });
   });
 
   it('saves, duplicates, renames, deletes with undo, and never keeps a key — the export proves it', async () => {
     const c = await core();
     try {
-      const saved = value<{ profiles: { id: string; name: string }[] }>(await c.dispatch('profiles:save', { name: 'P', baseUrl: 'http://127.0.0.1:1', key: KEY }, rx));
+      const saved = value<{ profiles: { id: string; name: string }[] }>(
+        await c.dispatch('profiles:save', { name: 'P', baseUrl: 'http://127.0.0.1:1', key: KEY }, rx),
+      );
       expect(saved.profiles.some((p) => p.name === 'P')).toBe(true);
-      const p = value<Preset>(await c.dispatch('presets:save', { name: 'Weather', protocol: 'messages', body: { model: 'claude-sim-sonnet', max_tokens: 10, messages: [], vendor_flag: true, note: `pasted ${KEY} by mistake` }, stream: true, tags: ['demo'] }, rx));
+      const p = value<Preset>(
+        await c.dispatch(
+          'presets:save',
+          {
+            name: 'Weather',
+            protocol: 'messages',
+            body: {
+              model: 'claude-sim-sonnet',
+              max_tokens: 10,
+              messages: [],
+              vendor_flag: true,
+              note: `pasted ${KEY} by mistake`,
+            },
+            stream: true,
+            tags: ['demo'],
+          },
+          rx,
+        ),
+      );
       expect(p.body.vendor_flag).toBe(true);
       const dup = value<Preset>(await c.dispatch('presets:duplicate', { id: p.id }, rx));
       expect(dup.name).toBe('Weather (copy)');
       value(await c.dispatch('presets:rename', { id: dup.id, name: 'Weather 2' }, rx));
       const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: p.id }, rx));
-      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((x) => x.name)).toEqual(['Weather 2']);
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((x) => x.name)).toEqual(
+        ['Weather 2'],
+      );
       value(await c.dispatch('presets:restore', { preset: deleted }, rx));
       const exported = value<{ text: string; count: number }>(await c.dispatch('presets:export', {}, rx));
       expect(exported.count).toBe(2);
@@ -59,30 +117,90 @@ describe('presets', () => {
   it('rename and save refuse a name another preset has (ignoring case and spaces), naming it in a field error', async () => {
     const c = await core();
     try {
-      const weather = value<Preset>(await c.dispatch('presets:save', { name: 'Weather', protocol: 'chat', body: { model: 'a' } }, rx));
-      const pirate = value<Preset>(await c.dispatch('presets:save', { name: 'Pirate', protocol: 'chat', body: { model: 'b' } }, rx));
-      const refused = { ok: false, error: { code: 'name_taken', message: 'A preset named "Weather" already exists.', fields: { name: 'A preset named "Weather" already exists.' } } };
+      const weather = value<Preset>(
+        await c.dispatch('presets:save', { name: 'Weather', protocol: 'chat', body: { model: 'a' } }, rx),
+      );
+      const pirate = value<Preset>(
+        await c.dispatch('presets:save', { name: 'Pirate', protocol: 'chat', body: { model: 'b' } }, rx),
+      );
+      const refused = {
+        ok: false,
+        error: {
+          code: 'name_taken',
+          message: 'A preset named "Weather" already exists.',
+          fields: { name: 'A preset named "Weather" already exists.' },
+        },
+      };
       expect(await c.dispatch('presets:rename', { id: pirate.id, name: '  wEATHER ' }, rx)).toEqual(refused);
-      expect(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'c' } }, rx)).toEqual(refused);
-      expect(await c.dispatch('presets:save', { id: pirate.id, name: 'Weather', protocol: 'chat', body: { model: 'b' } }, rx)).toEqual(refused);
-      const names = async () => value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name);
+      expect(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'c' } }, rx)).toEqual(
+        refused,
+      );
+      expect(
+        await c.dispatch(
+          'presets:save',
+          { id: pirate.id, name: 'Weather', protocol: 'chat', body: { model: 'b' } },
+          rx,
+        ),
+      ).toEqual(refused);
+      const names = async () =>
+        value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name);
       expect(await names()).toEqual(['Pirate', 'Weather']);
       // Its own name, in another case or saved again, is not a clash.
-      expect(value<Preset>(await c.dispatch('presets:rename', { id: weather.id, name: 'WEATHER' }, rx)).name).toBe('WEATHER');
-      value(await c.dispatch('presets:save', { id: pirate.id, name: 'Pirate', protocol: 'chat', body: { model: 'b2' } }, rx));
+      expect(value<Preset>(await c.dispatch('presets:rename', { id: weather.id, name: 'WEATHER' }, rx)).name).toBe(
+        'WEATHER',
+      );
+      value(
+        await c.dispatch(
+          'presets:save',
+          { id: pirate.id, name: 'Pirate', protocol: 'chat', body: { model: 'b2' } },
+          rx,
+        ),
+      );
       expect(await names()).toEqual(['Pirate', 'WEATHER']);
       // Replace, chosen after the clash, saves over the preset of that name: same id and creation time, new body.
-      const replaced = value<Preset>(await c.dispatch('presets:save', { name: 'weather', protocol: 'chat', body: { model: 'w2' }, replace: true }, rx));
-      expect(replaced).toMatchObject({ id: weather.id, createdAt: weather.createdAt, name: 'weather', body: { model: 'w2' } });
+      const replaced = value<Preset>(
+        await c.dispatch(
+          'presets:save',
+          { name: 'weather', protocol: 'chat', body: { model: 'w2' }, replace: true },
+          rx,
+        ),
+      );
+      expect(replaced).toMatchObject({
+        id: weather.id,
+        createdAt: weather.createdAt,
+        name: 'weather',
+        body: { model: 'w2' },
+      });
       expect(await names()).toEqual(['Pirate', 'weather']);
       // With no preset of that name, replace is an ordinary new preset.
-      expect(value<Preset>(await c.dispatch('presets:save', { name: 'Fresh', protocol: 'chat', body: { model: 'f' }, replace: true }, rx)).id).not.toBe(weather.id);
-      value(await c.dispatch('presets:delete', { id: value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.find((p) => p.name === 'Fresh')!.id }, rx));
+      expect(
+        value<Preset>(
+          await c.dispatch(
+            'presets:save',
+            { name: 'Fresh', protocol: 'chat', body: { model: 'f' }, replace: true },
+            rx,
+          ),
+        ).id,
+      ).not.toBe(weather.id);
+      value(
+        await c.dispatch(
+          'presets:delete',
+          {
+            id: value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.find(
+              (p) => p.name === 'Fresh',
+            )!.id,
+          },
+          rx,
+        ),
+      );
       expect(await names()).toEqual(['Pirate', 'weather']);
       // A deleted preset whose name was taken meanwhile comes back beside it, not as its twin.
       const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: pirate.id }, rx));
       value(await c.dispatch('presets:rename', { id: weather.id, name: 'pirate' }, rx));
-      expect(value<Preset>(await c.dispatch('presets:restore', { preset: deleted }, rx))).toMatchObject({ id: pirate.id, name: 'Pirate (2)' });
+      expect(value<Preset>(await c.dispatch('presets:restore', { preset: deleted }, rx))).toMatchObject({
+        id: pirate.id,
+        name: 'Pirate (2)',
+      });
       expect(await names()).toEqual(['pirate', 'Pirate (2)']);
     } finally {
       await c.close();
@@ -93,15 +211,40 @@ describe('presets', () => {
     const c = await core();
     try {
       value(await c.dispatch('presets:save', { name: 'Same', protocol: 'chat', body: { model: 'a' } }, rx));
-      const doc = JSON.stringify({ format: 'gateway-playground-presets', version: 2, presets: [{ id: 'x', name: 'Same', tags: [], protocol: 'chat', body: { model: 'b' }, stream: false, createdAt: 't', updatedAt: 't' }] });
-      expect(value(await c.dispatch('presets:import', { text: doc }, rx))).toEqual({ imported: 0, replaced: 0, conflicts: ['Same'] });
+      const doc = JSON.stringify({
+        format: 'gateway-playground-presets',
+        version: 2,
+        presets: [
+          {
+            id: 'x',
+            name: 'Same',
+            tags: [],
+            protocol: 'chat',
+            body: { model: 'b' },
+            stream: false,
+            createdAt: 't',
+            updatedAt: 't',
+          },
+        ],
+      });
+      expect(value(await c.dispatch('presets:import', { text: doc }, rx))).toEqual({
+        imported: 0,
+        replaced: 0,
+        conflicts: ['Same'],
+      });
       expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets).toHaveLength(1);
       value(await c.dispatch('presets:import', { text: doc, onConflict: 'keep-both' }, rx));
-      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name)).toEqual(['Same', 'Same (2)']);
+      expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name)).toEqual(
+        ['Same', 'Same (2)'],
+      );
       value(await c.dispatch('presets:import', { text: doc, onConflict: 'replace' }, rx));
       const list = value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets;
       expect(list.find((p) => p.name === 'Same')?.body).toEqual({ model: 'b' });
-      const bad = await c.dispatch('presets:import', { text: '{"format":"gateway-playground-presets","version":2,"presets":[{"name":1}]}', onConflict: 'replace' }, rx);
+      const bad = await c.dispatch(
+        'presets:import',
+        { text: '{"format":"gateway-playground-presets","version":2,"presets":[{"name":1}]}', onConflict: 'replace' },
+        rx,
+      );
       expect(bad).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Nothing was imported/) } });
       expect(value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets).toHaveLength(2);
     } finally {
@@ -116,8 +259,24 @@ describe('history', () => {
     let c = await core(dataDir);
     const updates: RunUpdate[] = [];
     const r: Receiver = { send: (_n, p) => updates.push(...(p as RunUpdate[])) };
-    const { runId } = value<{ runId: string }>(await c.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body: { model: 'claude-sim-sonnet', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] } }, r));
-    for (let i = 0; i < 200 && !updates.some((u) => u.kind === 'end'); i++) await new Promise((res) => setTimeout(res, 25));
+    const { runId } = value<{ runId: string }>(
+      await c.dispatch(
+        'runs:start',
+        {
+          profileId: 'demo',
+          protocol: 'messages',
+          body: {
+            model: 'claude-sim-sonnet',
+            max_tokens: 100,
+            stream: true,
+            messages: [{ role: 'user', content: 'hi' }],
+          },
+        },
+        r,
+      ),
+    );
+    for (let i = 0; i < 200 && !updates.some((u) => u.kind === 'end'); i++)
+      await new Promise((res) => setTimeout(res, 25));
     await new Promise((res) => setTimeout(res, 100));
     await c.close();
     c = await core(dataDir);
@@ -130,7 +289,9 @@ describe('history', () => {
       expect(rec.events[0].type).toBe('message_start');
       expect(rec.events.at(-1)?.type).toBe('message_stop');
       expect(JSON.stringify(rec)).not.toContain('demo-key');
-      expect(value<{ runs: HistorySummary[] }>(await c.dispatch('history:list', { verdict: 'truncated' }, rx)).runs).toEqual([]);
+      expect(
+        value<{ runs: HistorySummary[] }>(await c.dispatch('history:list', { verdict: 'truncated' }, rx)).runs,
+      ).toEqual([]);
     } finally {
       await c.close();
     }
@@ -144,10 +305,30 @@ describe('history', () => {
           send: (_n, p) => {
             const end = (p as RunUpdate[]).find((u) => u.kind === 'end');
             // As over IPC or the WebSocket: the window's request arrives in a later turn of the event loop.
-            if (end) setImmediate(() => void Promise.all([c.dispatch('history:list', {}, rx), c.dispatch('history:get', { runId: end.runId }, rx)]).then(([list, got]) => resolve({ list, got })));
+            if (end)
+              setImmediate(
+                () =>
+                  void Promise.all([
+                    c.dispatch('history:list', {}, rx),
+                    c.dispatch('history:get', { runId: end.runId }, rx),
+                  ]).then(([list, got]) => resolve({ list, got })),
+              );
           },
         };
-        void c.dispatch('runs:start', { profileId: 'demo', protocol: 'chat', body: { model: 'sim-firehose', max_completion_tokens: 12_000, stream: true, messages: [{ role: 'user', content: 'hi' }] } }, r);
+        void c.dispatch(
+          'runs:start',
+          {
+            profileId: 'demo',
+            protocol: 'chat',
+            body: {
+              model: 'sim-firehose',
+              max_completion_tokens: 12_000,
+              stream: true,
+              messages: [{ role: 'user', content: 'hi' }],
+            },
+          },
+          r,
+        );
       });
       const { list, got } = await asked;
       expect(value<{ runs: HistorySummary[] }>(list).runs).toHaveLength(1);
@@ -161,9 +342,29 @@ describe('history', () => {
     const h = new HistoryStore(temp());
     await h.load();
     const run = (i: number, size: number): RecordedRun => ({
-      ledger: { runId: `run_${i}`, protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: new Date(2026, 0, 1, 0, 0, i).toISOString(), warnings: [] },
+      ledger: {
+        runId: `run_${i}`,
+        protocol: 'chat',
+        profileId: 'p',
+        profileName: 'P',
+        stream: true,
+        method: 'POST',
+        url: 'u',
+        headers: {},
+        body: '{}',
+        bodyBytes: 2,
+        startedAt: new Date(2026, 0, 1, 0, 0, i).toISOString(),
+        warnings: [],
+      },
       events: [{ seq: 0, t: 1, type: 'chunk', data: 'x'.repeat(size), size }],
-      result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 1, bytes: size, usage: {} }, warnings: [], endedAt: '' },
+      result: {
+        verdict: 'complete',
+        reason: '',
+        transcript: { blocks: [], usage: {} },
+        metrics: { totalMs: 1, events: 1, bytes: size, usage: {} },
+        warnings: [],
+        endedAt: '',
+      },
       origin: 'composer',
     });
     await h.updateSettings({ maxRuns: 3 });
@@ -176,11 +377,37 @@ describe('history', () => {
   });
 
   it('encodes a 100k-event run in slices, letting other work through, and it reads back event for event', async () => {
-    const events = Array.from({ length: 100_000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: `{"n":${seq}}`, size: 12 }));
+    const events = Array.from({ length: 100_000 }, (_, seq) => ({
+      seq,
+      t: seq / 10,
+      type: 'chunk',
+      data: `{"n":${seq}}`,
+      size: 12,
+    }));
     const big: RecordedRun = {
-      ledger: { runId: 'run_big', protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: new Date().toISOString(), warnings: [] },
+      ledger: {
+        runId: 'run_big',
+        protocol: 'chat',
+        profileId: 'p',
+        profileName: 'P',
+        stream: true,
+        method: 'POST',
+        url: 'u',
+        headers: {},
+        body: '{}',
+        bodyBytes: 2,
+        startedAt: new Date().toISOString(),
+        warnings: [],
+      },
       events,
-      result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: events.length, bytes: 0, usage: {} }, warnings: [], endedAt: '' },
+      result: {
+        verdict: 'complete',
+        reason: '',
+        transcript: { blocks: [], usage: {} },
+        metrics: { totalMs: 1, events: events.length, bytes: 0, usage: {} },
+        warnings: [],
+        endedAt: '',
+      },
       origin: 'composer',
     };
     // Another caller's turns of the event loop (an IPC message, a push) while the run is encoded.
@@ -206,9 +433,29 @@ describe('history', () => {
     const h = new HistoryStore(dataDir);
     await h.load();
     await h.add({
-      ledger: { runId: 'run_keep', protocol: 'responses', profileId: 'p', profileName: 'P', stream: false, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '2026-01-01T00:00:00Z', warnings: [] },
+      ledger: {
+        runId: 'run_keep',
+        protocol: 'responses',
+        profileId: 'p',
+        profileName: 'P',
+        stream: false,
+        method: 'POST',
+        url: 'u',
+        headers: {},
+        body: '{}',
+        bodyBytes: 2,
+        startedAt: '2026-01-01T00:00:00Z',
+        warnings: [],
+      },
       events: [],
-      result: { verdict: 'http-error', reason: 'HTTP 500', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' },
+      result: {
+        verdict: 'http-error',
+        reason: 'HTTP 500',
+        transcript: { blocks: [], usage: {} },
+        metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} },
+        warnings: [],
+        endedAt: '',
+      },
       origin: 'composer',
     });
     writeFileSync(path.join(dataDir, 'history', 'index.json'), '{"version":1,"runs":[{"runId":');
@@ -218,6 +465,8 @@ describe('history', () => {
     expect(problems.map((p) => p.message).join('\n')).toMatch(/index\.json is not valid JSON.*moved aside/);
     expect(problems.map((p) => p.message).join('\n')).toMatch(/run_broken\.jsonl could not be read/);
     expect((await again.list({ limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual(['run_keep']);
-    expect((await fs.readdir(path.join(dataDir, 'history'))).some((f) => f.startsWith('index.json.corrupt-'))).toBe(true);
+    expect((await fs.readdir(path.join(dataDir, 'history'))).some((f) => f.startsWith('index.json.corrupt-'))).toBe(
+      true,
+    );
   });
 });

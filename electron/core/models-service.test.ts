@@ -43,7 +43,9 @@ beforeAll(async () => {
   // /a/v1/models and /b/v1/models: one gateway per profile, each with its own list.
   server = http.createServer((req, res) => {
     const which = req.url?.startsWith('/a/') ? 'a' : 'b';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: `model-${which}`, object: 'model' }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: [{ id: `model-${which}`, object: 'model' }] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -68,7 +70,9 @@ describe('models cache', () => {
     const lists = await Promise.all([models.list('a', true), models.list('b', true)]);
     expect(lists.map((l) => l.models.map((m) => m.id))).toEqual([['model-a'], ['model-b']]);
 
-    const onDisk = JSON.parse(readFileSync(path.join(dataDir, 'models-cache.json'), 'utf8')) as { byProfile: Record<string, { models: { id: string }[] }> };
+    const onDisk = JSON.parse(readFileSync(path.join(dataDir, 'models-cache.json'), 'utf8')) as {
+      byProfile: Record<string, { models: { id: string }[] }>;
+    };
     expect(Object.keys(onDisk.byProfile).sort()).toEqual(['a', 'b']);
     const again = new ModelsService(dataDir, profiles);
     expect(await again.load()).toEqual([]);

@@ -8,7 +8,15 @@ import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
-import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, urlShown, type BuiltRequest, type GatewayResponse } from './http/request';
+import {
+  buildRequest,
+  describeRequestError,
+  gatewayRequest,
+  safeResponseHeaders,
+  urlShown,
+  type BuiltRequest,
+  type GatewayResponse,
+} from './http/request';
 import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from './http/timer';
 import { readBodyText } from './http/body';
 import { scrub, scrubDeep } from './secrets';
@@ -73,8 +81,11 @@ export class ModelsService {
   async list(profileId: string, refresh: boolean): Promise<ModelList> {
     const list = await this.fetchOrCached(profileId, refresh);
     const demo = this.profiles.get(profileId)?.builtin === 'demo';
-    const models = demo ? list.models.map((m) => (SIM_FAULT_MODELS.has(m.id) ? { ...m, fault: true as const } : m)) : list.models;
-    const everyday = demo && models.some((m) => m.id === SIM_DEFAULT_MODEL) ? SIM_DEFAULT_MODEL : models.find((m) => !m.fault)?.id;
+    const models = demo
+      ? list.models.map((m) => (SIM_FAULT_MODELS.has(m.id) ? { ...m, fault: true as const } : m))
+      : list.models;
+    const everyday =
+      demo && models.some((m) => m.id === SIM_DEFAULT_MODEL) ? SIM_DEFAULT_MODEL : models.find((m) => !m.fault)?.id;
     return { ...list, models, ...(everyday !== undefined ? { suggested: everyday } : {}) };
   }
 
@@ -96,7 +107,10 @@ export class ModelsService {
       };
     }
     const ids = fetched.models.map((m) => m.id);
-    const diff = diffModelIds(cached?.models.map((m) => m.id), ids);
+    const diff = diffModelIds(
+      cached?.models.map((m) => m.id),
+      ids,
+    );
     const next: Cached = { models: fetched.models, fetchedAt: new Date().toISOString(), ...diff, pages: fetched.pages };
     this.cache[profileId] = next;
     // The file only spares a fetch at the next start: a folder that cannot be written must not hide the list
@@ -105,7 +119,9 @@ export class ModelsService {
     return { profileId, ...next };
   }
 
-  private async fetchAll(profileId: string): Promise<{ models: ModelInfo[]; pages: number } | { error: GatewayErrorInfo }> {
+  private async fetchAll(
+    profileId: string,
+  ): Promise<{ models: ModelInfo[]; pages: number } | { error: GatewayErrorInfo }> {
     const profile = this.profiles.get(profileId);
     if (!profile) return { error: { type: 'not_found', message: `No profile with id ${profileId}.` } };
     const key = this.profiles.keyFor(profileId);
@@ -128,7 +144,10 @@ export class ModelsService {
   }
 
   /** One page of the list, or why there is none; its text is scrubbed by the caller. */
-  private async fetchPage(req: BuiltRequest, key: string | undefined): Promise<Exclude<ReturnType<typeof readModelsPage>, { error: string }> | { error: GatewayErrorInfo }> {
+  private async fetchPage(
+    req: BuiltRequest,
+    key: string | undefined,
+  ): Promise<Exclude<ReturnType<typeof readModelsPage>, { error: string }> | { error: GatewayErrorInfo }> {
     const { secrets } = req;
     const timer = new RequestTimer(this.timeouts);
     let res: GatewayResponse;
@@ -158,9 +177,19 @@ export class ModelsService {
     }
     const inBody = bodyErrorOf(json);
     const rawBody = clean.slice(0, 65536);
-    if (inBody) return { error: { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message, rawBody } };
+    if (inBody)
+      return {
+        error: {
+          status: res.status,
+          type: inBody.type ?? 'error',
+          code: inBody.code,
+          message: inBody.message,
+          rawBody,
+        },
+      };
     const read = readModelsPage(json);
-    if ('error' in read) return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody } };
+    if ('error' in read)
+      return { error: { status: res.status, type: 'invalid_response', message: read.error, rawBody } };
     return read;
   }
 

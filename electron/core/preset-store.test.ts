@@ -18,17 +18,35 @@ async function open(dir: string): Promise<{ store: PresetStore; problems: { mess
   return { store, problems };
 }
 const onDisk = (dir: string): string[] =>
-  (JSON.parse(readFileSync(path.join(dir, 'presets.json'), 'utf8')) as { presets: { name: string }[] }).presets.map((p) => p.name).sort();
-const preset = (name: string, extra: Record<string, unknown> = {}) => ({ id: name, name, tags: [], protocol: 'chat', body: {}, stream: false, createdAt: 't', updatedAt: 't', ...extra });
+  (JSON.parse(readFileSync(path.join(dir, 'presets.json'), 'utf8')) as { presets: { name: string }[] }).presets
+    .map((p) => p.name)
+    .sort();
+const preset = (name: string, extra: Record<string, unknown> = {}) => ({
+  id: name,
+  name,
+  tags: [],
+  protocol: 'chat',
+  body: {},
+  stream: false,
+  createdAt: 't',
+  updatedAt: 't',
+  ...extra,
+});
 
 describe('preset store', () => {
   it('moves a presets.json that fails its schema aside and reports it, so the next save cannot overwrite it', async () => {
     const dir = temp();
-    const original = JSON.stringify({ format: PRESET_FORMAT, version: 2, presets: [preset('Important A'), preset('Important B', { tags: ['x'.repeat(51)] })] });
+    const original = JSON.stringify({
+      format: PRESET_FORMAT,
+      version: 2,
+      presets: [preset('Important A'), preset('Important B', { tags: ['x'.repeat(51)] })],
+    });
     writeFileSync(path.join(dir, 'presets.json'), original);
     const { store, problems } = await open(dir);
     expect(problems).toHaveLength(1);
-    expect(problems[0].message).toMatch(/presets\.json could not be used \(Version 2 presets file, but presets\.1\.tags\.0: .*\)\. It was moved aside to presets\.json\.corrupt-/);
+    expect(problems[0].message).toMatch(
+      /presets\.json could not be used \(Version 2 presets file, but presets\.1\.tags\.0: .*\)\. It was moved aside to presets\.json\.corrupt-/,
+    );
     expect(store.list()).toEqual([]);
     await store.save({ name: 'New', tags: [], protocol: 'chat', body: {}, stream: false });
     const aside = readdirSync(dir).filter((f) => f.startsWith('presets.json.corrupt-'));
@@ -40,10 +58,31 @@ describe('preset store', () => {
   it('refuses a version 1 import whose notes are past the limit, naming the preset; nothing changes and a restart reads every preset', async () => {
     const dir = temp();
     const { store } = await open(dir);
-    await store.save({ name: 'My precious preset', tags: ['x'], protocol: 'messages', body: { model: 'm' }, stream: false });
+    await store.save({
+      name: 'My precious preset',
+      tags: ['x'],
+      protocol: 'messages',
+      body: { model: 'm' },
+      stream: false,
+    });
     const v1 = (notes: string) =>
-      JSON.stringify({ format: PRESET_FORMAT, version: 1, presets: [{ id: 'old1', name: 'Legacy', protocol: 'chat', request: { model: 'gpt' }, notes, created: '2024-01-01T00:00:00Z' }] });
-    await expect(store.importText(v1('n'.repeat(6000)), 'ask')).rejects.toThrow(/preset "Legacy" cannot be kept as it is \(notes: .*5000.*\)\. Nothing was imported\./);
+      JSON.stringify({
+        format: PRESET_FORMAT,
+        version: 1,
+        presets: [
+          {
+            id: 'old1',
+            name: 'Legacy',
+            protocol: 'chat',
+            request: { model: 'gpt' },
+            notes,
+            created: '2024-01-01T00:00:00Z',
+          },
+        ],
+      });
+    await expect(store.importText(v1('n'.repeat(6000)), 'ask')).rejects.toThrow(
+      /preset "Legacy" cannot be kept as it is \(notes: .*5000.*\)\. Nothing was imported\./,
+    );
     expect(store.list().map((p) => p.name)).toEqual(['My precious preset']);
     expect(await store.importText(v1('n'.repeat(5000)), 'ask')).toEqual({ imported: 1, replaced: 0, conflicts: [] });
     const again = await open(dir);
@@ -65,7 +104,11 @@ describe('preset store', () => {
         preset('shared', { body: { v: 2 } }),
       ],
     });
-    expect(await store.importText(file, 'replace')).toEqual({ imported: 3, replaced: 1, conflicts: ['Shared', 'shared'] });
+    expect(await store.importText(file, 'replace')).toEqual({
+      imported: 3,
+      replaced: 1,
+      conflicts: ['Shared', 'shared'],
+    });
     expect(store.list().map((p) => `${p.name}:${JSON.stringify(p.body.v)}`)).toEqual([
       'Draft:"first draft"',
       'Draft (2):"second draft"',
@@ -109,7 +152,10 @@ describe('preset store', () => {
       ['import', () => store.importText(doc, 'keep-both')],
     ];
     for (const [what, attempt] of attempts) {
-      await expect(attempt(), what).rejects.toMatchObject({ code: 'unwritable', message: expect.stringContaining(path.join(dir, 'presets.json')) });
+      await expect(attempt(), what).rejects.toMatchObject({
+        code: 'unwritable',
+        message: expect.stringContaining(path.join(dir, 'presets.json')),
+      });
       expect(store.list(), what).toEqual(before);
     }
     rmSync(dir);

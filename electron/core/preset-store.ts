@@ -6,7 +6,15 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PRESET_FORMAT, PRESET_VERSION, PRESETS_FILE_MAX_BYTES, PresetSchema, PresetSaveInput, type Preset, type StartupProblem } from '../../shared/contract';
+import {
+  PRESET_FORMAT,
+  PRESET_VERSION,
+  PRESETS_FILE_MAX_BYTES,
+  PresetSchema,
+  type PresetSaveInput,
+  type Preset,
+  type StartupProblem,
+} from '../../shared/contract';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { FieldError, unwritable } from './errors';
 import { RunError } from './errors';
@@ -36,7 +44,8 @@ const V1 = z.object({
 export function migrate(doc: unknown): { presets: Preset[] } | { error: string } {
   if (!doc || typeof doc !== 'object') return { error: 'The file is not a JSON object.' };
   const d = doc as { format?: unknown; version?: unknown };
-  if (d.format !== PRESET_FORMAT) return { error: `This is not a Gateway Playground presets file (format is ${JSON.stringify(d.format ?? null)}).` };
+  if (d.format !== PRESET_FORMAT)
+    return { error: `This is not a Gateway Playground presets file (format is ${JSON.stringify(d.format ?? null)}).` };
   if (d.version === 2) {
     const v2 = V2.safeParse(doc);
     return v2.success ? { presets: v2.data.presets } : { error: `Version 2 presets file, but ${describe(v2.error)}.` };
@@ -65,11 +74,15 @@ export function migrate(doc: unknown): { presets: Preset[] } | { error: string }
       const i = checked.error.issues[0];
       const at = typeof i.path[0] === 'number' ? migrated[i.path[0]] : undefined;
       const field = i.path.slice(1).join('.') || 'the preset';
-      return { error: `Version 1 presets file, but preset ${JSON.stringify(at?.name ?? '?')} cannot be kept as it is (${field}: ${i.message}).` };
+      return {
+        error: `Version 1 presets file, but preset ${JSON.stringify(at?.name ?? '?')} cannot be kept as it is (${field}: ${i.message}).`,
+      };
     }
     return { presets: checked.data };
   }
-  return { error: `Unknown presets file version ${JSON.stringify(d.version ?? null)} (this app reads 1 and ${PRESET_VERSION}).` };
+  return {
+    error: `Unknown presets file version ${JSON.stringify(d.version ?? null)} (this app reads 1 and ${PRESET_VERSION}).`,
+  };
 }
 
 function describe(error: z.ZodError): string {
@@ -116,7 +129,11 @@ export class PresetStore {
   async save(input: z.output<typeof PresetSaveInput>): Promise<Preset> {
     return this.change((presets) => {
       const now = new Date().toISOString();
-      const existing = input.id ? presets.find((p) => p.id === input.id) : input.replace ? named(presets, input.name) : undefined;
+      const existing = input.id
+        ? presets.find((p) => p.id === input.id)
+        : input.replace
+          ? named(presets, input.name)
+          : undefined;
       refuseClash(presets, input.name, existing?.id);
       const preset: Preset = this.scrub({
         id: existing?.id ?? randomUUID(),
@@ -131,7 +148,10 @@ export class PresetStore {
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       });
-      return { next: existing ? presets.map((p) => (p.id === existing.id ? preset : p)) : [...presets, preset], result: preset };
+      return {
+        next: existing ? presets.map((p) => (p.id === existing.id ? preset : p)) : [...presets, preset],
+        result: preset,
+      };
     });
   }
 
@@ -153,7 +173,13 @@ export class PresetStore {
     return this.change((presets) => {
       const src = this.find(presets, id);
       const now = new Date().toISOString();
-      const copy: Preset = { ...structuredClone(src), id: randomUUID(), name: freeName(presets, `${src.name} (copy)`), createdAt: now, updatedAt: now };
+      const copy: Preset = {
+        ...structuredClone(src),
+        id: randomUUID(),
+        name: freeName(presets, `${src.name} (copy)`),
+        createdAt: now,
+        updatedAt: now,
+      };
       return { next: [...presets, copy], result: copy };
     });
   }
@@ -176,7 +202,17 @@ export class PresetStore {
 
   exportText(ids?: string[]): { text: string; count: number } {
     const chosen = ids ? this.presets.filter((p) => ids.includes(p.id)) : this.presets;
-    const text = JSON.stringify({ format: PRESET_FORMAT, version: PRESET_VERSION, exportedAt: new Date().toISOString(), presets: chosen.map((p) => this.scrub(p)) }, null, 2) + '\n';
+    const text =
+      JSON.stringify(
+        {
+          format: PRESET_FORMAT,
+          version: PRESET_VERSION,
+          exportedAt: new Date().toISOString(),
+          presets: chosen.map((p) => this.scrub(p)),
+        },
+        null,
+        2,
+      ) + '\n';
     const bytes = Buffer.byteLength(text);
     // A file that import would refuse is a trap: say so now, while the presets can still be exported in parts.
     if (bytes > PRESETS_FILE_MAX_BYTES) {
@@ -188,12 +224,17 @@ export class PresetStore {
     return { text, count: chosen.length };
   }
 
-  async importText(text: string, onConflict: 'ask' | 'keep-both' | 'replace'): Promise<{ imported: number; replaced: number; conflicts: string[] }> {
+  async importText(
+    text: string,
+    onConflict: 'ask' | 'keep-both' | 'replace',
+  ): Promise<{ imported: number; replaced: number; conflicts: string[] }> {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new Error(`The file is not valid JSON (${(err as Error).message}); nothing was imported.`);
+      throw new Error(`The file is not valid JSON (${(err as Error).message}); nothing was imported.`, {
+        cause: err,
+      });
     }
     const m = migrate(doc);
     if ('error' in m) throw new Error(`${m.error} Nothing was imported.`);
@@ -202,7 +243,8 @@ export class PresetStore {
       // of the same name inside the file are both kept (the second renamed), never one replacing the other.
       const before = new Map(presets.map((p) => [p.name.toLowerCase(), p]));
       const conflicts = [...new Set(m.presets.filter((p) => before.has(p.name.toLowerCase())).map((p) => p.name))];
-      if (conflicts.length && onConflict === 'ask') return { next: presets, result: { imported: 0, replaced: 0, conflicts } };
+      if (conflicts.length && onConflict === 'ask')
+        return { next: presets, result: { imported: 0, replaced: 0, conflicts } };
       const replacedIds = new Set<string>();
       let next = [...presets];
       let imported = 0;

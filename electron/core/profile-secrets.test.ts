@@ -5,10 +5,10 @@
  * secrets too; Test connection says which auth header works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppInfo, ProfilesState, ProfileTestResult, Result, RunResult, RunUpdate } from '../../shared/contract';
-import { createCore, type Core, type Receiver } from './service';
+import { createCore, type Receiver } from './service';
 import { LayeredVault } from './vault';
 import { ProfileStore } from './profiles';
 import { startSimulator, type RunningSimulator } from './simulator';
@@ -43,20 +43,6 @@ class Capture implements Receiver {
 function value<T>(r: Result<unknown>): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value as T;
-}
-
-/** Every file of the data folder, as text. */
-function dataText(dir: string): string {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const f of readdirSync(d)) {
-      const p = path.join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(dir);
-  return out.join('\n');
 }
 
 let gwA: RunningSimulator;

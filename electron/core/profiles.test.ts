@@ -23,8 +23,10 @@ async function open(dir: string, vault = new LayeredVault('file', path.join(dir,
   const problems = await store.load();
   return { store, vault, problems };
 }
-const fileText = (dir: string, name: string) => (existsSync(path.join(dir, name)) ? readFileSync(path.join(dir, name), 'utf8') : '');
-const storedKeys = (dir: string) => Object.keys((JSON.parse(fileText(dir, 'keys.json') || '{"keys":{}}') as { keys: Record<string, string> }).keys);
+const fileText = (dir: string, name: string) =>
+  existsSync(path.join(dir, name)) ? readFileSync(path.join(dir, name), 'utf8') : '';
+const storedKeys = (dir: string) =>
+  Object.keys((JSON.parse(fileText(dir, 'keys.json') || '{"keys":{}}') as { keys: Record<string, string> }).keys);
 
 async function saveNew(store: ProfileStore, input: Partial<ProfileInput> = {}) {
   const state = await store.save({ ...form, extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET }, ...input });
@@ -39,7 +41,10 @@ describe('secret extra headers', () => {
 
     const onDisk = fileText(dir, 'profiles.json');
     expect(onDisk).not.toContain('SECRET');
-    expect(JSON.parse(onDisk).profiles[0]).toMatchObject({ extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' }, secretHeaders: ['helicone-auth'] });
+    expect(JSON.parse(onDisk).profiles[0]).toMatchObject({
+      extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' },
+      secretHeaders: ['helicone-auth'],
+    });
     expect(storedKeys(dir)).toEqual([secretHeaderId(id, 'helicone-auth')]);
 
     const state = store.state();
@@ -58,10 +63,15 @@ describe('secret extra headers', () => {
   it("secretsFor lists one profile's key and secret header values, with a Bearer value's token alone too", async () => {
     const dir = temp();
     const { store } = await open(dir);
-    const id = await saveNew(store, { key: 'sk-profile-key-0123', extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET, 'x-relay-token': 'abc' } });
+    const id = await saveNew(store, {
+      key: 'sk-profile-key-0123',
+      extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET, 'x-relay-token': 'abc' },
+    });
     await saveNew(store, { name: 'Other', extraHeaders: { 'helicone-auth': OTHER } });
     // A short value (`abc`) is a secret too: the scrubber matches it only as a whole word (electron/core/scrubber.ts).
-    expect(store.secretsFor(id).sort()).toEqual(['sk-profile-key-0123', SECRET, 'sk-helicone-SECRET-0123-abcd', 'abc'].sort());
+    expect(store.secretsFor(id).sort()).toEqual(
+      ['sk-profile-key-0123', SECRET, 'sk-helicone-SECRET-0123-abcd', 'abc'].sort(),
+    );
     expect(store.secretsFor('demo')).toEqual(['demo-key-0000']);
     expect(store.secretsFor('gone')).toEqual([]);
   });
@@ -72,7 +82,13 @@ describe('secret extra headers', () => {
     const id = await saveNew(store);
     const fingerprint = store.connectionFingerprint(id);
 
-    await store.save({ ...form, id, name: 'Renamed', extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } });
+    await store.save({
+      ...form,
+      id,
+      name: 'Renamed',
+      extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' },
+      keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+    });
     expect(store.get(id)!.extraHeaders['helicone-auth']).toBe(SECRET);
     expect(store.connectionFingerprint(id)).toBe(fingerprint);
 
@@ -81,7 +97,12 @@ describe('secret extra headers', () => {
     expect(store.connectionFingerprint(id)).not.toBe(fingerprint);
     expect(fileText(dir, 'profiles.json')).not.toContain('OTHER');
 
-    await store.save({ ...form, id, extraHeaders: { 'x-relay-token': '' }, keepSecretHeaders: { 'x-relay-token': 'helicone-auth' } });
+    await store.save({
+      ...form,
+      id,
+      extraHeaders: { 'x-relay-token': '' },
+      keepSecretHeaders: { 'x-relay-token': 'helicone-auth' },
+    });
     expect(store.get(id)!.extraHeaders).toEqual({ 'x-relay-token': OTHER });
     expect(storedKeys(dir)).toEqual([secretHeaderId(id, 'x-relay-token')]);
 
@@ -96,21 +117,39 @@ describe('secret extra headers', () => {
     const first = await store.saveComparing({ ...form, extraHeaders: { 'x-team': 'blue' } });
     expect(first.connectionChanged).toBe(false);
     const id = first.state.profiles.find((p) => p.name === form.name)!.id;
-    expect((await store.saveComparing({ ...form, id, name: 'Renamed', extraHeaders: { 'X-Team': 'blue' } })).connectionChanged).toBe(false);
+    expect(
+      (await store.saveComparing({ ...form, id, name: 'Renamed', extraHeaders: { 'X-Team': 'blue' } }))
+        .connectionChanged,
+    ).toBe(false);
     // Sent together: the second undoes the first. Compared around the queue, both would see the URL they began
     // with and neither would report the change in between.
     const [away, back] = await Promise.all([
-      store.saveComparing({ ...form, id, baseUrl: 'https://elsewhere.example.com', extraHeaders: { 'x-team': 'blue' } }),
+      store.saveComparing({
+        ...form,
+        id,
+        baseUrl: 'https://elsewhere.example.com',
+        extraHeaders: { 'x-team': 'blue' },
+      }),
       store.saveComparing({ ...form, id, extraHeaders: { 'x-team': 'blue' } }),
     ]);
     expect([away.connectionChanged, back.connectionChanged]).toEqual([true, true]);
-    expect((await store.saveComparing({ ...form, id, key: 'sk-new-key-0123456789', extraHeaders: { 'x-team': 'blue' } })).connectionChanged).toBe(true);
+    expect(
+      (await store.saveComparing({ ...form, id, key: 'sk-new-key-0123456789', extraHeaders: { 'x-team': 'blue' } }))
+        .connectionChanged,
+    ).toBe(true);
   });
 
   it('refuses to keep a value that is not stored, with a field error on that header', async () => {
     const { store } = await open(temp());
     const id = await saveNew(store, { extraHeaders: { 'x-team': 'blue' } });
-    await expect(store.save({ ...form, id, extraHeaders: { 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } })).rejects.toMatchObject({
+    await expect(
+      store.save({
+        ...form,
+        id,
+        extraHeaders: { 'helicone-auth': '' },
+        keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+      }),
+    ).rejects.toMatchObject({
       fields: { 'extraHeaders.helicone-auth': expect.stringContaining('No value is stored for helicone-auth') },
     });
   });
@@ -120,13 +159,19 @@ describe('secret extra headers', () => {
     const { store } = await open(dir);
     const id = await saveNew(store, { keyStorage: 'session' });
     expect(store.get(id)!.extraHeaders['helicone-auth']).toBe(SECRET);
-    expect(store.state().profiles.find((p) => p.id === id)!.secretHeaders['helicone-auth']).toMatchObject({ hasValue: true, storage: 'session' });
+    expect(store.state().profiles.find((p) => p.id === id)!.secretHeaders['helicone-auth']).toMatchObject({
+      hasValue: true,
+      storage: 'session',
+    });
     expect(storedKeys(dir)).toEqual([]);
     expect(fileText(dir, 'profiles.json')).not.toContain('SECRET');
 
     const { store: reopened } = await open(dir);
     expect(reopened.get(id)!.extraHeaders).toEqual({ 'x-team': 'blue' });
-    expect(reopened.state().profiles.find((p) => p.id === id)!.secretHeaders['helicone-auth']).toEqual({ hasValue: false, storage: 'none' });
+    expect(reopened.state().profiles.find((p) => p.id === id)!.secretHeaders['helicone-auth']).toEqual({
+      hasValue: false,
+      storage: 'none',
+    });
   });
 
   it('deleting the profile deletes its secret header values from keys.json', async () => {
@@ -146,7 +191,15 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
       JSON.stringify({
         version: 1,
         activeId: 'P',
-        profiles: [{ id: 'P', name: 'Old relay', baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET } }],
+        profiles: [
+          {
+            id: 'P',
+            name: 'Old relay',
+            baseUrl: 'https://gw.example.com',
+            authScheme: 'native',
+            extraHeaders: { 'x-team': 'blue', 'helicone-auth': SECRET },
+          },
+        ],
       }),
     );
 
@@ -156,7 +209,10 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
     const { store, problems } = await open(dir);
     expect(problems).toEqual([]);
     expect(fileText(dir, 'profiles.json')).not.toContain('SECRET');
-    expect(JSON.parse(fileText(dir, 'profiles.json')).profiles[0]).toMatchObject({ extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' }, secretHeaders: ['helicone-auth'] });
+    expect(JSON.parse(fileText(dir, 'profiles.json')).profiles[0]).toMatchObject({
+      extraHeaders: { 'x-team': 'blue', 'helicone-auth': '' },
+      secretHeaders: ['helicone-auth'],
+    });
     expect(storedKeys(dir)).toEqual([secretHeaderId('P', 'helicone-auth')]);
     expect(store.get('P')!.extraHeaders).toEqual({ 'x-team': 'blue', 'helicone-auth': SECRET });
     expect(JSON.stringify(store.state())).not.toContain('SECRET');
@@ -170,7 +226,9 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
     const dir = temp();
     oldFile(dir);
     const { store, problems } = await open(dir, new LayeredVault(undefined, undefined));
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/helicone-auth of "Old relay" is kept in plain text in profiles\.json/)]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/helicone-auth of "Old relay" is kept in plain text in profiles\.json/),
+    ]);
     expect(JSON.stringify(problems)).not.toContain('SECRET');
     expect(fileText(dir, 'profiles.json')).toContain(SECRET);
     expect(store.get('P')!.extraHeaders['helicone-auth']).toBe(SECRET);
@@ -179,7 +237,13 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
     expect(JSON.stringify(view)).not.toContain('SECRET');
     expect(view.secretHeaders['helicone-auth']).toEqual({ hasValue: true, hint: '…abcd', storage: 'profiles-file' });
 
-    await store.save({ ...form, id: 'P', name: 'Old relay', extraHeaders: { 'x-team': 'green', 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' } });
+    await store.save({
+      ...form,
+      id: 'P',
+      name: 'Old relay',
+      extraHeaders: { 'x-team': 'green', 'helicone-auth': '' },
+      keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+    });
     expect(store.get('P')!.extraHeaders).toEqual({ 'x-team': 'green', 'helicone-auth': SECRET });
     expect(fileText(dir, 'profiles.json')).toContain(SECRET);
   });
@@ -190,7 +254,11 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
     const blocker = path.join(dir, 'not-a-folder');
     writeFileSync(blocker, 'x');
     const { store, problems } = await open(dir, new LayeredVault('file', path.join(blocker, 'keys.json')));
-    expect(problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/helicone-auth of "Old relay" is still in plain text in profiles\.json: it could not be moved/));
+    expect(problems.map((p) => p.message)).toContainEqual(
+      expect.stringMatching(
+        /helicone-auth of "Old relay" is still in plain text in profiles\.json: it could not be moved/,
+      ),
+    );
     expect(fileText(dir, 'profiles.json')).toContain(SECRET);
     expect(store.get('P')!.extraHeaders['helicone-auth']).toBe(SECRET);
   });
@@ -198,14 +266,35 @@ describe('secret extra headers saved in plain text by an earlier version', () =>
 
 describe('a saved value that does not decrypt this launch', () => {
   // The keychain is locked this launch: blobs starting "LOCKED" do not decode.
-  const codec = { encode: (k: string) => `ENC:${k}`, decode: (b: string) => (b.startsWith('LOCKED') ? (() => { throw new Error('locked'); })() : b.slice(4)) };
+  const codec = {
+    encode: (k: string) => `ENC:${k}`,
+    decode: (b: string) =>
+      b.startsWith('LOCKED')
+        ? (() => {
+            throw new Error('locked');
+          })()
+        : b.slice(4),
+  };
   const HID = secretHeaderId('P', 'helicone-auth');
 
   async function lockedProfile(keys: Record<string, string>) {
     const dir = temp();
     writeFileSync(
       path.join(dir, 'profiles.json'),
-      JSON.stringify({ version: 1, activeId: 'P', profiles: [{ id: 'P', name: 'Relay', baseUrl: 'https://gw.example.com', authScheme: 'native', extraHeaders: { 'helicone-auth': '' }, secretHeaders: ['helicone-auth'] }] }),
+      JSON.stringify({
+        version: 1,
+        activeId: 'P',
+        profiles: [
+          {
+            id: 'P',
+            name: 'Relay',
+            baseUrl: 'https://gw.example.com',
+            authScheme: 'native',
+            extraHeaders: { 'helicone-auth': '' },
+            secretHeaders: ['helicone-auth'],
+          },
+        ],
+      }),
     );
     const keysFile = path.join(temp(), 'keys.json');
     writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys }));
@@ -221,7 +310,12 @@ describe('a saved value that does not decrypt this launch', () => {
     const inputs: ProfileInput[] = [
       { ...kept, extraHeaders: {} },
       { ...kept, extraHeaders: { 'helicone-auth': 'Bearer sk-new-value-1234' } },
-      { ...kept, extraHeaders: { 'helicone-auth': '' }, keepSecretHeaders: { 'helicone-auth': 'helicone-auth' }, key: 'sk-new-key-99999' },
+      {
+        ...kept,
+        extraHeaders: { 'helicone-auth': '' },
+        keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+        key: 'sk-new-key-99999',
+      },
     ];
     for (const input of inputs) {
       const { store, vault, onDisk } = await lockedProfile({ [HID]: 'LOCKED-header', P: 'LOCKED-key' });

@@ -6,7 +6,9 @@ import { PushBatcher } from './push-batcher';
 const ev = (runId: string, seq: number, n = 1): RunUpdate => ({
   kind: 'events',
   runId,
-  events: columnsOf(Array.from({ length: n }, (_, i) => ({ seq: seq + i, t: seq + i, type: 'x', data: `{"n":${seq + i}}`, size: 2 }))),
+  events: columnsOf(
+    Array.from({ length: n }, (_, i) => ({ seq: seq + i, t: seq + i, type: 'x', data: `{"n":${seq + i}}`, size: 2 })),
+  ),
 });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const seqs = (u: RunUpdate) => (u.kind === 'events' ? rowsOf(u.events).map((e) => e.seq) : []);
@@ -15,7 +17,11 @@ describe('PushBatcher', () => {
   it('sends the first update of a quiet spell at the end of the tick, then at most one batch per interval', async () => {
     let clock = 1000;
     const sent: RunUpdate[][] = [];
-    const b = new PushBatcher((batch) => sent.push(batch), 16, () => clock);
+    const b = new PushBatcher(
+      (batch) => sent.push(batch),
+      16,
+      () => clock,
+    );
     for (let i = 0; i < 5; i++) b.push(ev('r1', i));
     expect(sent).toHaveLength(0);
     await Promise.resolve();
@@ -33,7 +39,12 @@ describe('PushBatcher', () => {
 
   it('sends a burst in pushes of a bounded size at once, instead of one huge push a window decodes in one task', () => {
     const sent: RunUpdate[][] = [];
-    const b = new PushBatcher((batch) => sent.push(batch), 1000, () => 0, 100);
+    const b = new PushBatcher(
+      (batch) => sent.push(batch),
+      1000,
+      () => 0,
+      100,
+    );
     for (let chunk = 0; chunk < 10; chunk++) {
       b.push(ev('r', chunk * 30, 30));
     }
@@ -61,7 +72,10 @@ describe('PushBatcher', () => {
     b.push(ev('a', 5, 2));
     b.push(ev('a', 7));
     b.flush();
-    expect(sent[0].map(seqs)).toEqual([[0, 1], [5, 6, 7]]);
+    expect(sent[0].map(seqs)).toEqual([
+      [0, 1],
+      [5, 6, 7],
+    ]);
   });
 
   it("does not mutate the caller's event arrays and sends nothing after close", async () => {
@@ -74,8 +88,15 @@ describe('PushBatcher', () => {
     b.push(ev('a', 3));
     b.flush();
     expect(sent[0].map(seqs)).toEqual([[0, 1, 2, 3]]);
-    expect(sent[0][0].kind === 'events' && rowsOf(sent[0][0].events).map((e) => e.data)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}', '{"n":3}']);
-    expect(first.kind === 'events' && first.events).toEqual(columnsOf([{ seq: 0, t: 0, type: 'x', data: '{"n":0}', size: 2 }]));
+    expect(sent[0][0].kind === 'events' && rowsOf(sent[0][0].events).map((e) => e.data)).toEqual([
+      '{"n":0}',
+      '{"n":1}',
+      '{"n":2}',
+      '{"n":3}',
+    ]);
+    expect(first.kind === 'events' && first.events).toEqual(
+      columnsOf([{ seq: 0, t: 0, type: 'x', data: '{"n":0}', size: 2 }]),
+    );
     expect(second.kind === 'events' && second.events.data).toEqual(['{"n":1}', '{"n":2}']);
     b.close();
     b.push(ev('a', 2));

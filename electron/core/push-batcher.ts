@@ -39,7 +39,12 @@ export class PushBatcher {
   push(update: RunUpdate): void {
     if (this.closed) return;
     const last = this.queue[this.queue.length - 1];
-    if (update.kind === 'events' && last?.kind === 'events' && last.runId === update.runId && update.events.first === this.nextSeq) {
+    if (
+      update.kind === 'events' &&
+      last?.kind === 'events' &&
+      last.runId === update.runId &&
+      update.events.first === this.nextSeq
+    ) {
       this.more.push(update.events);
     } else {
       this.joinMore();

@@ -39,7 +39,11 @@ async function gateway(handler: (req: http.IncomingMessage, res: http.ServerResp
 /** Only what RunManager reads of the store: a key that ProfileInput would now refuse can still be on disk. */
 function store(baseUrl: string, key: string, extraHeaders: Record<string, string> = {}): ProfileStore {
   const profile: Profile = { id: 'p', name: 'Faulty', baseUrl, authScheme: 'native', extraHeaders };
-  return { get: (id: string) => (id === 'p' ? profile : undefined), keyFor: () => key, secretsFor: () => [key, ...Object.values(extraHeaders)] } as unknown as ProfileStore;
+  return {
+    get: (id: string) => (id === 'p' ? profile : undefined),
+    keyFor: () => key,
+    secretsFor: () => [key, ...Object.values(extraHeaders)],
+  } as unknown as ProfileStore;
 }
 
 const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> = {
@@ -50,13 +54,26 @@ const BODIES: Record<ProtocolId, (stream: boolean) => Record<string, unknown>> =
 
 async function runOnce(
   url: string,
-  opts: { protocol?: ProtocolId; stream?: boolean; key?: string; headers?: Record<string, string>; timeouts?: Timeouts; sink?: RunSink } = {},
+  opts: {
+    protocol?: ProtocolId;
+    stream?: boolean;
+    key?: string;
+    headers?: Record<string, string>;
+    timeouts?: Timeouts;
+    sink?: RunSink;
+  } = {},
 ) {
   const protocol = opts.protocol ?? 'chat';
   const pushed: RunUpdate[] = [];
-  const runs = new RunManager(store(url, opts.key ?? KEY, opts.headers), opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 });
+  const runs = new RunManager(
+    store(url, opts.key ?? KEY, opts.headers),
+    opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 },
+  );
   const sink = opts.sink ?? { push: (u: RunUpdate) => void pushed.push(u) };
-  const { done } = runs.start({ profileId: 'p', protocol, warnings: [], origin: 'composer', body: BODIES[protocol](opts.stream ?? true) }, sink);
+  const { done } = runs.start(
+    { profileId: 'p', protocol, warnings: [], origin: 'composer', body: BODIES[protocol](opts.stream ?? true) },
+    sink,
+  );
   const finished = await done;
   return { finished, result: finished.result, pushed, everything: JSON.stringify({ pushed, finished }) };
 }
@@ -71,7 +88,14 @@ describe('a key with a line break in it', () => {
 
   it('is refused by ProfileInput with a field error, as is an extra-header value with a control character', () => {
     const base = { name: 'P', baseUrl: 'https://gw.example' };
-    for (const key of [wrapped, 'sk-live-abc\r', 'sk-\u0007bell', 'sk-live\tabc', 'sk-live-abc\u2028', 'sk-\u201cquoted\u201d']) {
+    for (const key of [
+      wrapped,
+      'sk-live-abc\r',
+      'sk-\u0007bell',
+      'sk-live\tabc',
+      'sk-live-abc\u2028',
+      'sk-\u201cquoted\u201d',
+    ]) {
       const parsed = ProfileInput.safeParse({ ...base, key });
       expect(parsed.success, JSON.stringify(key)).toBe(false);
       const issue = parsed.error!.issues[0];
@@ -81,17 +105,26 @@ describe('a key with a line break in it', () => {
     }
     const header = ProfileInput.safeParse({ ...base, extraHeaders: { 'X-Tenant': 'acme\r\nX-Evil: 1' } });
     expect(header.success).toBe(false);
-    expect(header.error!.issues[0]).toMatchObject({ path: ['extraHeaders', 'X-Tenant'], message: expect.stringMatching(/line break/) });
-    expect(ProfileInput.safeParse({ ...base, key: KEY, extraHeaders: { 'X-Tenant': 'acme\tteam é' } }).success).toBe(true);
+    expect(header.error!.issues[0]).toMatchObject({
+      path: ['extraHeaders', 'X-Tenant'],
+      message: expect.stringMatching(/line break/),
+    });
+    expect(ProfileInput.safeParse({ ...base, key: KEY, extraHeaders: { 'X-Tenant': 'acme\tteam é' } }).success).toBe(
+      true,
+    );
   });
 
   it('a key already stored with one fails the run without its text reaching a push or the result', async () => {
     let reached = 0;
-    const url = await gateway((_req, res) => (reached++, res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
+    const url = await gateway(
+      (_req, res) => (reached++, res.writeHead(200, { 'content-type': 'application/json' }).end('{}')),
+    );
     const { result, everything } = await runOnce(url, { key: wrapped, stream: false });
     expect(result.verdict).toBe('network-error');
     expect(result.error?.type).toBe('network:invalid-header');
-    expect(result.reason).toMatch(/^The request was not sent: the (x-api-key|authorization) header holds a character HTTP headers cannot carry/);
+    expect(result.reason).toMatch(
+      /^The request was not sent: the (x-api-key|authorization) header holds a character HTTP headers cannot carry/,
+    );
     expect(reached).toBe(0);
     expect(everything).not.toContain('SECRET');
     expect(everything).not.toContain('KEY-0123456789abcdef');
@@ -152,7 +185,12 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
     const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(body));
     const { result } = await runOnce(url);
     expect(result.verdict).toBe('error-event');
-    expect(result.error).toMatchObject({ status: 200, type: 'invalid_request_error', code: 'model_not_found', message: 'model not found: foo' });
+    expect(result.error).toMatchObject({
+      status: 200,
+      type: 'invalid_request_error',
+      code: 'model_not_found',
+      message: 'model not found: foo',
+    });
     expect(result.reason).toContain('model not found: foo');
     expect(result.rawBody).toBe(body);
     expect(result.warnings.join(' ')).toMatch(/labelled text\/event-stream but starts with "\{"/);
@@ -160,7 +198,9 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
 
   it('a JSON error after a keep-alive comment, labelled text/event-stream, is read from the raw text', async () => {
     const url = await gateway((_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': ping\n\n{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n'),
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(': ping\n\n{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n'),
     );
     const { result } = await runOnce(url, { protocol: 'messages' });
     expect(result.verdict).toBe('error-event');
@@ -169,7 +209,9 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
   });
 
   it('text that yields no events keeps its text and says so', async () => {
-    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('upstream exploded\n'));
+    const url = await gateway((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('upstream exploded\n'),
+    );
     const { result } = await runOnce(url);
     expect(result.verdict).toBe('truncated');
     expect(result.reason).toMatch(/held no events: .*upstream exploded/);
@@ -269,7 +311,9 @@ describe('an error body cut short or stalled', () => {
     expect(result.error).toMatchObject({ status: 529, type: 'overloaded_error', message: 'Overloaded', retryAfter: 7 });
     expect(result.rawBody).toBe(partial);
     expect(result.metrics.bytes).toBe(partial.length);
-    expect(result.reason).toMatch(/^HTTP 529 overloaded_error: Overloaded \(The connection closed after \d+ bytes of the error body/);
+    expect(result.reason).toMatch(
+      /^HTTP 529 overloaded_error: Overloaded \(The connection closed after \d+ bytes of the error body/,
+    );
   });
 
   it('a 503 whose body stalls is still that 503, with its retry-after, and says the body stalled', async () => {
@@ -317,7 +361,7 @@ describe("the app's timers, not undici's, end a slow answer", () => {
 });
 
 describe('what reaches the gateway is what the ledger shows', () => {
-  it('the gateway receives exactly the ledger\'s headers and body bytes, and nothing the HTTP client adds on its own', async () => {
+  it("the gateway receives exactly the ledger's headers and body bytes, and nothing the HTTP client adds on its own", async () => {
     let seen: http.IncomingHttpHeaders = {};
     let bodyBytes = 0;
     const server = http.createServer((req, res) => {
@@ -334,7 +378,11 @@ describe('what reaches the gateway is what the ledger shows', () => {
     expect(result.verdict).toBe('complete');
     // Only what HTTP/1.1 itself needs is added: fetch would add accept-encoding, accept-language and sec-fetch-mode.
     const transport = ['host', 'content-length', 'connection'];
-    expect(Object.keys(seen).filter((n) => !transport.includes(n)).sort()).toEqual(Object.keys(finished.ledger.headers).sort());
+    expect(
+      Object.keys(seen)
+        .filter((n) => !transport.includes(n))
+        .sort(),
+    ).toEqual(Object.keys(finished.ledger.headers).sort());
     expect(seen['accept-encoding']).toBeUndefined();
     expect(bodyBytes).toBe(finished.ledger.bodyBytes);
   });
@@ -342,9 +390,22 @@ describe('what reaches the gateway is what the ledger shows', () => {
   it('the ledger hides every secret the profile store names, whatever the header is called', async () => {
     const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(CHAT_SSE));
     const tenant = 'tenant-SECRET-0123456789';
-    const profile: Profile = { id: 'p', name: 'Tenant', baseUrl: url, authScheme: 'bearer', extraHeaders: { 'x-tenant': tenant } };
-    const profiles = { get: () => profile, keyFor: () => KEY, secretsFor: () => [KEY, tenant] } as unknown as ProfileStore;
-    const { done } = new RunManager(profiles).start({ profileId: 'p', protocol: 'chat', warnings: [], origin: 'composer', body: BODIES.chat(true) }, { push: () => undefined });
+    const profile: Profile = {
+      id: 'p',
+      name: 'Tenant',
+      baseUrl: url,
+      authScheme: 'bearer',
+      extraHeaders: { 'x-tenant': tenant },
+    };
+    const profiles = {
+      get: () => profile,
+      keyFor: () => KEY,
+      secretsFor: () => [KEY, tenant],
+    } as unknown as ProfileStore;
+    const { done } = new RunManager(profiles).start(
+      { profileId: 'p', protocol: 'chat', warnings: [], origin: 'composer', body: BODIES.chat(true) },
+      { push: () => undefined },
+    );
     const finished = await done;
     expect(finished.result.verdict).toBe('complete');
     expect(finished.ledger.headers['x-tenant']).toBe('[redacted]');
@@ -372,7 +433,9 @@ describe('what reaches the gateway is what the ledger shows', () => {
     // A relative Location (Express's res.redirect) is named whole, from the request's URL.
     const slash = await gateway((_req, res) => res.writeHead(308, { location: '/v1/chat/completions/' }).end());
     const moved = await runOnce(slash);
-    expect(moved.result.reason).toContain(`redirected this request to /v1/chat/completions/ (that is, ${slash}/v1/chat/completions/).`);
+    expect(moved.result.reason).toContain(
+      `redirected this request to /v1/chat/completions/ (that is, ${slash}/v1/chat/completions/).`,
+    );
     expect(moved.result.response?.headers.location).toBe('/v1/chat/completions/');
   });
 
@@ -389,7 +452,13 @@ describe('what reaches the gateway is what the ledger shows', () => {
 
   it('a compressed body cut short ends truncated with what was inflated so far, not as a crash', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `w${i} `);
-    const sse = words.map((w) => `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${w}"}}]}\n\n`).join('') + CHAT_SSE.split('\n\n').slice(1).join('\n\n');
+    const sse =
+      words
+        .map(
+          (w) =>
+            `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${w}"}}]}\n\n`,
+        )
+        .join('') + CHAT_SSE.split('\n\n').slice(1).join('\n\n');
     const packed = gzipSync(sse);
     const url = await gateway((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
@@ -410,7 +479,9 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
    * A company proxy on loopback: plain requests in absolute form are forwarded (`forwarded`), CONNECT is
    * tunnelled (`tunnels`); `refuse` answers both with that status. `auth` records each Proxy-Authorization.
    */
-  async function proxy(refuse?: number): Promise<{ url: string; tunnels: string[]; forwarded: string[]; auth: (string | undefined)[] }> {
+  async function proxy(
+    refuse?: number,
+  ): Promise<{ url: string; tunnels: string[]; forwarded: string[]; auth: (string | undefined)[] }> {
     const seen = { tunnels: [] as string[], forwarded: [] as string[], auth: [] as (string | undefined)[] };
     const server = http.createServer((req, res) => {
       seen.forwarded.push(req.url ?? '');
@@ -419,10 +490,19 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
       const target = new URL(req.url ?? '');
       const headers = { ...req.headers };
       delete headers['proxy-authorization'];
-      const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: req.method,
+          headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -483,7 +563,9 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
   it('a user name alone is sent as curl sends it, "name:"', async () => {
     const px = await proxy();
     const gw = await farGateway();
-    const { result } = await withEnv({ http_proxy: px.url.replace('http://', 'http://token123@'), no_proxy: '' }, () => runOnce(gw));
+    const { result } = await withEnv({ http_proxy: px.url.replace('http://', 'http://token123@'), no_proxy: '' }, () =>
+      runOnce(gw),
+    );
     expect(result.verdict).toBe('complete');
     expect(px.auth).toEqual([`Basic ${Buffer.from('token123:').toString('base64')}`]);
   });
@@ -502,9 +584,13 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
     const px = await proxy();
     const gw = await farGateway();
     const headers = { 'Proxy-Authorization': 'Negotiate corp-ticket-0123' };
-    const plain = await withEnv({ http_proxy: px.url.replace('http://', 'http://alice:s3cret@'), no_proxy: '' }, () => runOnce(gw, { headers }));
+    const plain = await withEnv({ http_proxy: px.url.replace('http://', 'http://alice:s3cret@'), no_proxy: '' }, () =>
+      runOnce(gw, { headers }),
+    );
     expect(plain.result.verdict).toBe('complete');
-    expect(Object.entries(plain.finished.ledger.headers).find(([name]) => name.toLowerCase() === 'proxy-authorization')?.[1]).toBe('[redacted]');
+    expect(
+      Object.entries(plain.finished.ledger.headers).find(([name]) => name.toLowerCase() === 'proxy-authorization')?.[1],
+    ).toBe('[redacted]');
     expect(plain.everything).not.toContain('corp-ticket-0123');
     await withEnv({ HTTPS_PROXY: px.url, NO_PROXY: '' }, () => runOnce(gw.replace('http://', 'https://'), { headers }));
     expect(px.tunnels).toEqual([gw.replace('http://', '')]);
@@ -531,7 +617,12 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
     const gw = await farGateway();
     const { result } = await withEnv({ http_proxy: px.url, no_proxy: '' }, () => runOnce(gw));
     expect(result.verdict).toBe('network-error');
-    expect(result.error).toMatchObject({ type: 'network:proxy', message: expect.stringMatching(/^The proxy refused to connect to the gateway \(HTTP 407\): it asks for credentials/) });
+    expect(result.error).toMatchObject({
+      type: 'network:proxy',
+      message: expect.stringMatching(
+        /^The proxy refused to connect to the gateway \(HTTP 407\): it asks for credentials/,
+      ),
+    });
   });
 
   it('a proxy that is not running, or not an http(s) proxy, is named in the error', async () => {
@@ -541,7 +632,10 @@ describe('through a proxy (http_proxy / HTTPS_PROXY)', () => {
     expect(down.result.error?.type).toBe('network:refused');
     expect(down.result.reason).toContain('The request went through the proxy http://127.0.0.1:1.');
     const socks = await withEnv({ http_proxy: 'socks5://127.0.0.1:1080', no_proxy: '' }, () => runOnce(gw));
-    expect(socks.result.error).toMatchObject({ type: 'network:proxy', message: 'The proxy from the environment is a socks5 proxy; only http:// and https:// proxies are supported.' });
+    expect(socks.result.error).toMatchObject({
+      type: 'network:proxy',
+      message: 'The proxy from the environment is a socks5 proxy; only http:// and https:// proxies are supported.',
+    });
   });
 });
 
@@ -561,7 +655,8 @@ describe('an empty 2xx body', () => {
   }
 
   it('an empty answer the gateway did finish, with a stop reason and usage, is complete', async () => {
-    const body = '{"id":"msg_1","type":"message","role":"assistant","content":[],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":0}}';
+    const body =
+      '{"id":"msg_1","type":"message","role":"assistant","content":[],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":0}}';
     const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
     const { result } = await runOnce(url, { protocol: 'messages', stream: false });
     expect(result.verdict).toBe('complete');
@@ -577,7 +672,9 @@ describe('the other calls that reach a gateway', () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');
-    const url = await gateway((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+    const url = await gateway((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
     const profiles = store(url, wrapped);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gp-faults-'));
     try {
@@ -586,8 +683,19 @@ describe('the other calls that reach a gateway', () => {
       expect(list.error?.type).toBe('network:invalid-header');
       expect(JSON.stringify(list)).not.toContain('SECRET');
       const capabilities = { forTarget: () => [] } as unknown as Parameters<typeof createTokenHandlers>[1];
-      const handlers = createTokenHandlers({ profiles, models } as unknown as Parameters<typeof createTokenHandlers>[0], capabilities);
-      const count = await handlers['tokens:count']({ profileId: 'p', protocol: 'messages', useGateway: 'auto', body: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }, { send: () => {} });
+      const handlers = createTokenHandlers(
+        { profiles, models } as unknown as Parameters<typeof createTokenHandlers>[0],
+        capabilities,
+      );
+      const count = await handlers['tokens:count'](
+        {
+          profileId: 'p',
+          protocol: 'messages',
+          useGateway: 'auto',
+          body: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
+        },
+        { send: () => {} },
+      );
       expect(count.source).toBe('estimate');
       expect(JSON.stringify(count)).not.toContain('SECRET');
     } finally {

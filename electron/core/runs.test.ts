@@ -18,7 +18,9 @@ let profiles: ProfileStore;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, delayMs: 0 });
   dir = mkdtempSync(path.join(os.tmpdir(), 'gp-runs-'));
-  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), { demo: { baseUrl: sim.url, key: DEMO_KEY } });
+  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), {
+    demo: { baseUrl: sim.url, key: DEMO_KEY },
+  });
   await profiles.load();
 });
 afterAll(async () => {
@@ -29,7 +31,13 @@ afterAll(async () => {
 const sink = { push: (_u: RunUpdate) => {} };
 const start = (runs: RunManager, maxTokens: number) =>
   runs.start(
-    { profileId: DEMO_PROFILE_ID, protocol: 'messages', warnings: [], origin: 'composer', body: { model: 'sim-firehose', max_tokens: maxTokens, stream: true, messages: [{ role: 'user', content: 'go' }] } },
+    {
+      profileId: DEMO_PROFILE_ID,
+      protocol: 'messages',
+      warnings: [],
+      origin: 'composer',
+      body: { model: 'sim-firehose', max_tokens: maxTokens, stream: true, messages: [{ role: 'user', content: 'go' }] },
+    },
     sink,
   );
 
@@ -87,7 +95,10 @@ describe('RunManager keeps recent runs in memory within bounds', () => {
     const newest = runs.get(ids[5])!;
     expect(newest.events.length).toBeGreaterThan(2000);
     // Older runs let go of their events before they go whole: the oldest still kept is a summary.
-    const kept = ids.slice(0, 5).map((id) => runs.get(id)).filter((r) => r !== undefined);
+    const kept = ids
+      .slice(0, 5)
+      .map((id) => runs.get(id))
+      .filter((r) => r !== undefined);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept[0].events).toEqual([]);
     expect(kept[0].result.verdict).toBe('complete');
@@ -102,7 +113,13 @@ describe('RunManager sends every event once, in order, and keeps them all', () =
     const runs = new RunManager(profiles);
     const pushed: RunUpdate[] = [];
     const { runId, done } = runs.start(
-      { profileId: DEMO_PROFILE_ID, protocol: 'messages', warnings: [], origin: 'composer', body: { model: 'sim-firehose', max_tokens: 3000, stream: true, messages: [{ role: 'user', content: 'go' }] } },
+      {
+        profileId: DEMO_PROFILE_ID,
+        protocol: 'messages',
+        warnings: [],
+        origin: 'composer',
+        body: { model: 'sim-firehose', max_tokens: 3000, stream: true, messages: [{ role: 'user', content: 'go' }] },
+      },
       { push: (u) => pushed.push(u) },
     );
     const finished = await done;
@@ -124,7 +141,12 @@ describe('a finished run lists exactly the events its pushes carried, however th
     protocol === 'messages'
       ? { model, max_tokens: 300, stream: true, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }
       : protocol === 'chat'
-        ? { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }
+        ? {
+            model,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: [{ role: 'user', content: 'Tell me about the sea.' }],
+          }
         : { model, stream: true, input: 'Tell me about the sea.' };
 
   async function run(protocol: 'messages' | 'chat' | 'responses', model: string, cancelAfterEvents?: number) {
@@ -142,7 +164,11 @@ describe('a finished run lists exactly the events its pushes carried, however th
       },
     );
     const finished = await started.done;
-    return { finished, live: pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : [])), reopened: runs.get(started.runId)! };
+    return {
+      finished,
+      live: pushed.flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : [])),
+      reopened: runs.get(started.runId)!,
+    };
   }
 
   it.each([
@@ -152,26 +178,32 @@ describe('a finished run lists exactly the events its pushes carried, however th
     ['messages', 'sim-fault-fragmented', 'complete'],
     ['chat', 'sim-fault-malformed', 'complete'],
     ['responses', 'sim-fault-done-noise', 'complete'],
-  ] as const)('%s, %s: ends %s and lists the pushed events, payloads and times alike', async (protocol, model, verdict) => {
-    const { finished, live, reopened } = await run(protocol, model);
-    expect(finished.result.verdict).toBe(verdict);
-    expect(live.length).toBeGreaterThan(10);
-    expect(finished.events).toEqual(live);
-    expect(reopened.events).toEqual(live);
-    expect(finished.result.warnings.join(' ')).not.toContain('could not be listed');
-  });
+  ] as const)(
+    '%s, %s: ends %s and lists the pushed events, payloads and times alike',
+    async (protocol, model, verdict) => {
+      const { finished, live, reopened } = await run(protocol, model);
+      expect(finished.result.verdict).toBe(verdict);
+      expect(live.length).toBeGreaterThan(10);
+      expect(finished.events).toEqual(live);
+      expect(reopened.events).toEqual(live);
+      expect(finished.result.warnings.join(' ')).not.toContain('could not be listed');
+    },
+  );
 
   it.each([
     ['messages', 'sim-fault-midstream-error'],
     ['chat', 'sim-fault-200-error'],
-  ] as const)('%s, %s: an error that came in a 200 carries the request id from the response headers', async (protocol, model) => {
-    const { finished } = await run(protocol, model);
-    expect(finished.result.verdict).toBe('error-event');
-    const headers = finished.result.response!.headers;
-    const id = headers['request-id'] ?? headers['x-request-id'];
-    expect(id).toMatch(/\S{6,}/);
-    expect(finished.result.error?.requestId).toBe(id);
-  });
+  ] as const)(
+    '%s, %s: an error that came in a 200 carries the request id from the response headers',
+    async (protocol, model) => {
+      const { finished } = await run(protocol, model);
+      expect(finished.result.verdict).toBe('error-event');
+      const headers = finished.result.response!.headers;
+      const id = headers['request-id'] ?? headers['x-request-id'];
+      expect(id).toMatch(/\S{6,}/);
+      expect(finished.result.error?.requestId).toBe(id);
+    },
+  );
 
   it('a stream stopped mid-way lists the events that arrived before the stop, and no more', async () => {
     const { finished, live, reopened } = await run('messages', 'sim-fault-slow', 3);
@@ -184,12 +216,26 @@ describe('a finished run lists exactly the events its pushes carried, however th
 
 describe('a JSON body cut short', () => {
   it.each([
-    ['messages', { model: 'sim-fault-cut', max_tokens: 300, stream: false, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }],
-    ['chat', { model: 'sim-fault-cut', stream: false, messages: [{ role: 'user', content: 'Tell me about the sea.' }] }],
+    [
+      'messages',
+      {
+        model: 'sim-fault-cut',
+        max_tokens: 300,
+        stream: false,
+        messages: [{ role: 'user', content: 'Tell me about the sea.' }],
+      },
+    ],
+    [
+      'chat',
+      { model: 'sim-fault-cut', stream: false, messages: [{ role: 'user', content: 'Tell me about the sea.' }] },
+    ],
     ['responses', { model: 'sim-fault-cut', stream: false, input: 'Tell me about the sea.' }],
   ] as const)('%s: is truncated, and keeps the reply as far as it came', async (protocol, body) => {
     const runs = new RunManager(profiles);
-    const finished = await runs.start({ profileId: DEMO_PROFILE_ID, protocol, warnings: [], origin: 'composer', body }, { push: () => {} }).done;
+    const finished = await runs.start(
+      { profileId: DEMO_PROFILE_ID, protocol, warnings: [], origin: 'composer', body },
+      { push: () => {} },
+    ).done;
     expect(finished.result.verdict).toBe('truncated');
     const text = finished.result.transcript.blocks.find((b) => b.kind === 'text');
     expect(text?.kind === 'text' && text.text).toMatch(/^\w+ — this is \*\*Fault: stream cut mid-way\*\*/);

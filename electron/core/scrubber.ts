@@ -88,7 +88,7 @@ function deepScrub<T>(value: T, scrub: (text: string) => string): T {
   if (typeof value === 'string') return scrub(value) as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
-    value.forEach((v, i) => {
+    value.forEach((v: unknown, i) => {
       const c = deepScrub(v, scrub);
       if (c !== v) (out ??= [...value])[i] = c;
     });
@@ -96,11 +96,11 @@ function deepScrub<T>(value: T, scrub: (text: string) => string): T {
   }
   if (typeof value !== 'object' || value === null || !isPlain(value)) return value;
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const ck = scrub(k);
     const cv = deepScrub(v, scrub);
     if (ck === k && cv === v) continue;
-    const copy: Record<string, unknown> = (out ??= { ...(value as Record<string, unknown>) });
+    const copy = (out ??= { ...(value as Record<string, unknown>) });
     if (ck !== k) delete copy[k];
     copy[ck] = cv;
   }
@@ -108,7 +108,7 @@ function deepScrub<T>(value: T, scrub: (text: string) => string): T {
 }
 
 function isPlain(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 

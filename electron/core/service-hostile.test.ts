@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ModelList, ProfilesState } from '../../shared/contract';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
 
 const KEY = 'sk-relay/KEY+0123456789abcdef';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ProfilesState, RunResult } from '../../shared/contract';
 import { rowsOf } from '../../shared/protocols/event-columns';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
 
 describe('core: runs end with exactly one verdict and keep partial output', () => {
@@ -25,7 +25,13 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
 
   const bodies: Record<string, (model: string) => Record<string, unknown>> = {
     messages: (model) => ({ model, max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Say hello' }] }),
-    chat: (model) => ({ model, max_completion_tokens: 256, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello' }] }),
+    chat: (model) => ({
+      model,
+      max_completion_tokens: 256,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Say hello' }],
+    }),
     responses: (model) => ({ model, max_output_tokens: 256, stream: true, input: 'Say hello' }),
   };
 
@@ -45,7 +51,10 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
       expect(result.metrics.ttftMs).toBeGreaterThan(0);
       expect(result.metrics.totalMs).toBeGreaterThanOrEqual(result.metrics.ttftMs!);
       expect(result.metrics.usage.output).toBeGreaterThan(0);
-      const text = result.transcript.blocks.filter((b) => b.kind === 'text').map((b) => (b.kind === 'text' ? b.text : '')).join('');
+      const text = result.transcript.blocks
+        .filter((b) => b.kind === 'text')
+        .map((b) => (b.kind === 'text' ? b.text : ''))
+        .join('');
       expect(text.split(' ').length).toBeGreaterThan(10);
       const ledger = updates[0].kind === 'started' ? updates[0].ledger : undefined;
       expect(ledger?.url).toMatch(/\/v1\/(messages|chat\/completions|responses)$/);
@@ -61,10 +70,15 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     expect(result.verdict).toBe('complete');
     expect(result.rawBody).toContain('chat.completion');
     expect(result.metrics.usage.inputTotal).toBeGreaterThan(0);
-    const recorded = value<{ ledger: { runId: string }; result: RunResult }>(await core.dispatch('runs:get', { runId }, r));
+    const recorded = value<{ ledger: { runId: string }; result: RunResult }>(
+      await core.dispatch('runs:get', { runId }, r),
+    );
     expect(recorded.ledger.runId).toBe(runId);
     expect(recorded.result.verdict).toBe('complete');
-    expect(await core.dispatch('runs:get', { runId: 'run_gone' }, r)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await core.dispatch('runs:get', { runId: 'run_gone' }, r)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it('a cut stream is "truncated", names the missing terminal event and keeps the partial text', async () => {
@@ -115,7 +129,12 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   it('Stop mid-stream ends "cancelled" and keeps the partial text', async () => {
     r = new Capture();
     const runId = await start('responses', bodies.responses('sim-fault-slow'));
-    for (let i = 0; i < 100 && !r.updates(runId).some((u) => u.kind === 'events' && u.events.type.includes('response.output_text.delta')); i++) {
+    for (
+      let i = 0;
+      i < 100 &&
+      !r.updates(runId).some((u) => u.kind === 'events' && u.events.type.includes('response.output_text.delta'));
+      i++
+    ) {
       await new Promise((res) => setTimeout(res, 50));
     }
     expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(true);
@@ -145,7 +164,9 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, other)).cancelled).toBe(false);
     await new Promise((res) => setTimeout(res, 100));
     expect(r.updates(runId).some((u) => u.kind === 'end')).toBe(false);
-    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId: theirs }, other)).cancelled).toBe(true);
+    expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId: theirs }, other)).cancelled).toBe(
+      true,
+    );
     expect(value<{ cancelled: boolean }>(await core.dispatch('runs:cancel', { runId }, r)).cancelled).toBe(true);
     expect((await r.end(runId)).verdict).toBe('cancelled');
     expect((await other.end(theirs)).verdict).toBe('cancelled');
@@ -180,16 +201,32 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
     try {
       const saved = value<ProfilesState>(
-        await core.dispatch('profiles:save', { name: 'Echo', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key, keyStorage: 'persist' }, r),
+        await core.dispatch(
+          'profiles:save',
+          {
+            name: 'Echo',
+            baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            key,
+            keyStorage: 'persist',
+          },
+          r,
+        ),
       );
       const p = saved.profiles.find((x) => x.name === 'Echo')!;
-      const runId = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: p.id, protocol: 'messages', body: bodies.messages('m') }, r)).runId;
+      const runId = value<{ runId: string }>(
+        await core.dispatch('runs:start', { profileId: p.id, protocol: 'messages', body: bodies.messages('m') }, r),
+      ).runId;
       const result = await r.end(runId);
       expect(result.verdict).toBe('error-event');
       expect(result.reason).toContain('key [redacted] was revoked');
       expect(result.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'you sent [redacted]' });
       expect(r.text(runId)).toContain('[redacted]');
-      expect(r.updates(runId).flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : [])).find((e) => e.type === 'comment')?.data).toBe('relay saw [redacted]');
+      expect(
+        r
+          .updates(runId)
+          .flatMap((u) => (u.kind === 'events' ? rowsOf(u.events) : []))
+          .find((e) => e.type === 'comment')?.data,
+      ).toBe('relay saw [redacted]');
       const recorded = await core.dispatch('runs:get', { runId }, r);
       expect(JSON.stringify(recorded)).toContain('[redacted]');
       value(await core.dispatch('history:list', {}, r));
@@ -208,7 +245,13 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   async function gateway(name: string, handler: http.RequestListener) {
     const server = http.createServer(handler);
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, r));
+    const saved = value<ProfilesState>(
+      await core.dispatch(
+        'profiles:save',
+        { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+        r,
+      ),
+    );
     const profileId = saved.profiles.find((x) => x.name === name)!.id;
     return {
       run: async (protocol: string, body: Record<string, unknown>) =>
@@ -257,11 +300,23 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     const g = await gateway('Slow JSON', (_req, res) => {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'msg_2', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Hi there' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 30 } }));
+        res.end(
+          JSON.stringify({
+            id: 'msg_2',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [{ type: 'text', text: 'Hi there' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 5, output_tokens: 30 },
+          }),
+        );
       }, 300);
     });
     try {
-      const result = await r.end(await g.run('messages', { model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }));
+      const result = await r.end(
+        await g.run('messages', { model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }),
+      );
       expect(result.verdict).toBe('complete');
       expect(result.metrics.outputTokensPerSec).toBeGreaterThan(0);
       expect(result.metrics.outputTokensPerSec).toBeLessThanOrEqual(30 / 0.3);
@@ -273,14 +328,16 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
   /** A gateway that writes each piece of a stream after its delay, then closes. */
   const scripted = (name: string, steps: [delayMs: number, text: string][]) =>
-    gateway(name, async (req, res) => {
+    gateway(name, (req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const [ms, text] of steps) {
-        if (ms) await sleep(ms);
-        res.write(text);
-      }
-      res.end();
+      void (async () => {
+        for (const [ms, text] of steps) {
+          if (ms) await sleep(ms);
+          res.write(text);
+        }
+        res.end();
+      })();
     });
   const chatChunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -320,9 +377,34 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     r = new Capture();
     const named = (o: { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
     const g = await scripted('Cut Messages', [
-      [0, named({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 20, output_tokens: 1 } } } as { type: string })],
-      [0, named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } as { type: string })],
-      ...Array.from({ length: 20 }, () => [5, named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'token ' } } as { type: string })] as [number, string]),
+      [
+        0,
+        named({
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [],
+            usage: { input_tokens: 20, output_tokens: 1 },
+          },
+        } as { type: string }),
+      ],
+      [
+        0,
+        named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } as { type: string }),
+      ],
+      ...Array.from(
+        { length: 20 },
+        () =>
+          [
+            5,
+            named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'token ' } } as {
+              type: string;
+            }),
+          ] as [number, string],
+      ),
     ]);
     try {
       const result = await r.end(await g.run('messages', bodies.messages('m')));
@@ -339,7 +421,10 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     r = new Capture();
     const g = await scripted('CJK', [
       [0, chatChunk({ role: 'assistant', content: '' })],
-      ...Array.from({ length: 10 }, () => [2, chatChunk({ content: '你好世界，这是一个测试。🚀' })] as [number, string]),
+      ...Array.from(
+        { length: 10 },
+        () => [2, chatChunk({ content: '你好世界，这是一个测试。🚀' })] as [number, string],
+      ),
       [0, chatChunk({}, 'stop')],
       [0, 'data: [DONE]\n\n'],
     ]);
@@ -358,12 +443,31 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
   it('Responses text that arrives only in output_item.done still gives a time to first token', async () => {
     r = new Capture();
     const ev = (o: Record<string, unknown> & { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
-    const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] };
+    const item = {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Hello there', annotations: [] }],
+    };
     const g = await scripted('Done-only Responses', [
       [0, ev({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } })],
-      [0, ev({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } })],
+      [
+        0,
+        ev({
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { ...item, status: 'in_progress', content: [] },
+        }),
+      ],
       [150, ev({ type: 'response.output_item.done', output_index: 0, item })],
-      [0, ev({ type: 'response.completed', response: { id: 'resp_1', status: 'completed', output: [item], usage: { input_tokens: 5, output_tokens: 3 } } })],
+      [
+        0,
+        ev({
+          type: 'response.completed',
+          response: { id: 'resp_1', status: 'completed', output: [item], usage: { input_tokens: 5, output_tokens: 3 } },
+        }),
+      ],
     ]);
     try {
       const result = await r.end(await g.run('responses', bodies.responses('m')));
@@ -379,17 +483,31 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     r = new Capture();
     const g = await gateway('Failed body', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        id: 'resp_1', object: 'response', status: 'failed', error: { code: 'server_error', message: 'upstream died' },
-        output: [{ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Partial answer so far' }] }],
-        usage: { input_tokens: 300, output_tokens: 40 },
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'resp_1',
+          object: 'response',
+          status: 'failed',
+          error: { code: 'server_error', message: 'upstream died' },
+          output: [
+            {
+              type: 'message',
+              id: 'msg_1',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: 'Partial answer so far' }],
+            },
+          ],
+          usage: { input_tokens: 300, output_tokens: 40 },
+        }),
+      );
     });
     try {
       const result = await r.end(await g.run('responses', { model: 'm', input: 'hi' }));
       expect(result.verdict).toBe('error-event');
       expect(result.reason).toContain('upstream died');
-      expect(result.transcript.blocks).toEqual([expect.objectContaining({ kind: 'text', text: 'Partial answer so far' })]);
+      expect(result.transcript.blocks).toEqual([
+        expect.objectContaining({ kind: 'text', text: 'Partial answer so far' }),
+      ]);
       expect(result.metrics.usage).toMatchObject({ inputTotal: 300, output: 40 });
     } finally {
       await g.close();
@@ -418,9 +536,13 @@ describe('core: runs end with exactly one verdict and keep partial output', () =
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((res) => server.close(() => res()));
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Closed port', baseUrl: `http://127.0.0.1:${port}` }, r));
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Closed port', baseUrl: `http://127.0.0.1:${port}` }, r),
+    );
     const p = saved.profiles.find((x) => x.name === 'Closed port')!;
-    const runId = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: p.id, protocol: 'chat', body: bodies.chat('x') }, r)).runId;
+    const runId = value<{ runId: string }>(
+      await core.dispatch('runs:start', { profileId: p.id, protocol: 'chat', body: bodies.chat('x') }, r),
+    ).runId;
     const result = await r.end(runId);
     expect(result.verdict).toBe('network-error');
     expect(result.error?.type).toBe('network:refused');

@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CapabilityList, ModelList, ProfilesState, TokenCount } from '../../shared/contract';
-import { type Core } from './service';
+import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
 
 describe('core: a secret extra header the gateway echoes back is scrubbed like the key', () => {
@@ -19,7 +19,8 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
   let server: http.Server;
   let profileId: string;
   /** What the gateway does with the next request; it is handed the helicone-auth value it received. */
-  let answer: (req: http.IncomingMessage, res: http.ServerResponse, echoed: string) => void = (_q, res) => res.writeHead(500).end();
+  let answer: (req: http.IncomingMessage, res: http.ServerResponse, echoed: string) => void = (_q, res) =>
+    res.writeHead(500).end();
   const r = new Capture();
 
   beforeAll(async () => {
@@ -31,7 +32,11 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const saved = value<ProfilesState>(
-      await core.dispatch('profiles:save', { name: 'Echoing relay', baseUrl, key: 'sk-relay-key-0123456789', extraHeaders: { 'helicone-auth': HELICONE } }, r),
+      await core.dispatch(
+        'profiles:save',
+        { name: 'Echoing relay', baseUrl, key: 'sk-relay-key-0123456789', extraHeaders: { 'helicone-auth': HELICONE } },
+        r,
+      ),
     );
     profileId = saved.profiles.find((p) => p.name === 'Echoing relay')!.id;
   });
@@ -43,7 +48,10 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
 
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  const unauthorized = (echoed: string) => ({ type: 'error', error: { type: 'authentication_error', message: `invalid helicone-auth: ${echoed}` } });
+  const unauthorized = (echoed: string) => ({
+    type: 'error',
+    error: { type: 'authentication_error', message: `invalid helicone-auth: ${echoed}` },
+  });
   const chatBody = (stream: boolean) => ({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] });
 
   const run = async (protocol: string, body: Record<string, unknown>) => {
@@ -69,18 +77,30 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
     expect(result.verdict).toBe('http-error');
     expect(result.error?.message).toBe('invalid helicone-auth: [redacted]');
     expect(result.rawBody).toContain('invalid helicone-auth: [redacted]');
-    await expectNowhere(result, await core.dispatch('history:get', { runId }, r), await core.dispatch('runs:get', { runId }, r));
+    await expectNowhere(
+      result,
+      await core.dispatch('history:get', { runId }, r),
+      await core.dispatch('runs:get', { runId }, r),
+    );
   });
 
   it('in a response header and the status text', async () => {
     answer = (_req, res, echoed) => {
       res.statusMessage = `OK for ${echoed.slice('Bearer '.length)}`;
-      json(res, 200, { id: 'c', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }, { 'x-debug': `helicone-auth=${echoed}`, 'x-echo-helicone-auth': echoed });
+      json(
+        res,
+        200,
+        { id: 'c', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] },
+        { 'x-debug': `helicone-auth=${echoed}`, 'x-echo-helicone-auth': echoed },
+      );
     };
     const { runId, result } = await run('chat', chatBody(false));
     expect(result.verdict).toBe('complete');
     expect(result.response?.statusText).toBe('OK for [redacted]');
-    expect(result.response?.headers).toMatchObject({ 'x-debug': 'helicone-auth=[redacted]', 'x-echo-helicone-auth': '[redacted]' });
+    expect(result.response?.headers).toMatchObject({
+      'x-debug': 'helicone-auth=[redacted]',
+      'x-echo-helicone-auth': '[redacted]',
+    });
     await expectNowhere(result, await core.dispatch('history:get', { runId }, r));
   });
 
@@ -112,17 +132,38 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
   it('in the token count error, for the composer and for the token-counting probe', async () => {
     answer = (req, res, echoed) => {
       if (req.url?.endsWith('/count_tokens')) json(res, 401, unauthorized(echoed));
-      else json(res, 200, { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'max_tokens', usage: { input_tokens: 300, output_tokens: 1 } });
+      else
+        json(res, 200, {
+          id: 'msg',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: 'max_tokens',
+          usage: { input_tokens: 300, output_tokens: 1 },
+        });
     };
     const body = { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
-    const count = value<TokenCount>(await core.dispatch('tokens:count', { profileId, protocol: 'messages', body, useGateway: 'always' }, r));
+    const count = value<TokenCount>(
+      await core.dispatch('tokens:count', { profileId, protocol: 'messages', body, useGateway: 'always' }, r),
+    );
     expect(count.source).toBe('estimate');
     expect(count.fallbackReason).toContain('invalid helicone-auth: [redacted]');
 
     const { jobId } = value<{ jobId: string }>(
-      await core.dispatch('capabilities:probe', { profileId, models: ['m'], protocols: ['messages'], capabilities: ['token-counting'] }, r),
+      await core.dispatch(
+        'capabilities:probe',
+        { profileId, models: ['m'], protocols: ['messages'], capabilities: ['token-counting'] },
+        r,
+      ),
     );
-    for (let waited = 0; value<CapabilityList>(await core.dispatch('capabilities:list', { profileId }, r)).jobs.some((j) => j.jobId === jobId); waited += 20) {
+    for (
+      let waited = 0;
+      value<CapabilityList>(await core.dispatch('capabilities:list', { profileId }, r)).jobs.some(
+        (j) => j.jobId === jobId,
+      );
+      waited += 20
+    ) {
       if (waited > 20_000) throw new Error(`probe job ${jobId} did not finish`);
       await new Promise((res) => setTimeout(res, 20));
     }
@@ -135,10 +176,29 @@ describe('core: a secret extra header the gateway echoes back is scrubbed like t
 
   it('a credential-named header holding an ordinary word is no secret to scrub: the answer it appears in stays whole', async () => {
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Auth mode', baseUrl, key: 'sk-relay-key-0123456789', extraHeaders: { 'x-auth-mode': 'null' } }, r));
-    const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+    const saved = value<ProfilesState>(
+      await core.dispatch(
+        'profiles:save',
+        { name: 'Auth mode', baseUrl, key: 'sk-relay-key-0123456789', extraHeaders: { 'x-auth-mode': 'null' } },
+        r,
+      ),
+    );
+    const completion = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    };
     answer = (_req, res) => json(res, 200, completion);
-    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: saved.profiles.find((p) => p.name === 'Auth mode')!.id, protocol: 'chat', body: chatBody(false) }, r));
+    const { runId } = value<{ runId: string }>(
+      await core.dispatch(
+        'runs:start',
+        { profileId: saved.profiles.find((p) => p.name === 'Auth mode')!.id, protocol: 'chat', body: chatBody(false) },
+        r,
+      ),
+    );
     const result = await r.end(runId);
     expect(result.verdict).toBe('complete');
     expect(result.rawBody).toContain('"logprobs":null');

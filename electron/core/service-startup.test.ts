@@ -4,10 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, promises as fs, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { ModelList, ProfilesState, Result, RunResult } from '../../shared/contract';
-import { type Core } from './service';
+import type { ModelList, ProfilesState, RunResult } from '../../shared/contract';
+import type { Core } from './service';
 import { Capture, newCore, SECOND_KEY, tempDir, useSecondGateways, value } from './testing/core-harness';
 
 const gw = useSecondGateways();
@@ -21,10 +20,18 @@ describe('core: untrusted payloads get a Result error, never a crash', () => {
   it('rejects unknown calls, bad shapes, non-http URLs, oversized and non-plain payloads', async () => {
     expect(await core.dispatch('shell:exec', {}, r)).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
     expect(await core.dispatch('__proto__', {}, r)).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
-    expect(await core.dispatch('profiles:save', 'nonsense', r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatch('profiles:save', 'nonsense', r)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     const bad = await core.dispatch('profiles:save', { name: 'x', baseUrl: 'ftp://files.example' }, r);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { baseUrl: 'must be an http:// or https:// URL' } } });
-    expect(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'smoke-signals', body: {} }, r)).toMatchObject({
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', fields: { baseUrl: 'must be an http:// or https:// URL' } },
+    });
+    expect(
+      await core.dispatch('runs:start', { profileId: 'demo', protocol: 'smoke-signals', body: {} }, r),
+    ).toMatchObject({
       ok: false,
       error: { code: 'invalid_input', fields: { protocol: expect.any(String) } },
     });
@@ -35,8 +42,14 @@ describe('core: untrusted payloads get a Result error, never a crash', () => {
     expect(await core.dispatch('runs:start', wide, r)).toMatchObject({ ok: false, error: { code: 'too_large' } });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    expect(await core.dispatch('runs:start', circular, r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await core.dispatch('profiles:delete', { id: 'demo' }, r)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatch('runs:start', circular, r)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await core.dispatch('profiles:delete', { id: 'demo' }, r)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(await core.dispatch('runs:start', { profileId: 'ghost', protocol: 'chat', body: {} }, r)).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
@@ -51,7 +64,9 @@ describe('core: start-up with damaged files', () => {
     writeFileSync(path.join(dataDir, 'profiles.json'), '{"version":1,"profiles":[{"id":');
     const { core } = await newCore(dataDir);
     try {
-      const info = value<{ problems: { file: string; message: string; movedTo?: string }[] }>(await core.dispatch('app:info', {}, new Capture()));
+      const info = value<{ problems: { file: string; message: string; movedTo?: string }[] }>(
+        await core.dispatch('app:info', {}, new Capture()),
+      );
       expect(info.problems).toHaveLength(1);
       expect(info.problems[0].message).toMatch(/profiles\.json is not valid JSON.*moved aside/);
       const files = await fs.readdir(dataDir);
@@ -69,7 +84,10 @@ describe('core: start-up with damaged files', () => {
       const r = new Capture();
       const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
       expect(state.activeId).toBe('env');
-      expect(state.profiles.find((p) => p.id === 'env')).toMatchObject({ name: 'Environment', key: { hasKey: true, storage: 'env' } });
+      expect(state.profiles.find((p) => p.id === 'env')).toMatchObject({
+        name: 'Environment',
+        key: { hasKey: true, storage: 'env' },
+      });
       const list = value<ModelList>(await core.dispatch('models:list', { profileId: 'env', refresh: true }, r));
       expect(list.models.map((m) => m.id).sort()).toEqual(['gpt-sim-mini', 'sim-chat-only']);
       value(await core.dispatch('profiles:select', { id: 'demo' }, r));
@@ -82,7 +100,6 @@ describe('core: start-up with damaged files', () => {
     }
   });
 });
-
 
 /**
  * A data folder that cannot be written, made so even for root: a regular file where the folder should be
@@ -110,35 +127,63 @@ describe('core: a data folder that cannot be written', () => {
 
     const dataDir = tempDir();
     writeFileSync(path.join(dataDir, 'history'), 'x');
-    await expect(newCore(dataDir)).rejects.toThrow(/^Gateway Playground cannot start: the data folder .* cannot be used \(could not create .*history: a file is where a folder should be, EEXIST\); make it writable/);
+    await expect(newCore(dataDir)).rejects.toThrow(
+      /^Gateway Playground cannot start: the data folder .* cannot be used \(could not create .*history: a file is where a folder should be, EEXIST\); make it writable/,
+    );
   });
 
   it('a profile save that cannot be written fails "unwritable", changes nothing, and the same save works once the folder is fixed', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();
     try {
-      const before = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Kept', baseUrl: gw.second.url }, r));
+      const before = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'Kept', baseUrl: gw.second.url }, r),
+      );
       const kept = before.profiles.find((p) => p.name === 'Kept')!;
       breakDir(dataDir);
 
-      for (const input of [{ name: 'New', baseUrl: gw.second.url }, { name: 'New', baseUrl: gw.second.url, key: SECOND_KEY, keyStorage: 'persist' }]) {
+      for (const input of [
+        { name: 'New', baseUrl: gw.second.url },
+        { name: 'New', baseUrl: gw.second.url, key: SECOND_KEY, keyStorage: 'persist' },
+      ]) {
         const failed = await core.dispatch('profiles:save', input, r);
         expect(failed).toMatchObject({ ok: false, error: { code: 'unwritable' } });
-        expect(!failed.ok && failed.error.message).toMatch(/^Nothing was saved: .*(profiles\.json|key) could not be (written|stored) \(a file is where a folder should be, E[A-Z]+\)/);
+        expect(!failed.ok && failed.error.message).toMatch(
+          /^Nothing was saved: .*(profiles\.json|key) could not be (written|stored) \(a file is where a folder should be, E[A-Z]+\)/,
+        );
         expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, r))).toEqual(before);
       }
       // A session key needs no write, so it is set before profiles.json fails, and must be taken back.
-      const renamed = await core.dispatch('profiles:save', { id: kept.id, name: 'Renamed', baseUrl: gw.second.url, key: SECOND_KEY, keyStorage: 'session' }, r);
-      expect(renamed).toMatchObject({ ok: false, error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'profiles.json')) } });
-      expect(await core.dispatch('profiles:select', { id: 'demo' }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
-      expect(await core.dispatch('profiles:delete', { id: kept.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      const renamed = await core.dispatch(
+        'profiles:save',
+        { id: kept.id, name: 'Renamed', baseUrl: gw.second.url, key: SECOND_KEY, keyStorage: 'session' },
+        r,
+      );
+      expect(renamed).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'profiles.json')) },
+      });
+      expect(await core.dispatch('profiles:select', { id: 'demo' }, r)).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable' },
+      });
+      expect(await core.dispatch('profiles:delete', { id: kept.id }, r)).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable' },
+      });
       expect(value<ProfilesState>(await core.dispatch('profiles:list', {}, r))).toEqual(before);
 
       mendDir(dataDir);
-      const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'New', baseUrl: gw.second.url }, r));
+      const saved = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'New', baseUrl: gw.second.url }, r),
+      );
       expect(saved.profiles.map((p) => p.name)).toEqual(['Demo gateway', 'Kept', 'New']);
       expect(saved.activeId).toBe(saved.profiles[2].id);
-      expect(JSON.parse(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).profiles.map((p: { name: string }) => p.name)).toEqual(['Kept', 'New']);
+      expect(
+        JSON.parse(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).profiles.map(
+          (p: { name: string }) => p.name,
+        ),
+      ).toEqual(['Kept', 'New']);
     } finally {
       await core.close();
     }
@@ -150,15 +195,33 @@ describe('core: a data folder that cannot be written', () => {
     try {
       const image = 'A'.repeat(4 * 1024 * 1024);
       for (let i = 0; i < 9; i++) {
-        const body = { model: 'claude-sim-sonnet', max_tokens: 16, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] }] };
+        const body = {
+          model: 'claude-sim-sonnet',
+          max_tokens: 16,
+          messages: [
+            {
+              role: 'user',
+              content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }],
+            },
+          ],
+        };
         value(await core.dispatch('presets:save', { name: `Vision ${i}`, protocol: 'messages', body }, r));
       }
       const all = await core.dispatch('presets:export', {}, r);
-      expect(all).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringContaining('smaller groups') } });
+      expect(all).toMatchObject({
+        ok: false,
+        error: { code: 'too_large', message: expect.stringContaining('smaller groups') },
+      });
       const presets = value<{ presets: { id: string }[] }>(await core.dispatch('presets:list', {}, r)).presets;
-      const some = value<{ text: string; count: number }>(await core.dispatch('presets:export', { ids: presets.slice(0, 3).map((p) => p.id) }, r));
+      const some = value<{ text: string; count: number }>(
+        await core.dispatch('presets:export', { ids: presets.slice(0, 3).map((p) => p.id) }, r),
+      );
       expect(some.count).toBe(3);
-      expect(value<{ imported: number }>(await core.dispatch('presets:import', { text: some.text, onConflict: 'keep-both' }, r)).imported).toBe(3);
+      expect(
+        value<{ imported: number }>(
+          await core.dispatch('presets:import', { text: some.text, onConflict: 'keep-both' }, r),
+        ).imported,
+      ).toBe(3);
     } finally {
       await core.close();
     }
@@ -168,8 +231,11 @@ describe('core: a data folder that cannot be written', () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();
     const body = { model: 'sim-fault-slow', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] };
-    const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r));
-    for (let i = 0; i < 200 && !r.text(runId).includes('text_delta'); i++) await new Promise((res) => setTimeout(res, 20));
+    const { runId } = value<{ runId: string }>(
+      await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r),
+    );
+    for (let i = 0; i < 200 && !r.text(runId).includes('text_delta'); i++)
+      await new Promise((res) => setTimeout(res, 20));
     await core.close();
     const after = await newCore(dataDir);
     try {
@@ -202,19 +268,35 @@ describe('core: a data folder that cannot be written', () => {
       breakDir(dataDir);
       const input = { name: 'P', protocol: 'messages', body: { model: 'claude-sim-sonnet' } };
       const failed = await core.dispatch('presets:save', input, r);
-      expect(failed).toMatchObject({ ok: false, error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'presets.json')) } });
+      expect(failed).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable', message: expect.stringContaining(path.join(dataDir, 'presets.json')) },
+      });
       expect(value<{ presets: unknown[] }>(await core.dispatch('presets:list', {}, r)).presets).toEqual([]);
       mendDir(dataDir);
       value(await core.dispatch('presets:save', input, r));
-      const [saved] = value<{ presets: { id: string; name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets;
+      const [saved] = value<{ presets: { id: string; name: string }[] }>(
+        await core.dispatch('presets:list', {}, r),
+      ).presets;
       expect(saved.name).toBe('P');
       // Rename, duplicate and delete report the same code, not "invalid input".
       breakDir(dataDir);
-      expect(await core.dispatch('presets:rename', { id: saved.id, name: 'Q' }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
-      expect(await core.dispatch('presets:duplicate', { id: saved.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
-      expect(await core.dispatch('presets:delete', { id: saved.id }, r)).toMatchObject({ ok: false, error: { code: 'unwritable' } });
+      expect(await core.dispatch('presets:rename', { id: saved.id, name: 'Q' }, r)).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable' },
+      });
+      expect(await core.dispatch('presets:duplicate', { id: saved.id }, r)).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable' },
+      });
+      expect(await core.dispatch('presets:delete', { id: saved.id }, r)).toMatchObject({
+        ok: false,
+        error: { code: 'unwritable' },
+      });
       mendDir(dataDir);
-      expect(value<{ presets: { name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets.map((p) => p.name)).toEqual(['P']);
+      expect(
+        value<{ presets: { name: string }[] }>(await core.dispatch('presets:list', {}, r)).presets.map((p) => p.name),
+      ).toEqual(['P']);
     } finally {
       await core.close();
     }
@@ -223,10 +305,18 @@ describe('core: a data folder that cannot be written', () => {
   it('a run whose history save fails still ends, and app:info reports it until a save works again', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();
-    const problems = async () => value<{ problems: { file: string; message: string }[] }>(await core.dispatch('app:info', {}, r)).problems;
+    const problems = async () =>
+      value<{ problems: { file: string; message: string }[] }>(await core.dispatch('app:info', {}, r)).problems;
     const run = async () => {
-      const body = { model: 'claude-sim-sonnet', max_tokens: 32, stream: true, messages: [{ role: 'user', content: 'hi' }] };
-      const { runId } = value<{ runId: string }>(await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r));
+      const body = {
+        model: 'claude-sim-sonnet',
+        max_tokens: 32,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      };
+      const { runId } = value<{ runId: string }>(
+        await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, r),
+      );
       expect((await r.end(runId)).verdict).toBe('complete');
       return value<{ total: number }>(await core.dispatch('history:list', {}, r)).total;
     };
@@ -237,7 +327,9 @@ describe('core: a data folder that cannot be written', () => {
       expect(await problems()).toEqual([
         {
           file: path.join(dataDir, 'history'),
-          message: expect.stringMatching(/^The last 2 runs were not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)/),
+          message: expect.stringMatching(
+            /^The last 2 runs were not saved to history: .*history could not be written \(a file is where a folder should be, E[A-Z]+\)/,
+          ),
         },
       ]);
       mendDir(dataDir);

@@ -12,10 +12,6 @@ import {
   ok,
   type AppInfo,
   type CallName,
-  type CallOutput,
-  type CallParsed,
-  type PushName,
-  type Pushes,
   type Result,
   type StartupProblem,
 } from '../../shared/contract';
@@ -90,7 +86,14 @@ function dataDirSentence(dataDir: string, detail: string, howToChooseAnother: st
   return `Gateway Playground cannot start: the data folder ${dataDir} cannot be used (${detail}); make it writable, or ${howToChooseAnother}.`;
 }
 
-const SYSCALL_WORDS: Record<string, string> = { mkdir: 'could not create', open: 'could not open', rename: 'could not rename', scandir: 'could not list', read: 'could not read', stat: 'could not check' };
+const SYSCALL_WORDS: Record<string, string> = {
+  mkdir: 'could not create',
+  open: 'could not open',
+  rename: 'could not rename',
+  scandir: 'could not list',
+  read: 'could not read',
+  stat: 'could not check',
+};
 
 /** A file-system error met while opening the data folder, as a DataDirError; anything else is left as it is. */
 function asDataDirError(dataDir: string, err: unknown): unknown {
@@ -105,7 +108,9 @@ export const CLOSE_GRACE_MS = 5_000;
 
 /** The one sentence a host shows when the core cannot start: a stack trace says nothing the user can act on. */
 export function startupFailureMessage(err: unknown, howToChooseAnother: string): string {
-  return err instanceof DataDirError ? err.sentence(howToChooseAnother) : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`;
+  return err instanceof DataDirError
+    ? err.sentence(howToChooseAnother)
+    : `Gateway Playground cannot start: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
@@ -133,7 +138,17 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
-    for (const store of [profiles, models, capabilityStore, presets, history, drafts, settings, loadStore, agentStore]) {
+    for (const store of [
+      profiles,
+      models,
+      capabilityStore,
+      presets,
+      history,
+      drafts,
+      settings,
+      loadStore,
+      agentStore,
+    ]) {
       problems.push(...(await store.load()));
     }
   } catch (err) {
@@ -213,7 +228,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     runs,
     demoUrl: demo.baseUrl,
     async dispatch(name, input, receiver) {
-      if (!Object.hasOwn(calls, name)) return fail('unknown_call', `There is no call named "${String(name).slice(0, 80)}".`);
+      if (!Object.hasOwn(calls, name))
+        return fail('unknown_call', `There is no call named "${String(name).slice(0, 80)}".`);
       const callName = name as CallName;
       let size: number;
       try {

@@ -74,7 +74,10 @@ describe('Messages tab: the gateway count', () => {
 
   it('counts locally when the user says never, without calling the gateway', async () => {
     const { deps } = gateway({ ok: true, inputTokens: 42 });
-    const count = await countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic', useGateway: 'never' }, deps);
+    const count = await countTokens(
+      { protocol: 'messages', body: messagesBody, modelFamily: 'anthropic', useGateway: 'never' },
+      deps,
+    );
     expect(count.source).toBe('estimate');
     expect(count.label).toBe('estimate');
     expect(count.fallbackReason).toBeUndefined();
@@ -101,7 +104,10 @@ describe('Chat Completions and Responses tabs', () => {
   it('lists translation losses that change what is counted', async () => {
     const { deps } = gateway({ ok: true, inputTokens: 30 });
     const body = {
-      input: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { role: 'user', content: 'Hi' }],
+      input: [
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { role: 'user', content: 'Hi' },
+      ],
       previous_response_id: 'resp_1',
       store: false,
     };
@@ -122,13 +128,19 @@ describe('Chat Completions and Responses tabs', () => {
 
   it('ask the gateway anyway when the user says always', async () => {
     const { deps } = gateway({ ok: true, inputTokens: 23 });
-    const count = await countTokens({ protocol: 'responses', body: { model: 'gpt-x', input: 'Hello' }, modelFamily: 'openai', useGateway: 'always' }, deps);
+    const count = await countTokens(
+      { protocol: 'responses', body: { model: 'gpt-x', input: 'Hello' }, modelFamily: 'openai', useGateway: 'always' },
+      deps,
+    );
     expect(count).toMatchObject({ source: 'gateway-via-translation', inputTokens: 23 });
   });
 
   it('fall back to the estimate, with the reason, when the request cannot be translated', async () => {
     const { deps } = gateway({ ok: true, inputTokens: 23 });
-    const count = await countTokens({ protocol: 'chat', body: { messages: 'not a list' }, modelFamily: 'anthropic' }, deps);
+    const count = await countTokens(
+      { protocol: 'chat', body: { messages: 'not a list' }, modelFamily: 'anthropic' },
+      deps,
+    );
     expect(count.source).toBe('estimate');
     expect(count.fallbackReason).toMatch(/could not be translated.*messages must be a list.*local estimate/);
     expect(deps.countViaGateway).not.toHaveBeenCalled();
@@ -150,8 +162,13 @@ describe('gateway failures fall back to the estimate and say why', () => {
   });
 
   it('a network failure, reported or thrown', async () => {
-    const reported = await countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, gateway({ ok: false, message: 'connect ECONNREFUSED 127.0.0.1:9' }).deps);
-    expect(reported.fallbackReason).toBe('count_tokens could not be reached: connect ECONNREFUSED 127.0.0.1:9 — showing a local estimate');
+    const reported = await countTokens(
+      { protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' },
+      gateway({ ok: false, message: 'connect ECONNREFUSED 127.0.0.1:9' }).deps,
+    );
+    expect(reported.fallbackReason).toBe(
+      'count_tokens could not be reached: connect ECONNREFUSED 127.0.0.1:9 — showing a local estimate',
+    );
     const thrown = await countTokens(
       { protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' },
       gateway(() => Promise.reject(new TypeError('fetch failed'))).deps,
@@ -160,14 +177,20 @@ describe('gateway failures fall back to the estimate and say why', () => {
   });
 
   it('a stub answer of 0 for a request with content', async () => {
-    const count = await countTokens({ protocol: 'chat', body: chatBody, modelFamily: 'anthropic' }, gateway({ ok: true, inputTokens: 0 }).deps);
+    const count = await countTokens(
+      { protocol: 'chat', body: chatBody, modelFamily: 'anthropic' },
+      gateway({ ok: true, inputTokens: 0 }).deps,
+    );
     expect(count.source).toBe('estimate');
     expect(count.fallbackReason).toBe('gateway answered 0 (stub?) — showing a local estimate');
     expect(count.inputTokens).toBeGreaterThan(0);
   });
 
   it('a count that is not a whole number', async () => {
-    const count = await countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, gateway({ ok: true, inputTokens: Number.NaN }).deps);
+    const count = await countTokens(
+      { protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' },
+      gateway({ ok: true, inputTokens: Number.NaN }).deps,
+    );
     expect(count).toMatchObject({ source: 'estimate', fallbackReason: expect.stringContaining('unusable count') });
   });
 });
@@ -181,7 +204,9 @@ describe('stale counts', () => {
         return Promise.reject(new DOMException('aborted', 'AbortError'));
       },
     };
-    await expect(countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, deps, ctl.signal)).rejects.toThrow(/abort/i);
+    await expect(
+      countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, deps, ctl.signal),
+    ).rejects.toThrow(/abort/i);
   });
 
   it('reject when aborted even if the gateway answered anyway', async () => {
@@ -192,7 +217,9 @@ describe('stale counts', () => {
         return { ok: true, inputTokens: 5 };
       },
     };
-    await expect(countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, deps, ctl.signal)).rejects.toThrow();
+    await expect(
+      countTokens({ protocol: 'messages', body: messagesBody, modelFamily: 'anthropic' }, deps, ctl.signal),
+    ).rejects.toThrow();
   });
 });
 
@@ -206,12 +233,27 @@ describe('breakdown', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'lookup', input: { q: 'moons' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'two' }] },
     ],
-    tools: [{ name: 'lookup', description: 'Look things up', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }],
+    tools: [
+      {
+        name: 'lookup',
+        description: 'Look things up',
+        input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+    ],
   };
 
   it('splits a gateway total by the estimate and says so; the parts add up to the total', async () => {
-    const count = await countTokens({ protocol: 'messages', body, modelFamily: 'anthropic', breakdown: true }, gateway({ ok: true, inputTokens: 401 }).deps);
-    expect(count.breakdown!.map((b) => b.label)).toEqual(['system', 'turn 1 (user)', 'turn 2 (assistant)', 'turn 3 (user)', 'tools']);
+    const count = await countTokens(
+      { protocol: 'messages', body, modelFamily: 'anthropic', breakdown: true },
+      gateway({ ok: true, inputTokens: 401 }).deps,
+    );
+    expect(count.breakdown!.map((b) => b.label)).toEqual([
+      'system',
+      'turn 1 (user)',
+      'turn 2 (assistant)',
+      'turn 3 (user)',
+      'tools',
+    ]);
     expect(count.breakdown!.reduce((s, b) => s + b.tokens, 0)).toBe(401);
     expect(count.breakdownNote).toMatch(/estimate's proportions/);
     const biggest = [...count.breakdown!].sort((a, b) => b.tokens - a.tokens)[0];
@@ -219,25 +261,43 @@ describe('breakdown', () => {
   });
 
   it('is the estimate itself when the count is an estimate, with no note', async () => {
-    const count = await countTokens({ protocol: 'messages', body, modelFamily: 'anthropic', useGateway: 'never', breakdown: true }, gateway({ ok: true, inputTokens: 1 }).deps);
+    const count = await countTokens(
+      { protocol: 'messages', body, modelFamily: 'anthropic', useGateway: 'never', breakdown: true },
+      gateway({ ok: true, inputTokens: 1 }).deps,
+    );
     expect(count.breakdown).toEqual(estimateTokens('messages', body).breakdown);
     expect(count.breakdownNote).toBeUndefined();
   });
 
   it('is left out unless asked for', async () => {
-    const count = await countTokens({ protocol: 'messages', body, modelFamily: 'anthropic' }, gateway({ ok: true, inputTokens: 401 }).deps);
+    const count = await countTokens(
+      { protocol: 'messages', body, modelFamily: 'anthropic' },
+      gateway({ ok: true, inputTokens: 401 }).deps,
+    );
     expect(count.breakdown).toBeUndefined();
   });
 
   it('scaling keeps every part and the exact total', () => {
-    expect(scaleBreakdown([{ label: 'a', tokens: 1 }, { label: 'b', tokens: 1 }, { label: 'c', tokens: 1 }], 10).map((b) => b.tokens)).toEqual([4, 3, 3]);
+    expect(
+      scaleBreakdown(
+        [
+          { label: 'a', tokens: 1 },
+          { label: 'b', tokens: 1 },
+          { label: 'c', tokens: 1 },
+        ],
+        10,
+      ).map((b) => b.tokens),
+    ).toEqual([4, 3, 3]);
     expect(scaleBreakdown([{ label: 'a', tokens: 0 }], 10)).toEqual([{ label: 'a', tokens: 0 }]);
   });
 });
 
 describe('the local estimate', () => {
   it('counts text with o200k_base, plus a small overhead per message', () => {
-    const est = estimateTokens('messages', { system: 'You are terse.', messages: [{ role: 'user', content: 'How many moons has Mars?' }] });
+    const est = estimateTokens('messages', {
+      system: 'You are terse.',
+      messages: [{ role: 'user', content: 'How many moons has Mars?' }],
+    });
     expect(est.breakdown).toEqual([
       { label: 'system', tokens: o200k('You are terse.') },
       { label: 'turn 1 (user)', tokens: o200k('How many moons has Mars?') + MESSAGE_OVERHEAD },
@@ -247,9 +307,20 @@ describe('the local estimate', () => {
 
   it('counts tool definitions, and images at a fixed cost', () => {
     const base = { messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }] }] };
-    const withTool = { ...base, tools: [{ type: 'function', function: { name: 'zoom', parameters: { type: 'object' } } }] };
+    const withTool = {
+      ...base,
+      tools: [{ type: 'function', function: { name: 'zoom', parameters: { type: 'object' } } }],
+    };
     const withImage = {
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+      ],
     };
     const plain = estimateTokens('chat', base).total;
     const tools = estimateTokens('chat', withTool);
@@ -263,7 +334,11 @@ describe('the local estimate', () => {
       messages: [
         { role: 'system', content: 'Answer in one line.' },
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: '18°C' },
       ],
       tools: [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }],
@@ -280,19 +355,38 @@ describe('the local estimate', () => {
     const c = estimateTokens('chat', chat).total;
     const r = estimateTokens('responses', responses).total;
     expect(Math.abs(c - r) / c).toBeLessThan(0.2);
-    expect(estimateTokens('responses', responses).breakdown.map((b) => b.label)).toEqual(['system', 'turn 1 (user)', 'turn 2 (tool call)', 'turn 3 (tool result)', 'tools']);
+    expect(estimateTokens('responses', responses).breakdown.map((b) => b.label)).toEqual([
+      'system',
+      'turn 1 (user)',
+      'turn 2 (tool call)',
+      'turn 3 (tool result)',
+      'tools',
+    ]);
   });
 
   it('never throws on shapes it does not expect', () => {
     expect(estimateTokens('messages', { messages: 'nope' }).total).toBe(0);
     expect(estimateTokens('responses', { input: [null, 3, { type: 'hologram', x: 'abc' }] }).breakdown).toHaveLength(1);
-    expect(estimateTokens('chat', { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x' } }] }] }).total).toBeGreaterThan(0);
+    expect(
+      estimateTokens('chat', {
+        messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x' } }] }],
+      }).total,
+    ).toBeGreaterThan(0);
   });
 });
 
 describe('count_tokens body', () => {
   it('keeps what the endpoint takes and nothing else', () => {
-    expect(countTokensBody({ model: 'm', messages: [], max_tokens: 1, stream: true, extra: 1, thinking: { type: 'adaptive' } })).toEqual({
+    expect(
+      countTokensBody({
+        model: 'm',
+        messages: [],
+        max_tokens: 1,
+        stream: true,
+        extra: 1,
+        thinking: { type: 'adaptive' },
+      }),
+    ).toEqual({
       model: 'm',
       messages: [],
       thinking: { type: 'adaptive' },

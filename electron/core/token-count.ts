@@ -17,6 +17,7 @@ import { translateRequest, type Loss } from '../../shared/translate';
 import type { ProtocolId } from '../../shared/protocols/types';
 import type { TokenBreakdownItem, TokenCount, UseGateway } from '../../shared/contract/tokens';
 import { isObject } from '../../shared/is-object';
+import { jsonText } from '../../shared/json-text';
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +49,16 @@ export const LABELS = {
  * sampling, stop sequences, metadata, service_tier and fields the user invented — is left out: strict validators reject
  * unknown fields, and none of them changes the input size.
  */
-export const COUNT_TOKENS_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'output_config'] as const;
+export const COUNT_TOKENS_FIELDS = [
+  'model',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'cache_control',
+  'output_config',
+] as const;
 
 export function countTokensBody(messagesBody: Json): Json {
   const out: Json = {};
@@ -129,7 +139,8 @@ function toolTokens(body: Json): number {
 export function estimateTokens(protocol: ProtocolId, body: Record<string, unknown>): Estimate {
   let system = 0;
   const turns: TokenBreakdownItem[] = [];
-  const addTurn = (kind: string, tokens: number) => turns.push({ label: `turn ${turns.length + 1} (${kind})`, tokens: tokens + MESSAGE_OVERHEAD });
+  const addTurn = (kind: string, tokens: number) =>
+    turns.push({ label: `turn ${turns.length + 1} (${kind})`, tokens: tokens + MESSAGE_OVERHEAD });
   const b = isObject(body) ? body : {};
 
   if (protocol === 'messages') {
@@ -144,7 +155,8 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
       const role = typeof m.role === 'string' ? m.role : 'message';
       let tokens = contentTokens(m.content) + text(m.refusal);
       if (Array.isArray(m.tool_calls)) {
-        for (const c of m.tool_calls) if (isObject(c) && isObject(c.function)) tokens += text(c.function.name) + text(c.function.arguments);
+        for (const c of m.tool_calls)
+          if (isObject(c) && isObject(c.function)) tokens += text(c.function.name) + text(c.function.arguments);
       }
       if (role === 'system' || role === 'developer') system += tokens + MESSAGE_OVERHEAD;
       else addTurn(role === 'tool' ? 'tool result' : role, tokens);
@@ -168,7 +180,7 @@ export function estimateTokens(protocol: ProtocolId, body: Record<string, unknow
         const summary = Array.isArray(item.summary) ? item.summary : [];
         addTurn('reasoning', contentTokens(summary.map((s) => (isObject(s) ? s.text : undefined))));
       } else {
-        addTurn(String(type), json(item));
+        addTurn(jsonText(type), json(item));
       }
     }
   }
@@ -198,7 +210,8 @@ export function scaleBreakdown(items: TokenBreakdownItem[], total: number): Toke
   return out;
 }
 
-const SCALED_NOTE = "Split in the local estimate's proportions and scaled to the gateway's total: count_tokens only counts whole requests.";
+const SCALED_NOTE =
+  "Split in the local estimate's proportions and scaled to the gateway's total: count_tokens only counts whole requests.";
 
 function estimated(req: CountRequest, fallbackReason?: string): TokenCount {
   const est = estimateTokens(req.protocol, req.body);
@@ -219,10 +232,34 @@ const SHOWING = ' — showing a local estimate';
 
 /** Source fields that steer generation, not input: losing them in translation does not change the count. */
 const GENERATION_CONTROLS = new Set([
-  'max_tokens', 'max_completion_tokens', 'max_output_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'stop_sequences',
-  'stream', 'stream_options', 'seed', 'n', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs',
-  'top_logprobs', 'metadata', 'user', 'safety_identifier', 'store', 'service_tier', 'prompt_cache_key',
-  'prompt_cache_retention', 'background', 'include', 'truncation', 'verbosity',
+  'max_tokens',
+  'max_completion_tokens',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop',
+  'stop_sequences',
+  'stream',
+  'stream_options',
+  'seed',
+  'n',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'metadata',
+  'user',
+  'safety_identifier',
+  'store',
+  'service_tier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'background',
+  'include',
+  'truncation',
+  'verbosity',
 ]);
 
 function affectsCount(loss: Loss): boolean {
@@ -258,14 +295,19 @@ export async function countTokens(req: CountRequest, deps: CountDeps, signal?: A
   signal?.throwIfAborted();
 
   if (!answer.ok) {
-    const why = answer.status !== undefined ? `count_tokens answered ${answer.status}: ${answer.message}` : `count_tokens could not be reached: ${answer.message}`;
+    const why =
+      answer.status !== undefined
+        ? `count_tokens answered ${answer.status}: ${answer.message}`
+        : `count_tokens could not be reached: ${answer.message}`;
     return estimated(req, why + SHOWING);
   }
   const n = answer.inputTokens;
-  if (!Number.isInteger(n) || n < 0) return estimated(req, `count_tokens answered an unusable count (${String(n)})${SHOWING}`);
+  if (!Number.isInteger(n) || n < 0)
+    return estimated(req, `count_tokens answered an unusable count (${String(n)})${SHOWING}`);
   // A real count is never 0 for a request with content: gateways answering a stub do
   // (docs/protocols.md §7.9).
-  if (n === 0 && estimateTokens(req.protocol, req.body).total > 0) return estimated(req, `gateway answered 0 (stub?)${SHOWING}`);
+  if (n === 0 && estimateTokens(req.protocol, req.body).total > 0)
+    return estimated(req, `gateway answered 0 (stub?)${SHOWING}`);
 
   const source: TokenCount['source'] = viaTranslation ? 'gateway-via-translation' : 'gateway';
   const out: TokenCount = { inputTokens: n, source, label: LABELS[source] };

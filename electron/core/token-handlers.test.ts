@@ -37,17 +37,31 @@ afterAll(async () => {
 });
 
 describe('tokens:count', () => {
-  it.each(['401', 'body-error'] as const)('a gateway echoing the key in a failed count (%s) shows the reason with the key redacted', async (m) => {
-    mode = m;
-    const port = (gateway.address() as AddressInfo).port;
-    const saved = (await core.dispatch('profiles:save', { name: `echo ${m}`, baseUrl: `http://127.0.0.1:${port}`, key: KEY, keyStorage: 'session' }, rx)) as Result<ProfilesState>;
-    if (!saved.ok) throw new Error(saved.error.message);
-    const count = await core.dispatch(
-      'tokens:count',
-      { profileId: saved.value.activeId, protocol: 'messages', body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } },
-      rx,
-    );
-    expect(count).toMatchObject({ ok: true, value: { source: 'estimate', fallbackReason: expect.stringMatching(/invalid x-api-key: \[redacted\]/) } });
-    expect(JSON.stringify(count)).not.toContain(KEY);
-  });
+  it.each(['401', 'body-error'] as const)(
+    'a gateway echoing the key in a failed count (%s) shows the reason with the key redacted',
+    async (m) => {
+      mode = m;
+      const port = (gateway.address() as AddressInfo).port;
+      const saved = (await core.dispatch(
+        'profiles:save',
+        { name: `echo ${m}`, baseUrl: `http://127.0.0.1:${port}`, key: KEY, keyStorage: 'session' },
+        rx,
+      )) as Result<ProfilesState>;
+      if (!saved.ok) throw new Error(saved.error.message);
+      const count = await core.dispatch(
+        'tokens:count',
+        {
+          profileId: saved.value.activeId,
+          protocol: 'messages',
+          body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+        },
+        rx,
+      );
+      expect(count).toMatchObject({
+        ok: true,
+        value: { source: 'estimate', fallbackReason: expect.stringMatching(/invalid x-api-key: \[redacted\]/) },
+      });
+      expect(JSON.stringify(count)).not.toContain(KEY);
+    },
+  );
 });

@@ -6,7 +6,14 @@
 import type { ModelInfo } from '../../shared/contract';
 import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
-import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, secretsOfProfile, urlShown } from './http/request';
+import {
+  buildRequest,
+  describeRequestError,
+  gatewayRequest,
+  safeResponseHeaders,
+  secretsOfProfile,
+  urlShown,
+} from './http/request';
 import { readBodyText } from './http/body';
 import { RequestTimer } from './http/timer';
 import { scrub } from './secrets';
@@ -47,7 +54,9 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, { requestUrl: urlShown(req.url) });
+            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
+              requestUrl: urlShown(req.url),
+            });
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
           }
           let json: unknown;
@@ -81,6 +90,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
             return answer.ok ? answer : { ...answer, message: scrub(answer.message, secrets) };
           } catch (err) {
             if (err instanceof RunError || !(err instanceof Error)) throw err;
+            // eslint-disable-next-line preserve-caught-error -- the cause would carry the secret scrubbed out here
             throw new Error(scrub(err.message, secrets));
           }
         },

@@ -28,13 +28,23 @@ describe('key vault', () => {
     const keysFile = path.join(dir, 'keys.json');
     writeFileSync(
       path.join(dir, 'profiles.json'),
-      JSON.stringify({ version: 1, profiles: [{ id: 'B', name: 'Work gateway', baseUrl: 'http://127.0.0.1:2', authScheme: 'native', extraHeaders: {} }] }),
+      JSON.stringify({
+        version: 1,
+        profiles: [
+          { id: 'B', name: 'Work gateway', baseUrl: 'http://127.0.0.1:2', authScheme: 'native', extraHeaders: {} },
+        ],
+      }),
     );
-    writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys: { A: 'enc:key-A-1234', B: 'enc:key-B-locked' } }));
+    writeFileSync(
+      keysFile,
+      JSON.stringify({ version: 1, encoding: 'keychain', keys: { A: 'enc:key-A-1234', B: 'enc:key-B-locked' } }),
+    );
     const vault = new LayeredVault('keychain', keysFile, lockedCodec('enc:key-B-locked'));
     const profiles = new ProfileStore(dir, vault, builtins);
     const problems = await profiles.load();
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/saved key for "Work gateway" could not be decrypted.*kept/)]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/saved key for "Work gateway" could not be decrypted.*kept/),
+    ]);
     expect(vault.get('B')).toBeUndefined();
 
     await vault.set('C', 'key-C-5678', true);
@@ -68,19 +78,42 @@ describe('key vault', () => {
     const keysFile = path.join(dir, 'keys.json');
     writeFileSync(
       path.join(dir, 'profiles.json'),
-      JSON.stringify({ version: 1, profiles: [{ id: 'W', name: 'Wrapped', baseUrl: 'http://127.0.0.1:2', authScheme: 'native', extraHeaders: {} }, { id: 'F', name: 'Fine', baseUrl: 'http://127.0.0.1:3', authScheme: 'native', extraHeaders: {} }] }),
+      JSON.stringify({
+        version: 1,
+        profiles: [
+          { id: 'W', name: 'Wrapped', baseUrl: 'http://127.0.0.1:2', authScheme: 'native', extraHeaders: {} },
+          { id: 'F', name: 'Fine', baseUrl: 'http://127.0.0.1:3', authScheme: 'native', extraHeaders: {} },
+        ],
+      }),
     );
-    writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys: { W: 'enc:sk-live-AAAA\nBBBB-1234', F: 'enc:sk-live-CCCC-5678' } }));
+    writeFileSync(
+      keysFile,
+      JSON.stringify({
+        version: 1,
+        encoding: 'keychain',
+        keys: { W: 'enc:sk-live-AAAA\nBBBB-1234', F: 'enc:sk-live-CCCC-5678' },
+      }),
+    );
     const profiles = new ProfileStore(dir, new LayeredVault('keychain', keysFile, lockedCodec('none')), builtins);
     const problems = await profiles.load();
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/saved key for "Wrapped" contains a line break.*Enter the key again/)]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/saved key for "Wrapped" contains a line break.*Enter the key again/),
+    ]);
     expect(JSON.stringify(problems)).not.toContain('AAAA');
   });
 
   it('replaces or deletes an undecryptable key when the user sets or deletes that profile key', async () => {
     const keysFile = path.join(temp(), 'keys.json');
-    writeFileSync(keysFile, JSON.stringify({ version: 1, encoding: 'keychain', keys: { B: 'enc:old', D: 'enc:gone' } }));
-    const vault = new LayeredVault('keychain', keysFile, { encode: (k) => `enc:${k}`, decode: () => { throw new Error('locked'); } });
+    writeFileSync(
+      keysFile,
+      JSON.stringify({ version: 1, encoding: 'keychain', keys: { B: 'enc:old', D: 'enc:gone' } }),
+    );
+    const vault = new LayeredVault('keychain', keysFile, {
+      encode: (k) => `enc:${k}`,
+      decode: () => {
+        throw new Error('locked');
+      },
+    });
     await vault.load();
     expect(vault.undecryptable().sort()).toEqual(['B', 'D']);
     await vault.set('B', 'new-key-B', true);
@@ -121,7 +154,10 @@ describe('key vault', () => {
       const vault = new LayeredVault('file', keysFile);
       await vault.load();
       // The first write carries a big key and only its own; unqueued, it tends to land last and drop the second.
-      await Promise.all([vault.set('A', 'a'.repeat(1_000_000 * (1 + (trial % 3))), true), vault.set('B', 'key-B-1234', true)]);
+      await Promise.all([
+        vault.set('A', 'a'.repeat(1_000_000 * (1 + (trial % 3))), true),
+        vault.set('B', 'key-B-1234', true),
+      ]);
       const ids = Object.keys(keysOnDisk(keysFile)).sort().join(',');
       if (ids !== 'A,B') lost.push(`trial ${trial}: ${ids}`);
     }
@@ -136,12 +172,17 @@ describe('profiles', () => {
       const dir = temp();
       const store = new ProfileStore(dir, new LayeredVault(undefined, undefined), builtins);
       await store.load();
-      const headers = Object.fromEntries(Array.from({ length: 2000 * (1 + (trial % 3)) }, (_, i) => [`x-h-${i}`, 'v'.repeat(100)]));
+      const headers = Object.fromEntries(
+        Array.from({ length: 2000 * (1 + (trial % 3)) }, (_, i) => [`x-h-${i}`, 'v'.repeat(100)]),
+      );
       await Promise.all([
         store.save({ name: 'Big', baseUrl: 'http://127.0.0.1:3', authScheme: 'native', extraHeaders: headers }),
         store.save({ name: 'Small', baseUrl: 'http://127.0.0.1:4', authScheme: 'native', extraHeaders: {} }),
       ]);
-      const stored = JSON.parse(readFileSync(path.join(dir, 'profiles.json'), 'utf8')) as { activeId: string; profiles: { name: string }[] };
+      const stored = JSON.parse(readFileSync(path.join(dir, 'profiles.json'), 'utf8')) as {
+        activeId: string;
+        profiles: { name: string }[];
+      };
       const names = stored.profiles.map((p) => p.name).join(',');
       if (names !== 'Big,Small') lost.push(`trial ${trial}: ${names}`);
     }

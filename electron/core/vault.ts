@@ -71,7 +71,11 @@ export class LayeredVault implements KeyVault {
   async load(): Promise<StartupProblem[]> {
     if (!this.file || !this.kind) return [];
     try {
-      const raw = JSON.parse(await fs.readFile(this.file, 'utf8')) as { version: number; encoding?: string; keys: Record<string, string> };
+      const raw = JSON.parse(await fs.readFile(this.file, 'utf8')) as {
+        version: number;
+        encoding?: string;
+        keys: Record<string, string>;
+      };
       if (raw.encoding !== undefined && raw.encoding !== this.kind) {
         // Both hosts can share one data folder: the browser host must not read the desktop app's keychain blobs
         // as its own (they would be sent as garbage keys) nor rewrite them (they could never be decrypted again).
@@ -92,7 +96,9 @@ export class LayeredVault implements KeyVault {
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        return [await moveAside(this.file, `could not be read (${(err as Error).message}); saved keys must be entered again`)];
+        return [
+          await moveAside(this.file, `could not be read (${(err as Error).message}); saved keys must be entered again`),
+        ];
       }
     }
     return [];

@@ -69,7 +69,7 @@ describe('window hardening', () => {
 describe('the CSP in the page itself', () => {
   it("repeats the hosts' policy as a meta tag, allowing no remote script or connection", () => {
     const html = readFileSync(path.resolve('renderer/index.html'), 'utf8');
-    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     expect(meta).toBeDefined();
     const policy = new Map(
       meta!

@@ -49,7 +49,7 @@ export function createMainWindow(opts: {
   const state = trackWindowState(win, opts.dataDir);
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/index.html`);
-  return { win, flushState: state.flush };
+  return { win, flushState: () => state.flush() };
 }
 
 export const preloadPath = (bundleDir: string): string => path.join(bundleDir, 'preload.cjs');

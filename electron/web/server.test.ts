@@ -55,7 +55,7 @@ function raw(request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(host.port, '127.0.0.1', () => socket.write(request));
     let out = '';
-    socket.on('data', (d) => (out += d));
+    socket.on('data', (d: Buffer) => (out += d.toString()));
     socket.on('close', () => resolve(out));
     socket.on('error', reject);
     // A handler that threw leaves the socket hanging: fail fast instead of at the test timeout.
@@ -80,7 +80,7 @@ function call(
   msg: unknown,
 ): Promise<{ id: number | null; result: { ok: boolean; error?: { code: string } } }> {
   return new Promise((resolve) => {
-    ws.once('message', (d) => resolve(JSON.parse(d.toString())));
+    ws.once('message', (d: Buffer) => resolve(JSON.parse(d.toString())));
     ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
   });
 }

@@ -179,7 +179,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       if (isBinary) return reply(null, fail('invalid_message', 'Binary messages are not accepted.'));
       let msg: { id?: unknown; name?: unknown; input?: unknown };
       try {
-        msg = JSON.parse(data.toString());
+        // ws hands text frames over as one Buffer (its default binaryType, 'nodebuffer').
+        msg = JSON.parse((data as Buffer).toString()) as typeof msg;
       } catch {
         return reply(null, fail('invalid_message', 'The message is not JSON.'));
       }

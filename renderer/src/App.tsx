@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
 import { gateway, onHostConnection } from './bridge';
 import type { TabId } from './store/composer-slice';
@@ -37,7 +37,7 @@ const OTHER_TABS = {
 const TABS: { id: TabId; label: string; sub: string; mono?: boolean }[] = TAB_ORDER.map((id) =>
   isProtocol(id)
     ? { id, label: PROTOCOL_INFO[id].label, sub: PROTOCOL_INFO[id].path, mono: true }
-    : { id, ...OTHER_TABS[id as keyof typeof OTHER_TABS] },
+    : { id, ...OTHER_TABS[id] },
 );
 
 interface ProtocolTabProps {
@@ -103,7 +103,9 @@ export function App() {
     tabSelected(tab);
   };
   const selectRef = useRef(select);
-  selectRef.current = select;
+  useLayoutEffect(() => {
+    selectRef.current = select;
+  });
 
   /** WAI-ARIA tabs: arrows move the focus and the selection along the list (roving tabindex). */
   const onTabKey = (e: KeyboardEvent<HTMLElement>) => {

@@ -34,7 +34,8 @@ class FakeSocket {
   }
   /** Answers every call sent so far with its own name. */
   replyAll() {
-    for (const m of this.sent.splice(0)) this.emit('message', { data: JSON.stringify({ id: m.id, result: { ok: true, value: m.name } }) });
+    for (const m of this.sent.splice(0))
+      this.emit('message', { data: JSON.stringify({ id: m.id, result: { ok: true, value: m.name } }) });
   }
 }
 
@@ -68,7 +69,11 @@ describe('browser-host bridge: a call too large for the host', () => {
   it('is refused in the tab with too_large, never sent (the host would close the socket and cancel its runs), and the connection goes on', async () => {
     const { gateway } = await freshBridge();
     socket(0).open();
-    const big = gateway.runs.start({ profileId: 'demo', protocol: 'messages', body: { blob: '漢'.repeat(12 * 1024 * 1024) } });
+    const big = gateway.runs.start({
+      profileId: 'demo',
+      protocol: 'messages',
+      body: { blob: '漢'.repeat(12 * 1024 * 1024) },
+    });
     expect(await state(big)).toMatchObject({ ok: false, error: { code: 'too_large' } });
     expect(socket(0).sent).toEqual([]);
     const next = gateway.app.info({});
@@ -138,6 +143,9 @@ describe('browser-host bridge: calls made while the host is unreachable', () => 
     await vi.advanceTimersByTimeAsync(0);
     expect(socket(0).sent).toHaveLength(1);
     socket(0).drop();
-    expect(await state(call)).toMatchObject({ ok: false, error: { code: 'disconnected', message: 'The connection to the app host was lost.' } });
+    expect(await state(call)).toMatchObject({
+      ok: false,
+      error: { code: 'disconnected', message: 'The connection to the app host was lost.' },
+    });
   });
 });

@@ -2,7 +2,16 @@
  * The only reader of window.gateway (Electron preload) and the only WebSocket client (browser host).
  * Everything else in the renderer imports `gateway` from here.
  */
-import { createGatewayApi, MAX_FRAME_BYTES, tooLarge, type CallName, type GatewayApi, type PushName, type Result, type Transport } from '../../shared/contract';
+import {
+  createGatewayApi,
+  MAX_FRAME_BYTES,
+  tooLarge,
+  type CallName,
+  type GatewayApi,
+  type PushName,
+  type Result,
+  type Transport,
+} from '../../shared/contract';
 
 declare global {
   interface Window {
@@ -76,7 +85,7 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
     socket.addEventListener('message', (ev) => {
       let msg: { id?: number; result?: Result<unknown>; push?: PushName; payload?: unknown };
       try {
-        msg = JSON.parse(String(ev.data));
+        msg = JSON.parse(String(ev.data)) as typeof msg;
       } catch {
         return;
       }

@@ -53,8 +53,16 @@ export const ProbeInput = z
   .object({
     profileId: ProfileId,
     models: z.array(ModelId).min(1).max(500),
-    protocols: z.array(ProtocolSchema).min(1).max(3).default([...PROTOCOL_IDS] as ProtocolId[]),
-    capabilities: z.array(CapabilityIdSchema).min(1).max(CAPABILITY_IDS.length).default([...CAPABILITY_IDS] as CapabilityId[]),
+    protocols: z
+      .array(ProtocolSchema)
+      .min(1)
+      .max(3)
+      .default([...PROTOCOL_IDS] as ProtocolId[]),
+    capabilities: z
+      .array(CapabilityIdSchema)
+      .min(1)
+      .max(CAPABILITY_IDS.length)
+      .default([...CAPABILITY_IDS] as CapabilityId[]),
     /**
      * How patient to be with 429s: a cell is retried after the gateway's retry-after while that wait is at most
      * `maxWaitSeconds`, up to `maxAttempts` tries; then it is recorded inconclusive.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Errors cross the transport as data, never thrown: Electron keeps only `message` of a thrown error. */
 export interface AppError {
@@ -39,4 +39,7 @@ export const MAX_FRAME_BYTES = MAX_PAYLOAD_BYTES + 64 * 1024;
 
 /** A call refused for its size, in the same words wherever it is caught (the core, or a tab before sending). */
 export const tooLarge = (bytes: number): Result<never> =>
-  fail('too_large', `The payload is ${(bytes / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.`);
+  fail(
+    'too_large',
+    `The payload is ${(bytes / 1048576).toFixed(1)} MB; the limit is ${MAX_PAYLOAD_BYTES / 1048576} MB.`,
+  );

@@ -59,7 +59,12 @@ const PresetFields = {
     .optional(),
 };
 
-export const PresetSchema = z.object({ id: z.string().min(1).max(100), ...PresetFields, createdAt: z.string(), updatedAt: z.string() });
+export const PresetSchema = z.object({
+  id: z.string().min(1).max(100),
+  ...PresetFields,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 
 export const PresetSaveInput = z
   .object({
@@ -100,7 +105,9 @@ export const HistoryFilter = z
   .object({
     protocol: ProtocolSchema.optional(),
     model: z.string().max(200).optional(),
-    verdict: z.enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled']).optional(),
+    verdict: z
+      .enum(['complete', 'truncated', 'error-event', 'http-error', 'network-error', 'timeout', 'cancelled'])
+      .optional(),
     /** true: only runs that ended with warnings; false: only runs without (a clean "complete"). */
     withWarnings: z.boolean().optional(),
     text: z.string().max(200).optional(),
@@ -129,29 +136,57 @@ export const PRESETS_FILE_MAX_BYTES = MAX_PAYLOAD_BYTES - 64 * 1024;
 export const libraryCalls = {
   'presets:list': defineCall<{ presets: Preset[] }>()(z.object({}).strict()),
   'presets:save': defineCall<Preset>()(PresetSaveInput),
-  'presets:rename': defineCall<Preset>()(z.object({ id: z.string().min(1).max(100), name: PresetFields.name }).strict()),
+  'presets:rename': defineCall<Preset>()(
+    z.object({ id: z.string().min(1).max(100), name: PresetFields.name }).strict(),
+  ),
   'presets:duplicate': defineCall<Preset>()(Id),
   /** Returns the deleted preset so the UI can undo with presets:restore. */
   'presets:delete': defineCall<{ deleted: Preset }>()(Id),
   'presets:restore': defineCall<Preset>()(z.object({ preset: PresetSchema }).strict()),
-  'presets:export': defineCall<{ text: string; count: number }>()(z.object({ ids: z.array(z.string().max(100)).max(10_000).optional() }).strict()),
+  'presets:export': defineCall<{ text: string; count: number }>()(
+    z.object({ ids: z.array(z.string().max(100)).max(10_000).optional() }).strict(),
+  ),
   /** With onConflict "ask", a name clash imports nothing and lists the clashing names for the user to decide. */
   'presets:import': defineCall<{ imported: number; replaced: number; conflicts: string[] }>()(
-    z.object({ text: z.string().max(PRESETS_FILE_MAX_BYTES), onConflict: z.enum(['ask', 'keep-both', 'replace']).default('ask') }).strict(),
+    z
+      .object({
+        text: z.string().max(PRESETS_FILE_MAX_BYTES),
+        onConflict: z.enum(['ask', 'keep-both', 'replace']).default('ask'),
+      })
+      .strict(),
   ),
   'history:list': defineCall<{ runs: HistorySummary[]; total: number; bytes: number }>()(HistoryFilter),
   'history:get': defineCall<RecordedRun>()(RunId),
   'history:delete': defineCall<{ deleted: boolean }>()(RunId),
   'history:clear': defineCall<{ deleted: number }>()(z.object({}).strict()),
   'history:settings': defineCall<HistorySettings>()(
-    z.object({ maxRuns: z.number().int().min(1).max(100_000).optional(), maxBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).optional() }).strict(),
+    z
+      .object({
+        maxRuns: z.number().int().min(1).max(100_000).optional(),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1024 * 1024)
+          .max(100 * 1024 ** 3)
+          .optional(),
+      })
+      .strict(),
   ),
   /** A recorded run's request as code, from its ledger: the URL and headers it was sent with, not its profile's current ones. */
   'history:code': defineCall<{ code: string; language: ExportLanguage }>()(
-    z.object({ runId: z.string().min(1).max(100), language: z.enum(['curl', 'python', 'typescript', 'http']) }).strict(),
+    z
+      .object({ runId: z.string().min(1).max(100), language: z.enum(['curl', 'python', 'typescript', 'http']) })
+      .strict(),
   ),
   'export:code': defineCall<{ code: string; language: ExportLanguage }>()(
-    z.object({ profileId: z.string().min(1).max(100), protocol: ProtocolSchema, body: z.record(z.string(), z.unknown()), language: z.enum(['curl', 'python', 'typescript', 'http']) }).strict(),
+    z
+      .object({
+        profileId: z.string().min(1).max(100),
+        protocol: ProtocolSchema,
+        body: z.record(z.string(), z.unknown()),
+        language: z.enum(['curl', 'python', 'typescript', 'http']),
+      })
+      .strict(),
   ),
   'import:curl': defineCall<CurlImport>()(z.object({ text: z.string().max(20 * 1024 * 1024) }).strict()),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { calls, type CallName, type PushName } from './calls';
-import { CALL_NAMES, PUSH_NAMES } from './names';
+import { CALL_NAMES, type PUSH_NAMES } from './names';
 
 // Compile-time: a name in a domain file but not in the tuple (or the reverse) makes these two types differ,
 // and `tsc` fails here. `satisfies` in names.ts already refuses a tuple name with no schema.

@@ -2,15 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { createChatFold, readChatResponse } from './chat';
 import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 
-const chunk = (delta: Record<string, unknown> | null, extra: Record<string, unknown> = {}, finish: string | null = null) => ({
+const chunk = (
+  delta: Record<string, unknown> | null,
+  extra: Record<string, unknown> = {},
+  finish: string | null = null,
+) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion.chunk',
   model: 'gpt-x',
   choices: delta === null ? [] : [{ index: 0, delta, finish_reason: finish }],
   ...extra,
 });
-const data = (delta: Record<string, unknown> | null, extra: Record<string, unknown> = {}, finish: string | null = null) =>
-  sse.data(chunk(delta, extra, finish));
+const data = (
+  delta: Record<string, unknown> | null,
+  extra: Record<string, unknown> = {},
+  finish: string | null = null,
+) => sse.data(chunk(delta, extra, finish));
 const DONE = 'data: [DONE]\n\n';
 
 describe('Chat fold over recorded-style fixtures', () => {
@@ -33,8 +40,22 @@ describe('Chat fold over recorded-style fixtures', () => {
   it('accumulates parallel tool calls by index with arguments split across deltas', () => {
     const run = runFold('chat', fixtures.chatToolCalls);
     expect(run.transcript.blocks).toEqual([
-      { kind: 'tool_call', id: 'call_paris01', name: 'get_weather', argsText: '{"city": "Paris"}', args: { city: 'Paris' }, complete: true },
-      { kind: 'tool_call', id: 'call_tokyo02', name: 'get_weather', argsText: '{"city": "Tōkyō"}', args: { city: 'Tōkyō' }, complete: true },
+      {
+        kind: 'tool_call',
+        id: 'call_paris01',
+        name: 'get_weather',
+        argsText: '{"city": "Paris"}',
+        args: { city: 'Paris' },
+        complete: true,
+      },
+      {
+        kind: 'tool_call',
+        id: 'call_tokyo02',
+        name: 'get_weather',
+        argsText: '{"city": "Tōkyō"}',
+        args: { city: 'Tōkyō' },
+        complete: true,
+      },
     ]);
     expect(run.transcript.stopReason).toBe('tool_calls');
     expect(run.transcript.usage).toEqual({ inputTotal: 82, inputCached: 0, output: 36, reasoning: 12 });
@@ -64,7 +85,9 @@ describe('Chat fold: tool-call quirks', () => {
   it('§9.10: a new id at a used index starts a new call', () => {
     const body =
       data({ role: 'assistant', content: null }) +
-      data({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'one', arguments: '{"x":' } }] }) +
+      data({
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'one', arguments: '{"x":' } }],
+      }) +
       data({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }) +
       data({ tool_calls: [{ index: 0, id: 'call_b', type: 'function', function: { name: 'two', arguments: '{}' } }] }) +
       data({ tool_calls: [{ index: 0, id: 'call_b', function: { arguments: '' } }] }) +
@@ -78,7 +101,10 @@ describe('Chat fold: tool-call quirks', () => {
   });
 
   it('a forced named tool ends with finish_reason stop: the call is still structural', () => {
-    const body = data({ tool_calls: [{ index: 0, id: 'c', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }) + data({}, {}, 'stop') + DONE;
+    const body =
+      data({ tool_calls: [{ index: 0, id: 'c', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }) +
+      data({}, {}, 'stop') +
+      DONE;
     const run = runFold('chat', body);
     expect(run.transcript.stopReason).toBe('stop');
     expect(run.transcript.blocks[0]).toMatchObject({ kind: 'tool_call', args: { city: 'Paris' }, complete: true });
@@ -86,7 +112,9 @@ describe('Chat fold: tool-call quirks', () => {
 
   it('tool calls stay incomplete until finish_reason; invalid arguments set argsError', () => {
     const fold = createChatFold();
-    fold.push({ data: JSON.stringify(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{"a' } }] })) });
+    fold.push({
+      data: JSON.stringify(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{"a' } }] })),
+    });
     expect(fold.transcript().blocks[0]).toMatchObject({ complete: false, argsText: '{"a' });
     fold.push({ data: JSON.stringify(chunk({}, {}, 'tool_calls')) });
     const b = fold.transcript().blocks[0];
@@ -125,8 +153,13 @@ describe('Chat fold: terminal cases', () => {
   it('EOF before finish_reason is truncated, naming what was missing', () => {
     const run = runFold('chat', cutBefore(fixtures.chatText, '"finish_reason":"stop"'));
     expect(run.outcome.verdict).toBe('truncated');
-    expect(run.outcome.reason).toBe('The connection closed before a finish_reason and data: [DONE] arrived (6 events received).');
-    expect(run.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'Server-sent events stream text — naïve ✓ 🚀.' });
+    expect(run.outcome.reason).toBe(
+      'The connection closed before a finish_reason and data: [DONE] arrived (6 events received).',
+    );
+    expect(run.transcript.blocks[0]).toMatchObject({
+      kind: 'text',
+      text: 'Server-sent events stream text — naïve ✓ 🚀.',
+    });
   });
 
   it('[DONE] without any finish_reason is truncated', () => {
@@ -142,22 +175,39 @@ describe('Chat fold: terminal cases', () => {
   });
 
   it('a top-level error in a data frame is an error-event', () => {
-    const run = runFold('chat', data({ content: 'par' }) + sse.data({ error: { message: 'Upstream overloaded', type: 'server_error', code: 503 } }) + DONE);
-    expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { type: 'server_error', code: '503', message: 'Upstream overloaded' } });
+    const run = runFold(
+      'chat',
+      data({ content: 'par' }) +
+        sse.data({ error: { message: 'Upstream overloaded', type: 'server_error', code: 503 } }) +
+        DONE,
+    );
+    expect(run.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { type: 'server_error', code: '503', message: 'Upstream overloaded' },
+    });
     expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'par' }]);
   });
 
   it('event: error frames and chunks with empty choices plus error are error-events', () => {
     const named = runFold('chat', 'event: error\ndata: {"error":{"message":"bad","code":"rate_limit_exceeded"}}\n\n');
-    expect(named.outcome).toMatchObject({ verdict: 'error-event', error: { code: 'rate_limit_exceeded', message: 'bad' } });
+    expect(named.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { code: 'rate_limit_exceeded', message: 'bad' },
+    });
     const inChunk = runFold('chat', data(null, { error: { message: 'Provider returned error', code: 502 } }));
-    expect(inChunk.outcome).toMatchObject({ verdict: 'error-event', error: { code: '502', message: 'Provider returned error' } });
+    expect(inChunk.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { code: '502', message: 'Provider returned error' },
+    });
     const text = runFold('chat', 'event: error\ndata: {"message":"plain"}\n\n');
     expect(text.outcome.verdict).toBe('error-event');
   });
 
   it('warns about malformed JSON and carries on', () => {
-    const run = runFold('chat', 'data: {"choices":[{"delta":{"content":"x"\n\n' + data({ content: 'ok' }, {}, 'stop') + DONE);
+    const run = runFold(
+      'chat',
+      'data: {"choices":[{"delta":{"content":"x"\n\n' + data({ content: 'ok' }, {}, 'stop') + DONE,
+    );
     expect(run.outcome.verdict).toBe('complete');
     expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'ok' }]);
     expect(run.outcome.warnings[0]).toMatch(/Event 1 is not a JSON object/);
@@ -171,7 +221,14 @@ describe('Chat fold: terminal cases', () => {
 
   it('only the first choice is folded when n > 1', () => {
     const body =
-      sse.data({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'A' } }, { index: 1, delta: { content: 'B' } }] }) +
+      sse.data({
+        id: 'x',
+        object: 'chat.completion.chunk',
+        choices: [
+          { index: 0, delta: { content: 'A' } },
+          { index: 1, delta: { content: 'B' } },
+        ],
+      }) +
       data({}, {}, 'stop') +
       DONE;
     const run = runFold('chat', body);
@@ -194,7 +251,9 @@ describe('readChatResponse', () => {
             role: 'assistant',
             content: null,
             refusal: null,
-            tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            tool_calls: [
+              { id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            ],
           },
         },
       ],
@@ -211,7 +270,16 @@ describe('readChatResponse', () => {
         id: 'chatcmpl-1',
         model: 'gpt-x',
         stopReason: 'tool_calls',
-        blocks: [{ kind: 'tool_call', id: 'call_abc', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true }],
+        blocks: [
+          {
+            kind: 'tool_call',
+            id: 'call_abc',
+            name: 'get_weather',
+            argsText: '{"city":"Paris"}',
+            args: { city: 'Paris' },
+            complete: true,
+          },
+        ],
         usage: { inputTotal: 82, inputCached: 0, inputCacheWrite: 12, output: 18, reasoning: 0 },
         rawUsage: expect.any(Object),
       },
@@ -221,7 +289,12 @@ describe('readChatResponse', () => {
 
   it('reads text, reasoning_content and refusal', () => {
     const reading = readChatResponse({
-      choices: [{ message: { role: 'assistant', content: 'Hi', reasoning_content: 'think', refusal: 'no' }, finish_reason: 'stop' }],
+      choices: [
+        {
+          message: { role: 'assistant', content: 'Hi', reasoning_content: 'think', refusal: 'no' },
+          finish_reason: 'stop',
+        },
+      ],
     });
     expect(reading.transcript.blocks).toEqual([
       { kind: 'thinking', text: 'think' },
@@ -232,7 +305,10 @@ describe('readChatResponse', () => {
   });
 
   it('a 200 body with an error envelope sets error (new-api model lookup)', () => {
-    const reading = readChatResponse({ error: { message: 'model gpt-z not found', type: 'new_api_error', code: 'model_not_found' }, success: false });
+    const reading = readChatResponse({
+      error: { message: 'model gpt-z not found', type: 'new_api_error', code: 'model_not_found' },
+      success: false,
+    });
     expect(reading.error).toEqual({ type: 'new_api_error', code: 'model_not_found', message: 'model gpt-z not found' });
     expect(readChatResponse({ error: 'upstream exploded' }).error).toEqual({ message: 'upstream exploded' });
   });

@@ -64,11 +64,12 @@ export function createChatFold(): StreamFold {
     if (piece === '') return false;
     let b = kind === 'text' ? text : kind === 'thinking' ? thinking : refusal;
     if (!b) {
-      b = { kind, text: '' } as TextLike;
-      blocks.push(b);
-      if (kind === 'text') text = b;
-      else if (kind === 'thinking') thinking = b;
-      else refusal = b;
+      const fresh: TextLike = { kind, text: '' };
+      blocks.push(fresh);
+      if (kind === 'text') text = fresh;
+      else if (kind === 'thinking') thinking = fresh;
+      else refusal = fresh;
+      b = fresh;
     }
     pieces.add(b, 'text', piece);
     return true;
@@ -151,7 +152,11 @@ export function createChatFold(): StreamFold {
   function push(message: SseMessage, parsed: ParsedEvent = parseEvent(message)): FoldStep {
     count++;
     if (done || error) {
-      if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error' : '[DONE]'} and was ignored.`);
+      if (!parsed.done)
+        warnings.add(
+          'after-terminal',
+          `${parsed.type} arrived after ${error ? 'the error' : '[DONE]'} and was ignored.`,
+        );
       return QUIET_STEP;
     }
     if (parsed.done) {
@@ -214,7 +219,11 @@ export function createChatFold(): StreamFold {
         warnings: list,
       };
     }
-    return { verdict: 'complete', reason: `The stream ended with finish_reason ${head.stopReason} and [DONE].`, warnings: list };
+    return {
+      verdict: 'complete',
+      reason: `The stream ended with finish_reason ${head.stopReason} and [DONE].`,
+      warnings: list,
+    };
   }
 
   return {
@@ -231,7 +240,13 @@ export function createChatFold(): StreamFold {
 function toolCallFrom(tc: Record<string, unknown>): ToolBlock {
   const fn = isObject(tc.function) ? tc.function : tc;
   const argsText = str(fn.arguments) ?? (isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '');
-  const call: ToolBlock = { kind: 'tool_call', id: str(tc.id) ?? '', name: str(fn.name) ?? '', argsText, complete: true };
+  const call: ToolBlock = {
+    kind: 'tool_call',
+    id: str(tc.id) ?? '',
+    name: str(fn.name) ?? '',
+    argsText,
+    complete: true,
+  };
   const parsed = parseArgs(argsText);
   if (parsed.argsError !== undefined) call.argsError = parsed.argsError;
   else call.args = parsed.args;
@@ -255,7 +270,11 @@ export function readChatResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   const error = bodyErrorOf(json);
   if (!isObject(json)) {
-    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+    return {
+      transcript: { blocks: [], usage: {} },
+      warnings: ['The body is not a JSON object.'],
+      ...(error ? { error } : {}),
+    };
   }
   const blocks: Block[] = [];
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
@@ -264,7 +283,7 @@ export function readChatResponse(json: unknown): ResponseReading {
   const choices = Array.isArray(json.choices) ? json.choices : undefined;
   if (!choices && !error) warnings.push('The body has no choices array.');
   if (choices && choices.length > 1) warnings.push(`${choices.length} choices returned; only the first is shown.`);
-  const choice = choices?.[0];
+  const choice: unknown = choices?.[0];
   if (isObject(choice)) {
     const m = isObject(choice.message) ? choice.message : {};
     const reasoning = reasoningOf(m);

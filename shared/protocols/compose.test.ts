@@ -10,7 +10,7 @@ import {
 } from './compose';
 import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 import { readMessagesResponse } from './messages';
-import { readResponsesResponse } from './responses';
+import { readResponsesResponse } from './responses-body';
 import type { Transcript } from './types';
 
 const deepFreeze = <T>(value: T): T => {
@@ -24,7 +24,12 @@ const deepFreeze = <T>(value: T): T => {
 describe('defaultBody', () => {
   it('builds a useful starter per protocol', () => {
     const user = { role: 'user', content: 'Explain server-sent events in two sentences.' };
-    expect(defaultBody('messages', 'claude-x')).toEqual({ model: 'claude-x', messages: [user], max_tokens: 1024, stream: true });
+    expect(defaultBody('messages', 'claude-x')).toEqual({
+      model: 'claude-x',
+      messages: [user],
+      max_tokens: 1024,
+      stream: true,
+    });
     expect(defaultBody('chat', 'gpt-x')).toEqual({
       model: 'gpt-x',
       messages: [user],
@@ -32,7 +37,12 @@ describe('defaultBody', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
-    expect(defaultBody('responses', 'gpt-x')).toEqual({ model: 'gpt-x', input: [user], max_output_tokens: 1024, stream: true });
+    expect(defaultBody('responses', 'gpt-x')).toEqual({
+      model: 'gpt-x',
+      input: [user],
+      max_output_tokens: 1024,
+      stream: true,
+    });
     expect(defaultBody('messages')).not.toHaveProperty('model');
   });
 
@@ -50,9 +60,15 @@ describe('Messages round trip (§1.7)', () => {
     const thinking = runFold('messages', fixtures.messagesThinking).transcript;
     const tool = runFold('messages', fixtures.messagesToolUse).transcript;
     const transcript: Transcript = { ...tool, blocks: [...thinking.blocks.slice(0, 2), ...tool.blocks] };
-    const body = deepFreeze({ ...defaultBody('messages', 'claude-x'), tools: [{ name: 'get_weather' }], x_custom: { keep: true } });
+    const body = deepFreeze({
+      ...defaultBody('messages', 'claude-x'),
+      tools: [{ name: 'get_weather' }],
+      x_custom: { keep: true },
+    });
     const withReply = appendAssistantTurn('messages', body, transcript);
-    const next = appendToolResults('messages', withReply, [{ id: 'toolu_01FixtureWeatherCall', name: 'get_weather', output: '18°C, nonce K7Q2' }]);
+    const next = appendToolResults('messages', withReply, [
+      { id: 'toolu_01FixtureWeatherCall', name: 'get_weather', output: '18°C, nonce K7Q2' },
+    ]);
     expect(next).toEqual({
       model: 'claude-x',
       max_tokens: 1024,
@@ -64,13 +80,23 @@ describe('Messages round trip (§1.7)', () => {
         {
           role: 'assistant',
           content: [
-            { type: 'thinking', thinking: 'The user asks 17 × 23. 17 × 20 = 340, 17 × 3 = 51, so 391.', signature: 'EqQBCkYIBxgCKkBfixtureSignatureAAAA==' },
-            { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN8YU==' },
+            {
+              type: 'thinking',
+              thinking: 'The user asks 17 × 23. 17 × 20 = 340, 17 × 3 = 51, so 391.',
+              signature: 'EqQBCkYIBxgCKkBfixtureSignatureAAAA==',
+            },
+            {
+              type: 'redacted_thinking',
+              data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN8YU==',
+            },
             { type: 'text', text: "I'll check the weather in Paris." },
             { type: 'tool_use', id: 'toolu_01FixtureWeatherCall', name: 'get_weather', input: { city: 'Paris' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01FixtureWeatherCall', content: '18°C, nonce K7Q2' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_01FixtureWeatherCall', content: '18°C, nonce K7Q2' }],
+        },
       ],
     });
     expect((body as Record<string, unknown>).messages).toHaveLength(1);
@@ -90,11 +116,20 @@ describe('Messages round trip (§1.7)', () => {
         ],
       },
     ]);
-    expect(appendUserTurn('messages', body, 'thanks').messages).toEqual([...(body.messages as unknown[]), { role: 'user', content: 'thanks' }]);
+    expect(appendUserTurn('messages', body, 'thanks').messages).toEqual([
+      ...(body.messages as unknown[]),
+      { role: 'user', content: 'thanks' },
+    ]);
   });
 
   it('skips unsendable blocks and sends nothing for an empty reply', () => {
-    const t: Transcript = { blocks: [{ kind: 'thinking', text: 'no signature' }, { kind: 'text', text: '' }], usage: {} };
+    const t: Transcript = {
+      blocks: [
+        { kind: 'thinking', text: 'no signature' },
+        { kind: 'text', text: '' },
+      ],
+      usage: {},
+    };
     expect(appendAssistantTurn('messages', { messages: [] }, t)).toEqual({ messages: [] });
   });
 });
@@ -111,7 +146,11 @@ describe('Chat round trip (§3.4)', () => {
     const next = appendToolResults(
       'chat',
       appendAssistantTurn('chat', body, transcript),
-      pending.map((p) => ({ id: p.id, name: p.name, output: `18°C, nonce K7Q2 (${(p.args as { city: string }).city})` })),
+      pending.map((p) => ({
+        id: p.id,
+        name: p.name,
+        output: `18°C, nonce K7Q2 (${(p.args as { city: string }).city})`,
+      })),
     );
     expect(next.parallel_tool_calls).toBe(true);
     expect(next.stream_options).toEqual({ include_usage: true });
@@ -131,7 +170,11 @@ describe('Chat round trip (§3.4)', () => {
 
   it('a text reply continues as a plain assistant message; thinking is not sent back', () => {
     const transcript = runFold('chat', fixtures.chatReasoning).transcript;
-    const next = appendUserTurn('chat', appendAssistantTurn('chat', { messages: [{ role: 'user', content: '2+2?' }] }, transcript), 'and 3+3?');
+    const next = appendUserTurn(
+      'chat',
+      appendAssistantTurn('chat', { messages: [{ role: 'user', content: '2+2?' }] }, transcript),
+      'and 3+3?',
+    );
     expect(next.messages).toEqual([
       { role: 'user', content: '2+2?' },
       { role: 'assistant', content: '4' },
@@ -140,9 +183,16 @@ describe('Chat round trip (§3.4)', () => {
   });
 
   it('empty tool arguments are sent as "{}"', () => {
-    const t: Transcript = { blocks: [{ kind: 'tool_call', id: 'c', name: 'f', argsText: '', args: {}, complete: true }], usage: {} };
+    const t: Transcript = {
+      blocks: [{ kind: 'tool_call', id: 'c', name: 'f', argsText: '', args: {}, complete: true }],
+      usage: {},
+    };
     expect(appendAssistantTurn('chat', {}, t).messages).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
     ]);
   });
 });
@@ -150,17 +200,28 @@ describe('Chat round trip (§3.4)', () => {
 describe('Responses round trip (§4.3)', () => {
   it('appends output items (reasoning without encrypted_content skipped) and function_call_output items; a string input becomes a user item', () => {
     const transcript = runFold('responses', fixtures.responsesTextTool).transcript;
-    const body = deepFreeze({ model: 'gpt-x', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] });
+    const body = deepFreeze({
+      model: 'gpt-x',
+      input: 'Weather in Paris?',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
     const pending = pendingToolCalls(transcript);
     expect(pending.map((p) => p.id)).toEqual(['call_abc']);
-    const next = appendToolResults('responses', appendAssistantTurn('responses', body, transcript), [{ id: 'call_abc', output: '18°C, nonce K7Q2' }]);
+    const next = appendToolResults('responses', appendAssistantTurn('responses', body, transcript), [
+      { id: 'call_abc', output: '18°C, nonce K7Q2' },
+    ]);
     expect(next).toEqual({
       model: 'gpt-x',
       store: false,
       include: ['reasoning.encrypted_content'],
       input: [
         { role: 'user', content: 'Weather in Paris?' },
-        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking Paris — один момент ⏳' }] },
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Checking Paris — один момент ⏳' }],
+        },
         { type: 'function_call', call_id: 'call_abc', name: 'get_weather', arguments: '{"city":"Paris"}' },
         { type: 'function_call_output', call_id: 'call_abc', output: '18°C, nonce K7Q2' },
       ],
@@ -207,7 +268,9 @@ describe('Continue after a run cut off mid tool call', () => {
       usage: {},
     };
     expect(appendAssistantTurn('messages', { messages: [user] }, cut)).toEqual({ messages: [user] });
-    expect(appendAssistantTurn('messages', { messages: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({ messages: [user] });
+    expect(appendAssistantTurn('messages', { messages: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({
+      messages: [user],
+    });
   });
 
   it('Chat leaves out tool_calls whose arguments were still streaming; no empty assistant message', () => {
@@ -223,7 +286,11 @@ describe('Continue after a run cut off mid tool call', () => {
       usage: {},
     };
     expect(appendAssistantTurn('chat', {}, mixed).messages).toEqual([
-      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
     ]);
   });
 
@@ -240,13 +307,18 @@ describe('Continue after a run cut off mid tool call', () => {
       user,
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
     ]);
-    expect(appendAssistantTurn('responses', { input: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({ input: [user] });
+    expect(appendAssistantTurn('responses', { input: [user] }, { ...cut, blocks: cut.blocks.slice(1) })).toEqual({
+      input: [user],
+    });
   });
 });
 
 describe('Continue after a refusal', () => {
   const user = { role: 'user', content: 'x' };
-  const messageStart = sse.named({ type: 'message_start', message: { id: 'm', usage: { input_tokens: 5, output_tokens: 1 } } });
+  const messageStart = sse.named({
+    type: 'message_start',
+    message: { id: 'm', usage: { input_tokens: 5, output_tokens: 1 } },
+  });
   const refusal = sse.named({
     type: 'message_delta',
     delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: null } },
@@ -255,7 +327,9 @@ describe('Continue after a refusal', () => {
 
   it('Messages does not resend the stop_details wording as assistant text, only what the model wrote', () => {
     const only = runFold('messages', messageStart + refusal + sse.named({ type: 'message_stop' })).transcript;
-    expect(only.blocks).toEqual([{ kind: 'refusal', text: 'The model refused. (category: cyber)', source: 'stop_details' }]);
+    expect(only.blocks).toEqual([
+      { kind: 'refusal', text: 'The model refused. (category: cyber)', source: 'stop_details' },
+    ]);
     expect(appendAssistantTurn('messages', { messages: [user] }, only)).toEqual({ messages: [user] });
     const afterText = readMessagesResponse({
       content: [{ type: 'text', text: 'Sure, step one' }],
@@ -283,9 +357,25 @@ describe('Continue after a refusal', () => {
 });
 
 describe('Responses stateless reasoning carry-over (§4.3)', () => {
-  const body = { store: false, include: ['reasoning.encrypted_content'], input: [{ role: 'user', content: 'weather?' }] };
-  const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need the tool.' }], encrypted_content: 'gAAAA_ENC' };
-  const call = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' };
+  const body = {
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    input: [{ role: 'user', content: 'weather?' }],
+  };
+  const reasoning = {
+    type: 'reasoning',
+    id: 'rs_1',
+    summary: [{ type: 'summary_text', text: 'Need the tool.' }],
+    encrypted_content: 'gAAAA_ENC',
+  };
+  const call = {
+    type: 'function_call',
+    id: 'fc_1',
+    call_id: 'call_1',
+    name: 'get_weather',
+    arguments: '{"city":"Paris"}',
+    status: 'completed',
+  };
   const expected = [
     ...body.input,
     reasoning,
@@ -293,7 +383,9 @@ describe('Responses stateless reasoning carry-over (§4.3)', () => {
     { type: 'function_call_output', call_id: 'call_1', output: '18C' },
   ];
   const roundTrip = (transcript: Transcript) =>
-    appendToolResults('responses', appendAssistantTurn('responses', deepFreeze(body), transcript), [{ id: 'call_1', output: '18C' }]).input;
+    appendToolResults('responses', appendAssistantTurn('responses', deepFreeze(body), transcript), [
+      { id: 'call_1', output: '18C' },
+    ]).input;
 
   it('a streamed reasoning item goes back, encrypted_content included, before its function_call', () => {
     let seq = 0;
@@ -301,7 +393,12 @@ describe('Responses stateless reasoning carry-over (§4.3)', () => {
     const text =
       ev('response.created', { response: { id: 'resp_1', status: 'in_progress', output: [] } }) +
       ev('response.output_item.added', { output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } }) +
-      ev('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'Need the tool.' }) +
+      ev('response.reasoning_summary_text.delta', {
+        item_id: 'rs_1',
+        output_index: 0,
+        summary_index: 0,
+        delta: 'Need the tool.',
+      }) +
       ev('response.output_item.done', { output_index: 0, item: reasoning }) +
       ev('response.output_item.added', { output_index: 1, item: { ...call, arguments: '', status: 'in_progress' } }) +
       ev('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 1, delta: call.arguments }) +
@@ -311,7 +408,9 @@ describe('Responses stateless reasoning carry-over (§4.3)', () => {
   });
 
   it('a non-streamed reasoning item goes back the same way; without one nothing is added', () => {
-    expect(roundTrip(readResponsesResponse({ status: 'completed', output: [reasoning, call] }).transcript)).toEqual(expected);
+    expect(roundTrip(readResponsesResponse({ status: 'completed', output: [reasoning, call] }).transcript)).toEqual(
+      expected,
+    );
     expect(roundTrip(readResponsesResponse({ status: 'completed', output: [call] }).transcript)).toEqual([
       ...body.input,
       ...expected.slice(2),

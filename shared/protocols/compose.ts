@@ -30,7 +30,7 @@ export function defaultBody(protocol: ProtocolId, model?: string): Body {
 }
 
 function listOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? [...value] : [];
+  return Array.isArray(value) ? [...(value as unknown[])] : [];
 }
 
 /** Responses `input` may be a plain string: it becomes the first user item so turns can follow it. */

@@ -3,7 +3,9 @@ import type { RawEvent } from './types';
 import { columnCount, columnsOf, concatColumns, rowsOf } from './event-columns';
 
 const row = (seq: number, event?: string): RawEvent =>
-  event === undefined ? { seq, t: seq / 4, type: 'chunk', data: `{"n":${seq}}`, size: 20 + seq } : { seq, t: seq / 4, type: event, event, data: `{"type":"${event}"}`, size: 30 + seq };
+  event === undefined
+    ? { seq, t: seq / 4, type: 'chunk', data: `{"n":${seq}}`, size: 20 + seq }
+    : { seq, t: seq / 4, type: event, event, data: `{"type":"${event}"}`, size: 30 + seq };
 
 describe('event columns', () => {
   it('carry rows with and without an event line through JSON (the browser host) and back unchanged', () => {

@@ -34,13 +34,21 @@ export function concatColumns(parts: readonly EventColumns[]): EventColumns {
   if (parts.length === 1) return parts[0];
   const column = <K extends 't' | 'type' | 'data' | 'size' | 'event'>(key: K): EventColumns[K] =>
     ([] as EventColumns[K][number][]).concat(...parts.map((p) => p[key])) as EventColumns[K];
-  return { first: parts[0].first, t: column('t'), type: column('type'), data: column('data'), size: column('size'), event: column('event') };
+  return {
+    first: parts[0].first,
+    t: column('t'),
+    type: column('type'),
+    data: column('data'),
+    size: column('size'),
+    event: column('event'),
+  };
 }
 
 export function rowsOf(columns: EventColumns): RawEvent[] {
   const { first, t, type, data, size, event } = columns;
-  const rows: RawEvent[] = new Array(data.length);
-  for (let i = 0; i < data.length; i++) rows[i] = rawEvent(first + i, t[i], type[i], data[i], event[i] ?? undefined, size[i]);
+  const rows = new Array<RawEvent>(data.length);
+  for (let i = 0; i < data.length; i++)
+    rows[i] = rawEvent(first + i, t[i], type[i], data[i], event[i] ?? undefined, size[i]);
   return rows;
 }
 
@@ -48,9 +56,18 @@ export function rowsOf(columns: EventColumns): RawEvent[] {
  * One event as a row, for lists that are kept (the window's, a finished run's). Usually the event line repeats
  * the JSON type: that one string is kept, not a second copy (or a slice pinning the chunk it came in).
  */
-export function rawEvent(seq: number, t: number, type: string, data: string, event: string | undefined, size: number): RawEvent {
+export function rawEvent(
+  seq: number,
+  t: number,
+  type: string,
+  data: string,
+  event: string | undefined,
+  size: number,
+): RawEvent {
   // One literal per shape: adding `event` afterwards gave every event a second, out-of-object property store.
-  return event === undefined ? { seq, t, type, data, size } : { seq, t, type, data, size, event: event === type ? type : event };
+  return event === undefined
+    ? { seq, t, type, data, size }
+    : { seq, t, type, data, size, event: event === type ? type : event };
 }
 
 /** Rows (contiguous by seq) as columns: tests and tools that build pushes by hand. */

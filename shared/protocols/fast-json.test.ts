@@ -1,17 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { createFastDeltaReader, fastDelta, type FastDelta } from './fast-json';
 
+/** JSON.parse's answer, read without a schema as the tests here do (see eslint.config.mjs). */
+type Parsed = ReturnType<typeof JSON.parse>;
+
 /** What a fold reads from each hot shape, taken from JSON.parse's answer: the fast path must agree. */
-function fromJson(json: Record<string, any>): Record<string, unknown> {
+function fromJson(json: Parsed): Record<string, unknown> {
   if (json.type === 'content_block_delta') {
     const kind = json.delta.type;
-    return { family: 'messages', index: json.index, kind, value: kind === 'text_delta' ? json.delta.text : kind === 'thinking_delta' ? json.delta.thinking : json.delta.partial_json };
+    return {
+      family: 'messages',
+      index: json.index,
+      kind,
+      value:
+        kind === 'text_delta'
+          ? json.delta.text
+          : kind === 'thinking_delta'
+            ? json.delta.thinking
+            : json.delta.partial_json,
+    };
   }
   if (json.type === 'response.output_text.delta') {
-    return { family: 'responses', kind: json.type, itemId: json.item_id, outputIndex: json.output_index, contentIndex: json.content_index, value: json.delta, seq: json.sequence_number };
+    return {
+      family: 'responses',
+      kind: json.type,
+      itemId: json.item_id,
+      outputIndex: json.output_index,
+      contentIndex: json.content_index,
+      value: json.delta,
+      seq: json.sequence_number,
+    };
   }
   if (json.type === 'response.function_call_arguments.delta') {
-    return { family: 'responses', kind: json.type, itemId: json.item_id, outputIndex: json.output_index, value: json.delta, seq: json.sequence_number };
+    return {
+      family: 'responses',
+      kind: json.type,
+      itemId: json.item_id,
+      outputIndex: json.output_index,
+      value: json.delta,
+      seq: json.sequence_number,
+    };
   }
   return { family: 'chat', content: json.choices[0].delta.content };
 }
@@ -28,34 +56,157 @@ const same = (data: string) => {
 
 describe('fast path for hot delta events', () => {
   it('reads exactly the values JSON.parse gives for each protocol’s delta shape, escapes and all', () => {
-    for (const text of ['Hello', '', 'a "quoted" \\ back\\slash', 'tab\tnew\nline', 'é — 日本 🚀', '\u0001', 'ends in \\', '\\"', '"', '\\\\']) {
+    for (const text of [
+      'Hello',
+      '',
+      'a "quoted" \\ back\\slash',
+      'tab\tnew\nline',
+      'é — 日本 🚀',
+      '\u0001',
+      'ends in \\',
+      '\\"',
+      '"',
+      '\\\\',
+    ]) {
       same(JSON.stringify({ type: 'content_block_delta', index: 3, delta: { type: 'text_delta', text } }));
-      same(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: text } }));
-      same(JSON.stringify({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 1, content_index: 0, delta: text, logprobs: [], sequence_number: 42 }));
-      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7 }));
-      same(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }] }));
-      same(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], usage: null }));
-      same(JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'thinking_delta', thinking: text } }));
-      same(JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', service_tier: 'default', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }], obfuscation: 'a1b2' }));
-      same(JSON.stringify({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: text, logprobs: [], sequence_number: 4, obfuscation: 'zz' }));
-      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 2, delta: text, sequence_number: 7, obfuscation: 'q' }));
+      same(
+        JSON.stringify({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: text },
+        }),
+      );
+      same(
+        JSON.stringify({
+          type: 'response.output_text.delta',
+          item_id: 'msg_1',
+          output_index: 1,
+          content_index: 0,
+          delta: text,
+          logprobs: [],
+          sequence_number: 42,
+        }),
+      );
+      same(
+        JSON.stringify({
+          type: 'response.function_call_arguments.delta',
+          item_id: 'fc_1',
+          output_index: 2,
+          delta: text,
+          sequence_number: 7,
+        }),
+      );
+      same(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          system_fingerprint: 'fp',
+          choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+        }),
+      );
+      same(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+          usage: null,
+        }),
+      );
+      same(
+        JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'thinking_delta', thinking: text } }),
+      );
+      same(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          service_tier: 'default',
+          system_fingerprint: 'fp',
+          choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+          obfuscation: 'a1b2',
+        }),
+      );
+      same(
+        JSON.stringify({
+          type: 'response.output_text.delta',
+          item_id: 'msg_1',
+          output_index: 0,
+          content_index: 0,
+          delta: text,
+          logprobs: [],
+          sequence_number: 4,
+          obfuscation: 'zz',
+        }),
+      );
+      same(
+        JSON.stringify({
+          type: 'response.function_call_arguments.delta',
+          item_id: 'fc_1',
+          output_index: 2,
+          delta: text,
+          sequence_number: 7,
+          obfuscation: 'q',
+        }),
+      );
     }
-    expect(fastDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9"}}')).toMatchObject({ family: 'messages', index: 0, kind: 'text_delta', value: 'é' });
+    expect(
+      fastDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9"}}'),
+    ).toMatchObject({ family: 'messages', index: 0, kind: 'text_delta', value: 'é' });
   });
 
   it('finds each value after strings that quote the template’s own keys, and reads long indexes as JSON.parse does', () => {
     // Values are read at offsets after the template matched: a literal holding `","output_index":` or the
     // Chat content key, escaped as JSON escapes it, must not be taken for the real key.
-    for (const tricky of ['a","output_index":9,"content_index":9,"delta":"no', '\\', 'q\\"', ',"choices":[{"index":0,"delta":{"content":"no"}}]', '"}}']) {
-      same(JSON.stringify({ type: 'response.output_text.delta', item_id: tricky, output_index: 12, content_index: 3, delta: tricky, logprobs: [], sequence_number: 9 }));
-      same(JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: tricky, output_index: 0, delta: tricky, sequence_number: 1 }));
-      same(JSON.stringify({ id: tricky, object: 'chat.completion.chunk', created: 1, model: tricky, service_tier: tricky, system_fingerprint: tricky, choices: [{ index: 0, delta: { content: tricky }, logprobs: null, finish_reason: null }] }));
+    for (const tricky of [
+      'a","output_index":9,"content_index":9,"delta":"no',
+      '\\',
+      'q\\"',
+      ',"choices":[{"index":0,"delta":{"content":"no"}}]',
+      '"}}',
+    ]) {
+      same(
+        JSON.stringify({
+          type: 'response.output_text.delta',
+          item_id: tricky,
+          output_index: 12,
+          content_index: 3,
+          delta: tricky,
+          logprobs: [],
+          sequence_number: 9,
+        }),
+      );
+      same(
+        JSON.stringify({
+          type: 'response.function_call_arguments.delta',
+          item_id: tricky,
+          output_index: 0,
+          delta: tricky,
+          sequence_number: 1,
+        }),
+      );
+      same(
+        JSON.stringify({
+          id: tricky,
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: tricky,
+          service_tier: tricky,
+          system_fingerprint: tricky,
+          choices: [{ index: 0, delta: { content: tricky }, logprobs: null, finish_reason: null }],
+        }),
+      );
     }
     for (const index of ['0', '7', '4096', '123456789012345', '9007199254740993', '9999999999999999']) {
       const data = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"x"}}`;
       expect((fastDelta(data) as { index: number }).index).toBe(JSON.parse(data).index);
     }
-    const seq = '{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x","logprobs":[],"sequence_number":8888888888888889}';
+    const seq =
+      '{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x","logprobs":[],"sequence_number":8888888888888889}';
     expect((fastDelta(seq) as { seq: number }).seq).toBe(JSON.parse(seq).sequence_number);
   });
 
@@ -83,9 +234,24 @@ describe('fast path for hot delta events', () => {
     const long = 'x'.repeat(26);
     const started = Date.now();
     for (const data of [
-      JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: long }, logprobs: null, finish_reason: 'stop' }] }),
+      JSON.stringify({
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, delta: { content: long }, logprobs: null, finish_reason: 'stop' }],
+      }),
       JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: long }, extra: 1 }),
-      JSON.stringify({ type: 'response.output_text.delta', item_id: 'm', output_index: 0, content_index: 0, delta: long, logprobs: [], sequence_number: 1, extra: true }),
+      JSON.stringify({
+        type: 'response.output_text.delta',
+        item_id: 'm',
+        output_index: 0,
+        content_index: 0,
+        delta: long,
+        logprobs: [],
+        sequence_number: 1,
+        extra: true,
+      }),
     ]) {
       expect(fastDelta(data)).toBeUndefined();
     }
@@ -95,22 +261,92 @@ describe('fast path for hot delta events', () => {
   it('a reader that learns a stream’s templates reads every event exactly as the general templates do', () => {
     /** Everything a fold or the Events list can read from a delta, getters included. */
     const view = (d: FastDelta | undefined) =>
-      d && { ...fromJson(d.json as Record<string, any>), type: d.type, ...Object.fromEntries(['index', 'kind', 'value', 'itemId', 'outputIndex', 'contentIndex', 'seq', 'content'].map((k) => [k, (d as any)[k]])) };
-    const messages = (text: string, index = 0, kind = 'text_delta', key = 'text') => JSON.stringify({ type: 'content_block_delta', index, delta: { type: kind, [key]: text } });
-    const text = (delta: string, item = 'msg_1', output = 0, content = 0, seq = 1, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ type: 'response.output_text.delta', item_id: item, output_index: output, content_index: content, delta, logprobs: [], sequence_number: seq, ...extra });
-    const args = (delta: string, item = 'fc_1', output = 1, seq = 1) => JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: item, output_index: output, delta, sequence_number: seq });
+      d && {
+        ...fromJson(d.json),
+        type: d.type,
+        ...Object.fromEntries(
+          ['index', 'kind', 'value', 'itemId', 'outputIndex', 'contentIndex', 'seq', 'content'].map((k) => [
+            k,
+            (d as unknown as Record<string, unknown>)[k],
+          ]),
+        ),
+      };
+    const messages = (text: string, index = 0, kind = 'text_delta', key = 'text') =>
+      JSON.stringify({ type: 'content_block_delta', index, delta: { type: kind, [key]: text } });
+    const text = (
+      delta: string,
+      item = 'msg_1',
+      output = 0,
+      content = 0,
+      seq = 1,
+      extra: Record<string, unknown> = {},
+    ) =>
+      JSON.stringify({
+        type: 'response.output_text.delta',
+        item_id: item,
+        output_index: output,
+        content_index: content,
+        delta,
+        logprobs: [],
+        sequence_number: seq,
+        ...extra,
+      });
+    const args = (delta: string, item = 'fc_1', output = 1, seq = 1) =>
+      JSON.stringify({
+        type: 'response.function_call_arguments.delta',
+        item_id: item,
+        output_index: output,
+        delta,
+        sequence_number: seq,
+      });
     const chat = (content: string, id = 'chatcmpl-1', model = 'gpt', extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ id, object: 'chat.completion.chunk', created: 7, model, system_fingerprint: 'fp', choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }], ...extra });
-    const values = ['a', 'word ', '', 'q\\"uote', 'é 日本 🙂', 'line\nbreak', '"}}', ',"logprobs":[],"sequence_number":9}'];
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: 7,
+        model,
+        system_fingerprint: 'fp',
+        choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+        ...extra,
+      });
+    const values = [
+      'a',
+      'word ',
+      '',
+      'q\\"uote',
+      'é 日本 🙂',
+      'line\nbreak',
+      '"}}',
+      ',"logprobs":[],"sequence_number":9}',
+    ];
     // Every event twice in a row: the first teaches the reader its head, the second is read by what it learned.
     const stream: string[] = [];
     const twice = (...events: string[]) => events.forEach((e) => stream.push(e, e));
     for (const v of values) twice(messages(v), text(v, 'msg_1', 0, 0, stream.length), chat(v), args(v));
     // The same heads again after learning, then changed heads: another block, kind, item, index, id or model.
-    for (const v of values) twice(messages(v), messages(v, 1), messages(v, 0, 'thinking_delta', 'thinking'), messages(v, 2, 'input_json_delta', 'partial_json'));
-    for (const v of values) twice(text(v, 'msg_1', 0, 0, 40), text(v, 'msg_2', 0, 0, 41), text(v, 'msg_1', 3, 1, 42), text(v, 'msg_"1', 0, 0, 43), text(v, 'msg_1', 0, 0, 44, { obfuscation: 'zz' }));
-    for (const v of values) twice(chat(v), chat(v, 'chatcmpl-2'), chat(v, 'chatcmpl-1', 'gpt.4*(x)'), chat(v, 'chatcmpl-1', 'gpt', { usage: null }), args(v, 'fc_2', 4, 99));
+    for (const v of values)
+      twice(
+        messages(v),
+        messages(v, 1),
+        messages(v, 0, 'thinking_delta', 'thinking'),
+        messages(v, 2, 'input_json_delta', 'partial_json'),
+      );
+    for (const v of values)
+      twice(
+        text(v, 'msg_1', 0, 0, 40),
+        text(v, 'msg_2', 0, 0, 41),
+        text(v, 'msg_1', 3, 1, 42),
+        text(v, 'msg_"1', 0, 0, 43),
+        text(v, 'msg_1', 0, 0, 44, { obfuscation: 'zz' }),
+      );
+    for (const v of values)
+      twice(
+        chat(v),
+        chat(v, 'chatcmpl-2'),
+        chat(v, 'chatcmpl-1', 'gpt.4*(x)'),
+        chat(v, 'chatcmpl-1', 'gpt', { usage: null }),
+        args(v, 'fc_2', 4, 99),
+      );
     // Near misses of a learned head: each must fall through to the general templates and be refused there.
     const learnedThenBroken = [
       messages('x').replace('"text":', '"text" :'),
@@ -129,7 +365,13 @@ describe('fast path for hot delta events', () => {
     ];
     // Each right after a valid event with its head, so the learned template is the first to see it.
     for (const broken of learnedThenBroken) {
-      const valid = broken.startsWith('{"type":"content') ? messages('x') : broken.startsWith('{"type":"response.output') ? text('x') : broken.startsWith('{"id"') ? chat('x') : args('x');
+      const valid = broken.startsWith('{"type":"content')
+        ? messages('x')
+        : broken.startsWith('{"type":"response.output')
+          ? text('x')
+          : broken.startsWith('{"id"')
+            ? chat('x')
+            : args('x');
       twice(valid);
       stream.push(broken);
     }
@@ -147,4 +389,3 @@ describe('fast path for hot delta events', () => {
     expect(stream.filter((d) => read(d) !== undefined).length).toBe(stream.length - learnedThenBroken.length);
   });
 });
-

@@ -70,7 +70,7 @@ export class MessagesDelta {
     return 'messages';
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -92,7 +92,7 @@ export class ChatDelta {
     return 'chat';
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -133,7 +133,7 @@ export class ResponsesTextDelta {
     return valueOf(this.data, TEXT_ITEM, this.itemClose);
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -167,7 +167,7 @@ export class ResponsesArgsDelta {
     return valueOf(this.data, ARGS_ITEM, this.itemClose);
   }
   get json(): unknown {
-    return (this.parsed ??= JSON.parse(this.data));
+    return (this.parsed ??= JSON.parse(this.data) as unknown);
   }
   get delta(): this {
     return this;
@@ -213,7 +213,11 @@ function intAt(data: string, at: number): number {
 const MESSAGES_KINDS = ['text_delta', 'thinking_delta', 'input_json_delta'] as const;
 const MESSAGES_INDEX = '{"type":"content_block_delta","index":'.length;
 const MESSAGES_KIND = ',"delta":{"type":"'.length;
-const MESSAGES_VALUE = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"thinking_delta","thinking":', ',"delta":{"type":"input_json_delta","partial_json":'].map((s) => s.length);
+const MESSAGES_VALUE = [
+  ',"delta":{"type":"text_delta","text":',
+  ',"delta":{"type":"thinking_delta","thinking":',
+  ',"delta":{"type":"input_json_delta","partial_json":',
+].map((s) => s.length);
 const TEXT_ITEM = '{"type":"response.output_text.delta","item_id":'.length;
 const ARGS_ITEM = '{"type":"response.function_call_arguments.delta","item_id":'.length;
 const OUTPUT_INDEX = ',"output_index":'.length;
@@ -254,7 +258,14 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
       valueOpen = open;
-      return new ResponsesTextDelta(data, itemClose, outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
+      return new ResponsesTextDelta(
+        data,
+        itemClose,
+        outputIndex,
+        contentIndex,
+        valueOf(data, open, close),
+        intAt(data, close + 1 + TEXT_SEQ),
+      );
     }
     if (RESPONSES_ARGS.test(data)) {
       const itemClose = closeOf(data, ARGS_ITEM);
@@ -262,7 +273,13 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
       const open = intEnd + DELTA;
       const close = closeOf(data, open);
       valueOpen = open;
-      return new ResponsesArgsDelta(data, itemClose, outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
+      return new ResponsesArgsDelta(
+        data,
+        itemClose,
+        outputIndex,
+        valueOf(data, open, close),
+        intAt(data, close + 1 + ARGS_SEQ),
+      );
     }
     return undefined;
   }
@@ -318,7 +335,10 @@ function learn(delta: FastDelta, head: string): Learned {
   const template = (tail: string) => new RegExp(`^${head.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}${STR}${tail}$`);
   if (delta.family === 'messages') {
     const { index, kind } = delta;
-    return { test: template(MESSAGES_TAIL), read: (data) => new MessagesDelta(data, index, kind, valueOf(data, open, data.length - 3)) };
+    return {
+      test: template(MESSAGES_TAIL),
+      read: (data) => new MessagesDelta(data, index, kind, valueOf(data, open, data.length - 3)),
+    };
   }
   if (delta.family === 'chat') {
     const read = (data: string, event: string | undefined) =>
@@ -333,7 +353,14 @@ function learn(delta: FastDelta, head: string): Learned {
       test: template(RESPONSES_TEXT_TAIL),
       read: (data) => {
         const close = closeOf(data, open);
-        return new ResponsesTextDelta(data, itemClose, outputIndex, contentIndex, valueOf(data, open, close), intAt(data, close + 1 + TEXT_SEQ));
+        return new ResponsesTextDelta(
+          data,
+          itemClose,
+          outputIndex,
+          contentIndex,
+          valueOf(data, open, close),
+          intAt(data, close + 1 + TEXT_SEQ),
+        );
       },
     };
   }
@@ -342,7 +369,13 @@ function learn(delta: FastDelta, head: string): Learned {
     test: template(RESPONSES_ARGS_TAIL),
     read: (data) => {
       const close = closeOf(data, open);
-      return new ResponsesArgsDelta(data, itemClose, outputIndex, valueOf(data, open, close), intAt(data, close + 1 + ARGS_SEQ));
+      return new ResponsesArgsDelta(
+        data,
+        itemClose,
+        outputIndex,
+        valueOf(data, open, close),
+        intAt(data, close + 1 + ARGS_SEQ),
+      );
     },
   };
 }

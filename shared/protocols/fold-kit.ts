@@ -193,7 +193,10 @@ export function callIdWarnings(blocks: readonly Block[]): string[] {
   for (const b of blocks) if (b.kind === 'tool_call') counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
   const out: string[] = [];
   for (const [id, n] of counts) {
-    if (id === '') out.push(`${n === 1 ? 'A tool call has' : `${n} tool calls have`} no id: a tool result cannot name the call it answers.`);
+    if (id === '')
+      out.push(
+        `${n === 1 ? 'A tool call has' : `${n} tool calls have`} no id: a tool result cannot name the call it answers.`,
+      );
     else if (n > 1) out.push(`${n} tool calls share the id ${id}: the gateway cannot tell their results apart.`);
   }
   return out;

@@ -9,11 +9,16 @@ describe('createFold / readResponse', () => {
       expect(fold.transcript()).toEqual({ blocks: [], usage: {} });
       expect(fold.end().verdict).toBe('truncated');
     }
-    expect(readResponse('messages', { content: [{ type: 'text', text: 'a' }] }).transcript.blocks).toEqual([{ kind: 'text', text: 'a' }]);
-    expect(readResponse('chat', { choices: [{ message: { content: 'b' } }] }).transcript.blocks).toEqual([{ kind: 'text', text: 'b' }]);
-    expect(readResponse('responses', { output: [{ type: 'message', content: [{ type: 'output_text', text: 'c' }] }] }).transcript.blocks).toEqual([
-      { kind: 'text', text: 'c' },
+    expect(readResponse('messages', { content: [{ type: 'text', text: 'a' }] }).transcript.blocks).toEqual([
+      { kind: 'text', text: 'a' },
     ]);
+    expect(readResponse('chat', { choices: [{ message: { content: 'b' } }] }).transcript.blocks).toEqual([
+      { kind: 'text', text: 'b' },
+    ]);
+    expect(
+      readResponse('responses', { output: [{ type: 'message', content: [{ type: 'output_text', text: 'c' }] }] })
+        .transcript.blocks,
+    ).toEqual([{ kind: 'text', text: 'c' }]);
   });
 
   it('push accepts a pre-parsed event and folds it', () => {
@@ -26,24 +31,58 @@ describe('createFold / readResponse', () => {
 
 describe('tool-call ids', () => {
   const chunk = (delta: object, finish: string | null = null) => ({
-    data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] }),
+    data: JSON.stringify({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      model: 'm',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    }),
   });
-  const call = (index: number, id: string | undefined, name: string) => ({ tool_calls: [{ index, ...(id === undefined ? {} : { id }), type: 'function', function: { name, arguments: '{}' } }] });
+  const call = (index: number, id: string | undefined, name: string) => ({
+    tool_calls: [{ index, ...(id === undefined ? {} : { id }), type: 'function', function: { name, arguments: '{}' } }],
+  });
 
   it('two calls that share an id, or a call with none, are warned about: their results could not be told apart', () => {
     const fold = createFold('chat');
-    for (const m of [chunk(call(0, 'call_1', 'a')), chunk(call(1, 'call_1', 'b')), chunk(call(2, undefined, 'c')), chunk({}, 'tool_calls'), { data: '[DONE]' }]) fold.push(m);
+    for (const m of [
+      chunk(call(0, 'call_1', 'a')),
+      chunk(call(1, 'call_1', 'b')),
+      chunk(call(2, undefined, 'c')),
+      chunk({}, 'tool_calls'),
+      { data: '[DONE]' },
+    ])
+      fold.push(m);
     const outcome = fold.end();
     expect(outcome.verdict).toBe('complete');
-    expect(outcome.warnings).toEqual(['2 tool calls share the id call_1: the gateway cannot tell their results apart.', 'A tool call has no id: a tool result cannot name the call it answers.']);
+    expect(outcome.warnings).toEqual([
+      '2 tool calls share the id call_1: the gateway cannot tell their results apart.',
+      'A tool call has no id: a tool result cannot name the call it answers.',
+    ]);
     expect(fold.warnings()).toEqual(outcome.warnings);
-    const body = { choices: [{ message: { tool_calls: [0, 1].map(() => ({ id: 'x', type: 'function', function: { name: 'f', arguments: '{}' } })) }, finish_reason: 'tool_calls' }] };
-    expect(readResponse('chat', body).warnings).toContain('2 tool calls share the id x: the gateway cannot tell their results apart.');
+    const body = {
+      choices: [
+        {
+          message: {
+            tool_calls: [0, 1].map(() => ({ id: 'x', type: 'function', function: { name: 'f', arguments: '{}' } })),
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    };
+    expect(readResponse('chat', body).warnings).toContain(
+      '2 tool calls share the id x: the gateway cannot tell their results apart.',
+    );
   });
 
   it('calls with ids of their own raise nothing', () => {
     const fold = createFold('chat');
-    for (const m of [chunk(call(0, 'call_1', 'a')), chunk(call(1, 'call_2', 'b')), chunk({}, 'tool_calls'), { data: '[DONE]' }]) fold.push(m);
+    for (const m of [
+      chunk(call(0, 'call_1', 'a')),
+      chunk(call(1, 'call_2', 'b')),
+      chunk({}, 'tool_calls'),
+      { data: '[DONE]' },
+    ])
+      fold.push(m);
     expect(fold.end().warnings).toEqual([]);
   });
 });

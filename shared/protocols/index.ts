@@ -4,16 +4,25 @@
  */
 import { createChatFold, readChatResponse } from './chat';
 import { createMessagesFold, readMessagesResponse } from './messages';
-import { createResponsesFold, readResponsesResponse } from './responses';
+import { createResponsesFold } from './responses';
+import { readResponsesResponse } from './responses-body';
 import { callIdWarnings } from './fold-kit';
 import { createEventParser } from './sse';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
 
 export * from './types';
-export { createEventParser, createSseReader, eventTypeOf, parseEvent, type SseReader, type SseReaderHandlers } from './sse';
+export {
+  createEventParser,
+  createSseReader,
+  eventTypeOf,
+  parseEvent,
+  type SseReader,
+  type SseReaderHandlers,
+} from './sse';
 export { createMessagesFold, readMessagesResponse, messagesUsage } from './messages';
 export { createChatFold, readChatResponse } from './chat';
-export { createResponsesFold, readResponsesResponse } from './responses';
+export { createResponsesFold } from './responses';
+export { readResponsesResponse } from './responses-body';
 export {
   appendAssistantTurn,
   appendToolResults,

@@ -5,11 +5,20 @@ import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 const start = (usage: Record<string, unknown> | null = { input_tokens: 10, output_tokens: 1 }) =>
   sse.named({
     type: 'message_start',
-    message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, ...(usage ? { usage } : {}) },
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-x',
+      content: [],
+      stop_reason: null,
+      ...(usage ? { usage } : {}),
+    },
   });
 const blockStart = (index: number, content_block: Record<string, unknown>) =>
   sse.named({ type: 'content_block_start', index, content_block });
-const delta = (index: number, d: Record<string, unknown>) => sse.named({ type: 'content_block_delta', index, delta: d });
+const delta = (index: number, d: Record<string, unknown>) =>
+  sse.named({ type: 'content_block_delta', index, delta: d });
 const blockStop = (index: number) => sse.named({ type: 'content_block_stop', index });
 const messageDelta = (stop_reason: string | null, usage?: Record<string, unknown>) =>
   sse.named({ type: 'message_delta', delta: { stop_reason, stop_sequence: null }, ...(usage ? { usage } : {}) });
@@ -60,8 +69,20 @@ describe('Messages fold over recorded-style fixtures', () => {
   it('does not parse partial tool JSON before content_block_stop', () => {
     const fold = createMessagesFold();
     fold.push({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'm' } }) });
-    fold.push({ data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'f', input: {} } }) });
-    fold.push({ data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"a": ' } }) });
+    fold.push({
+      data: JSON.stringify({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 't', name: 'f', input: {} },
+      }),
+    });
+    fold.push({
+      data: JSON.stringify({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: '{"a": ' },
+      }),
+    });
     const mid = fold.transcript().blocks[0];
     expect(mid).toMatchObject({ kind: 'tool_call', argsText: '{"a": ', complete: false });
     expect(mid).not.toHaveProperty('args');
@@ -93,7 +114,12 @@ describe('Messages fold over recorded-style fixtures', () => {
     });
     expect(run.outcome).toMatchObject({ verdict: 'complete', warnings: [] });
     const contentSteps = run.steps.filter((s) => s.content).map((s) => s.type);
-    expect(contentSteps).toEqual(['content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_delta']);
+    expect(contentSteps).toEqual([
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+    ]);
   });
 
   it('reads whitespace-padded JSON, a tool block that never stopped, and a last event without its blank line', () => {
@@ -129,7 +155,9 @@ describe('Messages fold: terminal cases', () => {
   });
 
   it('an empty body is truncated with no events received', () => {
-    expect(runFold('messages', '').outcome.reason).toBe('The connection closed before message_stop arrived (no events received).');
+    expect(runFold('messages', '').outcome.reason).toBe(
+      'The connection closed before message_stop arrived (no events received).',
+    );
   });
 
   it('a 200 stream whose only frame is an error is an error-event', () => {
@@ -145,22 +173,43 @@ describe('Messages fold: terminal cases', () => {
 
   it('an `event: error` line is an error-event whatever its JSON looks like, with the partial text kept', () => {
     for (const payload of ['{"type":"overloaded_error","message":"Overloaded"}', '{"message":"upstream overloaded"}']) {
-      const run = runFold('messages', start() + blockStart(0, { type: 'text', text: '' }) + delta(0, { type: 'text_delta', text: 'Hi' }) + `event: error\ndata: ${payload}\n\n`);
+      const run = runFold(
+        'messages',
+        start() +
+          blockStart(0, { type: 'text', text: '' }) +
+          delta(0, { type: 'text_delta', text: 'Hi' }) +
+          `event: error\ndata: ${payload}\n\n`,
+      );
       expect(run.outcome.verdict).toBe('error-event');
       expect(run.outcome.error?.message).toMatch(/overloaded/i);
       expect(run.transcript.blocks[0]).toMatchObject({ kind: 'text', text: 'Hi' });
     }
-    const typed = runFold('messages', start() + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n');
+    const typed = runFold(
+      'messages',
+      start() + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n',
+    );
     expect(typed.outcome.error).toMatchObject({ type: 'overloaded_error', message: 'Overloaded' });
   });
 
   it('accepts an OpenAI-shaped error envelope on the Anthropic route', () => {
-    const run = runFold('messages', start() + sse.data({ error: { message: 'quota', type: 'insufficient_quota', code: 429 } }));
-    expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { type: 'insufficient_quota', code: '429', message: 'quota' } });
+    const run = runFold(
+      'messages',
+      start() + sse.data({ error: { message: 'quota', type: 'insufficient_quota', code: 429 } }),
+    );
+    expect(run.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { type: 'insufficient_quota', code: '429', message: 'quota' },
+    });
   });
 
   it('[DONE] before message_stop is ignored with a warning, never completion', () => {
-    const run = runFold('messages', start() + blockStart(0, { type: 'text', text: '' }) + delta(0, { type: 'text_delta', text: 'hi' }) + 'data: [DONE]\n\n');
+    const run = runFold(
+      'messages',
+      start() +
+        blockStart(0, { type: 'text', text: '' }) +
+        delta(0, { type: 'text_delta', text: 'hi' }) +
+        'data: [DONE]\n\n',
+    );
     expect(run.outcome.verdict).toBe('truncated');
     expect(run.outcome.warnings.join()).toMatch(/\[DONE\]/);
   });
@@ -176,7 +225,10 @@ describe('Messages fold: terminal cases', () => {
   });
 
   it('warns about events before message_start but keeps their content', () => {
-    const run = runFold('messages', blockStart(0, { type: 'text', text: '' }) + delta(0, { type: 'text_delta', text: 'x' }) + stop);
+    const run = runFold(
+      'messages',
+      blockStart(0, { type: 'text', text: '' }) + delta(0, { type: 'text_delta', text: 'x' }) + stop,
+    );
     expect(run.outcome.warnings.join()).toMatch(/content_block_start arrived before message_start/);
     expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'x' }]);
   });
@@ -184,7 +236,12 @@ describe('Messages fold: terminal cases', () => {
   it('warns about a malformed event and carries on', () => {
     const run = runFold(
       'messages',
-      start() + blockStart(0, { type: 'text', text: '' }) + 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n' + delta(0, { type: 'text_delta', text: 'ok' }) + messageDelta('end_turn') + stop,
+      start() +
+        blockStart(0, { type: 'text', text: '' }) +
+        'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n' +
+        delta(0, { type: 'text_delta', text: 'ok' }) +
+        messageDelta('end_turn') +
+        stop,
     );
     expect(run.outcome.verdict).toBe('complete');
     expect(run.transcript.blocks).toEqual([{ kind: 'text', text: 'ok' }]);
@@ -203,7 +260,12 @@ describe('Messages fold: usage', () => {
       stop;
     const run = runFold('messages', body);
     expect(run.transcript.usage).toEqual({ inputTotal: 150, inputCached: 50, inputCacheWrite: 0, output: 25 });
-    expect(run.transcript.rawUsage).toEqual({ input_tokens: 100, cache_read_input_tokens: 50, cache_creation_input_tokens: 0, output_tokens: 25 });
+    expect(run.transcript.rawUsage).toEqual({
+      input_tokens: 100,
+      cache_read_input_tokens: 50,
+      cache_creation_input_tokens: 0,
+      output_tokens: 25,
+    });
   });
 
   it("message_start's output_tokens placeholder is not an output count: a stream cut before message_delta reports none", () => {
@@ -249,8 +311,13 @@ describe('Messages fold: blocks', () => {
   });
 
   it('keeps a relay-supplied full input when no deltas follow', () => {
-    const body = start() + blockStart(0, { type: 'tool_use', id: 'a', name: 'f', input: { q: 1 } }) + blockStop(0) + stop;
-    expect(runFold('messages', body).transcript.blocks[0]).toMatchObject({ args: { q: 1 }, argsText: '{"q":1}', complete: true });
+    const body =
+      start() + blockStart(0, { type: 'tool_use', id: 'a', name: 'f', input: { q: 1 } }) + blockStop(0) + stop;
+    expect(runFold('messages', body).transcript.blocks[0]).toMatchObject({
+      args: { q: 1 },
+      argsText: '{"q":1}',
+      complete: true,
+    });
   });
 
   it('keeps unknown block and event types as other, not fatal', () => {
@@ -267,8 +334,16 @@ describe('Messages fold: blocks', () => {
     const run = runFold('messages', body);
     expect(run.outcome).toMatchObject({ verdict: 'complete', warnings: [] });
     expect(run.transcript.blocks).toEqual([
-      { kind: 'other', type: 'server_tool_use', raw: { type: 'server_tool_use', id: 'srv', name: 'web_search', input: { query: 'sse' } } },
-      { kind: 'other', type: 'web_search_tool_result', raw: { type: 'web_search_tool_result', tool_use_id: 'srv', content: [] } },
+      {
+        kind: 'other',
+        type: 'server_tool_use',
+        raw: { type: 'server_tool_use', id: 'srv', name: 'web_search', input: { query: 'sse' } },
+      },
+      {
+        kind: 'other',
+        type: 'web_search_tool_result',
+        raw: { type: 'web_search_tool_result', tool_use_id: 'srv', content: [] },
+      },
     ]);
   });
 
@@ -289,10 +364,16 @@ describe('Messages fold: blocks', () => {
   it('transcript() returns fresh copies that later events do not change', () => {
     const fold = createMessagesFold();
     fold.push({ data: JSON.stringify({ type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } }) });
-    fold.push({ data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) });
-    fold.push({ data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'a' } }) });
+    fold.push({
+      data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    });
+    fold.push({
+      data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'a' } }),
+    });
     const first = fold.transcript();
-    fold.push({ data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'b' } }) });
+    fold.push({
+      data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'b' } }),
+    });
     const second = fold.transcript();
     expect(first.blocks).toEqual([{ kind: 'text', text: 'a' }]);
     expect(second.blocks).toEqual([{ kind: 'text', text: 'ab' }]);
@@ -304,7 +385,9 @@ describe('Messages fold: blocks', () => {
   it('folds 20,000 text deltas without quadratic cost', () => {
     const fold = createMessagesFold();
     fold.push({ data: JSON.stringify({ type: 'message_start', message: { id: 'm' } }) });
-    fold.push({ data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) });
+    fold.push({
+      data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    });
     const data = JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'tok ' } });
     for (let i = 0; i < 20_000; i++) {
       fold.push({ event: 'content_block_delta', data });
@@ -319,7 +402,11 @@ describe('Messages fold: blocks', () => {
 
 describe('Messages refusal (stop_details)', () => {
   const refusalDelta = (details: Record<string, unknown> | null) =>
-    sse.named({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: details }, usage: { output_tokens: 5 } });
+    sse.named({
+      type: 'message_delta',
+      delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: details },
+      usage: { output_tokens: 5 },
+    });
 
   it('a message_delta with stop_details of type refusal adds a refusal block after the text, with its category', () => {
     const body =
@@ -350,11 +437,18 @@ describe('Messages refusal (stop_details)', () => {
 
   it('a non-streamed body with stop_details of type refusal reads as a refusal block too', () => {
     const r = readMessagesResponse({
-      id: 'msg_r', type: 'message', role: 'assistant', model: 'claude-x', content: [],
-      stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: 'Not able to help with that.' },
+      id: 'msg_r',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-x',
+      content: [],
+      stop_reason: 'refusal',
+      stop_details: { type: 'refusal', category: 'cyber', explanation: 'Not able to help with that.' },
       usage: { input_tokens: 5, output_tokens: 3 },
     });
-    expect(r.transcript.blocks).toEqual([{ kind: 'refusal', text: 'Not able to help with that. (category: cyber)', source: 'stop_details' }]);
+    expect(r.transcript.blocks).toEqual([
+      { kind: 'refusal', text: 'Not able to help with that. (category: cyber)', source: 'stop_details' },
+    ]);
   });
 });
 
@@ -373,7 +467,13 @@ describe('readMessagesResponse', () => {
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 377, output_tokens: 65, cache_creation_input_tokens: 3, cache_read_input_tokens: 20, output_tokens_details: null },
+      usage: {
+        input_tokens: 377,
+        output_tokens: 65,
+        cache_creation_input_tokens: 3,
+        cache_read_input_tokens: 20,
+        output_tokens_details: null,
+      },
     });
     expect(reading.error).toBeUndefined();
     expect(reading.transcript).toMatchObject({
@@ -384,7 +484,14 @@ describe('readMessagesResponse', () => {
       blocks: [
         { kind: 'thinking', text: 'hmm', signature: 'sig' },
         { kind: 'text', text: "I'll check." },
-        { kind: 'tool_call', id: 'toolu_01', name: 'get_weather', args: { city: 'Paris' }, argsText: '{"city":"Paris"}', complete: true },
+        {
+          kind: 'tool_call',
+          id: 'toolu_01',
+          name: 'get_weather',
+          args: { city: 'Paris' },
+          argsText: '{"city":"Paris"}',
+          complete: true,
+        },
         { kind: 'other', type: 'container_upload' },
       ],
     });
@@ -392,9 +499,15 @@ describe('readMessagesResponse', () => {
   });
 
   it('a 2xx body with an error envelope sets error', () => {
-    const reading = readMessagesResponse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: 'req_1' });
+    const reading = readMessagesResponse({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+      request_id: 'req_1',
+    });
     expect(reading.error).toEqual({ type: 'overloaded_error', message: 'Overloaded' });
-    expect(readMessagesResponse({ error: { message: 'no model', code: 'model_not_found', type: 'new_api_error' } }).error).toEqual({
+    expect(
+      readMessagesResponse({ error: { message: 'no model', code: 'model_not_found', type: 'new_api_error' } }).error,
+    ).toEqual({
       type: 'new_api_error',
       code: 'model_not_found',
       message: 'no model',

@@ -34,7 +34,6 @@ import type {
 } from './types';
 
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
-type OtherBlock = Extract<Block, { kind: 'other' }>;
 
 /** docs/protocols.md §8: input_tokens excludes cache reads and writes, so the prompt total adds them back. */
 export function messagesUsage(raw: Record<string, unknown>): Usage {
@@ -139,7 +138,11 @@ export function createMessagesFold(): StreamFold {
 
   function slotFor(index: unknown, what: string): BlockSlot | undefined {
     const slot = typeof index === 'number' ? slots.get(index) : undefined;
-    if (!slot) warnings.add(`unknown-index:${what}`, `${what} for a block that was never started (index ${String(index)}) ignored.`);
+    if (!slot)
+      warnings.add(
+        `unknown-index:${what}`,
+        `${what} for a block that was never started (index ${String(index)}) ignored.`,
+      );
     return slot;
   }
 
@@ -176,7 +179,8 @@ export function createMessagesFold(): StreamFold {
 
   function addText(slot: BlockSlot, deltaType: 'text_delta' | 'thinking_delta', t: string): boolean {
     const b = slot.block;
-    if ((b.kind === 'text' && deltaType === 'text_delta') || (b.kind === 'thinking' && deltaType === 'thinking_delta')) pieces.add(b, 'text', t);
+    if ((b.kind === 'text' && deltaType === 'text_delta') || (b.kind === 'thinking' && deltaType === 'thinking_delta'))
+      pieces.add(b, 'text', t);
     else return mismatch(deltaType, b);
     return t !== '';
   }
@@ -210,7 +214,7 @@ export function createMessagesFold(): StreamFold {
     if (b.kind === 'tool_call') completeToolCall(b);
     else if (b.kind === 'other' && slot.json !== undefined) {
       const parsed = parseArgs(slot.json);
-      (b as OtherBlock).raw = { ...(b.raw as object), input: parsed.argsError === undefined ? parsed.args : slot.json };
+      b.raw = { ...(b.raw as object), input: parsed.argsError === undefined ? parsed.args : slot.json };
     }
   }
 
@@ -219,11 +223,18 @@ export function createMessagesFold(): StreamFold {
     if (stopped || error) {
       // A gateway's `[DONE]` after message_stop is common relay noise (docs/protocols.md, Sources §3.1): not
       // worth a warning.
-      if (!parsed.done) warnings.add('after-terminal', `${parsed.type} arrived after ${error ? 'the error event' : 'message_stop'} and was ignored.`);
+      if (!parsed.done)
+        warnings.add(
+          'after-terminal',
+          `${parsed.type} arrived after ${error ? 'the error event' : 'message_stop'} and was ignored.`,
+        );
       return QUIET_STEP;
     }
     if (parsed.done) {
-      warnings.add('done', 'A [DONE] sentinel arrived before message_stop; Anthropic streams have none, so it was ignored.');
+      warnings.add(
+        'done',
+        'A [DONE] sentinel arrived before message_stop; Anthropic streams have none, so it was ignored.',
+      );
       return QUIET_STEP;
     }
     const fast = parsed.delta;
@@ -247,7 +258,8 @@ export function createMessagesFold(): StreamFold {
     }
     const type = json.type;
     if (type === 'error' || (type === undefined && json.error != null) || message.event === 'error') {
-      error = message.event === 'error' ? errorEventOf(json) : (bodyErrorOf(json) ?? { message: excerpt(message.data, 200) });
+      error =
+        message.event === 'error' ? errorEventOf(json) : (bodyErrorOf(json) ?? { message: excerpt(message.data, 200) });
       step.terminal = true;
       return step;
     }
@@ -257,7 +269,8 @@ export function createMessagesFold(): StreamFold {
     }
     switch (type) {
       case 'message_start': {
-        if (started) warnings.add('second-start', 'A second message_start arrived; its id and usage replace the first.');
+        if (started)
+          warnings.add('second-start', 'A second message_start arrived; its id and usage replace the first.');
         started = true;
         const m = isObject(json.message) ? json.message : {};
         if (typeof m.id === 'string') head.id = m.id;
@@ -272,7 +285,8 @@ export function createMessagesFold(): StreamFold {
           warnings.add('bad-start', `content_block_start without an index or content_block (event ${count}) ignored.`);
           break;
         }
-        if (slots.has(index)) warnings.add('dup-index', `content_block_start reused index ${index}; a new block was started.`);
+        if (slots.has(index))
+          warnings.add('dup-index', `content_block_start reused index ${index}; a new block was started.`);
         const block = blockFromContent(cb, true);
         const slot: BlockSlot = { block, stopped: false };
         if (block.kind === 'tool_call' && block.argsText !== '') slot.seeded = true;
@@ -315,7 +329,8 @@ export function createMessagesFold(): StreamFold {
       case 'message_stop':
         stopped = true;
         step.terminal = true;
-        if (!lastStopReasonSeen) warnings.add('no-stop-reason', 'message_stop arrived without a message_delta carrying a stop_reason.');
+        if (!lastStopReasonSeen)
+          warnings.add('no-stop-reason', 'message_stop arrived without a message_delta carrying a stop_reason.');
         break;
       default:
         // Event types added later are allowed by the protocol: ignore, the raw event is still recorded.
@@ -360,7 +375,11 @@ export function readMessagesResponse(json: unknown): ResponseReading {
   const warnings: string[] = [];
   const error = bodyErrorOf(json);
   if (!isObject(json)) {
-    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
+    return {
+      transcript: { blocks: [], usage: {} },
+      warnings: ['The body is not a JSON object.'],
+      ...(error ? { error } : {}),
+    };
   }
   const blocks: Block[] = [];
   if (Array.isArray(json.content)) {

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createResponsesFold, readResponsesResponse } from './responses';
+import { createResponsesFold } from './responses';
+import { readResponsesResponse } from './responses-body';
 import { cutBefore, fixtures, runFold, sse } from './fixtures/harness';
 
 /** Builds a Responses stream with sequence numbers from 0. */
 function stream(events: Record<string, unknown>[], seq = true): string {
-  return events.map((e, i) => sse.named({ ...(e as { type: string }), ...(seq ? { sequence_number: i } : {}) })).join('');
+  return events
+    .map((e, i) => sse.named({ ...(e as { type: string }), ...(seq ? { sequence_number: i } : {}) }))
+    .join('');
 }
-const created = { type: 'response.created', response: { id: 'resp_1', model: 'gpt-x', status: 'in_progress', output: [] } };
+const created = {
+  type: 'response.created',
+  response: { id: 'resp_1', model: 'gpt-x', status: 'in_progress', output: [] },
+};
 const completed = (extra: Record<string, unknown> = {}) => ({
   type: 'response.completed',
   response: { id: 'resp_1', model: 'gpt-x', status: 'completed', output: [], ...extra },
@@ -23,15 +29,36 @@ describe('Responses fold over recorded-style fixtures', () => {
         {
           kind: 'thinking',
           text: 'Need the weather tool.',
-          item: { type: 'reasoning', id: 'rs_fx1', summary: [{ type: 'summary_text', text: 'Need the weather tool.' }] },
+          item: {
+            type: 'reasoning',
+            id: 'rs_fx1',
+            summary: [{ type: 'summary_text', text: 'Need the weather tool.' }],
+          },
         },
         { kind: 'text', text: 'Checking Paris — один момент ⏳' },
-        { kind: 'tool_call', id: 'call_abc', name: 'get_weather', argsText: '{"city":"Paris"}', args: { city: 'Paris' }, complete: true },
+        {
+          kind: 'tool_call',
+          id: 'call_abc',
+          name: 'get_weather',
+          argsText: '{"city":"Paris"}',
+          args: { city: 'Paris' },
+          complete: true,
+        },
       ],
       usage: { inputTotal: 328, inputCached: 256, output: 52, reasoning: 20 },
-      rawUsage: { input_tokens: 328, input_tokens_details: { cached_tokens: 256 }, output_tokens: 52, output_tokens_details: { reasoning_tokens: 20 }, total_tokens: 380 },
+      rawUsage: {
+        input_tokens: 328,
+        input_tokens_details: { cached_tokens: 256 },
+        output_tokens: 52,
+        output_tokens_details: { reasoning_tokens: 20 },
+        total_tokens: 380,
+      },
     });
-    expect(run.outcome).toEqual({ verdict: 'complete', reason: 'The stream ended with response.completed.', warnings: [] });
+    expect(run.outcome).toEqual({
+      verdict: 'complete',
+      reason: 'The stream ended with response.completed.',
+      warnings: [],
+    });
     expect(run.steps.filter((s) => s.content).map((s) => s.type)).toEqual([
       'response.reasoning_summary_text.delta',
       'response.reasoning_summary_text.delta',
@@ -46,9 +73,17 @@ describe('Responses fold over recorded-style fixtures', () => {
 
   it('shows deltas while streaming, before the done events arrive', () => {
     const run = runFold('responses', cutBefore(fixtures.responsesTextTool, '"response.function_call_arguments.done"'));
-    expect(run.transcript.blocks[2]).toEqual({ kind: 'tool_call', id: 'call_abc', name: 'get_weather', argsText: '{"city":"Paris"}', complete: false });
+    expect(run.transcript.blocks[2]).toEqual({
+      kind: 'tool_call',
+      id: 'call_abc',
+      name: 'get_weather',
+      argsText: '{"city":"Paris"}',
+      complete: false,
+    });
     expect(run.outcome.verdict).toBe('truncated');
-    expect(run.outcome.reason).toMatch(/^The connection closed before response\.completed arrived \(\d+ events received\)\.$/);
+    expect(run.outcome.reason).toMatch(
+      /^The connection closed before response\.completed arrived \(\d+ events received\)\.$/,
+    );
   });
 
   it('response.incomplete is complete with stopReason incomplete:<reason> and a warning; trailing [DONE] is silent', () => {
@@ -73,12 +108,26 @@ describe('Responses fold over recorded-style fixtures', () => {
 
 describe('Responses fold: terminal cases', () => {
   it('a flat error event is terminal', () => {
-    const run = runFold('responses', stream([created, { type: 'error', code: 'rate_limit_exceeded', message: 'Slow down', param: null }]));
-    expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { code: 'rate_limit_exceeded', message: 'Slow down' } });
+    const run = runFold(
+      'responses',
+      stream([created, { type: 'error', code: 'rate_limit_exceeded', message: 'Slow down', param: null }]),
+    );
+    expect(run.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { code: 'rate_limit_exceeded', message: 'Slow down' },
+    });
   });
 
   it('a nested error event (some relays) is terminal too', () => {
-    const run = runFold('responses', stream([{ type: 'error', error: { type: 'invalid_request_error', code: 'context_length_exceeded', message: 'Too long' } }]));
+    const run = runFold(
+      'responses',
+      stream([
+        {
+          type: 'error',
+          error: { type: 'invalid_request_error', code: 'context_length_exceeded', message: 'Too long' },
+        },
+      ]),
+    );
     expect(run.outcome).toMatchObject({
       verdict: 'error-event',
       error: { type: 'invalid_request_error', code: 'context_length_exceeded', message: 'Too long' },
@@ -87,7 +136,11 @@ describe('Responses fold: terminal cases', () => {
   });
 
   it('[DONE] is noise, never completion', () => {
-    const run = runFold('responses', stream([created, { type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'hi' }]) + 'data: [DONE]\n\n');
+    const run = runFold(
+      'responses',
+      stream([created, { type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'hi' }]) +
+        'data: [DONE]\n\n',
+    );
     expect(run.outcome.verdict).toBe('truncated');
     expect(run.outcome.reason).toMatch(/before response\.completed/);
     expect(run.outcome.warnings.join()).toMatch(/\[DONE\]/);
@@ -96,21 +149,37 @@ describe('Responses fold: terminal cases', () => {
   });
 
   it('events after the terminal event are ignored with a warning', () => {
-    const run = runFold('responses', stream([created, completed(), { type: 'response.output_text.delta', output_index: 0, delta: 'late' }]));
+    const run = runFold(
+      'responses',
+      stream([created, completed(), { type: 'response.output_text.delta', output_index: 0, delta: 'late' }]),
+    );
     expect(run.transcript.blocks).toEqual([]);
-    expect(run.outcome.warnings).toEqual(['response.output_text.delta arrived after response.completed and was ignored.']);
+    expect(run.outcome.warnings).toEqual([
+      'response.output_text.delta arrived after response.completed and was ignored.',
+    ]);
   });
 
   it('warns on a sequence gap or regression', () => {
-    const gap = runFold('responses', cutBefore(fixtures.responsesTextTool, '"response.in_progress"') + fixtures.responsesTextTool.slice(fixtures.responsesTextTool.indexOf('event: response.output_item.added')));
+    const gap = runFold(
+      'responses',
+      cutBefore(fixtures.responsesTextTool, '"response.in_progress"') +
+        fixtures.responsesTextTool.slice(fixtures.responsesTextTool.indexOf('event: response.output_item.added')),
+    );
     expect(gap.outcome.verdict).toBe('complete');
     expect(gap.outcome.warnings).toEqual(['sequence gap: expected 1, got 2']);
-    const events = [created, { type: 'response.in_progress', response: {} }].map((e, i) => sse.named({ ...e, sequence_number: 5 - i }));
+    const events = [created, { type: 'response.in_progress', response: {} }].map((e, i) =>
+      sse.named({ ...e, sequence_number: 5 - i }),
+    );
     expect(runFold('responses', events.join('')).outcome.warnings).toContain('sequence gap: expected 6, got 4');
   });
 
   it('warns about a malformed event and carries on', () => {
-    const run = runFold('responses', sse.named(created) + 'event: response.output_text.delta\ndata: {"type":"response.output\n\n' + sse.named(completed()));
+    const run = runFold(
+      'responses',
+      sse.named(created) +
+        'event: response.output_text.delta\ndata: {"type":"response.output\n\n' +
+        sse.named(completed()),
+    );
     expect(run.outcome.verdict).toBe('complete');
     expect(run.outcome.warnings[0]).toMatch(/Event 2 is not a JSON object/);
   });
@@ -121,12 +190,21 @@ describe('Responses fold: terminal cases', () => {
   });
 
   it('an `event: error` line is an error-event even when its JSON type is no Responses event', () => {
-    const run = runFold('responses', sse.named(created) + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n');
-    expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    const run = runFold(
+      'responses',
+      sse.named(created) + 'event: error\ndata: {"type":"overloaded_error","message":"Overloaded"}\n\n',
+    );
+    expect(run.outcome).toMatchObject({
+      verdict: 'error-event',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+    });
   });
 
   it('an OpenAI envelope with no type ends the stream as an error', () => {
-    const run = runFold('responses', sse.data({ error: { message: 'Invalid key', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    const run = runFold(
+      'responses',
+      sse.data({ error: { message: 'Invalid key', type: 'invalid_request_error', code: 'invalid_api_key' } }),
+    );
     expect(run.outcome).toMatchObject({ verdict: 'error-event', error: { code: 'invalid_api_key' } });
   });
 });
@@ -162,7 +240,13 @@ describe('Responses fold: items', () => {
         created,
         completed({
           output: [
-            { type: 'message', content: [{ type: 'output_text', text: 'A' }, { type: 'refusal', refusal: 'B' }] },
+            {
+              type: 'message',
+              content: [
+                { type: 'output_text', text: 'A' },
+                { type: 'refusal', refusal: 'B' },
+              ],
+            },
             { type: 'function_call', call_id: 'c1', name: 'f', arguments: '' },
           ],
         }),
@@ -183,13 +267,30 @@ describe('Responses fold: items', () => {
         { type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs', summary: [] } },
         { type: 'response.reasoning_summary_text.delta', output_index: 0, summary_index: 0, delta: 'First.' },
         { type: 'response.reasoning_summary_text.delta', output_index: 0, summary_index: 1, delta: 'Second.' },
-        { type: 'response.output_item.added', output_index: 1, item: { type: 'message', id: 'm', role: 'assistant', content: [] } },
-        { type: 'response.content_part.added', output_index: 1, content_index: 0, part: { type: 'refusal', refusal: '' } },
+        {
+          type: 'response.output_item.added',
+          output_index: 1,
+          item: { type: 'message', id: 'm', role: 'assistant', content: [] },
+        },
+        {
+          type: 'response.content_part.added',
+          output_index: 1,
+          content_index: 0,
+          part: { type: 'refusal', refusal: '' },
+        },
         { type: 'response.refusal.delta', output_index: 1, content_index: 0, delta: "I can't" },
         { type: 'response.refusal.delta', output_index: 1, content_index: 0, delta: ' do that.' },
-        { type: 'response.output_item.added', output_index: 2, item: { type: 'web_search_call', id: 'ws', status: 'in_progress' } },
+        {
+          type: 'response.output_item.added',
+          output_index: 2,
+          item: { type: 'web_search_call', id: 'ws', status: 'in_progress' },
+        },
         { type: 'response.web_search_call.searching', output_index: 2, item_id: 'ws' },
-        { type: 'response.output_item.done', output_index: 2, item: { type: 'web_search_call', id: 'ws', status: 'completed' } },
+        {
+          type: 'response.output_item.done',
+          output_index: 2,
+          item: { type: 'web_search_call', id: 'ws', status: 'completed' },
+        },
         completed(),
       ]),
     );
@@ -202,7 +303,12 @@ describe('Responses fold: items', () => {
   });
 
   it('keeps the done reasoning item, encrypted_content included, on the thinking block the deltas built', () => {
-    const item = { type: 'reasoning', id: 'rs', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAAA_ENC' };
+    const item = {
+      type: 'reasoning',
+      id: 'rs',
+      summary: [{ type: 'summary_text', text: 'Plan.' }],
+      encrypted_content: 'gAAAA_ENC',
+    };
     const run = runFold(
       'responses',
       stream([
@@ -238,14 +344,30 @@ describe('Responses fold: items', () => {
     const fold = createResponsesFold();
     const push = (e: Record<string, unknown>) => fold.push({ data: JSON.stringify(e) });
     push(created);
-    push({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'f', arguments: '' } });
+    push({
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'f', arguments: '' },
+    });
     push({ type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc', delta: '{"a":' });
-    push({ type: 'response.output_item.done', output_index: 0, item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'f', arguments: '{"a":2}' } });
-    expect(fold.transcript().blocks).toEqual([{ kind: 'tool_call', id: 'call_1', name: 'f', argsText: '{"a":2}', args: { a: 2 }, complete: true }]);
+    push({
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'f', arguments: '{"a":2}' },
+    });
+    expect(fold.transcript().blocks).toEqual([
+      { kind: 'tool_call', id: 'call_1', name: 'f', argsText: '{"a":2}', args: { a: 2 }, complete: true },
+    ]);
   });
 
   it('text that arrives only in output_item.done (no deltas) marks content there, so time to first token is known', () => {
-    const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] };
+    const item = {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Hello there', annotations: [] }],
+    };
     const run = runFold(
       'responses',
       stream([
@@ -260,8 +382,19 @@ describe('Responses fold: items', () => {
   });
 
   it('text that arrives only in content_part.done marks content there; a done event repeating streamed text does not', () => {
-    const part = (type: string, text: string) => ({ type, output_index: 0, content_index: 0, item_id: 'msg_1', part: { type: 'output_text', text, annotations: [] } });
-    const item = { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] };
+    const part = (type: string, text: string) => ({
+      type,
+      output_index: 0,
+      content_index: 0,
+      item_id: 'msg_1',
+      part: { type: 'output_text', text, annotations: [] },
+    });
+    const item = {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'Hi', annotations: [] }],
+    };
     const onlyDone = runFold(
       'responses',
       stream([
@@ -307,10 +440,29 @@ describe('readResponsesResponse', () => {
       model: 'gpt-x',
       output: [
         { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'thought' }] },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_abc', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-        { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_abc',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+          status: 'completed',
+        },
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+        },
       ],
-      usage: { input_tokens: 328, input_tokens_details: { cached_tokens: 0 }, output_tokens: 52, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 380 },
+      usage: {
+        input_tokens: 328,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 52,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 380,
+      },
       incomplete_details: null,
       error: null,
     });
@@ -329,15 +481,30 @@ describe('readResponsesResponse', () => {
   });
 
   it('keeps the reasoning item, encrypted_content included, on its thinking block', () => {
-    const item = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'thought' }], encrypted_content: 'gAAAA_ENC' };
-    expect(readResponsesResponse({ status: 'completed', output: [item] }).transcript.blocks).toEqual([{ kind: 'thinking', text: 'thought', item }]);
+    const item = {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: 'thought' }],
+      encrypted_content: 'gAAAA_ENC',
+    };
+    expect(readResponsesResponse({ status: 'completed', output: [item] }).transcript.blocks).toEqual([
+      { kind: 'thinking', text: 'thought', item },
+    ]);
   });
 
   it('incomplete, failed and background bodies', () => {
-    const inc = readResponsesResponse({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [] });
+    const inc = readResponsesResponse({
+      status: 'incomplete',
+      incomplete_details: { reason: 'content_filter' },
+      output: [],
+    });
     expect(inc.transcript.stopReason).toBe('incomplete:content_filter');
     expect(inc.warnings[0]).toMatch(/incomplete \(content_filter\)/);
-    const failed = readResponsesResponse({ status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] });
+    const failed = readResponsesResponse({
+      status: 'failed',
+      error: { code: 'server_error', message: 'boom' },
+      output: [],
+    });
     expect(failed.error).toEqual({ code: 'server_error', message: 'boom' });
     const queued = readResponsesResponse({ id: 'resp_bg', status: 'queued', output: [] });
     expect(queued.transcript.stopReason).toBe('queued');
@@ -345,7 +512,10 @@ describe('readResponsesResponse', () => {
   });
 
   it('a 2xx body with an error envelope sets error', () => {
-    expect(readResponsesResponse({ error: { message: 'nope', type: 'invalid_request_error', param: null, code: null } }).error).toEqual({
+    expect(
+      readResponsesResponse({ error: { message: 'nope', type: 'invalid_request_error', param: null, code: null } })
+        .error,
+    ).toEqual({
       type: 'invalid_request_error',
       message: 'nope',
     });

@@ -1,6 +1,6 @@
 /**
- * OpenAI Responses (docs/protocols.md §4): the stream fold and the non-streaming reader. Output items from
- * `response.output_item.done` are the truth (as in Codex); deltas are for display while streaming.
+ * OpenAI Responses (docs/protocols.md §4): the stream fold (the non-streaming reader is in responses-body.ts).
+ * Output items from `response.output_item.done` are the truth (as in Codex); deltas are for display while streaming.
  * Completion needs a terminal event: `[DONE]` is relay noise here, never success.
  */
 import { bodyErrorOf, errorEventOf } from '../errors';
@@ -19,18 +19,9 @@ import {
   truncatedOutcome,
 } from './fold-kit';
 import { parseEvent } from './sse';
+import { blocksFromItem, failedError, incompleteOutcome, partBlock, summaryText, toolFromItem } from './responses-body';
 import type { FastDelta } from './fast-json';
-import type {
-  Block,
-  FoldOutcome,
-  FoldStep,
-  ParsedEvent,
-  ResponseReading,
-  SseMessage,
-  StreamError,
-  StreamFold,
-  Usage,
-} from './types';
+import type { Block, FoldOutcome, FoldStep, ParsedEvent, SseMessage, StreamError, StreamFold, Usage } from './types';
 
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
 type TextLike = Extract<Block, { kind: 'text' | 'thinking' | 'refusal' }>;
@@ -46,55 +37,6 @@ interface ItemSlot {
 }
 
 const TERMINALS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
-
-function summaryText(item: Record<string, unknown>): string | undefined {
-  const pick = (list: unknown) =>
-    Array.isArray(list)
-      ? list.filter((p) => isObject(p) && typeof p.text === 'string').map((p) => (p as { text: string }).text)
-      : [];
-  const summary = pick(item.summary);
-  if (summary.length) return summary.join('\n\n');
-  // Raw reasoning (`reasoning_text` content) on models that expose it.
-  const content = pick(item.content);
-  return content.length ? content.join('\n\n') : undefined;
-}
-
-function toolFromItem(item: Record<string, unknown>, complete: boolean): ToolBlock {
-  const b: ToolBlock = {
-    kind: 'tool_call',
-    // The tool result must quote call_id, not the item id (fc_…).
-    id: str(item.call_id) ?? str(item.id) ?? '',
-    name: str(item.name) ?? '',
-    argsText: str(item.arguments) ?? '',
-    complete: false,
-  };
-  if (complete) completeToolCall(b);
-  return b;
-}
-
-function partBlock(part: Record<string, unknown>): Block | undefined {
-  if (part.type === 'output_text') return { kind: 'text', text: str(part.text) ?? '' };
-  if (part.type === 'refusal') return { kind: 'refusal', text: str(part.refusal) ?? '' };
-  return undefined;
-}
-
-/** The blocks of one complete output item (docs/protocols.md §4.2), in order. */
-export function blocksFromItem(item: Record<string, unknown>): Block[] {
-  const type = str(item.type) ?? 'unknown';
-  if (type === 'message') {
-    const out: Block[] = [];
-    if (Array.isArray(item.content)) {
-      for (const part of item.content) {
-        if (!isObject(part)) continue;
-        out.push(partBlock(part) ?? { kind: 'other', type: str(part.type) ?? 'unknown', raw: part });
-      }
-    }
-    return out;
-  }
-  if (type === 'reasoning') return [{ kind: 'thinking', text: summaryText(item) ?? '', item }];
-  if (type === 'function_call') return [toolFromItem(item, true)];
-  return [{ kind: 'other', type, raw: item }];
-}
 
 export function createResponsesFold(): StreamFold {
   const warnings = createWarnings();
@@ -156,15 +98,24 @@ export function createResponsesFold(): StreamFold {
     return itemAt(outputIndex, type) ?? slotById(itemId);
   }
 
-  function textPartAt(outputIndex: unknown, contentIndex: unknown, type: unknown, kind: 'text' | 'refusal', itemId: unknown): TextLike | undefined {
+  function textPartAt(
+    outputIndex: unknown,
+    contentIndex: unknown,
+    type: unknown,
+    kind: 'text' | 'refusal',
+    itemId: unknown,
+  ): TextLike | undefined {
     const slot = itemFor(outputIndex, itemId);
     if (!slot) {
-      warnings.add(`no-index:${kind}`, `${String(type)} without an output_index or the item_id of an announced item ignored.`);
+      warnings.add(
+        `no-index:${kind}`,
+        `${String(type)} without an output_index or the item_id of an announced item ignored.`,
+      );
       return undefined;
     }
     const key = typeof contentIndex === 'number' ? contentIndex : 0;
     const existing = slot.parts.get(key);
-    if (existing && existing.kind === kind) return existing as TextLike;
+    if (existing && existing.kind === kind) return existing;
     const b = { kind, text: '' } as TextLike;
     addPart(slot, key, b);
     return b;
@@ -177,7 +128,7 @@ export function createResponsesFold(): StreamFold {
 
   function thinkingOf(slot: ItemSlot): TextLike {
     const existing = slot.parts.get(0);
-    if (existing && existing.kind === 'thinking') return existing as TextLike;
+    if (existing && existing.kind === 'thinking') return existing;
     const b: TextLike = { kind: 'thinking', text: '' };
     addPart(slot, 0, b);
     return b;
@@ -190,7 +141,10 @@ export function createResponsesFold(): StreamFold {
   function toolPartAt(outputIndex: unknown, itemId: unknown, name: unknown, type: unknown): ToolBlock | undefined {
     const slot = itemFor(outputIndex, itemId, 'function_call');
     if (!slot) {
-      warnings.add('no-index:args', `${String(type)} without an output_index or the item_id of an announced item ignored.`);
+      warnings.add(
+        'no-index:args',
+        `${String(type)} without an output_index or the item_id of an announced item ignored.`,
+      );
       return undefined;
     }
     const existing = slot.parts.get(0);
@@ -349,7 +303,11 @@ export function createResponsesFold(): StreamFold {
     count++;
     if (parsed.done) {
       // `[DONE]` is appended by some relays and the Open Responses spec: noise, never completion.
-      if (!terminal) warnings.add('done', 'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.');
+      if (!terminal)
+        warnings.add(
+          'done',
+          'A [DONE] sentinel arrived before response.completed; it does not complete a Responses stream and was ignored.',
+        );
       return QUIET_STEP;
     }
     if (terminal) {
@@ -435,7 +393,12 @@ export function createResponsesFold(): StreamFold {
         const slot = itemFor(json.output_index, json.item_id, 'reasoning');
         if (!slot) break;
         const b = thinkingOf(slot);
-        const index = typeof json.summary_index === 'number' ? json.summary_index : typeof json.content_index === 'number' ? json.content_index : 0;
+        const index =
+          typeof json.summary_index === 'number'
+            ? json.summary_index
+            : typeof json.content_index === 'number'
+              ? json.content_index
+              : 0;
         // Summaries are separate paragraphs: keep them apart as the done item will.
         if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
         slot.lastSummary = index;
@@ -476,23 +439,19 @@ export function createResponsesFold(): StreamFold {
         step.terminal = true;
         break;
       }
-      case 'response.failed': {
+      case 'response.failed':
         onResponse(json);
         terminal = type;
-        const r = isObject(json.response) ? json.response : {};
-        const e = isObject(r.error) ? r.error : {};
-        error = {
-          type: str(e.type) ?? 'response.failed',
-          ...(str(e.code) ? { code: str(e.code) } : {}),
-          message: str(e.message) ?? 'The response failed without an error message.',
-        };
+        error = failedError(json);
         head.stopReason = 'failed';
         step.terminal = true;
         break;
-      }
       case 'error':
         terminal = type;
-        error = json.type === 'error' || json.type === undefined ? (bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) }) : errorEventOf(json);
+        error =
+          json.type === 'error' || json.type === undefined
+            ? (bodyErrorOf({ ...json, type: 'error' }) ?? { message: excerpt(message.data, 200) })
+            : errorEventOf(json);
         step.terminal = true;
         break;
       default: {
@@ -521,49 +480,8 @@ export function createResponsesFold(): StreamFold {
       const list = warnings.list();
       if (error) return errorOutcome(error, list);
       if (!terminal) return truncatedOutcome('response.completed', count, list);
-      if (terminal === 'response.incomplete') {
-        list.push(`The response is incomplete (${incompleteReason}): the output stops early.`);
-        return { verdict: 'complete', reason: `The stream ended with response.incomplete (${incompleteReason}).`, warnings: list };
-      }
+      if (terminal === 'response.incomplete') return incompleteOutcome(incompleteReason, list);
       return { verdict: 'complete', reason: 'The stream ended with response.completed.', warnings: list };
     },
   };
-}
-
-/** A non-streaming /v1/responses body (docs/protocols.md §4.2). A 2xx body holding an error envelope sets `error`. */
-export function readResponsesResponse(json: unknown): ResponseReading {
-  const warnings: string[] = [];
-  let error = bodyErrorOf(json);
-  if (!isObject(json)) {
-    return { transcript: { blocks: [], usage: {} }, warnings: ['The body is not a JSON object.'], ...(error ? { error } : {}) };
-  }
-  const blocks: Block[] = [];
-  if (Array.isArray(json.output)) {
-    for (const item of json.output) if (isObject(item)) blocks.push(...blocksFromItem(item));
-  } else if (!error) {
-    warnings.push('The body has no output array.');
-  }
-  const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
-  if (typeof json.id === 'string') head.id = json.id;
-  if (typeof json.model === 'string') head.model = json.model;
-  const status = str(json.status);
-  if (status === 'incomplete') {
-    const details = isObject(json.incomplete_details) ? json.incomplete_details : {};
-    const reason = str(details.reason) ?? 'unknown';
-    head.stopReason = `incomplete:${reason}`;
-    warnings.push(`The response is incomplete (${reason}): the output stops early.`);
-  } else if (status !== undefined) {
-    head.stopReason = status;
-    if (status === 'failed' && !error) error = { type: 'response.failed', message: 'The response failed without an error message.' };
-    if (status === 'queued' || status === 'in_progress') {
-      warnings.push(`The response is ${status} (background mode): its output cannot be fetched through the gateway's endpoints.`);
-    }
-  }
-  let usage: Usage = {};
-  if (isObject(json.usage)) {
-    head.rawUsage = json.usage;
-    usage = openAiUsage(json.usage);
-  }
-  const transcript = snapshot(head, blocks, usage);
-  return error ? { transcript, error, warnings } : { transcript, warnings };
 }

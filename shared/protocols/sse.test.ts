@@ -9,7 +9,10 @@ let makeDecoder: (() => StreamTextDecoder) | undefined;
 function read(input: string | (Uint8Array | string)[], end = true) {
   const messages: SseMessage[] = [];
   const comments: string[] = [];
-  const reader = createSseReader({ onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) }, makeDecoder?.());
+  const reader = createSseReader(
+    { onMessage: (m) => messages.push(m), onComment: (c) => comments.push(c) },
+    makeDecoder?.(),
+  );
   if (typeof input === 'string') reader.feed(input);
   else for (const c of input) reader.feed(c);
   if (end) reader.end();
@@ -50,7 +53,9 @@ describe.each([
     expect(read(chunksOf(body, 'bytes')).messages).toEqual(expected);
     // As they arrive, not held until the body ends: a stream may never send a \n at all.
     expect(read(['data: 1\r\rdata: 2\r', '\rdata: 3'], false).messages.map((m) => m.data)).toEqual(['1', '2']);
-    expect(read(['data: 1\r\rdata: 2\r', '\r', 'data: 3\r\n', '\r\ndata: 4\n', '\n'], false).messages.map((m) => m.data)).toEqual(['1', '2', '3', '4']);
+    expect(
+      read(['data: 1\r\rdata: 2\r', '\r', 'data: 3\r\n', '\r\ndata: 4\n', '\n'], false).messages.map((m) => m.data),
+    ).toEqual(['1', '2', '3', '4']);
   });
 
   it('dispatches every event as soon as its blank line arrives, however the lines are split', () => {
@@ -133,7 +138,13 @@ describe.each([
   });
 
   it('turns invalid UTF-8 into U+FFFD instead of failing, and flushes a dangling partial character at end()', () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('data: a'), 0xff, ...new TextEncoder().encode('b\n\ndata: c'), 0xe6, 0x97]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('data: a'),
+      0xff,
+      ...new TextEncoder().encode('b\n\ndata: c'),
+      0xe6,
+      0x97,
+    ]);
     expect(read([bytes]).messages).toEqual([{ data: 'a\uFFFDb' }, { data: 'c\uFFFD' }]);
   });
 
@@ -148,7 +159,8 @@ describe.each([
   });
 });
 
-const CHAT_DELTA = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"logprobs":null,"finish_reason":null}]}';
+const CHAT_DELTA =
+  '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"logprobs":null,"finish_reason":null}]}';
 
 describe('eventTypeOf / parseEvent', () => {
   it.each([
@@ -201,7 +213,12 @@ describe('eventTypeOf / parseEvent', () => {
     expect(chunk(delta({}))).toBe('chunk');
     expect(chunk([], { prompt_filter_results: [] })).toBe('chunk');
     // n > 1: any choice counts.
-    expect(chunk([{ index: 0, delta: { content: 'a' } }, { index: 1, delta: { role: 'assistant' } }])).toBe('role');
+    expect(
+      chunk([
+        { index: 0, delta: { content: 'a' } },
+        { index: 1, delta: { role: 'assistant' } },
+      ]),
+    ).toBe('role');
     // A chunk without `object` (some relays) is typed the same way.
     expect(eventTypeOf({ data: '{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}' })).toBe('finish');
   });
@@ -222,7 +239,12 @@ describe('eventTypeOf / parseEvent', () => {
       for (const message of [...messages, ...messages]) {
         const ours = parse(message);
         const plain = parseEvent(message);
-        expect({ type: ours.type, json: ours.json, done: ours.done, malformed: ours.malformed }, name).toEqual({ type: plain.type, json: plain.json, done: plain.done, malformed: plain.malformed });
+        expect({ type: ours.type, json: ours.json, done: ours.done, malformed: ours.malformed }, name).toEqual({
+          type: plain.type,
+          json: plain.json,
+          done: plain.done,
+          malformed: plain.malformed,
+        });
         expect(ours.delta && { ...ours.delta }, name).toEqual(plain.delta && { ...plain.delta });
       }
     }

@@ -8,9 +8,9 @@ import { createFastDeltaReader, fastDelta } from './fast-json';
 import { isObject } from '../is-object';
 
 export interface SseReaderHandlers {
-  onMessage(message: SseMessage): void;
+  onMessage: (message: SseMessage) => void;
   /** `: keep-alive` lines: gateways send them to hold idle connections open. */
-  onComment?(text: string): void;
+  onComment?: (text: string) => void;
 }
 
 export interface SseReader {
@@ -34,7 +34,10 @@ function textDecoderStream(): StreamTextDecoder {
   return { write: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
 }
 
-export function createSseReader(handlers: SseReaderHandlers, decoder: StreamTextDecoder = textDecoderStream()): SseReader {
+export function createSseReader(
+  handlers: SseReaderHandlers,
+  decoder: StreamTextDecoder = textDecoderStream(),
+): SseReader {
   const onComment = handlers.onComment;
   const parser = createParser({
     // The parser's own event object is an SseMessage (plus the `id:` field): handed on as it is, not copied,
@@ -88,7 +91,10 @@ export function createEventParser(): (message: SseMessage) => ParsedEvent {
   return (message) => parseWith(message, fast);
 }
 
-function parseWith(message: SseMessage, readDelta: (data: string, event?: string) => ParsedEvent | undefined): ParsedEvent {
+function parseWith(
+  message: SseMessage,
+  readDelta: (data: string, event?: string) => ParsedEvent | undefined,
+): ParsedEvent {
   const data = message.data;
   if (data === DONE || (data.length < 16 && data.trim() === DONE)) return { type: DONE, done: true };
   // A hot delta is its own ParsedEvent, typed as below: a Chat chunk's type is its `event:` line when it has one.

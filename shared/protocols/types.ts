@@ -116,13 +116,7 @@ export interface RawEvent {
 }
 
 export type Verdict =
-  | 'complete'
-  | 'truncated'
-  | 'error-event'
-  | 'http-error'
-  | 'network-error'
-  | 'timeout'
-  | 'cancelled';
+  'complete' | 'truncated' | 'error-event' | 'http-error' | 'network-error' | 'timeout' | 'cancelled';
 
 export const VERDICTS: readonly Verdict[] = [
   'complete',

@@ -5,38 +5,14 @@
  * conversation state, streaming) plus fields no translator knows.
  */
 import type { ProtocolId } from '../protocols/types';
+import { answerSchema, PDF, PNG, weatherSchema } from './corpus-parts';
+import { RESPONSES_CORPUS } from './corpus-responses';
 
 export interface CorpusEntry {
   name: string;
   protocol: ProtocolId;
   body: Record<string, unknown>;
 }
-
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-const PDF = 'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoKdHJhaWxlcgo8PC9Sb290IDEgMCBSPj4KJSVFT0YK';
-
-/** Codex CLI's shell tool, as it sends it on the Responses route. */
-const codexShellTool = {
-  type: 'function',
-  name: 'shell',
-  description: 'Run a shell command',
-  parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false },
-  strict: false,
-};
-
-const weatherSchema = {
-  type: 'object',
-  properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['c', 'f'] } },
-  required: ['city'],
-  additionalProperties: false,
-};
-
-const answerSchema = {
-  type: 'object',
-  properties: { answer: { type: 'string', enum: ['alpha', 'beta'] }, nonce: { type: 'string' } },
-  required: ['answer', 'nonce'],
-  additionalProperties: false,
-};
 
 export const TRANSLATE_CORPUS: CorpusEntry[] = [
   // ---------------------------------------------------------------- Messages
@@ -72,7 +48,9 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       messages: [
         {
           role: 'user',
-          content: [{ type: 'text', text: 'What does section 3 say about leave?', cache_control: { type: 'ephemeral' } }],
+          content: [
+            { type: 'text', text: 'What does section 3 say about leave?', cache_control: { type: 'ephemeral' } },
+          ],
         },
       ],
       top_k: 40,
@@ -108,7 +86,11 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         {
           role: 'user',
           content: [
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'q3-report.pdf' },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+              title: 'q3-report.pdf',
+            },
             { type: 'document', source: { type: 'url', url: 'https://example.com/terms.pdf' } },
             { type: 'text', text: 'Summarise both documents.' },
           ],
@@ -124,7 +106,11 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       max_tokens: 1024,
       tools: [
         { name: 'get_weather', description: 'Current weather', input_schema: weatherSchema, strict: true },
-        { name: 'get_time', description: 'Local time', input_schema: { type: 'object', properties: { tz: { type: 'string' } } } },
+        {
+          name: 'get_time',
+          description: 'Local time',
+          input_schema: { type: 'object', properties: { tz: { type: 'string' } } },
+        },
       ],
       tool_choice: { type: 'auto', disable_parallel_tool_use: true },
       messages: [
@@ -141,7 +127,12 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
           role: 'user',
           content: [
             { type: 'tool_result', tool_use_id: 'toolu_01A', content: '18°C, nonce K7Q2' },
-            { type: 'tool_result', tool_use_id: 'toolu_01B', content: [{ type: 'text', text: 'time service down' }], is_error: true },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_01B',
+              content: [{ type: 'text', text: 'time service down' }],
+              is_error: true,
+            },
           ],
         },
       ],
@@ -154,7 +145,13 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       model: 'claude-sonnet-4-5',
       max_tokens: 16000,
       thinking: { type: 'enabled', budget_tokens: 8000 },
-      tools: [{ name: 'calc', description: 'Evaluate arithmetic', input_schema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] } }],
+      tools: [
+        {
+          name: 'calc',
+          description: 'Evaluate arithmetic',
+          input_schema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] },
+        },
+      ],
       messages: [
         { role: 'user', content: 'What is 17 * 23, using the calculator?' },
         {
@@ -299,14 +296,23 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
           content: null,
           tool_calls: [
             { id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-            { id: 'call_def', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"c"}' } },
+            {
+              id: 'call_def',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"c"}' },
+            },
           ],
         },
         { role: 'tool', tool_call_id: 'call_abc', content: '18°C, nonce K7Q2' },
         { role: 'tool', tool_call_id: 'call_def', content: [{ type: 'text', text: '4°C' }] },
         { role: 'user', content: 'Which is warmer?' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true },
+        },
+      ],
       tool_choice: 'required',
       parallel_tool_calls: false,
       max_completion_tokens: 300,
@@ -322,7 +328,9 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
         {
           role: 'assistant',
           content: 'Checking Rome now.',
-          tool_calls: [{ id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+          tool_calls: [
+            { id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_r1', content: '25°C' },
         { role: 'user', content: [{ type: 'text', text: 'Now answer in the schema.' }] },
@@ -363,137 +371,5 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
     },
   },
 
-  // ---------------------------------------------------------------- Responses
-  {
-    name: 'responses: what Codex CLI sends',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-5-codex',
-      instructions: 'You are a coding agent.',
-      input: [
-        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<environment_context>cwd=/repo</environment_context>' }] },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
-      ],
-      tools: [codexShellTool],
-      tool_choice: 'auto',
-      parallel_tool_calls: false,
-      reasoning: { effort: 'high', summary: 'auto' },
-      store: false,
-      stream: true,
-      include: ['reasoning.encrypted_content'],
-      prompt_cache_key: '0199a1b2-thread',
-      text: { verbosity: 'medium' },
-    },
-  },
-  {
-    name: 'responses: Codex tool loop in progress, with reasoning',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-5-codex',
-      instructions: 'You are a coding agent.',
-      input: [
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'How many files are in the repo?' }] },
-        { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAC…' },
-        { type: 'function_call', call_id: 'call_ls', name: 'shell', arguments: '{"command":["ls"]}' },
-        { type: 'function_call_output', call_id: 'call_ls', output: 'README.md\nsrc\n' },
-      ],
-      tools: [codexShellTool],
-      tool_choice: 'auto',
-      reasoning: { effort: 'medium', summary: 'auto' },
-      max_output_tokens: 2000,
-    },
-  },
-  {
-    name: 'responses: stateless tool loop with reasoning item and annotated answer',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-5',
-      input: [
-        { role: 'user', content: 'Weather in Paris?' },
-        { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAB…' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_abc', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-        { type: 'function_call_output', call_id: 'call_abc', output: '18°C, nonce K7Q2' },
-        {
-          type: 'message',
-          role: 'assistant',
-          id: 'msg_1',
-          status: 'completed',
-          content: [{ type: 'output_text', text: 'It is 18°C in Paris.', annotations: [] }],
-        },
-        { role: 'user', content: [{ type: 'input_text', text: 'And tomorrow?' }] },
-      ],
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true }],
-      max_output_tokens: 800,
-    },
-  },
-  {
-    name: 'responses: image and files',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-4.1',
-      input: [
-        {
-          type: 'message',
-          role: 'user',
-          content: [
-            { type: 'input_text', text: 'Compare the chart with the two reports.' },
-            { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'high' },
-            { type: 'input_file', file_data: `data:application/pdf;base64,${PDF}`, filename: 'a.pdf' },
-            { type: 'input_file', file_url: 'https://example.com/b.pdf' },
-          ],
-        },
-      ],
-      max_output_tokens: 1000,
-    },
-  },
-  {
-    name: 'responses: structured output, forced function, server-side state',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-5',
-      input: [{ type: 'message', role: 'user', content: 'Answer beta with the nonce K7Q2.' }],
-      text: { format: { type: 'json_schema', name: 'probe', schema: answerSchema, strict: true } },
-      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} }, strict: false }],
-      tool_choice: { type: 'function', name: 'lookup' },
-      previous_response_id: 'resp_abc',
-      background: true,
-      truncation: 'auto',
-      metadata: { ticket: 'T-1' },
-      user: 'user-4711',
-      temperature: 0.2,
-      top_p: 0.8,
-      max_output_tokens: 500,
-    },
-  },
-  {
-    name: 'responses: string input, built-in tool, logprobs',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-4.1',
-      instructions: 'Be brief.',
-      input: 'What happened in the news today?',
-      tools: [{ type: 'web_search' }],
-      include: ['message.output_text.logprobs'],
-      top_logprobs: 2,
-      max_output_tokens: 16,
-      service_tier: 'priority',
-      stream: true,
-      stream_options: { include_obfuscation: false },
-    },
-  },
-  {
-    name: 'responses: reasoning off, refusal in history, detailed summary',
-    protocol: 'responses',
-    body: {
-      model: 'gpt-5.1',
-      input: [
-        { type: 'message', role: 'user', content: 'Tell me a secret.' },
-        { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't share that." }] },
-        { type: 'message', role: 'user', content: 'Fine, tell me a joke.' },
-      ],
-      reasoning: { effort: 'none', summary: 'detailed' },
-      safety_identifier: 'hash-9f2c',
-      unknown_knob: true,
-    },
-  },
+  ...RESPONSES_CORPUS,
 ];

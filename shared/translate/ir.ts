@@ -176,7 +176,7 @@ export function boolF(o: Json, key: string, base: string): F<boolean> | undefine
   if (!present(o[key])) return undefined;
   const path = childPath(base, key);
   if (typeof o[key] !== 'boolean') throw new Invalid(`${path} must be true or false.`);
-  return { v: o[key] as boolean, path };
+  return { v: o[key], path };
 }
 
 export function oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[]): T {

@@ -2,7 +2,7 @@
 import {
   asObj,
   asStr,
-  Ctx,
+  type Ctx,
   type Json,
   notTranslatedBlock,
   parseDataUrl,

@@ -5,7 +5,7 @@ import {
   asStr,
   boolF,
   compact,
-  Ctx,
+  type Ctx,
   type Format,
   Invalid,
   type IR,
@@ -101,7 +101,8 @@ function readMessagesSystem(system: unknown, ctx: Ctx): Turn {
   const parts = asArr(system, 'system').map((block, i): Part => {
     const path = `system[${i}]`;
     const o = asObj(block, path);
-    if (typeOf(o, path) !== 'text') throw new Invalid(`${path} is a "${o.type}" block: system blocks must be text.`);
+    if (typeOf(o, path) !== 'text')
+      throw new Invalid(`${path} is a "${String(o.type)}" block: system blocks must be text.`);
     return readMessagesText(o, path, ctx);
   });
   return { role: 'system', content: parts, path: 'system' };

@@ -1,5 +1,5 @@
 /** What Chat Completions and Responses spell alike (docs/protocols.md §3.2, §4.1), read and written once. */
-import { asObj, asStr, boolF, Ctx, type Format, type IR, type Json, numF, oneOf, present, strF } from './ir';
+import { asObj, asStr, boolF, type Ctx, type Format, type IR, type Json, numF, oneOf, present, strF } from './ir';
 
 /** Name given to a JSON schema when the source had none: Chat and Responses require one. */
 export const DEFAULT_SCHEMA_NAME = 'output';

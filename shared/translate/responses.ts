@@ -5,7 +5,7 @@ import {
   asStr,
   boolF,
   compact,
-  Ctx,
+  type Ctx,
   EFFORTS,
   Invalid,
   type IR,

@@ -22,7 +22,11 @@ export function valueAt(root: unknown, path: string): unknown {
   let cur: unknown = root;
   for (const t of tokens) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    const key = t.startsWith('[') ? (t[1] === '"' ? JSON.parse(t.slice(1, -1)) : Number(t.slice(1, -1))) : t;
+    const key = t.startsWith('[')
+      ? t[1] === '"'
+        ? (JSON.parse(t.slice(1, -1)) as string)
+        : Number(t.slice(1, -1))
+      : t;
     cur = (cur as Record<string | number, unknown>)[key];
   }
   return cur;

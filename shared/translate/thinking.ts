@@ -2,7 +2,7 @@
  * Thinking and reasoning effort (docs/protocols.md §8): Messages thinks on a budget or adaptively, Chat and
  * Responses take an effort level. How one becomes the other, both ways, and when Messages rules thinking out.
  */
-import { asObj, Ctx, type Effort, type F, Invalid, type IR, type Json, numF, oneOf, present } from './ir';
+import { asObj, type Ctx, type Effort, type F, Invalid, type IR, type Json, numF, oneOf, present } from './ir';
 
 export const MESSAGES_EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 

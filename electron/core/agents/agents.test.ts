@@ -76,7 +76,9 @@ function expectAgentHeaders(requests: RecordedRequest[], expected: Record<string
       if (typeof value === 'string') expect(r.headers[name], `${name} on ${r.path}`).toBe(value);
       else expect(r.headers[name], `${name} on ${r.path}`).toMatch(value);
     }
-    const withKey = Object.entries(r.headers).filter(([, v]) => String(v).includes(DEMO_KEY)).map(([n]) => n);
+    const withKey = Object.entries(r.headers)
+      .filter(([, v]) => String(v).includes(DEMO_KEY))
+      .map(([n]) => n);
     expect(withKey.length).toBe(1);
     expect(['authorization', 'x-api-key']).toContain(withKey[0]);
   }

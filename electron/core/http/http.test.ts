@@ -42,9 +42,25 @@ describe('secretWatchingDecoder', () => {
     // The search is tuned on the first chunk (finderFor): bodies whose first chunk lacks the secret's rarer
     // characters, or is full of them, or holds almost nothing but the secret's letters.
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const secrets = ['demo-key', 'sk-Qx7-9', 'aaaa'];
-    const pieces = ['"type":"content_block_delta"', 'demo', '-', 'key', 'ke', 'y', 'sk-', 'Q', 'x7', '-9', 'a', 'aa', ' ', 'é', '\n'];
+    const pieces = [
+      '"type":"content_block_delta"',
+      'demo',
+      '-',
+      'key',
+      'ke',
+      'y',
+      'sk-',
+      'Q',
+      'x7',
+      '-9',
+      'a',
+      'aa',
+      ' ',
+      'é',
+      '\n',
+    ];
     for (let round = 0; round < 400; round++) {
       let body = '';
       const n = 1 + rand(40);
@@ -61,7 +77,9 @@ describe('secretWatchingDecoder', () => {
       }
       out += d.end();
       expect(out).toBe(body);
-      expect(d.sawSecret, `${JSON.stringify(watched)} in ${JSON.stringify(body)} cut at ${cuts}`).toBe(watched.some((x) => body.includes(x)));
+      expect(d.sawSecret, `${JSON.stringify(watched)} in ${JSON.stringify(body)} cut at ${cuts.join(',')}`).toBe(
+        watched.some((x) => body.includes(x)),
+      );
     }
   });
 
@@ -91,9 +109,14 @@ describe('secretWatchingDecoder', () => {
 
   it('scrub replaces each secret, a longer one that holds another whole, and a short one only as a whole word', () => {
     const token = 'sk-hel-0123456789';
-    expect(scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc; word=abcdef`, [KEY, token, `Bearer ${token}`, 'abc'])).toBe(
-      'auth=[redacted]; token=[redacted]; key=[redacted]; tiny=[redacted]; word=abcdef',
-    );
+    expect(
+      scrub(`auth=Bearer ${token}; token=${token}; key=${KEY}; tiny=abc; word=abcdef`, [
+        KEY,
+        token,
+        `Bearer ${token}`,
+        'abc',
+      ]),
+    ).toBe('auth=[redacted]; token=[redacted]; key=[redacted]; tiny=[redacted]; word=abcdef');
   });
 });
 
@@ -147,10 +170,20 @@ describe('safeResponseHeaders', () => {
 });
 
 describe('buildRequest', () => {
-  const bearerProfile = (extraHeaders: Record<string, string>): Profile => ({ id: 'p', name: 'P', baseUrl: 'https://gw.example', authScheme: 'bearer', extraHeaders });
+  const bearerProfile = (extraHeaders: Record<string, string>): Profile => ({
+    id: 'p',
+    name: 'P',
+    baseUrl: 'https://gw.example',
+    authScheme: 'bearer',
+    extraHeaders,
+  });
 
   it('keeps the values of secret headers out of the plain headers the ledger shows', () => {
-    const profile = bearerProfile({ 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-trace': 'from Bearer sk-helicone-0123456789', 'x-team': 'blue' });
+    const profile = bearerProfile({
+      'helicone-auth': 'Bearer sk-helicone-0123456789',
+      'x-trace': 'from Bearer sk-helicone-0123456789',
+      'x-team': 'blue',
+    });
     const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
     expect(req.headers['x-trace']).toBe('from Bearer sk-helicone-0123456789');
     expect(req.redactedHeaders).toMatchObject({
@@ -161,16 +194,30 @@ describe('buildRequest', () => {
     });
   });
 
-  it('hides the same secrets the core scrubs from answers: a Bearer credential\'s bare token too', () => {
-    const profile = bearerProfile({ 'helicone-auth': 'Bearer sk-helicone-0123456789', 'x-upstream-user': 'sk-helicone-0123456789', 'x-auth-mode': 'null' });
+  it("hides the same secrets the core scrubs from answers: a Bearer credential's bare token too", () => {
+    const profile = bearerProfile({
+      'helicone-auth': 'Bearer sk-helicone-0123456789',
+      'x-upstream-user': 'sk-helicone-0123456789',
+      'x-auth-mode': 'null',
+    });
     const req = buildRequest(profile, KEY, 'POST', '/v1/chat/completions', {});
     expect(req.redactedHeaders['x-upstream-user']).toBe('[redacted]');
     // A credential-named header is hidden by its name whatever its value; a short ordinary value is not
     // scrubbed out of other headers (or answers), where it would only break the text around it.
     expect(req.redactedHeaders['x-auth-mode']).toBe('[redacted]');
-    const withPlain = buildRequest({ ...profile, extraHeaders: { ...profile.extraHeaders, 'x-mode-note': 'null means default' } }, KEY, 'POST', '/v1/chat/completions', {});
+    const withPlain = buildRequest(
+      { ...profile, extraHeaders: { ...profile.extraHeaders, 'x-mode-note': 'null means default' } },
+      KEY,
+      'POST',
+      '/v1/chat/completions',
+      {},
+    );
     expect(withPlain.redactedHeaders['x-mode-note']).toBe('null means default');
-    expect(requestSecrets(KEY, profile.extraHeaders, (n) => n === 'helicone-auth' || n === 'x-auth-mode')).toEqual([KEY, 'Bearer sk-helicone-0123456789', 'sk-helicone-0123456789']);
+    expect(requestSecrets(KEY, profile.extraHeaders, (n) => n === 'helicone-auth' || n === 'x-auth-mode')).toEqual([
+      KEY,
+      'Bearer sk-helicone-0123456789',
+      'sk-helicone-0123456789',
+    ]);
   });
 
   it("sends a replayed client's headers, but never its credentials and never over the profile's own", () => {
@@ -232,7 +279,8 @@ describe('sniffBody', () => {
     expect(sniffBody(b('\uFEFF\r\n  {"error":1}'), false)).toBe('document');
     expect(sniffBody(b('[1]'), false)).toBe('document');
     expect(sniffBody(b('<!DOCTYPE html>'), false)).toBe('document');
-    for (const s of ['data: {}', 'event: ping', 'id: 1', 'retry: 10', ': keep-alive', '\n\ndata:x']) expect(sniffBody(b(s), false), s).toBe('event-stream');
+    for (const s of ['data: {}', 'event: ping', 'id: 1', 'retry: 10', ': keep-alive', '\n\ndata:x'])
+      expect(sniffBody(b(s), false), s).toBe('event-stream');
     expect(sniffBody(b('Internal Server Error'), false)).toBe('text');
     expect(sniffBody(b('database down'), false)).toBe('text');
   });
@@ -272,7 +320,10 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   async function read(url: string) {
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
     try {
-      const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal);
+      const res = await gatewayRequest(
+        { url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] },
+        timer.signal,
+      );
       return { res, body: await readBody(res.body, timer) };
     } finally {
       timer.done();
@@ -298,11 +349,23 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   });
 
   it('is as lenient as browsers: an empty body, a 204, and gzip flushed but never finished read without error', async () => {
-    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, ''))).body).toEqual({ text: '', bytes: 0, capped: false });
-    expect((await read(await answer(204, { 'content-encoding': 'gzip' }, ''))).body).toEqual({ text: '', bytes: 0, capped: false });
+    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, ''))).body).toEqual({
+      text: '',
+      bytes: 0,
+      capped: false,
+    });
+    expect((await read(await answer(204, { 'content-encoding': 'gzip' }, ''))).body).toEqual({
+      text: '',
+      bytes: 0,
+      capped: false,
+    });
     const unfinished = gzipSync(TEXT, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
     // Whole and not cut: a strict decoder gives the same text, then fails for the missing trailer.
-    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, unfinished))).body).toEqual({ text: TEXT, bytes: Buffer.byteLength(TEXT), capped: false });
+    expect((await read(await answer(200, { 'content-encoding': 'gzip' }, unfinished))).body).toEqual({
+      text: TEXT,
+      bytes: Buffer.byteLength(TEXT),
+      capped: false,
+    });
   });
 
   it('leaves an encoding it does not know as it came, even one named like an object property', async () => {
@@ -314,16 +377,24 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
 
   it('a body that does not match its encoding is cut with a decoding error, not a connection one', async () => {
     for (const encoding of ['gzip', 'br', 'deflate']) {
-      const { body } = await read(await answer(200, { 'content-encoding': encoding }, 'plain text, not compressed at all'));
+      const { body } = await read(
+        await answer(200, { 'content-encoding': encoding }, 'plain text, not compressed at all'),
+      );
       expect(body.cut, encoding).toBeDefined();
-      expect(describeNetworkError(body.cut), encoding).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/compressed body could not be decoded/) });
+      expect(describeNetworkError(body.cut), encoding).toMatchObject({
+        type: 'network:decoding',
+        message: expect.stringMatching(/compressed body could not be decoded/),
+      });
     }
   });
 
   it('inflates only as fast as the body is read: a small deflate body that expands a thousandfold does not pile up in memory', async () => {
     const url = await answer(200, { 'content-encoding': 'deflate' }, deflateRawSync(Buffer.alloc(64 * 1024 * 1024)));
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
-    const res = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal);
+    const res = await gatewayRequest(
+      { url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] },
+      timer.signal,
+    );
     const body = res.body as Readable;
     const chunks = body[Symbol.asyncIterator]();
     expect((await chunks.next()).done).toBe(false);
@@ -336,21 +407,34 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
   it('refuses more than five layers of encoding before reading the body', async () => {
     const url = await answer(200, { 'content-encoding': 'gzip, gzip, gzip, gzip, gzip, gzip' }, TEXT);
     const timer = new RequestTimer({ headersMs: 5_000, idleMs: 5_000 });
-    const err = await gatewayRequest({ url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] }, timer.signal).catch((e: unknown) => e);
+    const err = await gatewayRequest(
+      { url, method: 'GET', headers: {}, redactedHeaders: {}, secrets: [] },
+      timer.signal,
+    ).catch((e: unknown) => e);
     timer.done();
-    expect(describeNetworkError(err)).toMatchObject({ type: 'network:decoding', message: expect.stringMatching(/6 content encodings/) });
+    expect(describeNetworkError(err)).toMatchObject({
+      type: 'network:decoding',
+      message: expect.stringMatching(/6 content encodings/),
+    });
   });
 });
 
 describe('proxyFor: the proxy variables as curl reads them', () => {
-  const env = { HTTPS_PROXY: 'http://corp-proxy:3128', http_proxy: 'plain-proxy:8080', NO_PROXY: '.internal.example, api.direct.example:8443, 10.1.2.3, 192.168.0.0/16, fd00::/8, [2001:db8::5]' };
+  const env = {
+    HTTPS_PROXY: 'http://corp-proxy:3128',
+    http_proxy: 'plain-proxy:8080',
+    NO_PROXY: '.internal.example, api.direct.example:8443, 10.1.2.3, 192.168.0.0/16, fd00::/8, [2001:db8::5]',
+  };
   it('picks the proxy by scheme (lower-case http_proxy only, then all_proxy), takes one without a scheme as http://, and leaves loopback direct', () => {
     expect(proxyFor('https://gw.example.com/v1/messages', env)).toBe('http://corp-proxy:3128');
     expect(proxyFor('http://gw.example.com/v1/messages', env)).toBe('http://plain-proxy:8080');
     expect(proxyFor('http://gw.example.com/v1/messages', { HTTP_PROXY: 'http://upper:1' })).toBeUndefined();
     expect(proxyFor('http://gw.example.com/v1/messages', { ALL_PROXY: 'http://all:1' })).toBe('http://all:1');
-    expect(proxyFor('https://gw.example.com/v1/messages', { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })).toBe('http://lower:1');
-    for (const url of ['http://127.0.0.1:8787/v1/models', 'http://localhost:1/v1/models', 'http://[::1]:1/v1/models']) expect(proxyFor(url, env), url).toBeUndefined();
+    expect(
+      proxyFor('https://gw.example.com/v1/messages', { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' }),
+    ).toBe('http://lower:1');
+    for (const url of ['http://127.0.0.1:8787/v1/models', 'http://localhost:1/v1/models', 'http://[::1]:1/v1/models'])
+      expect(proxyFor(url, env), url).toBeUndefined();
     expect(proxyFor('https://gw.example.com/v1/models', {})).toBeUndefined();
   });
 
@@ -373,7 +457,11 @@ describe('proxyFor: the proxy variables as curl reads them', () => {
 
   it('an error quoting the proxy URL does not show its password', () => {
     const proxy = 'http://alice-corp:s3cret%21pass@corp-proxy:3128';
-    const info = describeRequestError(new Error(`cannot use ${proxy} (user alice-corp, password s3cret!pass)`), [], proxy);
+    const info = describeRequestError(
+      new Error(`cannot use ${proxy} (user alice-corp, password s3cret!pass)`),
+      [],
+      proxy,
+    );
     expect(info.message).not.toContain('s3cret');
     expect(info.message).not.toContain('alice-corp');
     expect(info.message).toContain('The request went through the proxy http://[redacted]@corp-proxy:3128.');

@@ -16,7 +16,7 @@ export async function probeBackground(env: ProbeEnv): Promise<ProbeVerdict> {
   const status = statusOf(run);
   let json: Record<string, unknown> | undefined;
   try {
-    const v = JSON.parse(run.result.rawBody ?? '');
+    const v: unknown = JSON.parse(run.result.rawBody ?? '');
     if (typeof v === 'object' && v !== null) json = v as Record<string, unknown>;
   } catch {
     json = undefined;
@@ -38,7 +38,8 @@ export async function probeBackground(env: ProbeEnv): Promise<ProbeVerdict> {
       outcome: 'not-supported',
       status,
       message: `background: true was ignored: the request ran in the foreground and returned status ${state}.`,
-      explanation: 'A background request returns at once with status queued or in_progress; a finished response means the flag was dropped.',
+      explanation:
+        'A background request returns at once with status queued or in_progress; a finished response means the flag was dropped.',
       fields,
     };
   }
@@ -46,7 +47,8 @@ export async function probeBackground(env: ProbeEnv): Promise<ProbeVerdict> {
     outcome: 'not-supported',
     status,
     message: `HTTP ${status} without a queued/in_progress status and an id (status ${state ?? 'absent'}).`,
-    explanation: 'Acceptance of a background request is shown by status queued or in_progress plus an id; neither came back.',
+    explanation:
+      'Acceptance of a background request is shown by status queued or in_progress plus an id; neither came back.',
     fields,
   };
 }

@@ -120,14 +120,21 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
     const fields = {
       prefixTokens: prefix.tokens,
       readField,
-      calls: calls.map((x) => ({ runId: x.runId, inputTotal: x.usage.inputTotal, cacheRead: x.usage.inputCached, cacheWrite: x.usage.inputCacheWrite, usage: x.raw })),
+      calls: calls.map((x) => ({
+        runId: x.runId,
+        inputTotal: x.usage.inputTotal,
+        cacheRead: x.usage.inputCached,
+        cacheWrite: x.usage.inputCacheWrite,
+        usage: x.raw,
+      })),
     };
     if (c.usage.inputCached === undefined) {
       return {
         outcome: 'not-supported',
         status: statusOf(last),
         message: `Cache counters not reported: the repeated ${prefix.tokens}-token prompt came back without ${readField}.`,
-        explanation: 'A gateway that caches reports cache-read tokens on the repeat; this one reports no cache fields at all.',
+        explanation:
+          'A gateway that caches reports cache-read tokens on the repeat; this one reports no cache fields at all.',
         fields,
       };
     }
@@ -141,7 +148,8 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
           outcome: 'inconclusive',
           status: statusOf(last),
           message: `The repeat read ${c.usage.inputCached} tokens from the cache, but no earlier call reported writing them (usage.cache_creation_input_tokens ${reported === undefined ? 'absent' : reported}).`,
-          explanation: 'The prefix began with a fresh nonce, so the first call must write the cache entry a later call reads; a read with no reported write means this gateway’s cache counters cannot be taken as evidence either way.',
+          explanation:
+            'The prefix began with a fresh nonce, so the first call must write the cache entry a later call reads; a read with no reported write means this gateway’s cache counters cannot be taken as evidence either way.',
           fields,
         };
       }
@@ -161,11 +169,17 @@ export async function probeCaching(env: ProbeEnv): Promise<ProbeVerdict> {
     outcome: 'inconclusive',
     status: statusOf(last),
     message: `${readField} stayed 0 on ${ZERO_RETRIES + 1} repeats of a ${prefix.tokens}-token prompt.`,
-    explanation: 'The counters are reported but never showed a hit; caching is best effort (load balancing breaks cache affinity), so this proves neither way.',
+    explanation:
+      'The counters are reported but never showed a hit; caching is best effort (load balancing breaks cache affinity), so this proves neither way.',
     fields: {
       prefixTokens: prefix.tokens,
       readField,
-      calls: calls.map((x) => ({ runId: x.runId, inputTotal: x.usage.inputTotal, cacheRead: x.usage.inputCached, cacheWrite: x.usage.inputCacheWrite })),
+      calls: calls.map((x) => ({
+        runId: x.runId,
+        inputTotal: x.usage.inputTotal,
+        cacheRead: x.usage.inputCached,
+        cacheWrite: x.usage.inputCacheWrite,
+      })),
     },
   };
 }

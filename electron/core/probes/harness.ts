@@ -206,7 +206,8 @@ export function failureOf(run: FinishedRun): ProbeVerdict {
           status,
           rateLimited: true,
           message: `The response carried an error (${errType}): ${errMessage}`,
-          explanation: 'The gateway reported a transient failure inside the response, which says nothing about the capability.',
+          explanation:
+            'The gateway reported a transient failure inside the response, which says nothing about the capability.',
         };
       }
       return {
@@ -285,5 +286,7 @@ export function schemaErrors(schema: object, value: unknown): string | undefined
     compiled.set(schema, validate);
   }
   if (validate(value)) return undefined;
-  return (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
+  return (validate.errors ?? [])
+    .map((e: ErrorObject) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+    .join('; ');
 }

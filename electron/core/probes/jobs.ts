@@ -295,7 +295,7 @@ export class ProbeJob {
       this.wakeAll();
       return;
     }
-    out.result.message = this.givingUp(out, strikes, waitMs);
+    out.result.message = this.givingUp(out, strikes);
     await this.finish(out.result);
     // The model's other cells would only meet the same limit: recorded as not run, nothing sent.
     const until = this.deps.pauses.get(key) ?? Date.now() + waitMs;
@@ -356,7 +356,7 @@ export class ProbeJob {
     };
   }
 
-  private givingUp(out: CellOutcome, attempts: number, waitMs: number): string {
+  private givingUp(out: CellOutcome, attempts: number): string {
     const asked =
       out.retryAfterMs !== undefined
         ? `the gateway asked to wait ${fmtSeconds(out.retryAfterMs)}`

@@ -14,11 +14,17 @@ import { ProfileStore } from '../profiles';
 import { RunManager } from '../runs';
 import { LayeredVault } from '../vault';
 import { ProbeCancelled, runProbe, type ProbeTarget } from './index';
-import { readText } from '../simulator/conversation';
+import { readText } from '../simulator/images';
 import type { CapabilityId } from '../../../shared/capabilities';
 import type { ProtocolId } from '../../../shared/protocols/types';
 
-type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; sse?: (string | { event?: string; data: unknown })[]; delayMs?: number };
+type Reply = {
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  sse?: (string | { event?: string; data: unknown })[];
+  delayMs?: number;
+};
 type Route = (path: string, body: Record<string, unknown>) => Reply;
 
 let route: Route = () => ({ status: 500, json: { error: { message: 'no route' } } });
@@ -56,7 +62,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dir = mkdtempSync(path.join(os.tmpdir(), 'gp-judge-'));
-  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), { demo: { baseUrl: url, key: 'sk-test-0123456789' } });
+  profiles = new ProfileStore(dir, new LayeredVault(undefined, undefined), {
+    demo: { baseUrl: url, key: 'sk-test-0123456789' },
+  });
   await profiles.load();
   runs = new RunManager(profiles, DEFAULT_TIMEOUTS);
 });
@@ -68,9 +76,18 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-function probe(protocol: ProtocolId, capability: CapabilityId, opts: { signal?: AbortSignal; runTimeoutMs?: number } = {}) {
+function probe(
+  protocol: ProtocolId,
+  capability: CapabilityId,
+  opts: { signal?: AbortSignal; runTimeoutMs?: number } = {},
+) {
   const target: ProbeTarget = { profileId: 'demo', model: 'fake-model', protocol, capability };
-  return runProbe({ runs, profiles, timeouts: DEFAULT_TIMEOUTS }, target, opts.signal ?? new AbortController().signal, opts);
+  return runProbe(
+    { runs, profiles, timeouts: DEFAULT_TIMEOUTS },
+    target,
+    opts.signal ?? new AbortController().signal,
+    opts,
+  );
 }
 
 const messagesText = (text: string, usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 5 }) => ({
@@ -82,7 +99,10 @@ const messagesText = (text: string, usage: Record<string, unknown> = { input_tok
   stop_reason: 'end_turn',
   usage,
 });
-const chatMessage = (message: Record<string, unknown>, usage: Record<string, unknown> = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }) => ({
+const chatMessage = (
+  message: Record<string, unknown>,
+  usage: Record<string, unknown> = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion',
   model: 'fake-model',
@@ -120,7 +140,11 @@ describe('tools', () => {
 
   it('arguments that fail the schema are not-supported', async () => {
     route = () => ({
-      json: chatMessage({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"town":"Paris"}' } }] }),
+      json: chatMessage({
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"town":"Paris"}' } },
+        ],
+      }),
     });
     const { result } = await probe('chat', 'tools');
     expect(result.outcome).toBe('not-supported');
@@ -132,8 +156,21 @@ describe('tools', () => {
     route = (_p, body) => {
       const input = body.input as Record<string, unknown>[];
       const result = input.find((i) => i.type === 'function_call_output');
-      if (result) return { json: responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `It returned: ${result.output}` }] }]) };
-      return { json: responsesBody([{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]) };
+      if (result)
+        return {
+          json: responsesBody([
+            {
+              type: 'message',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: `It returned: ${String(result.output)}` }],
+            },
+          ]),
+        };
+      return {
+        json: responsesBody([
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ]),
+      };
     };
     expect((await probe('responses', 'tools')).result.outcome).toBe('proven');
     const rt = await probe('responses', 'tool-roundtrip');
@@ -141,14 +178,22 @@ describe('tools', () => {
     expect(rt.result.evidence.runIds).toHaveLength(2);
     const second = seen.at(-1)!.body;
     expect(second.tool_choice).toBeUndefined();
-    expect(second.input).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function_call', call_id: 'call_1' })]));
+    expect(second.input).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'function_call', call_id: 'call_1' })]),
+    );
   });
 
   it('a round trip the gateway accepted (200, a normal turn) whose reply lacks the nonce is inconclusive', async () => {
     route = (_p, body) => {
       const msgs = body.messages as Record<string, unknown>[];
       if (msgs.some((m) => m.role === 'tool')) return { json: chatMessage({ content: 'It is sunny in Paris.' }) };
-      return { json: chatMessage({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }) };
+      return {
+        json: chatMessage({
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        }),
+      };
     };
     const { result } = await probe('chat', 'tool-roundtrip');
     expect(result.outcome).toBe('inconclusive');
@@ -239,7 +284,10 @@ describe('token counting', () => {
     const { result } = await probe('messages', 'token-counting');
     expect(result.outcome).toBe('not-supported');
     expect(result.message).toMatch(/stub/);
-    expect(result.evidence.fields.countTokens).toMatchObject({ status: 200, url: expect.stringMatching(/\/v1\/messages\/count_tokens$/) });
+    expect(result.evidence.fields.countTokens).toMatchObject({
+      status: 200,
+      url: expect.stringMatching(/\/v1\/messages\/count_tokens$/),
+    });
     expect(JSON.stringify(result.evidence.fields.countTokens)).not.toContain('sk-test-0123456789');
   });
 
@@ -254,7 +302,10 @@ describe('token counting', () => {
   });
 
   it('within ±10 % of the billed prompt is proven; far off is an estimate', async () => {
-    route = (p) => (p.endsWith('/count_tokens') ? { json: { input_tokens: 420 } } : { json: messagesText('', { ...billed, input_tokens: 380, cache_read_input_tokens: 20 }) });
+    route = (p) =>
+      p.endsWith('/count_tokens')
+        ? { json: { input_tokens: 420 } }
+        : { json: messagesText('', { ...billed, input_tokens: 380, cache_read_input_tokens: 20 }) };
     expect((await probe('messages', 'token-counting')).result.outcome).toBe('proven');
     route = (p) => (p.endsWith('/count_tokens') ? { json: { input_tokens: 30 } } : { json: messagesText('', billed) });
     const off = await probe('messages', 'token-counting');
@@ -264,7 +315,11 @@ describe('token counting', () => {
 });
 
 describe('streaming', () => {
-  const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+  const chunk = (content: string) => ({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  });
   const end = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
 
   it('one big delta is not a stream', async () => {
@@ -275,7 +330,9 @@ describe('streaming', () => {
   });
 
   it('many deltas ending with [DONE] are proven', async () => {
-    route = () => ({ sse: [...Array.from({ length: 60 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, '[DONE]'] });
+    route = () => ({
+      sse: [...Array.from({ length: 60 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, '[DONE]'],
+    });
     const { result } = await probe('chat', 'streaming');
     expect(result.outcome).toBe('proven');
     expect(result.evidence.fields).toMatchObject({ contentDeltas: 60, terminalEvent: '[DONE]' });
@@ -297,7 +354,9 @@ describe('streaming', () => {
     route = () => {
       calls++;
       const tail = calls === 1 ? [] : ['[DONE]'];
-      return { sse: [...Array.from({ length: 20 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, ...tail] };
+      return {
+        sse: [...Array.from({ length: 20 }, (_, i) => ({ data: chunk(`${i + 1}\n`) })), { data: end }, ...tail],
+      };
     };
     const { result } = await probe('chat', 'streaming');
     expect(result.outcome).toBe('proven');
@@ -313,7 +372,11 @@ describe('streaming', () => {
 
 describe('failures', () => {
   it('429 is inconclusive and carries the retry-after', async () => {
-    route = () => ({ status: 429, headers: { 'retry-after': '2' }, json: { error: { message: 'slow down', type: 'rate_limit_exceeded' } } });
+    route = () => ({
+      status: 429,
+      headers: { 'retry-after': '2' },
+      json: { error: { message: 'slow down', type: 'rate_limit_exceeded' } },
+    });
     const out = await probe('chat', 'tools');
     expect(out.result.outcome).toBe('inconclusive');
     expect(out.rateLimited).toBe(true);
@@ -322,7 +385,10 @@ describe('failures', () => {
   });
 
   it('a 400 is an error with its status and message', async () => {
-    route = () => ({ status: 400, json: { error: { message: 'Unknown parameter: reasoning', type: 'invalid_request_error' } } });
+    route = () => ({
+      status: 400,
+      json: { error: { message: 'Unknown parameter: reasoning', type: 'invalid_request_error' } },
+    });
     const { result } = await probe('responses', 'thinking');
     expect(result).toMatchObject({ outcome: 'error', status: 400 });
     expect(result.message).toContain('Unknown parameter: reasoning');
@@ -356,7 +422,12 @@ describe('stopping', () => {
 
 describe('thinking', () => {
   it('zero reasoning tokens is "parameter ignored"', async () => {
-    route = () => ({ json: chatMessage({ content: '0.05' }, { prompt_tokens: 40, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 0 } }) });
+    route = () => ({
+      json: chatMessage(
+        { content: '0.05' },
+        { prompt_tokens: 40, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 0 } },
+      ),
+    });
     const { result } = await probe('chat', 'thinking');
     expect(result.outcome).toBe('not-supported');
     expect(result.message).toMatch(/0 reasoning tokens/);
@@ -365,8 +436,23 @@ describe('thinking', () => {
   it('Messages falls back to the budgeted form when adaptive is rejected', async () => {
     route = (_p, body) => {
       const t = body.thinking as { type: string };
-      if (t.type === 'adaptive') return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'thinking.type: adaptive is not supported' } } };
-      return { json: { ...messagesText('0.05'), content: [{ type: 'thinking', thinking: 'x', signature: 'sig' }, { type: 'text', text: '0.05' }] } };
+      if (t.type === 'adaptive')
+        return {
+          status: 400,
+          json: {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: 'thinking.type: adaptive is not supported' },
+          },
+        };
+      return {
+        json: {
+          ...messagesText('0.05'),
+          content: [
+            { type: 'thinking', thinking: 'x', signature: 'sig' },
+            { type: 'text', text: '0.05' },
+          ],
+        },
+      };
     };
     const { result } = await probe('messages', 'thinking');
     expect(result.outcome).toBe('proven');
@@ -385,7 +471,9 @@ describe('background', () => {
   });
 
   it('answered in the foreground means the flag was ignored', async () => {
-    route = () => ({ json: responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'OK' }] }]) });
+    route = () => ({
+      json: responsesBody([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'OK' }] }]),
+    });
     expect((await probe('responses', 'background')).result.outcome).toBe('not-supported');
   });
 });
@@ -403,7 +491,9 @@ describe('vision', () => {
 
   /** The text-only control call (§7.6) carries no image. */
   const hasImage = (body: Record<string, unknown>) =>
-    ((body.messages ?? body.input) as { content: Record<string, unknown>[] }[])[0].content.some((p) => p.type !== 'text' && p.type !== 'input_text');
+    ((body.messages ?? body.input) as { content: Record<string, unknown>[] }[])[0].content.some(
+      (p) => p.type !== 'text' && p.type !== 'input_text',
+    );
 
   const answer = (protocol: ProtocolId, text: string) => ({
     json:
@@ -444,7 +534,7 @@ describe('vision', () => {
     const secret = result.evidence.fields.nonce as string;
     expect(secret).toMatch(/^[A-Z2-9]{6}$/);
     expect(JSON.stringify(seen[0].body)).not.toContain(secret);
-    const image = ((seen[0].body.messages as { content: { type: string }[] }[])[0].content)[0];
+    const image = (seen[0].body.messages as { content: { type: string }[] }[])[0].content[0];
     expect(image).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png' } });
     expect(readText(sentImage(seen[0].body))).toBe(secret);
     // Then the control call: the same prompt, no image.
@@ -453,9 +543,15 @@ describe('vision', () => {
     expect(JSON.stringify(seen[1].body)).toContain('Reply with only the text in the image.');
   });
 
-  it('a control call that fails (429) leaves the image\'s token cost unknown and does not undo the reading', async () => {
+  it("a control call that fails (429) leaves the image's token cost unknown and does not undo the reading", async () => {
     route = (_path, body) =>
-      hasImage(body) ? answer('messages', readText(sentImage(body)) ?? '') : { status: 429, headers: { 'retry-after': '30' }, json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } };
+      hasImage(body)
+        ? answer('messages', readText(sentImage(body)) ?? '')
+        : {
+            status: 429,
+            headers: { 'retry-after': '30' },
+            json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+          };
     const { result } = await probe('messages', 'vision');
     expect(result.outcome, result.message).toBe('proven');
     expect(result.evidence.fields).toMatchObject({ read: true, controlInputTokens: undefined });
@@ -464,9 +560,14 @@ describe('vision', () => {
   });
 
   it('reading the text back proves it, in any case, spacing or sentence', async () => {
-    const answers = [(t: string) => t, (t: string) => `The image says "${t.toLowerCase()}".`, (t: string) => `${t.slice(0, 3)} ${t.slice(3)}`];
+    const answers = [
+      (t: string) => t,
+      (t: string) => `The image says "${t.toLowerCase()}".`,
+      (t: string) => `${t.slice(0, 3)} ${t.slice(3)}`,
+    ];
     for (const [i, protocol] of (['messages', 'chat', 'responses'] as const).entries()) {
-      route = (_path, body) => answer(protocol, hasImage(body) ? answers[i](readText(sentImage(body)) ?? '') : 'There is no image.');
+      route = (_path, body) =>
+        answer(protocol, hasImage(body) ? answers[i](readText(sentImage(body)) ?? '') : 'There is no image.');
       const { result } = await probe(protocol, 'vision');
       expect(result.outcome, `${protocol}: ${result.message}`).toBe('proven');
       expect(result.evidence.fields).toMatchObject({ read: true, nonce: expect.stringMatching(/^[A-Z2-9]{6}$/) });

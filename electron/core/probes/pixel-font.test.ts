@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, textPng } from './pixel-font';
 import { NONCE_ALPHABET, nonce } from './harness';
-import { readText } from '../simulator/conversation';
+import { readText } from '../simulator/images';
 
 describe('pixel font', () => {
   it('draws exactly the nonce alphabet, every glyph distinct and inked in all columns and its top and bottom rows', () => {
@@ -14,7 +14,11 @@ describe('pixel font', () => {
     for (const [ch, rows] of Object.entries(GLYPHS)) {
       expect(rows, ch).toHaveLength(GLYPH_HEIGHT);
       for (const row of rows) expect(row, ch).toMatch(new RegExp(`^[01]{${GLYPH_WIDTH}}$`));
-      for (let c = 0; c < GLYPH_WIDTH; c++) expect(rows.some((row) => row[c] === '1'), `${ch} column ${c}`).toBe(true);
+      for (let c = 0; c < GLYPH_WIDTH; c++)
+        expect(
+          rows.some((row) => row[c] === '1'),
+          `${ch} column ${c}`,
+        ).toBe(true);
       expect(rows[0], ch).toContain('1');
       expect(rows[GLYPH_HEIGHT - 1], ch).toContain('1');
     }

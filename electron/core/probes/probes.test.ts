@@ -84,7 +84,11 @@ async function probe(
   const receiver = new Capture();
   const t0 = Date.now();
   const { jobId, total } = value<{ jobId: string; total: number }>(
-    await core.dispatch('capabilities:probe', { profileId: 'demo', models, protocols, capabilities, ...extra }, receiver),
+    await core.dispatch(
+      'capabilities:probe',
+      { profileId: 'demo', models, protocols, capabilities, ...extra },
+      receiver,
+    ),
   );
   const end = await receiver.finished(jobId);
   const results = receiver.results(jobId);
@@ -92,7 +96,11 @@ async function probe(
   return { results, end, receiver, ms: Date.now() - t0 };
 }
 
-function cell(results: CapabilityResult[], capability: CapabilityId, protocol: ProtocolId = 'messages'): CapabilityResult {
+function cell(
+  results: CapabilityResult[],
+  capability: CapabilityId,
+  protocol: ProtocolId = 'messages',
+): CapabilityResult {
   const r = results.find((x) => x.capability === capability && x.protocol === protocol);
   if (!r) throw new Error(`no result for ${capability} on ${protocol}`);
   return r;
@@ -111,7 +119,11 @@ function expectEvidenceRuns(r: CapabilityResult): void {
 
 describe('capability probes against the simulator', () => {
   it('proves tools, round trip, caching, thinking and structured output on claude-sim-sonnet (Messages)', async () => {
-    const { results, end } = await probe(['claude-sim-sonnet'], ['messages'], ['tools', 'tool-roundtrip', 'caching', 'thinking', 'structured-output']);
+    const { results, end } = await probe(
+      ['claude-sim-sonnet'],
+      ['messages'],
+      ['tools', 'tool-roundtrip', 'caching', 'thinking', 'structured-output'],
+    );
     expect(end).toMatchObject({ state: 'finished', done: 5, total: 5 });
     for (const r of results) {
       expect(r.outcome, `${r.capability}: ${r.message}`).toBe('proven');
@@ -142,9 +154,20 @@ describe('capability probes against the simulator', () => {
 
   it('vision: a vision model reads the nonce written in the image on every protocol; a text-only model cannot', async () => {
     // A profile of its own, so these results do not count in the cancel test's tally of the demo profile.
-    const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Vision check', baseUrl: core.demoUrl, key: DEMO_KEY }, new Capture()));
+    const saved = value<ProfilesState>(
+      await core.dispatch(
+        'profiles:save',
+        { name: 'Vision check', baseUrl: core.demoUrl, key: DEMO_KEY },
+        new Capture(),
+      ),
+    );
     const profileId = saved.profiles.find((p) => p.name === 'Vision check')!.id;
-    const { results } = await probe(['claude-sim-sonnet', 'gpt-sim-mini'], ['messages', 'chat', 'responses'], ['vision'], { profileId });
+    const { results } = await probe(
+      ['claude-sim-sonnet', 'gpt-sim-mini'],
+      ['messages', 'chat', 'responses'],
+      ['vision'],
+      { profileId },
+    );
     expect(results).toHaveLength(6);
     for (const r of results) {
       const expected = r.model === 'gpt-sim-mini' ? 'not-supported' : 'proven';
@@ -165,26 +188,58 @@ describe('capability probes against the simulator', () => {
     const bodies: { content: unknown[] }[] = [];
     const server = http.createServer((req, res) => {
       let text = '';
-      req.on('data', (c: Buffer) => (text += c));
+      req.on('data', (c: Buffer) => (text += c.toString()));
       req.on('end', () => {
         bodies.push((JSON.parse(text) as { messages: { content: unknown[] }[] }).messages[0]);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: `msg_${bodies.length}`, type: 'message', role: 'assistant', model: 'relay-v', content: [{ type: 'text', text: 'There is no image.' }], stop_reason: 'end_turn', usage: { input_tokens: 14, output_tokens: 5 } }));
+        res.end(
+          JSON.stringify({
+            id: `msg_${bodies.length}`,
+            type: 'message',
+            role: 'assistant',
+            model: 'relay-v',
+            content: [{ type: 'text', text: 'There is no image.' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 14, output_tokens: 5 },
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
-      const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name: 'Image stripper', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, new Capture()));
+      const saved = value<ProfilesState>(
+        await core.dispatch(
+          'profiles:save',
+          { name: 'Image stripper', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+          new Capture(),
+        ),
+      );
       const profileId = saved.profiles.find((x) => x.name === 'Image stripper')!.id;
       const receiver = new Capture();
-      const { jobId } = value<{ jobId: string }>(await core.dispatch('capabilities:probe', { profileId, models: ['relay-v'], protocols: ['messages'], capabilities: ['vision'] }, receiver));
+      const { jobId } = value<{ jobId: string }>(
+        await core.dispatch(
+          'capabilities:probe',
+          { profileId, models: ['relay-v'], protocols: ['messages'], capabilities: ['vision'] },
+          receiver,
+        ),
+      );
       await receiver.finished(jobId);
       const r = cell(receiver.results(jobId), 'vision');
       expect(r.outcome, r.message).toBe('not-supported');
-      expect(r.evidence.fields).toMatchObject({ read: false, inputTokens: 14, controlInputTokens: 14, imageInputTokens: 0 });
-      expect(r.message).toMatch(/added no input tokens over a text-only control call \(14 against 14\): the gateway most likely dropped it/);
+      expect(r.evidence.fields).toMatchObject({
+        read: false,
+        inputTokens: 14,
+        controlInputTokens: 14,
+        imageInputTokens: 0,
+      });
+      expect(r.message).toMatch(
+        /added no input tokens over a text-only control call \(14 against 14\): the gateway most likely dropped it/,
+      );
       // The first call carried the image, the control only the prompt.
-      expect(bodies.map((b) => b.content.map((part) => (part as { type: string }).type))).toEqual([['image', 'text'], ['text']]);
+      expect(bodies.map((b) => b.content.map((part) => (part as { type: string }).type))).toEqual([
+        ['image', 'text'],
+        ['text'],
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -218,19 +273,44 @@ describe('capability probes against the simulator', () => {
         req.resume();
         req.on('end', () => {
           const first = calls++ === 0;
-          const usage = { input_tokens: 12, output_tokens: 1, cache_creation_input_tokens: first && writes ? 5200 : 0, cache_read_input_tokens: first ? 0 : 5200 };
+          const usage = {
+            input_tokens: 12,
+            output_tokens: 1,
+            cache_creation_input_tokens: first && writes ? 5200 : 0,
+            cache_read_input_tokens: first ? 0 : 5200,
+          };
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ id: `msg_${calls}`, type: 'message', role: 'assistant', model: 'relay-m', content: [{ type: 'text', text: 'OK' }], stop_reason: 'end_turn', usage }));
+          res.end(
+            JSON.stringify({
+              id: `msg_${calls}`,
+              type: 'message',
+              role: 'assistant',
+              model: 'relay-m',
+              content: [{ type: 'text', text: 'OK' }],
+              stop_reason: 'end_turn',
+              usage,
+            }),
+          );
         });
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       try {
         const name = `Cache relay ${writes}`;
-        const saved = value<ProfilesState>(await core.dispatch('profiles:save', { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, new Capture()));
+        const saved = value<ProfilesState>(
+          await core.dispatch(
+            'profiles:save',
+            { name, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+            new Capture(),
+          ),
+        );
         const profileId = saved.profiles.find((x) => x.name === name)!.id;
         const receiver = new Capture();
         const { jobId } = value<{ jobId: string }>(
-          await core.dispatch('capabilities:probe', { profileId, models: ['relay-m'], protocols: ['messages'], capabilities: ['caching'] }, receiver),
+          await core.dispatch(
+            'capabilities:probe',
+            { profileId, models: ['relay-m'], protocols: ['messages'], capabilities: ['caching'] },
+            receiver,
+          ),
         );
         await receiver.finished(jobId);
         const r = cell(receiver.results(jobId), 'caching');
@@ -260,7 +340,9 @@ describe('capability probes against the simulator', () => {
 
   it('a 429 model is inconclusive, honouring retry-after: no early retry, and later jobs wait for it', async () => {
     // The simulator asks for 30 s; a short cap keeps the test fast: the probe must give up rather than retry early.
-    const { results, ms } = await probe(['sim-fault-429'], ['chat'], ['tools'], { rateLimit: { maxAttempts: 3, maxWaitSeconds: 1 } });
+    const { results, ms } = await probe(['sim-fault-429'], ['chat'], ['tools'], {
+      rateLimit: { maxAttempts: 3, maxWaitSeconds: 1 },
+    });
     const r = cell(results, 'tools', 'chat');
     expect(r.outcome).toBe('inconclusive');
     expect(r.status).toBe(429);
@@ -277,9 +359,14 @@ describe('capability probes against the simulator', () => {
     const before = [...finishedRuns.values()].filter((x) => x.ledger.model === 'sim-fault-429').length;
     const receiver = new Capture();
     const { jobId } = value<{ jobId: string }>(
-      await core.dispatch('capabilities:probe', { profileId: 'demo', models: ['sim-fault-429'], protocols: ['messages'], capabilities: ['tools'] }, receiver),
+      await core.dispatch(
+        'capabilities:probe',
+        { profileId: 'demo', models: ['sim-fault-429'], protocols: ['messages'], capabilities: ['tools'] },
+        receiver,
+      ),
     );
-    for (let i = 0; i < 40 && !receiver.progress.some((p) => p.pausedUntil); i++) await new Promise((res) => setTimeout(res, 25));
+    for (let i = 0; i < 40 && !receiver.progress.some((p) => p.pausedUntil); i++)
+      await new Promise((res) => setTimeout(res, 25));
     const paused = receiver.progress.find((p) => p.pausedUntil)!;
     expect(Math.abs(Date.parse(paused.pausedUntil!) - retryAt)).toBeLessThan(2_000);
     await core.dispatch('capabilities:cancel', { jobId }, receiver);
@@ -295,7 +382,9 @@ describe('capability probes against the simulator', () => {
 
     const second = await startCore();
     try {
-      const again = value<CapabilityList>(await second.dispatch('capabilities:list', { profileId: 'demo' }, new Capture()));
+      const again = value<CapabilityList>(
+        await second.dispatch('capabilities:list', { profileId: 'demo' }, new Capture()),
+      );
       expect(again.results.map((r) => `${r.model}/${r.protocol}/${r.capability}/${r.outcome}`).sort()).toEqual(
         list.results.map((r) => `${r.model}/${r.protocol}/${r.capability}/${r.outcome}`).sort(),
       );
@@ -309,11 +398,21 @@ describe('capability probes against the simulator', () => {
       model: 'sim-no-tools',
       max_output_tokens: 64,
       input: [{ role: 'user', content: 'Weather in Paris?' }],
-      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          type: 'function',
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       reasoning: { effort: 'high' },
     };
     const report = value<GuardReport>(
-      await core.dispatch('capabilities:guard', { profileId: 'demo', model: 'sim-no-tools', protocol: 'responses', body }, new Capture()),
+      await core.dispatch(
+        'capabilities:guard',
+        { profileId: 'demo', model: 'sim-no-tools', protocol: 'responses', body },
+        new Capture(),
+      ),
     );
     expect(report.items.find((i) => i.capability === 'tools')).toMatchObject({ state: 'not-supported', status: 200 });
     expect(report.items.find((i) => i.capability === 'tools')?.runId).toMatch(/^run_/);
@@ -323,29 +422,47 @@ describe('capability probes against the simulator', () => {
 
     // Where tools are proven, no tools warning; a never-probed target is all unknown.
     const proven = value<GuardReport>(
-      await core.dispatch('capabilities:guard', { profileId: 'demo', model: 'claude-sim-sonnet', protocol: 'responses', body: { tools: body.tools } }, new Capture()),
+      await core.dispatch(
+        'capabilities:guard',
+        { profileId: 'demo', model: 'claude-sim-sonnet', protocol: 'responses', body: { tools: body.tools } },
+        new Capture(),
+      ),
     );
     expect(proven.warnings).toEqual([]);
     const never = value<GuardReport>(
-      await core.dispatch('capabilities:guard', { profileId: 'demo', model: 'gpt-sim-mini', protocol: 'chat', body: { tools: body.tools } }, new Capture()),
+      await core.dispatch(
+        'capabilities:guard',
+        { profileId: 'demo', model: 'gpt-sim-mini', protocol: 'chat', body: { tools: body.tools } },
+        new Capture(),
+      ),
     );
     expect(never.items[0].state).toBe('unknown');
     expect(never.unknown).toEqual(['tools']);
 
     // The warnings fit the run ledger as they are.
-    const started = await core.dispatch('runs:start', { profileId: 'demo', protocol: 'responses', body, warnings: report.warnings }, new Capture());
+    const started = await core.dispatch(
+      'runs:start',
+      { profileId: 'demo', protocol: 'responses', body, warnings: report.warnings },
+      new Capture(),
+    );
     expect(started.ok).toBe(true);
   });
 
   it('cancels a job: the final push says cancelled and unfinished cells are not stored', async () => {
     const receiver = new Capture();
     const { jobId, total } = value<{ jobId: string; total: number }>(
-      await core.dispatch('capabilities:probe', { profileId: 'demo', models: ['gpt-sim-4o', 'gpt-sim-mini'], protocols: ['messages', 'chat', 'responses'] }, receiver),
+      await core.dispatch(
+        'capabilities:probe',
+        { profileId: 'demo', models: ['gpt-sim-4o', 'gpt-sim-mini'], protocols: ['messages', 'chat', 'responses'] },
+        receiver,
+      ),
     );
     expect(total).toBe(2 * (3 * 7 + 2));
     const listed = value<CapabilityList>(await core.dispatch('capabilities:list', { profileId: 'demo' }, receiver));
     expect(listed.jobs.find((j) => j.jobId === jobId)).toMatchObject({ state: 'running', total });
-    expect(value<{ cancelled: boolean }>(await core.dispatch('capabilities:cancel', { jobId }, receiver)).cancelled).toBe(true);
+    expect(
+      value<{ cancelled: boolean }>(await core.dispatch('capabilities:cancel', { jobId }, receiver)).cancelled,
+    ).toBe(true);
     const end = await receiver.finished(jobId);
     expect(end.state).toBe('cancelled');
     expect(end.done).toBeLessThan(total);
@@ -356,9 +473,17 @@ describe('capability probes against the simulator', () => {
 
   it('rejects bad input and unknown profiles', async () => {
     const r = new Capture();
-    const none = await core.dispatch('capabilities:probe', { profileId: 'demo', models: ['m'], protocols: ['chat'], capabilities: ['background'] }, r);
+    const none = await core.dispatch(
+      'capabilities:probe',
+      { profileId: 'demo', models: ['m'], protocols: ['chat'], capabilities: ['background'] },
+      r,
+    );
     expect(none.ok).toBe(false);
-    const bad = await core.dispatch('capabilities:probe', { profileId: 'demo', models: [], capabilities: ['teleport'] }, r);
+    const bad = await core.dispatch(
+      'capabilities:probe',
+      { profileId: 'demo', models: [], capabilities: ['teleport'] },
+      r,
+    );
     expect(bad.ok ? undefined : bad.error.code).toBe('invalid_input');
     const missing = await core.dispatch('capabilities:list', { profileId: 'nope' }, r);
     expect(missing.ok ? undefined : missing.error.code).toBe('not_found');

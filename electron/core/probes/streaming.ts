@@ -20,7 +20,7 @@ const TERMINAL: Record<ProtocolId, string> = {
 
 function json(e: RawEvent): Record<string, unknown> | undefined {
   try {
-    const v = JSON.parse(e.data);
+    const v: unknown = JSON.parse(e.data);
     return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -34,7 +34,9 @@ export function contentDeltas(protocol: ProtocolId, events: RawEvent[]): RawEven
     if (!j) return false;
     if (protocol === 'messages') {
       const d = j.delta as Record<string, unknown> | undefined;
-      return j.type === 'content_block_delta' && d?.type === 'text_delta' && typeof d.text === 'string' && d.text !== '';
+      return (
+        j.type === 'content_block_delta' && d?.type === 'text_delta' && typeof d.text === 'string' && d.text !== ''
+      );
     }
     if (protocol === 'chat') {
       const choices = Array.isArray(j.choices) ? j.choices : [];
@@ -81,7 +83,8 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
   // One cut-off stream may be the network; two in a row is how this gateway streams. A stream the fold calls
   // complete without the terminal event (Chat tolerates a missing [DONE]) counts as cut off too.
   const cutOff = (r: FinishedRun) =>
-    r.result.verdict === 'truncated' || (r.result.verdict === 'complete' && isSseRun(r) && !terminalEvent(env.protocol, r.events));
+    r.result.verdict === 'truncated' ||
+    (r.result.verdict === 'complete' && isSseRun(r) && !terminalEvent(env.protocol, r.events));
   if (cutOff(run)) run = await env.send(body);
   const r = run.result;
   const contentType = run.response?.contentType;
@@ -115,7 +118,14 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
       status: statusOf(run),
       message: `No ${TERMINAL[env.protocol]} arrived, twice in a row: ${run.events.length} events with ${deltas.length} content deltas, the last a "${last ?? 'nothing'}" event, then the stream closed.`,
       explanation: 'A stream is complete only when its terminal event arrives; this gateway ends streams without it.',
-      fields: { contentType, events: run.events.length, contentDeltas: deltas.length, terminalEvent: null, lastEvent: last, reason: r.reason },
+      fields: {
+        contentType,
+        events: run.events.length,
+        contentDeltas: deltas.length,
+        terminalEvent: null,
+        lastEvent: last,
+        reason: r.reason,
+      },
     };
   }
   const totalMs = r.metrics.totalMs;
@@ -143,7 +153,8 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
       outcome: 'not-supported',
       status: statusOf(run),
       message: `All ${deltas.length} deltas arrived within ${Math.round(spreadMs)} ms of a ${Math.round(totalMs)} ms answer: buffered, then flushed.`,
-      explanation: 'Deltas of a real stream are spread over the generation time; bunched at the end, the gateway held the answer back.',
+      explanation:
+        'Deltas of a real stream are spread over the generation time; bunched at the end, the gateway held the answer back.',
       fields,
     };
   }
@@ -154,7 +165,8 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
         outcome: 'not-supported',
         status: statusOf(run),
         message: `Events out of order: ${problem}.`,
-        explanation: 'Responses events carry a strictly increasing sequence_number; a step back means reordered or replayed events.',
+        explanation:
+          'Responses events carry a strictly increasing sequence_number; a step back means reordered or replayed events.',
         fields,
       };
     }
@@ -163,7 +175,8 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
     outcome: 'proven',
     status: statusOf(run),
     message: `${deltas.length} content deltas over ${Math.round(spreadMs)} ms, ending with ${terminal === '[DONE]' ? 'data: [DONE]' : terminal}.`,
-    explanation: 'The answer arrived as a text/event-stream of many deltas and ended with the protocol\'s terminal event.',
+    explanation:
+      "The answer arrived as a text/event-stream of many deltas and ended with the protocol's terminal event.",
     fields,
   };
 }

@@ -5,7 +5,17 @@
  * the prompt.
  */
 import type { ProtocolId } from '../../../shared/protocols/types';
-import { capText, nonce, replyText, schemaErrors, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import {
+  capText,
+  nonce,
+  replyText,
+  schemaErrors,
+  statusOf,
+  userBody,
+  type Body,
+  type ProbeEnv,
+  type ProbeVerdict,
+} from './harness';
 
 export const PROBE_SCHEMA = {
   type: 'object',
@@ -19,7 +29,8 @@ const RUNS = 3;
 function structuredBody(protocol: ProtocolId, model: string, n: string): Body {
   const body = userBody(protocol, model, `Give the answer "beta" and the nonce "${n}".`, 200);
   if (protocol === 'messages') body.output_config = { format: { type: 'json_schema', schema: PROBE_SCHEMA } };
-  else if (protocol === 'chat') body.response_format = { type: 'json_schema', json_schema: { name: 'probe', schema: PROBE_SCHEMA, strict: true } };
+  else if (protocol === 'chat')
+    body.response_format = { type: 'json_schema', json_schema: { name: 'probe', schema: PROBE_SCHEMA, strict: true } };
   else body.text = { format: { type: 'json_schema', name: 'probe', schema: PROBE_SCHEMA, strict: true } };
   return body;
 }
@@ -72,7 +83,8 @@ export async function probeStructuredOutput(env: ProbeEnv): Promise<ProbeVerdict
         outcome: 'not-supported',
         status,
         message: `The JSON does not satisfy the schema: ${errors}.`,
-        explanation: 'A reply constrained by the schema always validates; this one does not, so the schema was not applied.',
+        explanation:
+          'A reply constrained by the schema always validates; this one does not, so the schema was not applied.',
         fields,
         text: capText(reply),
       };

@@ -6,7 +6,18 @@
  */
 import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
-import { capText, failureOf, nonce, ProbeStop, replyText, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import {
+  capText,
+  failureOf,
+  nonce,
+  ProbeStop,
+  replyText,
+  statusOf,
+  userBody,
+  type Body,
+  type ProbeEnv,
+  type ProbeVerdict,
+} from './harness';
 
 type Thinking = Extract<Block, { kind: 'thinking' }>;
 
@@ -33,12 +44,21 @@ function thinkingBody(env: ProbeEnv, legacy: boolean): Body {
 /** Older models answer the adaptive form with a 400 naming it: fall back to the budgeted form (§7.5). */
 function rejectsAdaptive(run: FinishedRun): boolean {
   const e = run.result.error;
-  return run.result.verdict === 'http-error' && run.response?.status === 400 && /adaptive|thinking|effort|output_config/i.test(e?.message ?? '');
+  return (
+    run.result.verdict === 'http-error' &&
+    run.response?.status === 400 &&
+    /adaptive|thinking|effort|output_config/i.test(e?.message ?? '')
+  );
 }
 
 export async function probeThinking(env: ProbeEnv): Promise<ProbeVerdict> {
   let run: FinishedRun;
-  let form = env.protocol === 'messages' ? 'thinking adaptive + effort high' : env.protocol === 'chat' ? 'reasoning_effort high' : 'reasoning effort high';
+  let form =
+    env.protocol === 'messages'
+      ? 'thinking adaptive + effort high'
+      : env.protocol === 'chat'
+        ? 'reasoning_effort high'
+        : 'reasoning effort high';
   if (env.protocol === 'messages') {
     const first = await env.send(thinkingBody(env, false));
     if (rejectsAdaptive(first)) {
@@ -70,8 +90,11 @@ export async function probeThinking(env: ProbeEnv): Promise<ProbeVerdict> {
       return {
         outcome: 'proven',
         status,
-        message: signed.redacted ? 'A redacted_thinking block came back.' : `A thinking block with a signature came back (${signed.text.length} chars of thinking).`,
-        explanation: 'Only a model that actually thought returns a signed thinking block; a gateway that dropped the parameter returns text only.',
+        message: signed.redacted
+          ? 'A redacted_thinking block came back.'
+          : `A thinking block with a signature came back (${signed.text.length} chars of thinking).`,
+        explanation:
+          'Only a model that actually thought returns a signed thinking block; a gateway that dropped the parameter returns text only.',
         fields,
       };
     }
@@ -80,7 +103,8 @@ export async function probeThinking(env: ProbeEnv): Promise<ProbeVerdict> {
         outcome: 'not-supported',
         status,
         message: 'Thinking blocks came back without a signature, so they cannot be sent back on the next turn.',
-        explanation: 'The API requires thinking blocks to be echoed with their signature; unsigned ones break multi-turn use.',
+        explanation:
+          'The API requires thinking blocks to be echoed with their signature; unsigned ones break multi-turn use.',
         fields,
         text,
       };
@@ -99,7 +123,10 @@ export async function probeThinking(env: ProbeEnv): Promise<ProbeVerdict> {
   if ((reasoningTokens ?? 0) > 0 || reasoningItems > 0) {
     const parts: string[] = [];
     if ((reasoningTokens ?? 0) > 0) parts.push(`${reasoningTokens} reasoning tokens`);
-    if (reasoningItems > 0) parts.push(env.protocol === 'responses' ? 'a reasoning output item' : 'visible reasoning_content (gateway extension)');
+    if (reasoningItems > 0)
+      parts.push(
+        env.protocol === 'responses' ? 'a reasoning output item' : 'visible reasoning_content (gateway extension)',
+      );
     return {
       outcome: 'proven',
       status,

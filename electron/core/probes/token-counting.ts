@@ -9,7 +9,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseGatewayError } from '../../../shared/errors';
-import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders, secretsOfProfile, urlShown, type GatewayResponse } from '../http/request';
+import {
+  buildRequest,
+  describeRequestError,
+  gatewayRequest,
+  safeResponseHeaders,
+  urlShown,
+  type GatewayResponse,
+} from '../http/request';
 import { readBodyText } from '../http/body';
 import { RequestTimer } from '../http/timer';
 import { scrub } from '../secrets';
@@ -61,7 +68,11 @@ export async function probeTokenCounting(env: ProbeEnv): Promise<ProbeVerdict> {
     });
   }
   if (count.networkError) {
-    return { outcome: 'error', message: count.networkError, explanation: 'The count_tokens request could not reach the gateway.' };
+    return {
+      outcome: 'error',
+      message: count.networkError,
+      explanation: 'The count_tokens request could not reach the gateway.',
+    };
   }
   const routeMissing = count.status !== undefined && NO_ROUTE.has(count.status);
   if (count.status !== undefined && !count.ok && !routeMissing) {
@@ -128,7 +139,8 @@ export async function probeTokenCounting(env: ProbeEnv): Promise<ProbeVerdict> {
       outcome: 'proven',
       status: count.status,
       message: `count_tokens said ${count.inputTokens}; /v1/messages billed ${billed} (${fmtPercent(off)}).`,
-      explanation: 'The count of a payload with a system prompt and a tool is within ±10 % of what the same request was billed, so it counts the whole payload.',
+      explanation:
+        'The count of a payload with a system prompt and a tool is within ±10 % of what the same request was billed, so it counts the whole payload.',
       fields,
     };
   }
@@ -136,7 +148,8 @@ export async function probeTokenCounting(env: ProbeEnv): Promise<ProbeVerdict> {
     outcome: 'not-supported',
     status: count.status,
     message: `count_tokens said ${count.inputTokens} but /v1/messages billed ${billed} (${fmtPercent(off)}): an estimate, not a count.`,
-    explanation: 'A count more than 10 % away from the billed prompt is a local estimate (often one that ignores the system prompt or tools).',
+    explanation:
+      'A count more than 10 % away from the billed prompt is a local estimate (often one that ignores the system prompt or tools).',
     fields,
   };
 }
@@ -160,9 +173,16 @@ interface CountExchange {
 async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown>): Promise<CountExchange> {
   const { profiles, timeouts } = env.deps;
   const profile = profiles.get(env.target.profileId);
-  if (!profile) throw new ProbeStop({ outcome: 'error', message: `No profile with id ${env.target.profileId}.`, explanation: 'The profile was deleted during the probe.' });
+  if (!profile)
+    throw new ProbeStop({
+      outcome: 'error',
+      message: `No profile with id ${env.target.profileId}.`,
+      explanation: 'The profile was deleted during the probe.',
+    });
   const key = profiles.keyFor(profile.id);
-  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, { secrets: profiles.secretsFor(profile.id) });
+  const req = buildRequest(profile, key, 'POST', '/v1/messages/count_tokens', payload, {
+    secrets: profiles.secretsFor(profile.id),
+  });
   const { secrets } = req;
   const evidence: Record<string, unknown> = {
     method: 'POST',
@@ -171,7 +191,10 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     body: scrub(req.body ?? '', secrets),
     startedAt: new Date().toISOString(),
   };
-  const timer = new RequestTimer({ headersMs: Math.min(timeouts.headersMs, env.runTimeoutMs), idleMs: timeouts.idleMs });
+  const timer = new RequestTimer({
+    headersMs: Math.min(timeouts.headersMs, env.runTimeoutMs),
+    idleMs: timeouts.idleMs,
+  });
   const onAbort = () => timer.cancel();
   env.signal.addEventListener('abort', onAbort, { once: true });
   const t0 = performance.now();
@@ -182,7 +205,11 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     } catch (err) {
       if (timer.cause() === 'cancelled') throw new ProbeCancelled();
       if (timer.cause()) {
-        throw new ProbeStop({ outcome: 'inconclusive', message: 'count_tokens did not answer in time.', explanation: 'A timeout says nothing about token counting; try again.' });
+        throw new ProbeStop({
+          outcome: 'inconclusive',
+          message: 'count_tokens did not answer in time.',
+          explanation: 'A timeout says nothing about token counting; try again.',
+        });
       }
       const info = describeRequestError(err, secrets, req.proxy);
       evidence.error = info;
@@ -213,7 +240,8 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     let inputTokens: number | undefined;
     try {
       const json = JSON.parse(text) as { input_tokens?: unknown };
-      if (typeof json?.input_tokens === 'number' && Number.isInteger(json.input_tokens)) inputTokens = json.input_tokens;
+      if (typeof json?.input_tokens === 'number' && Number.isInteger(json.input_tokens))
+        inputTokens = json.input_tokens;
     } catch {
       inputTokens = undefined;
     }

@@ -51,7 +51,8 @@ export function toolsBody(protocol: ProtocolId, model: string, prompt: string, m
   return body;
 }
 
-type ToolJudgement = { ok: true; call: ToolCall; fields: Record<string, unknown> } | { ok: false; verdict: ProbeVerdict };
+type ToolJudgement =
+  { ok: true; call: ToolCall; fields: Record<string, unknown> } | { ok: false; verdict: ProbeVerdict };
 
 /** Reads the first reply of a tools request: the evidence for "tools", and the first half of the round trip. */
 export function judgeToolCall(run: FinishedRun): ToolJudgement {
@@ -84,7 +85,8 @@ export function judgeToolCall(run: FinishedRun): ToolJudgement {
         outcome: 'not-supported',
         status,
         message: `Called ${calls.map((c) => c.name || '(no name)').join(', ')} instead of the offered ${TOOL_NAME}.`,
-        explanation: 'A tool call arrived, but not to the only tool offered, so the tool definition did not reach the model intact.',
+        explanation:
+          'A tool call arrived, but not to the only tool offered, so the tool definition did not reach the model intact.',
         fields: { ...base, toolCalls: calls.map((c) => ({ name: c.name, arguments: c.argsText })) },
       },
     };
@@ -110,7 +112,8 @@ export function judgeToolCall(run: FinishedRun): ToolJudgement {
         outcome: 'not-supported',
         status,
         message: `The ${TOOL_NAME} arguments do not satisfy its schema: ${errors}.`,
-        explanation: 'The arguments parse but do not match the offered input schema, so the schema did not reach the model.',
+        explanation:
+          'The arguments parse but do not match the offered input schema, so the schema did not reach the model.',
         fields: { ...base, toolCall: callFields },
       },
     };
@@ -194,9 +197,17 @@ export async function probeToolRoundtrip(env: ProbeEnv): Promise<ProbeVerdict> {
 }
 
 function callShape(protocol: ProtocolId): string {
-  return protocol === 'messages' ? 'tool_use block' : protocol === 'chat' ? 'message.tool_calls entry' : 'function_call item';
+  return protocol === 'messages'
+    ? 'tool_use block'
+    : protocol === 'chat'
+      ? 'message.tool_calls entry'
+      : 'function_call item';
 }
 
 function resultShape(protocol: ProtocolId): string {
-  return protocol === 'messages' ? 'tool_result block' : protocol === 'chat' ? 'role "tool" message' : 'function_call_output item';
+  return protocol === 'messages'
+    ? 'tool_result block'
+    : protocol === 'chat'
+      ? 'role "tool" message'
+      : 'function_call_output item';
 }

@@ -5,7 +5,17 @@
  * guess: one chance in 32^6 (about 10^-9) per probe.
  */
 import type { ProtocolId } from '../../../shared/protocols/types';
-import { capText, nonce, ProbeStop, replyText, statusOf, userBody, type Body, type ProbeEnv, type ProbeVerdict } from './harness';
+import {
+  capText,
+  nonce,
+  ProbeStop,
+  replyText,
+  statusOf,
+  userBody,
+  type Body,
+  type ProbeEnv,
+  type ProbeVerdict,
+} from './harness';
 import type { FinishedRun } from '../runs';
 import { textPng } from './pixel-font';
 
@@ -26,19 +36,31 @@ function textPart(protocol: ProtocolId, text: string): unknown {
  * in a sentence, and the nonce alphabet has no letters a reader could confuse (no I, O, 0 or 1).
  */
 export function readsNonce(reply: string, expected: string): boolean {
-  return reply.toUpperCase().replace(/[^A-Z0-9]/g, '').includes(expected.toUpperCase());
+  return reply
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .includes(expected.toUpperCase());
 }
 
 /**
  * What the image did to the input token count, against a text-only control call (§7.6): a gateway that
  * strips images bills the same either way, a model that received an image it cannot read bills for it.
  */
-function imageTokens(withImage: number | undefined, control: number | undefined): { imageInputTokens?: number; note: string } {
+function imageTokens(
+  withImage: number | undefined,
+  control: number | undefined,
+): { imageInputTokens?: number; note: string } {
   if (withImage === undefined || control === undefined) {
-    return { note: 'The gateway did not report input tokens for both calls, so whether the image was billed is unknown.' };
+    return {
+      note: 'The gateway did not report input tokens for both calls, so whether the image was billed is unknown.',
+    };
   }
   const added = withImage - control;
-  if (added > 0) return { imageInputTokens: added, note: `The image added ${added} input tokens over a text-only control call (${withImage} against ${control}).` };
+  if (added > 0)
+    return {
+      imageInputTokens: added,
+      note: `The image added ${added} input tokens over a text-only control call (${withImage} against ${control}).`,
+    };
   return {
     imageInputTokens: added,
     note: `The image added no input tokens over a text-only control call (${withImage} against ${control}): the gateway most likely dropped it before the model.`,
@@ -63,7 +85,8 @@ export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
   const reply = replyText(run.result.transcript);
   const read = readsNonce(reply, secret);
   const inputTokens = run.result.transcript.usage.inputTotal;
-  const controlInputTokens = control?.result.verdict === 'complete' ? control.result.transcript.usage.inputTotal : undefined;
+  const controlInputTokens =
+    control?.result.verdict === 'complete' ? control.result.transcript.usage.inputTotal : undefined;
   const billed = imageTokens(inputTokens, controlInputTokens);
   const fields = {
     nonce: secret,
@@ -79,7 +102,8 @@ export async function probeVision(env: ProbeEnv): Promise<ProbeVerdict> {
       outcome: 'proven',
       status,
       message: `Read the text in the image, ${secret}. ${billed.note}`,
-      explanation: 'The text was made up for this request and written only into the image\'s pixels, so the model saw the image.',
+      explanation:
+        "The text was made up for this request and written only into the image's pixels, so the model saw the image.",
       fields,
       text: capText(reply),
     };

@@ -42,14 +42,50 @@ const ALL: readonly ProtocolId[] = ['messages', 'chat', 'responses'];
 const base = { protocols: ALL, tools: true, thinking: false, caching: true, vision: true, structured: true };
 
 export const SIM_MODELS: readonly SimModel[] = [
-  { ...base, id: 'claude-sim-sonnet', displayName: 'Claude Sim Sonnet', ownedBy: 'anthropic', created: 1759276800, thinking: true },
+  {
+    ...base,
+    id: 'claude-sim-sonnet',
+    displayName: 'Claude Sim Sonnet',
+    ownedBy: 'anthropic',
+    created: 1759276800,
+    thinking: true,
+  },
   { ...base, id: 'claude-sim-haiku', displayName: 'Claude Sim Haiku', ownedBy: 'anthropic', created: 1756684800 },
   { ...base, id: 'gpt-sim-4o', displayName: 'GPT Sim 4o', ownedBy: 'openai', created: 1754006400 },
   { ...base, id: 'gpt-sim-o3', displayName: 'GPT Sim o3', ownedBy: 'openai', created: 1751328000, thinking: true },
-  { ...base, id: 'gpt-sim-mini', displayName: 'GPT Sim mini', ownedBy: 'openai', created: 1748736000, vision: false, structured: false },
-  { ...base, id: 'sim-chat-only', displayName: 'Chat-only model', ownedBy: 'simulator', created: 1746057600, protocols: ['chat'] },
-  { ...base, id: 'sim-no-tools', displayName: 'Model that ignores tools', ownedBy: 'simulator', created: 1743465600, tools: false },
-  { ...base, id: 'sim-no-cache', displayName: 'Model that never reports caching', ownedBy: 'simulator', created: 1740787200, caching: false },
+  {
+    ...base,
+    id: 'gpt-sim-mini',
+    displayName: 'GPT Sim mini',
+    ownedBy: 'openai',
+    created: 1748736000,
+    vision: false,
+    structured: false,
+  },
+  {
+    ...base,
+    id: 'sim-chat-only',
+    displayName: 'Chat-only model',
+    ownedBy: 'simulator',
+    created: 1746057600,
+    protocols: ['chat'],
+  },
+  {
+    ...base,
+    id: 'sim-no-tools',
+    displayName: 'Model that ignores tools',
+    ownedBy: 'simulator',
+    created: 1743465600,
+    tools: false,
+  },
+  {
+    ...base,
+    id: 'sim-no-cache',
+    displayName: 'Model that never reports caching',
+    ownedBy: 'simulator',
+    created: 1740787200,
+    caching: false,
+  },
   ...(
     [
       ['cut', 'Fault: stream cut mid-way'],
@@ -65,7 +101,14 @@ export const SIM_MODELS: readonly SimModel[] = [
       ['200-error', 'Fault: error inside a 200'],
       ['buffered', 'Fault: relay buffers, then flushes'],
     ] as const
-  ).map(([fault, name], i) => ({ ...base, id: `sim-fault-${fault}`, displayName: name, ownedBy: 'simulator' as const, created: 1730000000 - i, fault })),
+  ).map(([fault, name], i) => ({
+    ...base,
+    id: `sim-fault-${fault}`,
+    displayName: name,
+    ownedBy: 'simulator' as const,
+    created: 1730000000 - i,
+    fault,
+  })),
   ...(
     [
       ['drops-include', 'Relay: drops include (no encrypted reasoning)'],
@@ -74,8 +117,23 @@ export const SIM_MODELS: readonly SimModel[] = [
       ['ignores-cache', 'Relay: ignores cache marks'],
       ['chat-text-tools', 'Relay: tools as text on Chat Completions'],
     ] as const
-  ).map(([relay, name], i) => ({ ...base, id: `sim-relay-${relay}`, displayName: name, ownedBy: 'simulator' as const, created: 1725000000 - i, thinking: true, relay })),
-  { ...base, id: 'sim-firehose', displayName: 'Firehose (one delta per max token)', ownedBy: 'simulator', created: 1720000000, fault: 'firehose' },
+  ).map(([relay, name], i) => ({
+    ...base,
+    id: `sim-relay-${relay}`,
+    displayName: name,
+    ownedBy: 'simulator' as const,
+    created: 1725000000 - i,
+    thinking: true,
+    relay,
+  })),
+  {
+    ...base,
+    id: 'sim-firehose',
+    displayName: 'Firehose (one delta per max token)',
+    ownedBy: 'simulator',
+    created: 1720000000,
+    fault: 'firehose',
+  },
 ];
 
 export const DEMO_KEY = 'demo-key';
@@ -93,4 +151,6 @@ export function findModel(id: string): SimModel | undefined {
 export const SIM_DEFAULT_MODEL = 'claude-sim-sonnet';
 
 /** Ids of the models that misbehave on purpose (`fault`), firehose included. */
-export const SIM_FAULT_MODELS: ReadonlySet<string> = new Set(SIM_MODELS.filter((m) => m.fault !== undefined).map((m) => m.id));
+export const SIM_FAULT_MODELS: ReadonlySet<string> = new Set(
+  SIM_MODELS.filter((m) => m.fault !== undefined).map((m) => m.id),
+);

@@ -4,10 +4,11 @@
  * modules only render the plan in their own wire format.
  */
 import { createHash } from 'node:crypto';
-import { PNG } from 'pngjs';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
-import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS } from '../probes/pixel-font';
+import { dominantColour, readText } from './images';
+import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
+import { jsonText } from '../../../shared/json-text';
 
 type Json = Record<string, unknown>;
 
@@ -72,8 +73,15 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
     if (!isObj(part)) continue;
     if (part.cache_control) turn.cacheMark = true;
     const t = part.type;
-    if ((t === 'text' || t === 'input_text' || t === 'output_text') && typeof part.text === 'string') turn.text += (turn.text ? '\n' : '') + part.text;
-    else if (t === 'image' && isObj(part.source) && part.source.type === 'base64' && typeof part.source.data === 'string') turn.images.push(Buffer.from(part.source.data, 'base64'));
+    if ((t === 'text' || t === 'input_text' || t === 'output_text') && typeof part.text === 'string')
+      turn.text += (turn.text ? '\n' : '') + part.text;
+    else if (
+      t === 'image' &&
+      isObj(part.source) &&
+      part.source.type === 'base64' &&
+      typeof part.source.data === 'string'
+    )
+      turn.images.push(Buffer.from(part.source.data, 'base64'));
     else if (t === 'image_url' && isObj(part.image_url) && typeof part.image_url.url === 'string') {
       const b = decodeDataUrl(part.image_url.url);
       if (b) turn.images.push(b);
@@ -81,11 +89,16 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
       const b = decodeDataUrl(part.image_url);
       if (b) turn.images.push(b);
     } else if (t === 'tool_use' && typeof part.name === 'string') {
-      turn.toolCall = { id: String(part.id ?? ''), name: part.name };
+      turn.toolCall = { id: jsonText(part.id), name: part.name };
       turn.text += JSON.stringify(part.input ?? {});
     } else if (t === 'tool_result') {
       const c = part.content;
-      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : '')).join('') : '';
+      const text =
+        typeof c === 'string'
+          ? c
+          : Array.isArray(c)
+            ? c.map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : '')).join('')
+            : '';
       extra.push({ role: 'tool', text, images: [] });
     } else if (t === 'thinking' && typeof part.thinking === 'string' && protocol === 'messages') turn.text += '';
   }
@@ -102,7 +115,12 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
   const turns: { role: unknown; index: number; blocks: Json[] }[] = [];
   messages.forEach((m, index) => {
     if (!isObj(m)) return;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content.filter(isObj) : [];
+    const blocks =
+      typeof m.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : Array.isArray(m.content)
+          ? m.content.filter(isObj)
+          : [];
     const last = turns.at(-1);
     if (last && last.role === m.role) last.blocks.push(...blocks);
     else turns.push({ role: m.role, index, blocks });
@@ -111,17 +129,23 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
     const results = turn.blocks.filter((b) => b.type === 'tool_result');
     if (turn.role !== 'user' || results.length === 0) return;
     const prev = turns[t - 1];
-    const called = new Set(prev?.role === 'assistant' ? prev.blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+    const called = new Set(
+      prev?.role === 'assistant' ? prev.blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : [],
+    );
     const stray = results.map((b) => b.tool_use_id).filter((id) => !called.has(id));
     if (stray.length) {
-      throw new RequestError(400, 'invalid_request_error', `messages.${turn.index}.content.${turn.blocks.indexOf(results[0])}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        `messages.${turn.index}.content.${turn.blocks.indexOf(results[0])}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+      );
     }
     const first = prev.blocks[0]?.type;
     if (thinking && t === turns.length - 1 && first !== 'thinking' && first !== 'redacted_thinking') {
       throw new RequestError(
         400,
         'invalid_request_error',
-        `messages.${prev.index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first ?? 'nothing')}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
+        `messages.${prev.index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${jsonText(first, 'nothing')}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
       );
     }
   });
@@ -142,7 +166,8 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
     autoCache: false,
   };
   if (protocol === 'messages') {
-    if (typeof body.max_tokens !== 'number') throw new RequestError(400, 'invalid_request_error', 'max_tokens: Field required');
+    if (typeof body.max_tokens !== 'number')
+      throw new RequestError(400, 'invalid_request_error', 'max_tokens: Field required');
     if (!Array.isArray(body.messages)) throw new RequestError(400, 'invalid_request_error', 'messages: Field required');
     conv.maxTokens = body.max_tokens;
     if (typeof body.system === 'string') conv.system = body.system;
@@ -152,55 +177,105 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         if (isObj(b) && b.cache_control) conv.systemCacheMark = true;
       }
     }
-    for (const m of body.messages) if (isObj(m)) conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
-    if (Array.isArray(body.tools)) for (const t of body.tools) if (isObj(t) && typeof t.name === 'string') conv.tools.push({ name: t.name, schema: isObj(t.input_schema) ? t.input_schema : {} });
+    for (const m of body.messages)
+      if (isObj(m)) conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
+    if (Array.isArray(body.tools))
+      for (const t of body.tools)
+        if (isObj(t) && typeof t.name === 'string')
+          conv.tools.push({ name: t.name, schema: isObj(t.input_schema) ? t.input_schema : {} });
     const tc = body.tool_choice;
-    if (isObj(tc)) conv.toolChoice = tc.type === 'any' ? 'any' : tc.type === 'none' ? 'none' : tc.type === 'tool' && typeof tc.name === 'string' ? { name: tc.name } : 'auto';
+    if (isObj(tc))
+      conv.toolChoice =
+        tc.type === 'any'
+          ? 'any'
+          : tc.type === 'none'
+            ? 'none'
+            : tc.type === 'tool' && typeof tc.name === 'string'
+              ? { name: tc.name }
+              : 'auto';
     const th = body.thinking;
     if (isObj(th) && (th.type === 'enabled' || th.type === 'adaptive')) {
       if (th.type === 'enabled') {
         const budget = th.budget_tokens;
-        if (typeof budget !== 'number' || budget < 1024) throw new RequestError(400, 'invalid_request_error', 'thinking.budget_tokens: must be at least 1024');
-        if (budget >= conv.maxTokens) throw new RequestError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
+        if (typeof budget !== 'number' || budget < 1024)
+          throw new RequestError(400, 'invalid_request_error', 'thinking.budget_tokens: must be at least 1024');
+        if (budget >= conv.maxTokens)
+          throw new RequestError(
+            400,
+            'invalid_request_error',
+            '`max_tokens` must be greater than `thinking.budget_tokens`',
+          );
       }
       conv.thinking = true;
-      if (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object') throw new RequestError(400, 'invalid_request_error', 'Thinking may not be enabled when tool_choice forces tool use.');
+      if (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object')
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          'Thinking may not be enabled when tool_choice forces tool use.',
+        );
     }
     checkToolTurns(body.messages, conv.thinking);
-    if (Array.isArray(body.stop_sequences)) conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
+    if (Array.isArray(body.stop_sequences))
+      conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
     const fmt = isObj(body.output_config) ? body.output_config.format : undefined;
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
     conv.autoCache = isObj(body.cache_control);
   } else if (protocol === 'chat') {
-    if (!Array.isArray(body.messages)) throw new RequestError(400, 'invalid_request_error', "Missing required parameter: 'messages'.", 'missing_required_parameter');
+    if (!Array.isArray(body.messages))
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        "Missing required parameter: 'messages'.",
+        'missing_required_parameter',
+      );
     for (const m of body.messages) {
       if (!isObj(m)) continue;
-      if (m.role === 'system' || m.role === 'developer') conv.system += typeof m.content === 'string' ? m.content : partsToTurn('user', m.content, protocol)[0]?.text ?? '';
-      else if (m.role === 'tool') conv.turns.push({ role: 'tool', text: typeof m.content === 'string' ? m.content : '', images: [] });
+      if (m.role === 'system' || m.role === 'developer')
+        conv.system +=
+          typeof m.content === 'string' ? m.content : (partsToTurn('user', m.content, protocol)[0]?.text ?? '');
+      else if (m.role === 'tool')
+        conv.turns.push({ role: 'tool', text: typeof m.content === 'string' ? m.content : '', images: [] });
       else if (m.role === 'assistant') {
         const turn = partsToTurn('assistant', m.content ?? '', protocol)[0];
-        const call = Array.isArray(m.tool_calls) ? m.tool_calls[0] : undefined;
-        if (isObj(call) && isObj(call.function)) turn.toolCall = { id: String(call.id ?? ''), name: String(call.function.name ?? '') };
+        const call: unknown = Array.isArray(m.tool_calls) ? m.tool_calls[0] : undefined;
+        if (isObj(call) && isObj(call.function))
+          turn.toolCall = { id: jsonText(call.id), name: jsonText(call.function.name) };
         conv.turns.push(turn);
       } else conv.turns.push(...partsToTurn('user', m.content, protocol));
     }
     const max = body.max_completion_tokens ?? body.max_tokens;
     if (typeof max === 'number') conv.maxTokens = max;
     if (Array.isArray(body.tools)) {
-      for (const t of body.tools) if (isObj(t) && isObj(t.function) && typeof t.function.name === 'string') conv.tools.push({ name: t.function.name, schema: isObj(t.function.parameters) ? t.function.parameters : {} });
+      for (const t of body.tools)
+        if (isObj(t) && isObj(t.function) && typeof t.function.name === 'string')
+          conv.tools.push({ name: t.function.name, schema: isObj(t.function.parameters) ? t.function.parameters : {} });
     }
     const tc = body.tool_choice;
-    conv.toolChoice = tc === 'required' ? 'any' : tc === 'none' ? 'none' : isObj(tc) && isObj(tc.function) && typeof tc.function.name === 'string' ? { name: tc.function.name } : 'auto';
+    conv.toolChoice =
+      tc === 'required'
+        ? 'any'
+        : tc === 'none'
+          ? 'none'
+          : isObj(tc) && isObj(tc.function) && typeof tc.function.name === 'string'
+            ? { name: tc.function.name }
+            : 'auto';
     conv.thinking = typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none';
     if (typeof body.stop === 'string') conv.stopSequences = [body.stop];
     else if (Array.isArray(body.stop)) conv.stopSequences = body.stop.filter((s): s is string => typeof s === 'string');
     const rf = body.response_format;
-    if (isObj(rf) && rf.type === 'json_schema' && isObj(rf.json_schema) && isObj(rf.json_schema.schema)) conv.jsonSchema = rf.json_schema.schema;
+    if (isObj(rf) && rf.type === 'json_schema' && isObj(rf.json_schema) && isObj(rf.json_schema.schema))
+      conv.jsonSchema = rf.json_schema.schema;
     conv.includeUsage = isObj(body.stream_options) && body.stream_options.include_usage === true;
   } else {
     const max = body.max_output_tokens;
     if (typeof max === 'number') {
-      if (max < 16) throw new RequestError(400, 'invalid_request_error', `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`, 'integer_below_min_value');
+      if (max < 16)
+        throw new RequestError(
+          400,
+          'invalid_request_error',
+          `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${max} instead.`,
+          'integer_below_min_value',
+        );
       conv.maxTokens = max;
     }
     if (typeof body.instructions === 'string') conv.system = body.instructions;
@@ -209,16 +284,44 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
     else if (Array.isArray(input)) {
       for (const item of input) {
         if (!isObj(item)) continue;
-        if (item.type === 'function_call_output') conv.turns.push({ role: 'tool', text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output), images: [] });
-        else if (item.type === 'function_call') conv.turns.push({ role: 'assistant', text: String(item.arguments ?? ''), images: [], toolCall: { id: String(item.call_id ?? ''), name: String(item.name ?? '') } });
+        if (item.type === 'function_call_output')
+          conv.turns.push({
+            role: 'tool',
+            text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
+            images: [],
+          });
+        else if (item.type === 'function_call')
+          conv.turns.push({
+            role: 'assistant',
+            text: jsonText(item.arguments),
+            images: [],
+            toolCall: { id: jsonText(item.call_id), name: jsonText(item.name) },
+          });
         else if (item.type === 'reasoning') continue;
-        else if (item.role === 'system' || item.role === 'developer') conv.system += partsToTurn('user', item.content, protocol)[0]?.text ?? '';
+        else if (item.role === 'system' || item.role === 'developer')
+          conv.system += partsToTurn('user', item.content, protocol)[0]?.text ?? '';
         else conv.turns.push(...partsToTurn(item.role === 'assistant' ? 'assistant' : 'user', item.content, protocol));
       }
-    } else if (input !== undefined) throw new RequestError(400, 'invalid_request_error', "Invalid type for 'input': expected a string or an array.", 'invalid_type');
-    if (Array.isArray(body.tools)) for (const t of body.tools) if (isObj(t) && t.type === 'function' && typeof t.name === 'string') conv.tools.push({ name: t.name, schema: isObj(t.parameters) ? t.parameters : {} });
+    } else if (input !== undefined)
+      throw new RequestError(
+        400,
+        'invalid_request_error',
+        "Invalid type for 'input': expected a string or an array.",
+        'invalid_type',
+      );
+    if (Array.isArray(body.tools))
+      for (const t of body.tools)
+        if (isObj(t) && t.type === 'function' && typeof t.name === 'string')
+          conv.tools.push({ name: t.name, schema: isObj(t.parameters) ? t.parameters : {} });
     const tc = body.tool_choice;
-    conv.toolChoice = tc === 'required' ? 'any' : tc === 'none' ? 'none' : isObj(tc) && typeof tc.name === 'string' ? { name: tc.name } : 'auto';
+    conv.toolChoice =
+      tc === 'required'
+        ? 'any'
+        : tc === 'none'
+          ? 'none'
+          : isObj(tc) && typeof tc.name === 'string'
+            ? { name: tc.name }
+            : 'auto';
     const r = body.reasoning;
     conv.thinking = isObj(r) && typeof r.effort === 'string' && r.effort !== 'none';
     conv.reasoningSummary = isObj(r) && typeof r.summary === 'string';
@@ -226,49 +329,6 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
   }
   return conv;
-}
-
-// ---- token accounting: one function for usage and count_tokens, so they always agree ----
-
-export const textTokens = (s: string) => Math.ceil(s.length / 4);
-const IMAGE_TOKENS = 85;
-
-function turnTokens(t: Turn): number {
-  return 3 + textTokens(t.text) + t.images.length * IMAGE_TOKENS;
-}
-
-export function inputTokens(conv: Conversation): number {
-  let n = textTokens(conv.system) + conv.turns.reduce((a, t) => a + turnTokens(t), 0);
-  for (const tool of conv.tools) n += textTokens(JSON.stringify(tool));
-  return Math.max(1, n);
-}
-
-/** The cacheable prefix: everything but the last turn. */
-function prefix(conv: Conversation): { tokens: number; hash: string } {
-  const head = conv.turns.slice(0, -1);
-  const tokens = textTokens(conv.system) + head.reduce((a, t) => a + turnTokens(t), 0) + conv.tools.reduce((a, t) => a + textTokens(JSON.stringify(t)), 0);
-  const hash = createHash('sha256').update(JSON.stringify([conv.system, head.map((t) => t.text), conv.tools])).digest('hex');
-  return { tokens, hash };
-}
-
-export const CACHE_MINIMUM = 1024;
-
-export interface CacheUse {
-  read: number;
-  write: number;
-}
-
-/** Anthropic caches only marked prefixes; OpenAI-style routes cache any long prefix automatically. */
-export function cacheUse(protocol: ProtocolId, conv: Conversation, model: SimModel, cache: Set<string>): CacheUse {
-  if (!model.caching) return { read: 0, write: 0 };
-  const marked = conv.systemCacheMark || conv.autoCache || conv.turns.some((t) => t.cacheMark);
-  if (protocol === 'messages' && !marked) return { read: 0, write: 0 };
-  const p = prefix(conv);
-  if (p.tokens < CACHE_MINIMUM) return { read: 0, write: 0 };
-  const key = `${model.id}:${p.hash}`;
-  if (cache.has(key)) return { read: p.tokens, write: 0 };
-  cache.add(key);
-  return { read: 0, write: protocol === 'messages' ? p.tokens : 0 };
 }
 
 // ---- the reply ----
@@ -307,101 +367,6 @@ function replyText(model: SimModel, lastUser: string): string {
   return `${intro} ${body}${list}`;
 }
 
-const COLOURS: [string, number, number, number][] = [
-  ['red', 220, 40, 40],
-  ['green', 40, 180, 60],
-  ['blue', 40, 80, 220],
-  ['yellow', 230, 210, 40],
-  ['white', 250, 250, 250],
-  ['black', 10, 10, 10],
-  ['orange', 240, 140, 30],
-  ['purple', 140, 60, 190],
-];
-
-/** The decoded image, or undefined for bytes that are not a readable PNG (a user may attach anything). */
-function decodePng(png: Buffer): PNG | undefined {
-  try {
-    return PNG.sync.read(png);
-  } catch {
-    return undefined;
-  }
-}
-
-export function dominantColour(png: Buffer): string | undefined {
-  const img = decodePng(png);
-  if (!img) return undefined;
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  const n = img.width * img.height;
-  for (let i = 0; i < n; i++) {
-    r += img.data[i * 4];
-    g += img.data[i * 4 + 1];
-    b += img.data[i * 4 + 2];
-  }
-  r /= n;
-  g /= n;
-  b /= n;
-  let best = COLOURS[0];
-  let bestD = Infinity;
-  for (const c of COLOURS) {
-    const d = (c[1] - r) ** 2 + (c[2] - g) ** 2 + (c[3] - b) ** 2;
-    if (d < bestD) [best, bestD] = [c, d];
-  }
-  return best[0];
-}
-
-const GLYPH_OF = new Map(Object.entries(GLYPHS).map(([ch, rows]) => [rows.join(''), ch]));
-
-/**
- * What a vision model would read in the image, for text drawn in the pixel font (the vision probe's nonce):
- * black glyphs on a light background, found by the blank columns between them and read cell by cell. Any
- * other image (a photo, a solid colour, another font) has no text this reader can vouch for.
- */
-export function readText(png: Buffer): string | undefined {
-  const img = decodePng(png);
-  if (!img) return undefined;
-  const { width, height, data } = img;
-  const ink = (x: number, y: number) => {
-    const i = (y * width + x) * 4;
-    return data[i] < 96 && data[i + 1] < 96 && data[i + 2] < 96 && data[i + 3] >= 128;
-  };
-  const inkedColumn: boolean[] = new Array(width).fill(false);
-  let top = height;
-  let bottom = -1;
-  let inked = 0;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!ink(x, y)) continue;
-      inked++;
-      inkedColumn[x] = true;
-      top = Math.min(top, y);
-      bottom = y;
-    }
-  }
-  // Mostly dark is a dark picture, not text on a page.
-  if (inked === 0 || inked * 2 > width * height) return undefined;
-  const scale = (bottom - top + 1) / GLYPH_HEIGHT;
-  if (!Number.isInteger(scale)) return undefined;
-  const centre = Math.floor(scale / 2);
-  let text = '';
-  for (let x = 0; x < width; x++) {
-    if (!inkedColumn[x]) continue;
-    let end = x;
-    while (end < width && inkedColumn[end]) end++;
-    if (end - x !== GLYPH_WIDTH * scale) return undefined;
-    let cells = '';
-    for (let r = 0; r < GLYPH_HEIGHT; r++) {
-      for (let c = 0; c < GLYPH_WIDTH; c++) cells += ink(x + c * scale + centre, top + r * scale + centre) ? '1' : '0';
-    }
-    const ch = GLYPH_OF.get(cells);
-    if (!ch) return undefined;
-    text += ch;
-    x = end;
-  }
-  return text || undefined;
-}
-
 /**
  * Whether the prompt mentions an enum value as a whole word. Values are schema data ("c++", "a.b"), never
  * patterns, so this is a plain search with word edges checked by hand (`\b` would not match after a "+").
@@ -424,7 +389,7 @@ export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
     return schema.enum.find((v) => typeof v === 'string' && mentions(prompt, v)) ?? schema.enum[0];
   }
   if (schema.const !== undefined) return schema.const;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === 'object' || isObj(schema.properties)) {
     const out: Json = {};
     const props = isObj(schema.properties) ? schema.properties : {};
@@ -438,7 +403,9 @@ export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (type === 'boolean') return true;
   if (/nonce/i.test(name)) return /nonce(?:\s+(?:is|was))?[\s:"'=]+([A-Za-z0-9_-]{3,})/i.exec(prompt)?.[1] ?? 'none';
   if (/city|location|place/i.test(name)) return 'Paris';
-  return typeof schema.minLength === 'number' && schema.minLength > 7 ? 'example'.padEnd(schema.minLength, 'x') : 'example';
+  return typeof schema.minLength === 'number' && schema.minLength > 7
+    ? 'example'.padEnd(schema.minLength, 'x')
+    : 'example';
 }
 
 export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, cache: Set<string>, seq: number): Plan {
@@ -447,7 +414,11 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
   const last = conv.turns[conv.turns.length - 1];
   const lastUser = [...conv.turns].reverse().find((t) => t.role === 'user');
   const p: Plan = { stop: 'end', input, cache: cacheU, output: 0, reasoning: 0 };
-  const callId = (prefix: string) => `${prefix}${createHash('md5').update(`${model.id}|${seq}|${JSON.stringify(conv.turns.map((t) => t.text))}`).digest('hex').slice(0, 20)}`;
+  const callId = (prefix: string) =>
+    `${prefix}${createHash('md5')
+      .update(`${model.id}|${seq}|${JSON.stringify(conv.turns.map((t) => t.text))}`)
+      .digest('hex')
+      .slice(0, 20)}`;
 
   if (conv.thinking && model.thinking) {
     p.thinking = `The user asks: "${(lastUser?.text ?? '').slice(0, 60)}". Let me work through it step by step and answer briefly.`;
@@ -459,9 +430,15 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
     conv.tools.length > 0 &&
     conv.toolChoice !== 'none' &&
     last?.role !== 'tool' &&
-    (conv.toolChoice === 'any' || typeof conv.toolChoice === 'object' || conv.tools.some((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())));
+    (conv.toolChoice === 'any' ||
+      typeof conv.toolChoice === 'object' ||
+      conv.tools.some((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())));
   if (wantsTool) {
-    const tool = typeof conv.toolChoice === 'object' ? conv.tools.find((t) => t.name === (conv.toolChoice as { name: string }).name) ?? conv.tools[0] : conv.tools.find((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())) ?? conv.tools[0];
+    const tool =
+      typeof conv.toolChoice === 'object'
+        ? (conv.tools.find((t) => t.name === (conv.toolChoice as { name: string }).name) ?? conv.tools[0])
+        : (conv.tools.find((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())) ??
+          conv.tools[0]);
     const args = valueFor(tool.schema, lastUser?.text ?? '') as Json;
     p.toolCall = { id: callId(''), name: tool.name, args: isObj(args) ? args : {} };
     p.text = `I'll call ${tool.name}.`;

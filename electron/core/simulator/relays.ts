@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import { RequestError } from './conversation';
 import { SIGNATURE, type Frame } from './render';
+import { jsonText } from '../../../shared/json-text';
 
 export type RelayId = 'drops-include' | 'key-pool' | 'strips-signatures' | 'ignores-cache' | 'chat-text-tools';
 
@@ -96,7 +97,7 @@ function flattenTools(body: Json): void {
   delete body.tools;
   delete body.tool_choice;
   delete body.parallel_tool_calls;
-  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const messages: unknown[] = Array.isArray(body.messages) ? body.messages : [];
   body.messages = [
     { role: 'system', content: `You can use these tools by describing the call in text: ${names}.` },
     ...messages,
@@ -116,7 +117,7 @@ function checkResponsesInput(items: Json[], o: { stateless: boolean; chained: bo
   const calls = new Set(items.filter((i) => i.type === 'function_call').map((i) => i.call_id));
   for (const [n, item] of items.entries()) {
     if (item.type === 'reasoning') {
-      const id = String(item.id ?? '');
+      const id = jsonText(item.id);
       const content = item.encrypted_content;
       if (typeof content !== 'string' || !content) {
         if (o.stateless) {

@@ -42,7 +42,12 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
   // the first family's shape only for a caller that also sends x-api-key, as the app does.
   let keyed: Anthropic;
   beforeAll(() => {
-    keyed = new Anthropic({ apiKey: DEMO_KEY, baseURL: sim.url, maxRetries: 0, defaultHeaders: { 'x-api-key': DEMO_KEY } });
+    keyed = new Anthropic({
+      apiKey: DEMO_KEY,
+      baseURL: sim.url,
+      maxRetries: 0,
+      defaultHeaders: { 'x-api-key': DEMO_KEY },
+    });
   });
   const modelRequests = () => sim.requests.filter((r) => r.path === '/v1/models');
 
@@ -92,7 +97,12 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
   });
 
   it('models.list refuses an unknown cursor and a limit outside 1–1000 with a 400 in the first family shape', async () => {
-    for (const query of [{ after_id: 'no-such-model' }, { before_id: 'no-such-model' }, { limit: 0 }, { limit: 1001 }]) {
+    for (const query of [
+      { after_id: 'no-such-model' },
+      { before_id: 'no-such-model' },
+      { limit: 0 },
+      { limit: 1001 },
+    ]) {
       const err = await keyed.models.list(query).catch((e: unknown) => e);
       expect(err, JSON.stringify(query)).toBeInstanceOf(Anthropic.BadRequestError);
       expect((err as InstanceType<typeof Anthropic.BadRequestError>).type).toBe('invalid_request_error');
@@ -102,7 +112,12 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
   });
 
   it('messages.stream + finalMessage: text, usage, and count_tokens agrees with usage', async () => {
-    const params = { model: 'claude-sim-sonnet', max_tokens: 512, system: 'Be brief.', messages: [{ role: 'user' as const, content: 'Tell me about streams' }] };
+    const params = {
+      model: 'claude-sim-sonnet',
+      max_tokens: 512,
+      system: 'Be brief.',
+      messages: [{ role: 'user' as const, content: 'Tell me about streams' }],
+    };
     const stream = anthropic.messages.stream(params);
     let deltas = 0;
     stream.on('text', () => deltas++);
@@ -114,7 +129,9 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
     const { model, system, messages } = params;
     const counted = await anthropic.messages.countTokens({ model, system, messages });
     const u = msg.usage;
-    expect(counted.input_tokens).toBe(u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0));
+    expect(counted.input_tokens).toBe(
+      u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    );
   });
 
   it('streams a tool_use block whose input the SDK parses and which satisfies the schema', async () => {
@@ -134,7 +151,12 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
 
   it('returns a thinking block with a signature when thinking is enabled', async () => {
     const msg = await anthropic.messages
-      .stream({ model: 'claude-sim-sonnet', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [{ role: 'user', content: 'What is 17 × 23?' }] })
+      .stream({
+        model: 'claude-sim-sonnet',
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 2048 },
+        messages: [{ role: 'user', content: 'What is 17 × 23?' }],
+      })
       .finalMessage();
     const thinking = msg.content.find((b) => b.type === 'thinking');
     expect(thinking?.type === 'thinking' && thinking.signature.length).toBeGreaterThan(10);
@@ -143,14 +165,22 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
 
   it('raises the SDK error classes for 401 and 429', async () => {
     const bad = new Anthropic({ apiKey: 'wrong', baseURL: sim.url, maxRetries: 0 });
-    await expect(bad.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
-    const err = await anthropic.messages.create({ model: 'sim-fault-429', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    await expect(
+      bad.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+    const err = await anthropic.messages
+      .create({ model: 'sim-fault-429', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     expect((err as InstanceType<typeof Anthropic.RateLimitError>).headers?.get('retry-after')).toBe('30');
   });
 
   it('surfaces a mid-stream error event as an error', async () => {
-    const stream = anthropic.messages.stream({ model: 'sim-fault-midstream-error', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = anthropic.messages.stream({
+      model: 'sim-fault-midstream-error',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await expect(stream.finalMessage()).rejects.toThrow(/Overloaded|overloaded/);
   });
 
@@ -158,7 +188,16 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
     const msg = await anthropic.messages.create({
       model: 'claude-sim-sonnet',
       max_tokens: 256,
-      tools: [{ name: 'pick_lang', input_schema: { type: 'object', properties: { lang: { type: 'string', enum: ['rust', 'c++', '(x'] } }, required: ['lang'] } }],
+      tools: [
+        {
+          name: 'pick_lang',
+          input_schema: {
+            type: 'object',
+            properties: { lang: { type: 'string', enum: ['rust', 'c++', '(x'] } },
+            required: ['lang'],
+          },
+        },
+      ],
       tool_choice: { type: 'any' },
       messages: [{ role: 'user', content: 'Pick c++ please.' }],
     });
@@ -166,7 +205,9 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
   });
 
   it('answers a crash with a 500 in the first family shape and a request-id', async () => {
-    const err = await broken.anthropic.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await broken.anthropic.messages
+      .create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.InternalServerError);
     const e = err as InstanceType<typeof Anthropic.InternalServerError>;
     expect(e.type).toBe('api_error');
@@ -186,30 +227,81 @@ describe('@anthropic-ai/sdk reads the simulator', () => {
 
     it('thinking with a forced tool choice', async () => {
       for (const tool_choice of [{ type: 'any' as const }, { type: 'tool' as const, name: 'get_weather' }]) {
-        await badRequest({ model: 'claude-sim-sonnet', max_tokens: 4096, thinking, tools, tool_choice, messages: [{ role: 'user', content: 'Weather in Paris?' }] }, /tool_choice forces tool use/);
+        await badRequest(
+          {
+            model: 'claude-sim-sonnet',
+            max_tokens: 4096,
+            thinking,
+            tools,
+            tool_choice,
+            messages: [{ role: 'user', content: 'Weather in Paris?' }],
+          },
+          /tool_choice forces tool use/,
+        );
       }
     });
 
     it('a thinking tool loop whose assistant turn drops its thinking block; echoed unchanged it goes through', async () => {
       const ask = { role: 'user' as const, content: 'Use get_weather for Paris.' };
-      const first = await anthropic.messages.create({ model: 'claude-sim-sonnet', max_tokens: 4096, thinking, tools, messages: [ask] });
+      const first = await anthropic.messages.create({
+        model: 'claude-sim-sonnet',
+        max_tokens: 4096,
+        thinking,
+        tools,
+        messages: [ask],
+      });
       expect(first.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
       const call = first.content.find((b) => b.type === 'tool_use');
-      const result = { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: call?.type === 'tool_use' ? call.id : '', content: '18°C, nonce K7Q2' }] };
+      const result = {
+        role: 'user' as const,
+        content: [
+          {
+            type: 'tool_result' as const,
+            tool_use_id: call?.type === 'tool_use' ? call.id : '',
+            content: '18°C, nonce K7Q2',
+          },
+        ],
+      };
       const stripped = first.content.filter((b) => b.type !== 'thinking');
-      await badRequest({ model: 'claude-sim-sonnet', max_tokens: 4096, thinking, tools, messages: [ask, { role: 'assistant', content: stripped }, result] }, /must start with a thinking block/);
-      const ok = await anthropic.messages.create({ model: 'claude-sim-sonnet', max_tokens: 4096, thinking, tools, messages: [ask, { role: 'assistant', content: first.content }, result] });
+      await badRequest(
+        {
+          model: 'claude-sim-sonnet',
+          max_tokens: 4096,
+          thinking,
+          tools,
+          messages: [ask, { role: 'assistant', content: stripped }, result],
+        },
+        /must start with a thinking block/,
+      );
+      const ok = await anthropic.messages.create({
+        model: 'claude-sim-sonnet',
+        max_tokens: 4096,
+        thinking,
+        tools,
+        messages: [ask, { role: 'assistant', content: first.content }, result],
+      });
       expect(ok.content.map((b) => (b.type === 'text' ? b.text : '')).join('')).toContain('K7Q2');
     });
 
     it('a tool_result answering no tool_use of the previous assistant turn', async () => {
       const messages: Anthropic.MessageParam[] = [
         { role: 'user', content: 'Use get_weather for Paris.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_real', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'toolu_real', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_other', content: '18°C' }] },
       ];
-      await badRequest({ model: 'claude-sim-sonnet', max_tokens: 256, tools, messages }, /unexpected `tool_use_id`.*toolu_other/);
-      await badRequest({ model: 'claude-sim-sonnet', max_tokens: 256, tools, messages: [messages[0], messages[2]] }, /toolu_other/);
+      await badRequest(
+        { model: 'claude-sim-sonnet', max_tokens: 256, tools, messages },
+        /unexpected `tool_use_id`.*toolu_other/,
+      );
+      await badRequest(
+        { model: 'claude-sim-sonnet', max_tokens: 256, tools, messages: [messages[0], messages[2]] },
+        /toolu_other/,
+      );
     });
   });
 });
@@ -240,7 +332,12 @@ describe('openai SDK reads the simulator', () => {
   });
 
   it('chat stream with include_usage ends with a usage chunk', async () => {
-    const stream = await openai.chat.completions.create({ model: 'gpt-sim-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hello' }] });
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-sim-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined | null;
     for await (const chunk of stream) {
@@ -277,7 +374,9 @@ describe('openai SDK reads the simulator', () => {
   });
 
   it('answers a crash with a 500 in the second family shape and an x-request-id', async () => {
-    const err = await broken.openai.chat.completions.create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const err = await broken.openai.chat.completions
+      .create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.InternalServerError);
     const e = err as InstanceType<typeof OpenAI.InternalServerError>;
     expect(e.type).toBe('server_error');
@@ -285,7 +384,11 @@ describe('openai SDK reads the simulator', () => {
   });
 
   it('a Responses stream failing mid-way keeps sequence numbers consecutive and ends in a whole failed Response', async () => {
-    const stream = await openai.responses.create({ model: 'sim-fault-midstream-error', input: 'Tell me about streams', stream: true });
+    const stream = await openai.responses.create({
+      model: 'sim-fault-midstream-error',
+      input: 'Tell me about streams',
+      stream: true,
+    });
     const events: OpenAI.Responses.ResponseStreamEvent[] = [];
     for await (const ev of stream) events.push(ev);
     expect(events.length).toBeGreaterThan(5);
@@ -293,15 +396,36 @@ describe('openai SDK reads the simulator', () => {
     const last = events.at(-1);
     expect(last?.type).toBe('response.failed');
     const failed = last?.type === 'response.failed' ? last.response : undefined;
-    expect(failed).toMatchObject({ object: 'response', status: 'failed', model: 'sim-fault-midstream-error', output: [], usage: null, error: { code: 'server_error' } });
+    expect(failed).toMatchObject({
+      object: 'response',
+      status: 'failed',
+      model: 'sim-fault-midstream-error',
+      output: [],
+      usage: null,
+      error: { code: 'server_error' },
+    });
     expect(failed?.id).toBe(events[0].type === 'response.created' ? events[0].response.id : 'missing');
     expect(failed?.created_at).toEqual(expect.any(Number));
-    for (const field of ['incomplete_details', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'metadata', 'temperature', 'top_p']) expect(failed).toHaveProperty(field);
+    for (const field of [
+      'incomplete_details',
+      'instructions',
+      'tools',
+      'tool_choice',
+      'parallel_tool_calls',
+      'metadata',
+      'temperature',
+      'top_p',
+    ])
+      expect(failed).toHaveProperty(field);
   });
 
   it('raises AuthenticationError and RateLimitError', async () => {
     const bad = new OpenAI({ apiKey: 'wrong', baseURL: `${sim.url}/v1`, maxRetries: 0 });
-    await expect(bad.chat.completions.create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
-    await expect(openai.chat.completions.create({ model: 'sim-fault-429', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(
+      bad.chat.completions.create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    await expect(
+      openai.chat.completions.create({ model: 'sim-fault-429', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toBeInstanceOf(OpenAI.RateLimitError);
   });
 });

@@ -11,12 +11,13 @@ beforeEach(() => useAppStore.setState(pristine, true));
 const col = (model: string): CompareColumn => ({ profileId: 'demo', protocol: 'chat', model });
 const s = () => useAppStore.getState();
 /** What "Run all" reports for these columns: run `runIds[i]` started with column i's settings of now. */
-const started = (runIds: string[]) => Object.fromEntries(s().compareColumnIds.map((id, i) => [id, { runId: runIds[i], column: s().compareColumns[i] }]));
+const started = (runIds: string[]) =>
+  Object.fromEntries(s().compareColumnIds.map((id, i) => [id, { runId: runIds[i], column: s().compareColumns[i] }]));
 
 describe('compare slice', () => {
   it('removing a column drops its own run, not the last one', () => {
     s().compareColumnsChanged([col('A'), col('B'), col('C')]);
-    const [a, b, c] = s().compareColumnIds;
+    const [, b, c] = s().compareColumnIds;
     s().compareRunsStarted(started(['rA', 'rB', 'rC']));
     s().compareColumnRemoved(0);
     expect(s().compareColumns.map((x) => x.model)).toEqual(['B', 'C']);

@@ -183,11 +183,15 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
   const scheduleSave = (protocol: ProtocolId) => {
     if (get().draftsState !== 'ready') return;
     clearTimeout(saveTimers[protocol]);
-    saveTimers[protocol] = setTimeout(async () => {
-      const { body, draft } = get().composers[protocol];
-      const r = await gateway.drafts.save({ protocol, body, draft });
-      set({ draftsError: r.ok ? undefined : r.error.message });
-    }, DRAFT_SAVE_MS);
+    saveTimers[protocol] = setTimeout(
+      () =>
+        void (async () => {
+          const { body, draft } = get().composers[protocol];
+          const r = await gateway.drafts.save({ protocol, body, draft });
+          set({ draftsError: r.ok ? undefined : r.error.message });
+        })(),
+      DRAFT_SAVE_MS,
+    );
   };
   const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) => {
     const before = get().composers[protocol];

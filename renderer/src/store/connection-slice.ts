@@ -37,7 +37,10 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   hostUp: true,
 
   async appStarted() {
-    await Promise.all([gateway.app.info({}).then((info) => set({ appInfo: info.ok ? info.value : undefined })), get().profilesRequested()]);
+    await Promise.all([
+      gateway.app.info({}).then((info) => set({ appInfo: info.ok ? info.value : undefined })),
+      get().profilesRequested(),
+    ]);
   },
 
   async profilesRequested() {
@@ -92,7 +95,17 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
       modelsLoading: { ...s.modelsLoading, [profileId]: false },
       models: r.ok
         ? { ...s.models, [profileId]: r.value }
-        : { ...s.models, [profileId]: { profileId, models: [], added: [], removed: [], pages: 0, error: { type: r.error.code, message: r.error.message } } },
+        : {
+            ...s.models,
+            [profileId]: {
+              profileId,
+              models: [],
+              added: [],
+              removed: [],
+              pages: 0,
+              error: { type: r.error.code, message: r.error.message },
+            },
+          },
     }));
   },
 });

@@ -115,7 +115,7 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     // sent is for a filter no longer shown.
     if (!r.ok || mine !== listRequests) return;
     pagesLoading.delete(0);
-    const runs: (HistorySummary | undefined)[] = new Array(r.value.total);
+    const runs = new Array<HistorySummary | undefined>(r.value.total);
     r.value.runs.forEach((run, i) => (runs[i] = run));
     set({ history: { ...r.value, runs } });
   },

@@ -14,11 +14,29 @@ const burst = (n: number): RunUpdate[] => [
   {
     kind: 'events',
     runId: 'r',
-    events: columnsOf(Array.from({ length: n }, (_, seq) => (seq % 2 ? { seq, t: seq, type: 'chunk', data: `{"n":${seq}}`, size: 2 } : { seq, t: seq, type: 'ping', event: 'ping', data: '{}', size: 2 }))),
+    events: columnsOf(
+      Array.from({ length: n }, (_, seq) =>
+        seq % 2
+          ? { seq, t: seq, type: 'chunk', data: `{"n":${seq}}`, size: 2 }
+          : { seq, t: seq, type: 'ping', event: 'ping', data: '{}', size: 2 },
+      ),
+    ),
   },
-  { kind: 'end', runId: 'r', result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: n, bytes: 0, usage: {} }, warnings: [], endedAt: '' } },
+  {
+    kind: 'end',
+    runId: 'r',
+    result: {
+      verdict: 'complete',
+      reason: '',
+      transcript: { blocks: [], usage: {} },
+      metrics: { totalMs: 1, events: n, bytes: 0, usage: {} },
+      warnings: [],
+      endedAt: '',
+    },
+  },
 ];
-const eventsIn = (batches: ViewUpdate[][]) => batches.map((b) => b.reduce((n, u) => n + (u.kind === 'events' ? u.events.length : 0), 0));
+const eventsIn = (batches: ViewUpdate[][]) =>
+  batches.map((b) => b.reduce((n, u) => n + (u.kind === 'events' ? u.events.length : 0), 0));
 
 let frames: FrameRequestCallback[] = [];
 const runFrame = () => {

@@ -2,16 +2,40 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../bridge', () => import('../test/fake-gateway'));
 
-import { applyUpdates, EVENTS_PER_FRAME, nextBudget, recordedRunUpdates, takeFrame, type ViewUpdate } from './runs-slice';
+import {
+  applyUpdates,
+  EVENTS_PER_FRAME,
+  nextBudget,
+  recordedRunUpdates,
+  takeFrame,
+  type ViewUpdate,
+} from './runs-slice';
 
 import type { Ledger } from '../../../shared/contract';
 
-const ledger = (runId: string): Ledger => ({ runId, protocol: 'chat', profileId: 'demo', profileName: 'Demo', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] });
+const ledger = (runId: string): Ledger => ({
+  runId,
+  protocol: 'chat',
+  profileId: 'demo',
+  profileName: 'Demo',
+  stream: true,
+  method: 'POST',
+  url: 'u',
+  headers: {},
+  body: '{}',
+  bodyBytes: 2,
+  startedAt: '',
+  warnings: [],
+});
 const chunk = (seq: number, content: string) => ({
   seq,
   t: seq * 10,
   type: 'chunk',
-  data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] }),
+  data: JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  }),
   size: 50,
 });
 
@@ -44,7 +68,9 @@ describe('runs slice: applying pushes', () => {
       ['ping', 1],
       ['chunk', 2],
     ]);
-    runs = applyUpdates(runs, [{ kind: 'events', runId: 'a', events: [chunk(3, 'c'), ping(4), chunk(5, 'd'), { ...ping(6), type: 'error' }] }]);
+    runs = applyUpdates(runs, [
+      { kind: 'events', runId: 'a', events: [chunk(3, 'c'), ping(4), chunk(5, 'd'), { ...ping(6), type: 'error' }] },
+    ]);
     expect(runs.a.live.types).toEqual([
       ['ping', 2],
       ['chunk', 4],
@@ -59,7 +85,20 @@ describe('runs slice: applying pushes', () => {
   it('accepts events that arrive before the start call returned, and ends with the final transcript', () => {
     let runs = applyUpdates({}, [{ kind: 'events', runId: 'z', events: [chunk(0, 'early')] }]);
     expect(runs.z.events).toHaveLength(1);
-    runs = applyUpdates(runs, [{ kind: 'end', runId: 'z', result: { verdict: 'truncated', reason: 'closed', transcript: { blocks: [{ kind: 'text', text: 'early' }], usage: {} }, metrics: { totalMs: 5, events: 1, bytes: 50, usage: {} }, warnings: [], endedAt: '' } }]);
+    runs = applyUpdates(runs, [
+      {
+        kind: 'end',
+        runId: 'z',
+        result: {
+          verdict: 'truncated',
+          reason: 'closed',
+          transcript: { blocks: [{ kind: 'text', text: 'early' }], usage: {} },
+          metrics: { totalMs: 5, events: 1, bytes: 50, usage: {} },
+          warnings: [],
+          endedAt: '',
+        },
+      },
+    ]);
     expect(runs.z.status).toBe('done');
     expect(runs.z.result?.verdict).toBe('truncated');
     expect(runs.z.transcript.blocks[0]).toEqual({ kind: 'text', text: 'early' });
@@ -72,7 +111,14 @@ describe('runs slice: a run started again', () => {
       ledger: ledger('h'),
       events: [chunk(0, 'Hel'), chunk(1, 'lo')],
       origin: 'composer' as const,
-      result: { verdict: 'truncated' as const, reason: 'closed', transcript: { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: {} }, metrics: { totalMs: 20, events: 2, bytes: 100, usage: {} }, warnings: [], endedAt: '' },
+      result: {
+        verdict: 'truncated' as const,
+        reason: 'closed',
+        transcript: { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: {} },
+        metrics: { totalMs: 20, events: 2, bytes: 100, usage: {} },
+        warnings: [],
+        endedAt: '',
+      },
     };
     let runs = applyUpdates({}, recordedRunUpdates('h', run));
     runs = applyUpdates(runs, recordedRunUpdates('h', run));
@@ -84,11 +130,32 @@ describe('runs slice: a run started again', () => {
 });
 
 describe('runs slice: one frame at a time', () => {
-  const events = (runId: string, from: number, n: number): ViewUpdate => ({ kind: 'events', runId, events: Array.from({ length: n }, (_, i) => chunk(from + i, 'w')) });
-  const end = (runId: string) => ({ kind: 'end', runId, result: { verdict: 'complete', reason: '', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, warnings: [], endedAt: '' } }) as ViewUpdate;
+  const events = (runId: string, from: number, n: number): ViewUpdate => ({
+    kind: 'events',
+    runId,
+    events: Array.from({ length: n }, (_, i) => chunk(from + i, 'w')),
+  });
+  const end = (runId: string) =>
+    ({
+      kind: 'end',
+      runId,
+      result: {
+        verdict: 'complete',
+        reason: '',
+        transcript: { blocks: [], usage: {} },
+        metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} },
+        warnings: [],
+        endedAt: '',
+      },
+    }) as ViewUpdate;
 
   it('splits a burst across frames at the event budget and never lets the end overtake its events', () => {
-    let queue: ViewUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 2500), events('a', 2500, 2500), end('a')];
+    let queue: ViewUpdate[] = [
+      { kind: 'started', runId: 'a', ledger: ledger('a') },
+      events('a', 0, 2500),
+      events('a', 2500, 2500),
+      end('a'),
+    ];
     const frames: ViewUpdate[][] = [];
     while (queue.length) {
       const { batch, rest } = takeFrame(queue, 2000);
@@ -113,13 +180,19 @@ describe('runs slice: one frame at a time', () => {
     const all: ViewUpdate[] = [{ kind: 'started', runId: 'a', ledger: ledger('a') }, events('a', 0, 700)];
     const whole = applyUpdates({}, all);
     let runs = {};
-    let queue = all.map((u) => ({ ...u, runId: 'b', ...(u.kind === 'started' ? { ledger: ledger('b') } : {}) })) as ViewUpdate[];
+    let queue = all.map((u) => ({
+      ...u,
+      runId: 'b',
+      ...(u.kind === 'started' ? { ledger: ledger('b') } : {}),
+    })) as ViewUpdate[];
     while (queue.length) {
       const { batch, rest } = takeFrame(queue, 64);
       runs = applyUpdates(runs, batch);
       queue = rest;
     }
-    expect((runs as Record<string, { transcript: unknown; events: unknown[] }>).b.transcript).toEqual(whole.a.transcript);
+    expect((runs as Record<string, { transcript: unknown; events: unknown[] }>).b.transcript).toEqual(
+      whole.a.transcript,
+    );
     expect((runs as Record<string, { events: unknown[] }>).b.events).toHaveLength(700);
   });
 });

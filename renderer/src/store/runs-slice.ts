@@ -1,6 +1,14 @@
 import { useEffect } from 'react';
 import type { StateCreator } from 'zustand';
-import type { AppError, Ledger, RecordedRun, ResponseInfo, RunResult, RunStartInput, RunUpdate } from '../../../shared/contract';
+import type {
+  AppError,
+  Ledger,
+  RecordedRun,
+  ResponseInfo,
+  RunResult,
+  RunStartInput,
+  RunUpdate,
+} from '../../../shared/contract';
 import { createFold } from '../../../shared/protocols';
 import { rowsOf } from '../../../shared/protocols/event-columns';
 import type { ProtocolId, RawEvent, StreamFold, Transcript } from '../../../shared/protocols/types';
@@ -46,7 +54,8 @@ export type ViewUpdate =
   | { kind: 'events'; runId: string; events: RawEvent[] }
   | (Extract<RunUpdate, { kind: 'started' }> & { stepped?: boolean });
 
-const viewUpdateOf = (u: RunUpdate): ViewUpdate => (u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u);
+const viewUpdateOf = (u: RunUpdate): ViewUpdate =>
+  u.kind === 'events' ? { kind: 'events', runId: u.runId, events: rowsOf(u.events) } : u;
 
 export interface RunsSlice {
   runs: Record<string, RunView>;
@@ -65,7 +74,13 @@ const folds = new Map<string, StreamFold>();
  */
 const contentEvents = new Map<string, RawEvent[]>();
 
-const emptyRun = (runId: string): RunView => ({ runId, status: 'starting', events: [], transcript: { blocks: [], usage: {} }, live: { events: 0, bytes: 0, types: [] } });
+const emptyRun = (runId: string): RunView => ({
+  runId,
+  status: 'starting',
+  events: [],
+  transcript: { blocks: [], usage: {} },
+  live: { events: 0, bytes: 0, types: [] },
+});
 
 /** Applies one batch of pushes; runs the batch does not touch keep their identity (no re-render). */
 export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[]): Record<string, RunView> {
@@ -76,7 +91,10 @@ export function applyUpdates(runs: Record<string, RunView>, updates: ViewUpdate[
     if (!t) {
       const base = next[runId] ?? emptyRun(runId);
       // The counts are copied once per batch and then counted in place: the run's previous view keeps its own.
-      t = { run: { ...base, live: { ...base.live, types: base.live.types.map(([type, n]): TypeCount => [type, n]) } }, newEvents: [] };
+      t = {
+        run: { ...base, live: { ...base.live, types: base.live.types.map(([type, n]): TypeCount => [type, n]) } },
+        newEvents: [],
+      };
       touched.set(runId, t);
     }
     return t;
@@ -193,7 +211,10 @@ export function nextBudget(budget: number, frameMs: number): number {
  * `events` update split where the budget runs out. A burst of 20k events then lands over several smooth
  * frames instead of one long task; the rest waits for the next frame.
  */
-export function takeFrame(queue: ViewUpdate[], budget: number = EVENTS_PER_FRAME): { batch: ViewUpdate[]; rest: ViewUpdate[] } {
+export function takeFrame(
+  queue: ViewUpdate[],
+  budget: number = EVENTS_PER_FRAME,
+): { batch: ViewUpdate[]; rest: ViewUpdate[] } {
   const batch: ViewUpdate[] = [];
   let left = budget;
   for (let i = 0; i < queue.length; i++) {
@@ -226,7 +247,9 @@ export function useRunUpdates(onUpdates: (updates: ViewUpdate[]) => void): void 
     const schedule = () => {
       if (pending) return;
       // A hidden window gets no animation frames (and slow timers): a timer then applies everything at once.
-      pending = document.hidden ? { kind: 'timer', id: window.setTimeout(flush, 50) } : { kind: 'frame', id: requestAnimationFrame(flush) };
+      pending = document.hidden
+        ? { kind: 'timer', id: window.setTimeout(flush, 50) }
+        : { kind: 'frame', id: requestAnimationFrame(flush) };
     };
     const cancel = () => {
       if (pending?.kind === 'frame') cancelAnimationFrame(pending.id);

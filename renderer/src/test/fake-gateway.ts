@@ -22,7 +22,10 @@ export type Answer<K extends CallName> = (input: CallInput<K>) => Promise<Result
 export type Answers = { [K in CallName]?: Answer<K> };
 
 export const answers: Answers = {};
-export const calls: { call: CallName; input: any }[] = [];
+/** One recorded call: its input typed by the contract, so `c.call === 'presets:rename'` narrows `c.input`. */
+export type RecordedCall = { [K in CallName]: { call: K; input: CallInput<K> } }[CallName];
+
+export const calls: RecordedCall[] = [];
 const listeners = new Map<PushName, Set<(payload: unknown) => void>>();
 
 /** Forgets the answers and calls of the test before. */
@@ -38,7 +41,7 @@ export function pushed<P extends PushName>(name: P, payload: Pushes[P]): void {
 
 const transport: Transport = {
   invoke(name, input) {
-    calls.push({ call: name, input });
+    calls.push({ call: name, input } as RecordedCall);
     const answer = answers[name] as ((input: unknown) => Promise<Result<unknown>>) | undefined;
     return answer?.(input) ?? new Promise(() => {});
   },

@@ -9,6 +9,13 @@ export function completedRun(runId: string, transcript: Transcript): RunView {
     events: [],
     transcript,
     live: { events: 0, bytes: 0, types: [] },
-    result: { verdict: 'complete', reason: 'done', metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} }, transcript, warnings: [], endedAt: new Date().toISOString() },
+    result: {
+      verdict: 'complete',
+      reason: 'done',
+      metrics: { totalMs: 1, events: 0, bytes: 0, usage: {} },
+      transcript,
+      warnings: [],
+      endedAt: new Date().toISOString(),
+    },
   };
 }

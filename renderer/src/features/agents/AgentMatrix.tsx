@@ -14,6 +14,7 @@ export function AgentMatrix(props: {
   onSelect(agent: AgentId, model: string): void;
 }) {
   const byKey = useMemo(() => new Map(props.results.map((r) => [agentResultKey(r), r])), [props.results]);
+  // eslint-disable-next-line react-hooks/purity -- the ages shown are as of this render, on purpose
   const now = Date.now();
   return (
     <div className="matrix-wrap">

@@ -54,6 +54,8 @@ export function AgentVerdict({
     );
     tabSelected(protocol);
   };
+  // eslint-disable-next-line react-hooks/purity -- the age shown is as of this render, on purpose
+  const age = formatAge(Date.now() - Date.parse(result.at));
 
   return (
     <section className={`agent-verdict ${result.level}`} role="region" aria-label="Agent verdict">
@@ -61,8 +63,7 @@ export function AgentVerdict({
       <p className="muted small">
         {AGENTS[result.agent].label} · <span className="mono">{result.model}</span>
         {result.smallModel ? ` · small fast model ${result.smallModel}` : ''} · measured{' '}
-        {new Date(result.at).toLocaleString()} ({formatAge(Date.now() - Date.parse(result.at))} ago) ·{' '}
-        {Math.round(result.durationMs / 100) / 10} s
+        {new Date(result.at).toLocaleString()} ({age} ago) · {Math.round(result.durationMs / 100) / 10} s
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (

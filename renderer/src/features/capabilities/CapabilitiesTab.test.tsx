@@ -9,9 +9,20 @@ import { App } from '../../App';
 import { useAppStore } from '../../store';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
-
-const profile = (id: string, name: string): ProfileView => ({ id, name, baseUrl: 'https://gw.example', authScheme: 'native', extraHeaders: {}, secretHeaders: {}, key: { hasKey: false, storage: 'none' } });
-const profiles = (activeId: string): ProfilesState => ({ profiles: [profile('a', 'Alpha'), profile('b', 'Beta')], activeId, keyStorages: ['keychain', 'session'] });
+const profile = (id: string, name: string): ProfileView => ({
+  id,
+  name,
+  baseUrl: 'https://gw.example',
+  authScheme: 'native',
+  extraHeaders: {},
+  secretHeaders: {},
+  key: { hasKey: false, storage: 'none' },
+});
+const profiles = (activeId: string): ProfilesState => ({
+  profiles: [profile('a', 'Alpha'), profile('b', 'Beta')],
+  activeId,
+  keyStorages: ['keychain', 'session'],
+});
 const proven = (model: string): CapabilityResultView => ({
   model,
   protocol: 'messages',
@@ -41,7 +52,14 @@ beforeEach(() => {
   answers['profiles:select'] = async ({ id }) => ({ ok: true, value: profiles(id) });
   answers['models:list'] = async ({ profileId }) => ({
     ok: true,
-    value: { profileId, models: [{ id: profileId === 'a' ? 'alpha-model' : 'beta-model', family: 'anthropic' }], added: [], removed: [], pages: 1, fetchedAt: new Date().toISOString() },
+    value: {
+      profileId,
+      models: [{ id: profileId === 'a' ? 'alpha-model' : 'beta-model', family: 'anthropic' }],
+      added: [],
+      removed: [],
+      pages: 1,
+      fetchedAt: new Date().toISOString(),
+    },
   });
   answers['capabilities:list'] = async ({ profileId }) => ({ ok: true, value: { profileId, ...listed[profileId] } });
   answers['capabilities:probe'] = async () => ({ ok: true, value: { jobId: 'j1', total: 1 } });
@@ -55,7 +73,8 @@ async function openCapabilities() {
   fireEvent.click(screen.getByRole('tab', { name: 'Capabilities' }));
   await settle();
 }
-const cell = (model: string) => screen.getByRole('button', { name: `${model} Messages tools: ${model === 'alpha-model' ? 'proven' : 'not probed'}` });
+const cell = (model: string) =>
+  screen.getByRole('button', { name: `${model} Messages tools: ${model === 'alpha-model' ? 'proven' : 'not probed'}` });
 const switchProfile = async (id: string) => {
   fireEvent.change(screen.getByRole('combobox', { name: 'Profile' }), { target: { value: id } });
   await settle();
@@ -73,7 +92,9 @@ describe('capability matrix across profiles', () => {
     fireEvent.click(cell('beta-model'));
     fireEvent.click(within(screen.getByLabelText('Cell evidence')).getByRole('button', { name: 'Probe this cell' }));
     await settle();
-    expect(probes()).toEqual([{ profileId: 'b', models: ['beta-model'], protocols: ['messages'], capabilities: ['tools'] }]);
+    expect(probes()).toEqual([
+      { profileId: 'b', models: ['beta-model'], protocols: ['messages'], capabilities: ['tools'] },
+    ]);
 
     await switchProfile('a');
     expect(screen.queryByLabelText('Cell evidence')).toBeNull();
@@ -107,7 +128,8 @@ describe('the age of a result', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     await openCapabilities();
     fireEvent.click(cell('alpha-model'));
-    const age = () => screen.getByRole('complementary', { name: 'Cell evidence' }).textContent!.match(/\(([^)]*) ago\)/)?.[1];
+    const age = () =>
+      screen.getByRole('complementary', { name: 'Cell evidence' }).textContent!.match(/\(([^)]*) ago\)/)?.[1];
     expect(age()).toBe('5 min');
     expect(cell('alpha-model').title).toContain('(5 min ago)');
 
@@ -119,7 +141,14 @@ describe('the age of a result', () => {
 });
 
 describe('probe jobs the core is still running (a reloaded window)', () => {
-  const job: ProbeJobView = { jobId: 'j9', profileId: 'a', state: 'running', done: 3, total: 40, startedAt: new Date().toISOString() };
+  const job: ProbeJobView = {
+    jobId: 'j9',
+    profileId: 'a',
+    state: 'running',
+    done: 3,
+    total: 40,
+    startedAt: new Date().toISOString(),
+  };
 
   it('shows their progress and Cancel, and holds back new probes until they end', async () => {
     listed.a.jobs = [job];

@@ -41,9 +41,9 @@ export function MatrixLegend() {
         ))}
       </dl>
       <p className="muted small">
-        {OUTCOME_MARK.proven} proven · {OUTCOME_MARK['not-supported']} not supported ·{' '}
-        {OUTCOME_MARK.inconclusive} inconclusive (try again) · {OUTCOME_MARK.error} the gateway refused the probe ·
-        · not probed. A column head probes that column for every model shown.
+        {OUTCOME_MARK.proven} proven · {OUTCOME_MARK['not-supported']} not supported · {OUTCOME_MARK.inconclusive}{' '}
+        inconclusive (try again) · {OUTCOME_MARK.error} the gateway refused the probe · · not probed. A column head
+        probes that column for every model shown.
       </p>
     </section>
   );

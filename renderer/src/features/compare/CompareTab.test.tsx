@@ -20,7 +20,10 @@ beforeEach(() => {
   resetGateway();
   answers['runs:start'] = (input) => start(input);
   answers['runs:cancel'] = async () => ({ ok: true, value: { cancelled: true } });
-  answers['capabilities:guard'] = async () => ({ ok: true, value: { model: 'm', protocol: 'chat', items: [], unknown: [], warnings: [] } });
+  answers['capabilities:guard'] = async () => ({
+    ok: true,
+    value: { model: 'm', protocol: 'chat', items: [], unknown: [], warnings: [] },
+  });
   answers['presets:list'] = async () => ({ ok: true, value: { presets: [] } });
   start.mockClear();
 });
@@ -278,7 +281,10 @@ describe('Compare: "Same protocol, N models"', () => {
 
   it('with a single model keeps the columns and says why', async () => {
     await act(async () => render(<CompareTab />));
-    loadModels([{ id: 'only-model', family: 'anthropic' }, { id: 'sim-fault-reset', family: 'unknown', fault: true }]);
+    loadModels([
+      { id: 'only-model', family: 'anthropic' },
+      { id: 'sim-fault-reset', family: 'unknown', fault: true },
+    ]);
     const before = useAppStore.getState().compareColumns;
     await act(async () => fireEvent.click(sameProtocolButton()));
 

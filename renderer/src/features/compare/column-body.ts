@@ -1,7 +1,7 @@
 /** Pure pieces of a Compare column: its translated request, its overrides field and what its output reads. */
 import type { CompareColumn } from '../../../../shared/contract';
 import type { Transcript } from '../../../../shared/protocols/types';
-import { translateRequest, type Loss, type TranslateResult } from '../../../../shared/translate';
+import { translateRequest, type TranslateResult } from '../../../../shared/translate';
 
 type Body = Record<string, unknown>;
 
@@ -37,4 +37,3 @@ export function textOf(t?: Transcript): string {
     )
     .join('');
 }
-

@@ -29,7 +29,11 @@ describe('Compare columns from the profile', () => {
   });
 
   it('prefers a model whose family is known, and never a fault model', () => {
-    const models = [{ ...model('sim-fault-cut'), fault: true as const }, model('relay-x', 'unknown'), model('gpt-y', 'openai')];
+    const models = [
+      { ...model('sim-fault-cut'), fault: true as const },
+      model('relay-x', 'unknown'),
+      model('gpt-y', 'openai'),
+    ];
     expect(modelsOf(defaultColumns({ profileId: 'p', models }).columns)).toEqual(['gpt-y', 'gpt-y']);
   });
 

@@ -21,7 +21,7 @@ export function useCompareGuards(): TranslateResult[] {
     void Promise.all(
       columns.map((c, i) => {
         const t = translated[i];
-        if (!t.ok || !c.model || !c.profileId) return undefined;
+        if (!t.ok || !c.model || !c.profileId) return Promise.resolve(undefined);
         const input = { profileId: c.profileId, model: c.model, protocol: c.protocol, body: t.body };
         // A failed check leaves the column without a report, as if none had been asked for.
         return guardRequested(input).then((r) => (r.ok ? r.value : undefined));

@@ -105,19 +105,21 @@ function AttachImage({ protocol }: { protocol: ProtocolId }) {
           aria-label="Attach image"
           accept="image/png,image/jpeg,image/gif,image/webp"
           hidden
-          onChange={async (e) => {
-            const input = e.target;
-            const file = input.files?.[0];
-            if (!file) return;
-            const bytes = new Uint8Array(await file.arrayBuffer());
-            input.value = '';
-            const type = sniffImage(bytes);
-            setRefused(type ? undefined : `${file.name}: ${NOT_AN_IMAGE}`);
-            if (!type) return;
-            const withDraft = bodyToSend(protocol, body, draft);
-            typeDraft(protocol, '');
-            set(addImage(protocol, withDraft, type, base64(bytes)));
-          }}
+          onChange={(e) =>
+            void (async () => {
+              const input = e.target;
+              const file = input.files?.[0];
+              if (!file) return;
+              const bytes = new Uint8Array(await file.arrayBuffer());
+              input.value = '';
+              const type = sniffImage(bytes);
+              setRefused(type ? undefined : `${file.name}: ${NOT_AN_IMAGE}`);
+              if (!type) return;
+              const withDraft = bodyToSend(protocol, body, draft);
+              typeDraft(protocol, '');
+              set(addImage(protocol, withDraft, type, base64(bytes)));
+            })()
+          }
         />
       </label>
       {refused && (

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { ExternalChange, useCodeMirror } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
@@ -32,7 +32,7 @@ export function JsonEditor({
     latest.current = onChange;
   });
   const changed = useCallback((text: string) => latest.current(text), []);
-  const created = useRef(false);
+  const [created, setCreated] = useState(false);
   // The library gets the value only to create the editor; after that it is synced below, at once. Within 200 ms
   // of a keystroke the library holds back a value from outside (a form edit) and applies it later, and if the
   // user typed again meanwhile it then wrote that stale value over the editor: the editor showed a body that was
@@ -41,7 +41,8 @@ export function JsonEditor({
   // The app's effective theme (light, dark, or the system's): the editor follows a switch at once.
   const theme = useAppStore(selectEffectiveTheme);
   const { setContainer, view } = useCodeMirror({
-    value: created.current ? undefined : value,
+    value: created ? undefined : value,
+    onCreateEditor: () => setCreated(true),
     onChange: changed,
     extensions,
     theme,
@@ -50,7 +51,6 @@ export function JsonEditor({
   });
   useLayoutEffect(() => {
     if (!view) return;
-    created.current = true;
     const doc = view.state.doc.toString();
     if (value !== doc)
       view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });

@@ -4,6 +4,7 @@
  * nothing the user typed may be dropped). Pure: each writer returns a new body.
  */
 import type { ProtocolId } from '../../../../shared/protocols/types';
+import { jsonText } from '../../../../shared/json-text';
 
 export type Body = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -19,7 +20,7 @@ export function setField(body: Body, key: string, value: unknown): Body {
 }
 
 export function setNested(body: Body, key: string, sub: string, value: unknown): Body {
-  const obj = isObj(body[key]) ? { ...(body[key] as Json) } : {};
+  const obj = isObj(body[key]) ? { ...body[key] } : {};
   if (value === undefined || value === '') delete obj[sub];
   else obj[sub] = value;
   return setField(body, key, Object.keys(obj).length ? obj : undefined);
@@ -51,7 +52,7 @@ export function getSystem(protocol: ProtocolId, body: Body): { text: string; edi
       : { text: '(system blocks: edit them in the JSON)', editable: false };
   }
   if (protocol === 'chat') {
-    const msgs = Array.isArray(body.messages) ? body.messages : [];
+    const msgs: unknown[] = Array.isArray(body.messages) ? body.messages : [];
     const first = msgs[0];
     if (isObj(first) && (first.role === 'system' || first.role === 'developer')) {
       const t = textOf(first.content);
@@ -70,12 +71,12 @@ export function getSystem(protocol: ProtocolId, body: Body): { text: string; edi
 export function setSystem(protocol: ProtocolId, body: Body, text: string): Body {
   if (protocol === 'messages') {
     if (Array.isArray(body.system) && body.system.length === 1 && isObj(body.system[0])) {
-      return text ? { ...body, system: [{ ...(body.system[0] as Json), text }] } : setField(body, 'system', undefined);
+      return text ? { ...body, system: [{ ...body.system[0], text }] } : setField(body, 'system', undefined);
     }
     return setField(body, 'system', text);
   }
   if (protocol === 'chat') {
-    const msgs = Array.isArray(body.messages) ? [...body.messages] : [];
+    const msgs: unknown[] = Array.isArray(body.messages) ? [...(body.messages as unknown[])] : [];
     const hasSystem = isObj(msgs[0]) && (msgs[0].role === 'system' || msgs[0].role === 'developer');
     if (!text) return hasSystem ? { ...body, messages: msgs.slice(1) } : body;
     if (hasSystem) msgs[0] = { ...(msgs[0] as Json), content: text };
@@ -120,7 +121,7 @@ function imageSrc(p: unknown): string | undefined {
   if (!isObj(p)) return undefined;
   if (p.type === 'image' && isObj(p.source)) {
     if (p.source.type === 'base64' && typeof p.source.data === 'string')
-      return `data:${String(p.source.media_type ?? 'image/png')};base64,${p.source.data}`;
+      return `data:${jsonText(p.source.media_type, 'image/png')};base64,${p.source.data}`;
     if (p.source.type === 'url' && typeof p.source.url === 'string') return p.source.url;
   }
   if (p.type === 'image_url')
@@ -153,7 +154,7 @@ function turnsOf(protocol: ProtocolId, body: Body): unknown[] {
 }
 
 function summarize(turn: Json): string {
-  if (turn.type === 'function_call') return `calls ${String(turn.name)}(${String(turn.arguments ?? '')})`;
+  if (turn.type === 'function_call') return `calls ${String(turn.name)}(${jsonText(turn.arguments)})`;
   if (turn.type === 'function_call_output')
     return `tool result for ${String(turn.call_id)}: ${String(turn.output).slice(0, 120)}`;
   if (turn.role === 'tool')
@@ -185,7 +186,7 @@ export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
     protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
   return turns.slice(start).map((t) => {
     if (!isObj(t)) return { role: '?', images: [], summary: JSON.stringify(t) };
-    const role = typeof t.role === 'string' ? t.role : String(t.type ?? 'item');
+    const role = typeof t.role === 'string' ? t.role : jsonText(t.type, 'item');
     const cached = Array.isArray(t.content) && t.content.some((p) => isObj(p) && isObj(p.cache_control));
     const message = t.type === undefined || t.type === 'message';
     const images =
@@ -208,12 +209,12 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
     const t = turns[i + off];
     if (!isObj(t)) return turns;
     if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0]))
-      turns[i + off] = { ...t, content: [{ ...(t.content[0] as Json), text }] };
+      turns[i + off] = { ...t, content: [{ ...t.content[0], text }] };
     else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
       // Beside images the text is a part of its own, first (where typing puts it), and no part when emptied:
       // an empty text block is a 400 on Messages.
       const at = t.content.findIndex(isText);
-      const content = [...t.content];
+      const content = [...(t.content as unknown[])];
       if (at >= 0) {
         if (text === '') content.splice(at, 1);
         else content[at] = { ...(content[at] as Json), text };
@@ -255,7 +256,7 @@ export function setTurnCached(body: Body, i: number, on: boolean): Body {
       typeof t.content === 'string'
         ? [{ type: 'text', text: t.content }]
         : Array.isArray(t.content)
-          ? [...t.content]
+          ? [...(t.content as unknown[])]
           : [];
     if (!blocks.length) return turns;
     const last = { ...(blocks[blocks.length - 1] as Json) };
@@ -288,7 +289,7 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
       typeof t.content === 'string'
         ? [{ type: textType, text: t.content }]
         : Array.isArray(t.content)
-          ? [...t.content]
+          ? [...(t.content as unknown[])]
           : [];
     turns[idx] = { ...t, content: [...content, part] };
     return turns;

@@ -50,7 +50,11 @@ async function openDialog() {
   return screen.getByRole('dialog', { name: 'Connections' });
 }
 
-const lastSave = () => calls.filter((c) => c.call === 'profiles:save').at(-1)?.input;
+const lastSave = () => {
+  const last = calls.filter((c) => c.call === 'profiles:save').at(-1);
+  if (!last) throw new Error('profiles:save was not called');
+  return last.input;
+};
 
 describe('connections dialog: secret extra headers', () => {
   it('shows a stored secret header empty with its hint, and keeps it on save unless a new value is typed or the row removed', async () => {
@@ -84,7 +88,7 @@ describe('connections dialog: secret extra headers', () => {
     fireEvent.click(save);
     await settle();
     expect(lastSave()).toMatchObject({ extraHeaders: { 'x-team': 'blue' }, keepSecretHeaders: {} });
-    expect(Object.keys(lastSave().extraHeaders)).toEqual(['x-team']);
+    expect(Object.keys(lastSave().extraHeaders ?? {})).toEqual(['x-team']);
   });
 });
 

@@ -29,10 +29,13 @@ export function ConnectionsDialog({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
-  useEffect(() => {
+  // Another profile picked: its form starts from what it holds (React's pattern for state that follows a prop).
+  const [draftOf, setDraftOf] = useState(selected);
+  if (draftOf !== selected) {
+    setDraftOf(selected);
     setDraft(fromProfile(editing));
     setErrors({});
-  }, [selected]); // eslint-disable-line react-hooks/exhaustive-deps
+  }
 
   const readOnly = !!editing?.builtin;
   const edit = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));

@@ -30,11 +30,13 @@ export function ProfilePicker() {
         <select
           aria-label="Profile"
           value={profiles.activeId}
-          onChange={async (e) => {
-            setSelectError(undefined);
-            const err = await profileSelected(e.target.value);
-            if (err) setSelectError(`Could not switch profile: ${err.message}`);
-          }}
+          onChange={(e) =>
+            void (async () => {
+              setSelectError(undefined);
+              const err = await profileSelected(e.target.value);
+              if (err) setSelectError(`Could not switch profile: ${err.message}`);
+            })()
+          }
         >
           {profiles.profiles.map((p) => (
             <option key={p.id} value={p.id}>

@@ -12,7 +12,12 @@ interface ExportInput {
 }
 
 /** A run the core recorded earlier, on the Chat Completions route of profile p-old. */
-const SENT_BODY = { model: 'gpt-sim-4o', stream: true, messages: [{ role: 'user', content: 'the question as it was sent' }], vendor_flag: 'kept' };
+const SENT_BODY = {
+  model: 'gpt-sim-4o',
+  stream: true,
+  messages: [{ role: 'user', content: 'the question as it was sent' }],
+  vendor_flag: 'kept',
+};
 const RECORDED: RecordedRun = {
   ledger: {
     runId: 'run_1',
@@ -31,9 +36,19 @@ const RECORDED: RecordedRun = {
   },
   events: [],
   origin: 'composer',
-  result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} }, transcript: { blocks: [{ kind: 'text', text: 'an answer' }], usage: {} }, warnings: [], endedAt: '2026-01-01T00:00:01Z' },
+  result: {
+    verdict: 'complete',
+    reason: 'ok',
+    metrics: { status: 200, totalMs: 5, events: 0, bytes: 0, usage: {} },
+    transcript: { blocks: [{ kind: 'text', text: 'an answer' }], usage: {} },
+    warnings: [],
+    endedAt: '2026-01-01T00:00:01Z',
+  },
 };
-const PROFILES: Record<string, { baseUrl: string }> = { p1: { baseUrl: 'https://gw.example.com' }, 'p-old': { baseUrl: 'https://moved.example.com' } };
+const PROFILES: Record<string, { baseUrl: string }> = {
+  p1: { baseUrl: 'https://gw.example.com' },
+  'p-old': { baseUrl: 'https://moved.example.com' },
+};
 const exportCalls: ExportInput[] = [];
 
 // Only the transport is faked; "export:code" and "history:code" answer as the core does, with the real generator.
@@ -45,7 +60,20 @@ import { useAppStore } from '../../store';
 import { answers, resetGateway } from '../../test/fake-gateway';
 import { exportCode, exportInputFromLedger } from '../../../../shared/code-export';
 
-const summary: HistorySummary = { runId: 'run_1', startedAt: RECORDED.ledger.startedAt, protocol: 'chat', model: 'gpt-sim-4o', profileName: 'Old gateway', origin: 'composer', verdict: 'complete', status: 200, totalMs: 5, events: 0, bytes: 10, preview: 'an answer' };
+const summary: HistorySummary = {
+  runId: 'run_1',
+  startedAt: RECORDED.ledger.startedAt,
+  protocol: 'chat',
+  model: 'gpt-sim-4o',
+  profileName: 'Old gateway',
+  origin: 'composer',
+  verdict: 'complete',
+  status: 200,
+  totalMs: 5,
+  events: 0,
+  bytes: 10,
+  preview: 'an answer',
+};
 
 const pristine = useAppStore.getState();
 beforeEach(() => {
@@ -58,18 +86,39 @@ beforeEach(() => {
   // As the core answers "history:code": from the ledger, whatever the profile's base URL is now.
   answers['history:code'] = async ({ language }: { runId: string; language: ExportInput['language'] }) => ({
     ok: true,
-    value: { language, code: exportCode(language, exportInputFromLedger(RECORDED.ledger, JSON.parse(RECORDED.ledger.body))!) },
+    value: {
+      language,
+      code: exportCode(language, exportInputFromLedger(RECORDED.ledger, JSON.parse(RECORDED.ledger.body))!),
+    },
   });
   answers['export:code'] = async (input: ExportInput) => {
     exportCalls.push(input);
     const profile = PROFILES[input.profileId];
     if (!profile) return { ok: false, error: { code: 'not_found', message: `No profile with id ${input.profileId}.` } };
-    return { ok: true, value: { language: input.language, code: exportCode(input.language, { ...profile, authScheme: 'native', extraHeaders: {}, protocol: input.protocol, body: input.body }) } };
+    return {
+      ok: true,
+      value: {
+        language: input.language,
+        code: exportCode(input.language, {
+          ...profile,
+          authScheme: 'native',
+          extraHeaders: {},
+          protocol: input.protocol,
+          body: input.body,
+        }),
+      },
+    };
   };
   useAppStore.setState(pristine, true);
   useAppStore.setState((s) => ({
     profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
-    composers: { ...s.composers, chat: { ...s.composers.chat, body: { model: 'composer-model', messages: [{ role: 'user', content: 'first turn' }] } } },
+    composers: {
+      ...s.composers,
+      chat: {
+        ...s.composers.chat,
+        body: { model: 'composer-model', messages: [{ role: 'user', content: 'first turn' }] },
+      },
+    },
   }));
   exportCalls.length = 0;
 });
@@ -114,7 +163,9 @@ describe('export as code from History', () => {
     expect(dialog.textContent).toContain('Run run_1 as it was sent (its URL and headers, profile Old gateway)');
 
     fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'python' } });
-    await waitFor(() => expect(exported()).toContain('client.chat.completions.create(**request, extra_body=extra_body)'));
+    await waitFor(() =>
+      expect(exported()).toContain('client.chat.completions.create(**request, extra_body=extra_body)'),
+    );
     expect(exported()).toContain('"content": "the question as it was sent"');
   });
 });

@@ -23,7 +23,15 @@ export interface RecordedRequest {
  * request is what Send would send now (the "Message" box included); with `recorded`, a run from History as
  * it was sent (export only).
  */
-export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: ProtocolId; recorded?: RecordedRequest; onClose: () => void }) {
+export function CodeDialog({
+  protocol,
+  recorded,
+  onClose: close,
+}: {
+  protocol: ProtocolId;
+  recorded?: RecordedRequest;
+  onClose: () => void;
+}) {
   const composerBody = useBodyToSend(protocol);
   const activeProfileId = useAppStore((s) => s.profiles?.activeId);
   const profileId = activeProfileId;
@@ -65,11 +73,23 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
     <dialog ref={dialog} className="connections code-dialog" aria-label="Code" onClose={onClose} onCancel={onClose}>
       <div className="dialog-head">
         <div className="pane-tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={mode === 'export'} className={mode === 'export' ? 'selected' : ''} onClick={() => setMode('export')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'export'}
+            className={mode === 'export' ? 'selected' : ''}
+            onClick={() => setMode('export')}
+          >
             Export as code
           </button>
           {!recorded && (
-            <button type="button" role="tab" aria-selected={mode === 'import'} className={mode === 'import' ? 'selected' : ''} onClick={() => setMode('import')}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={mode === 'import'}
+              className={mode === 'import' ? 'selected' : ''}
+              onClick={() => setMode('import')}
+            >
               Import from curl
             </button>
           )}
@@ -90,7 +110,10 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
                 ))}
               </select>
               <span className="muted small">
-                {recorded ? `Run ${recorded.runId} as it was sent (its URL and headers, profile ${recorded.profileName}). ` : ''}The key is written &lt;API_KEY&gt;: paste yours where you run it.
+                {recorded
+                  ? `Run ${recorded.runId} as it was sent (its URL and headers, profile ${recorded.profileName}). `
+                  : ''}
+                The key is written &lt;API_KEY&gt;: paste yours where you run it.
               </span>
               <div className="spacer" />
               <button type="button" onClick={() => void copyText(code)}>
@@ -103,27 +126,38 @@ export function CodeDialog({ protocol, recorded, onClose: close }: { protocol: P
           </>
         ) : (
           <>
-            <textarea aria-label="curl command" className="mono" rows={10} placeholder="curl https://gateway.example.com/v1/messages -H … -d '{…}'" value={curl} onChange={(e) => setCurl(e.target.value)} />
+            <textarea
+              aria-label="curl command"
+              className="mono"
+              rows={10}
+              placeholder="curl https://gateway.example.com/v1/messages -H … -d '{…}'"
+              value={curl}
+              onChange={(e) => setCurl(e.target.value)}
+            />
             <div className="row">
               <button
                 type="button"
                 className="primary"
-                onClick={async () => {
-                  const r = await curlImportRequested(curl);
-                  if (!r.ok) {
-                    setImported(undefined);
-                    return setError(r.error.message);
-                  }
-                  setError(undefined);
-                  setImported(r.value);
-                }}
+                onClick={() =>
+                  void (async () => {
+                    const r = await curlImportRequested(curl);
+                    if (!r.ok) {
+                      setImported(undefined);
+                      return setError(r.error.message);
+                    }
+                    setError(undefined);
+                    setImported(r.value);
+                  })()
+                }
               >
                 Import
               </button>
             </div>
             {imported && (
               <div className="note" role="status">
-                {imported.protocol && imported.body ? `Loaded into the ${imported.protocol} tab (${imported.method} ${imported.path}); it opens when you close this.` : `${imported.method} ${imported.path}: nothing to load.`}
+                {imported.protocol && imported.body
+                  ? `Loaded into the ${imported.protocol} tab (${imported.method} ${imported.path}); it opens when you close this.`
+                  : `${imported.method} ${imported.path}: nothing to load.`}
                 {imported.notes.map((n) => (
                   <div key={n}>{n}</div>
                 ))}

@@ -10,12 +10,54 @@ import { useAppStore } from '../../store';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
 const recorded = (runId: string, word: string, events: number, gap: number): RecordedRun => ({
-  ledger: { runId, protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '2026-01-01T00:00:00Z', warnings: [] },
-  events: Array.from({ length: events }, (_, seq) => ({ seq, t: seq * gap, type: 'chunk', data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${word} ` } }] }), size: 40 })),
-  result: { verdict: 'complete', reason: '', transcript: { blocks: [{ kind: 'text', text: `${word} `.repeat(events) }], usage: {} }, metrics: { totalMs: events * gap, events, bytes: 8, usage: {} }, warnings: [], endedAt: '' },
+  ledger: {
+    runId,
+    protocol: 'chat',
+    profileId: 'p',
+    profileName: 'P',
+    stream: true,
+    method: 'POST',
+    url: 'u',
+    headers: {},
+    body: '{}',
+    bodyBytes: 2,
+    startedAt: '2026-01-01T00:00:00Z',
+    warnings: [],
+  },
+  events: Array.from({ length: events }, (_, seq) => ({
+    seq,
+    t: seq * gap,
+    type: 'chunk',
+    data: JSON.stringify({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: { content: `${word} ` } }],
+    }),
+    size: 40,
+  })),
+  result: {
+    verdict: 'complete',
+    reason: '',
+    transcript: { blocks: [{ kind: 'text', text: `${word} `.repeat(events) }], usage: {} },
+    metrics: { totalMs: events * gap, events, bytes: 8, usage: {} },
+    warnings: [],
+    endedAt: '',
+  },
   origin: 'composer',
 });
-const summary = (runId: string, preview: string): HistorySummary => ({ runId, startedAt: '2026-01-01T00:00:00Z', protocol: 'chat', model: `m-${runId}`, profileName: 'P', origin: 'composer', verdict: 'complete', totalMs: 1, events: 1, bytes: 1, preview });
+const summary = (runId: string, preview: string): HistorySummary => ({
+  runId,
+  startedAt: '2026-01-01T00:00:00Z',
+  protocol: 'chat',
+  model: `m-${runId}`,
+  profileName: 'P',
+  origin: 'composer',
+  verdict: 'complete',
+  totalMs: 1,
+  events: 1,
+  bytes: 1,
+  preview,
+});
 
 const settle = (ms = 20) => act(() => new Promise((r) => setTimeout(r, ms)));
 const replays = () => Object.entries(useAppStore.getState().runs).filter(([id]) => id.startsWith('replay_'));
@@ -33,10 +75,19 @@ beforeEach(() => {
   resetGateway();
   slowA = 0;
   runs = { A: recorded('A', 'ALPHA', 40, 50), B: recorded('B', 'BRAVO', 3, 1) };
-  answers['history:list'] = async () => ({ ok: true, value: { runs: Object.keys(runs).map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')), total: Object.keys(runs).length, bytes: 1 } });
+  answers['history:list'] = async () => ({
+    ok: true,
+    value: {
+      runs: Object.keys(runs).map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')),
+      total: Object.keys(runs).length,
+      bytes: 1,
+    },
+  });
   answers['history:get'] = async ({ runId }) => {
     if (runId === 'A' && slowA) await new Promise((r) => setTimeout(r, slowA));
-    return runs[runId] ? { ok: true, value: runs[runId] } : { ok: false, error: { code: 'not_found', message: 'gone' } };
+    return runs[runId]
+      ? { ok: true, value: runs[runId] }
+      : { ok: false, error: { code: 'not_found', message: 'gone' } };
   };
   answers['history:delete'] = async ({ runId }) => {
     delete runs[runId];
@@ -51,8 +102,13 @@ describe('History list', () => {
     answers['history:list'] = async (input: { text?: string }) => {
       // The answer for "a" arrives last, after the one for "al".
       if (input.text === 'a') await new Promise((r) => setTimeout(r, 80));
-      const shown = Object.keys(runs).filter((id) => (input.text ? (id === 'A' ? 'alpha' : 'bravo').includes(input.text) : true));
-      return { ok: true, value: { runs: shown.map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')), total: shown.length, bytes: 1 } };
+      const shown = Object.keys(runs).filter((id) =>
+        input.text ? (id === 'A' ? 'alpha' : 'bravo').includes(input.text) : true,
+      );
+      return {
+        ok: true,
+        value: { runs: shown.map((id) => summary(id, id === 'A' ? 'alpha' : 'bravo')), total: shown.length, bytes: 1 },
+      };
     };
     render(<HistoryTab />);
     await settle();
@@ -132,7 +188,7 @@ describe('History replay', () => {
     expect(detail).not.toContain('ALPHA');
   });
 
-  it('deleting the shown run stops its replay and drops the replay\'s view: no later tick brings it back', async () => {
+  it("deleting the shown run stops its replay and drops the replay's view: no later tick brings it back", async () => {
     // A second between events: the replay is still going when Delete is pressed, however slow the machine.
     runs.A = recorded('A', 'ALPHA', 40, 1000);
     render(<HistoryTab />);

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import type { HistorySummary } from '../../../../shared/contract';
 import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
@@ -53,6 +53,7 @@ interface ListProps {
 function HistoryList({ runs, selected, onOpen }: ListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rowsShown = useAppStore((s) => s.historyRowsShown);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
   const virtual = useVirtualizer({
     count: runs.length,
     getScrollElement: () => scroller.current,
@@ -118,24 +119,27 @@ export function HistoryTab() {
   const [stepping, setStepping] = useState(false);
   /** Bumped by every selection change: a fetch that finishes after another was made is stale and dropped. */
   const request = useRef(0);
+  /** The run the replay in `replay` shows, as state: what the panel renders must not read the ref. */
+  const [replayRunId, setReplayRunId] = useState<string>();
   const [code, setCode] = useState<{ protocol: ProtocolId; recorded: RecordedRequest }>();
 
   useEffect(() => {
     void historyRequested();
   }, [historyRequested]);
   /** Stops the replay, if any, and drops its view: a 20k-event replay is not kept once nothing shows it. */
-  const endReplay = (): boolean => {
+  const endReplay = useCallback((): boolean => {
     const h = replay.current;
     if (!h) return false;
     replay.current = undefined;
+    setReplayRunId(undefined);
     h.discard();
     runDiscarded(h.runId);
     return true;
-  };
-  useEffect(() => () => void endReplay(), []);
+  }, [runDiscarded]);
+  useEffect(() => () => void endReplay(), [endReplay]);
   const shownStatus = useAppStore((s) => (shown ? s.runs[shown]?.status : undefined));
   const replaying =
-    !!replay.current && replay.current.runId === shown && shownStatus !== undefined && shownStatus !== 'done';
+    replayRunId !== undefined && replayRunId === shown && shownStatus !== undefined && shownStatus !== 'done';
   /** Stop keeps the replay's view, ended where it was, so what it showed so far stays to read. */
   const stopReplay = () => {
     replay.current?.stop();
@@ -162,6 +166,7 @@ export function HistoryTab() {
     endReplay();
     const h = startReplay(r.value, mode, runUpdatesReceived, `replay_${++replayCounter}_${selected}`);
     replay.current = h;
+    setReplayRunId(h.runId);
     setShown(h.runId);
     setStepping(mode === 'step');
   };
@@ -178,13 +183,17 @@ export function HistoryTab() {
     } catch {
       return setError('The recorded body is not JSON.');
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return setError('The recorded body is not a JSON object.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return setError('The recorded body is not a JSON object.');
     let note: string | undefined;
     if (profiles && profiles.activeId !== ledger.profileId) {
       const active = profiles.profiles.find((p) => p.id === profiles.activeId);
       if (profiles.profiles.some((p) => p.id === ledger.profileId)) {
         const err = await profileSelected(ledger.profileId);
-        if (err) return setError(`Could not switch to profile “${ledger.profileName}”, where this run was sent: ${err.message}`);
+        if (err)
+          return setError(
+            `Could not switch to profile “${ledger.profileName}”, where this run was sent: ${err.message}`,
+          );
         note = `Switched to profile “${ledger.profileName}”: this run was sent there.`;
       } else {
         note = `This run was sent with profile “${ledger.profileName}”, which no longer exists: Send goes to “${active?.name ?? 'the active profile'}”.`;
@@ -218,7 +227,11 @@ export function HistoryTab() {
             value={filter.text ?? ''}
             onChange={(e) => update({ text: e.target.value || undefined })}
           />
-          <select aria-label="Filter by protocol" value={filter.protocol ?? ''} onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}>
+          <select
+            aria-label="Filter by protocol"
+            value={filter.protocol ?? ''}
+            onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}
+          >
             <option value="">all protocols</option>
             {(['messages', 'chat', 'responses'] as const).map((p) => (
               <option key={p} value={p}>
@@ -239,7 +252,13 @@ export function HistoryTab() {
               </Fragment>
             ))}
           </select>
-          <input aria-label="Filter by model" placeholder="model (any part)" title="Any part of the model id, in any case" value={filter.model ?? ''} onChange={(e) => update({ model: e.target.value || undefined })} />
+          <input
+            aria-label="Filter by model"
+            placeholder="model (any part)"
+            title="Any part of the model id, in any case"
+            value={filter.model ?? ''}
+            onChange={(e) => update({ model: e.target.value || undefined })}
+          />
         </div>
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
@@ -278,14 +297,16 @@ export function HistoryTab() {
             <button
               type="button"
               className="danger"
-              onClick={async () => {
-                ++request.current;
-                endReplay();
-                setStepping(false);
-                await historyRunDeleted(selected);
-                setSelected(undefined);
-                setShown(undefined);
-              }}
+              onClick={() =>
+                void (async () => {
+                  ++request.current;
+                  endReplay();
+                  setStepping(false);
+                  await historyRunDeleted(selected);
+                  setSelected(undefined);
+                  setShown(undefined);
+                })()
+              }
             >
               Delete
             </button>
@@ -293,7 +314,11 @@ export function HistoryTab() {
         )}
         {error && <p className="field-error">{error}</p>}
         {code && <CodeDialog protocol={code.protocol} recorded={code.recorded} onClose={() => setCode(undefined)} />}
-        {shown ? <StreamViewer runId={shown} /> : <p className="muted empty">Pick a run to see it exactly as it happened.</p>}
+        {shown ? (
+          <StreamViewer runId={shown} />
+        ) : (
+          <p className="muted empty">Pick a run to see it exactly as it happened.</p>
+        )}
       </div>
     </div>
   );

@@ -12,8 +12,21 @@ import { useAppStore } from '../../store';
 import { answers, calls, resetGateway, storedPreset } from '../../test/fake-gateway';
 import { completedRun } from '../../test/runs';
 
-const preset: Preset = { id: 'p1', name: 'My long prompt', tags: [], protocol: 'messages', model: 'm', body: { model: 'm', messages: [] }, stream: true, createdAt: '', updatedAt: '' };
-const diskFull = async () => ({ ok: false as const, error: { code: 'io_error', message: 'could not write presets.json (disk full)' } });
+const preset: Preset = {
+  id: 'p1',
+  name: 'My long prompt',
+  tags: [],
+  protocol: 'messages',
+  model: 'm',
+  body: { model: 'm', messages: [] },
+  stream: true,
+  createdAt: '',
+  updatedAt: '',
+};
+const diskFull = async () => ({
+  ok: false as const,
+  error: { code: 'io_error', message: 'could not write presets.json (disk full)' },
+});
 const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 
 /** The presets the core holds: delete and restore change it as the core would when they succeed. */
@@ -143,13 +156,19 @@ describe('presets: rename', () => {
     fireEvent.submit(shown);
     await settle();
     expect(screen.queryByRole('textbox', { name: 'New name' })).toBeNull();
-    expect(calls.filter((c) => c.call === 'presets:rename').map((c) => c.input.name)).toEqual(['short PROMPT ', 'Long prompt']);
+    expect(calls.filter((c) => c.call === 'presets:rename').map((c) => c.input.name)).toEqual([
+      'short PROMPT ',
+      'Long prompt',
+    ]);
   });
 });
 
 describe('presets: export', () => {
   it('an export the core refuses (too large for import) says why instead of doing nothing', async () => {
-    answers['presets:export'] = async () => ({ ok: false, error: { code: 'too_large', message: 'These 9 presets make a 36.0 MB file … export them in smaller groups.' } });
+    answers['presets:export'] = async () => ({
+      ok: false,
+      error: { code: 'too_large', message: 'These 9 presets make a 36.0 MB file … export them in smaller groups.' },
+    });
     render(<PresetsTab />);
     await settle();
     fireEvent.click(screen.getByRole('button', { name: 'Export all' }));
@@ -160,10 +179,22 @@ describe('presets: export', () => {
 
 describe('presets: Load', () => {
   it('detaches the composer from its last run: no tool results for that run, and no warnings accepted before go out with the preset', async () => {
-    const toolCall: Transcript = { blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{}', args: {}, complete: true }], usage: {} };
+    const toolCall: Transcript = {
+      blocks: [{ kind: 'tool_call', id: 'toolu_old', name: 'get_weather', argsText: '{}', args: {}, complete: true }],
+      usage: {},
+    };
     useAppStore.setState((s) => ({
       profiles: { activeId: 'demo', profiles: [], keyStorages: [] },
-      composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'm' }, activeRunId: 'r1', runIds: ['r1'], warnings: ['Not proven for m: tool calls.'] } },
+      composers: {
+        ...s.composers,
+        messages: {
+          ...s.composers.messages,
+          body: { ...s.composers.messages.body, model: 'm' },
+          activeRunId: 'r1',
+          runIds: ['r1'],
+          warnings: ['Not proven for m: tool calls.'],
+        },
+      },
       runs: { r1: completedRun('r1', toolCall) },
     }));
     answers['runs:start'] = async () => ({ ok: true, value: { runId: 'r2' } });

@@ -34,7 +34,12 @@ export function PresetsTab() {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
   const [pendingImport, setPendingImport] = useState<{ text: string; conflicts: string[] }>();
-  const [translated, setTranslated] = useState<{ preset: Preset; to: ProtocolId; body: Record<string, unknown>; losses: Loss[] }>();
+  const [translated, setTranslated] = useState<{
+    preset: Preset;
+    to: ProtocolId;
+    body: Record<string, unknown>;
+    losses: Loss[];
+  }>();
   const [renaming, setRenaming] = useState<{ id: string; name: string; error?: string }>();
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -44,7 +49,9 @@ export function PresetsTab() {
 
   const shown = useMemo(() => {
     const q = query.toLowerCase();
-    return presets.filter((p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q));
+    return presets.filter(
+      (p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q),
+    );
   }, [presets, query]);
 
   const load = (p: Preset, to: ProtocolId = p.protocol) => {
@@ -67,7 +74,8 @@ export function PresetsTab() {
   const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
     const r = await presetsImportRequested({ text, onConflict });
     if (!r.ok) return setMessage(r.error.message);
-    if (r.value.conflicts.length && onConflict === 'ask') return setPendingImport({ text, conflicts: r.value.conflicts });
+    if (r.value.conflicts.length && onConflict === 'ask')
+      return setPendingImport({ text, conflicts: r.value.conflicts });
     setPendingImport(undefined);
     setMessage(`Imported ${r.value.imported} preset(s)${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`);
     void presetsRequested();
@@ -76,14 +84,21 @@ export function PresetsTab() {
   return (
     <div className="presets" role="tabpanel" aria-label="Presets">
       <div className="cap-toolbar">
-        <input aria-label="Search presets" placeholder="search presets" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          aria-label="Search presets"
+          placeholder="search presets"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <button
           type="button"
-          onClick={async () => {
-            const r = await presetsExportRequested();
-            setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
-            if (r.ok) download('gateway-playground-presets.json', r.value.text);
-          }}
+          onClick={() =>
+            void (async () => {
+              const r = await presetsExportRequested();
+              setError(r.ok ? undefined : `Could not export: ${r.error.message}`);
+              if (r.ok) download('gateway-playground-presets.json', r.value.text);
+            })()
+          }
         >
           Export all
         </button>
@@ -96,11 +111,13 @@ export function PresetsTab() {
           accept="application/json,.json"
           hidden
           aria-label="Import presets file"
-          onChange={async (e) => {
-            const f = e.target.files?.[0];
-            if (f) await importText(await f.text(), 'ask');
-            e.target.value = '';
-          }}
+          onChange={(e) =>
+            void (async () => {
+              const f = e.target.files?.[0];
+              if (f) await importText(await f.text(), 'ask');
+              e.target.value = '';
+            })()
+          }
         />
         {message && (
           <span className="note" role="status">
@@ -118,12 +135,14 @@ export function PresetsTab() {
             <button
               type="button"
               className="small"
-              onClick={async () => {
-                setError(undefined);
-                const r = await presetRestoreRequested(undo);
-                // Undo stays offered after a failure.
-                if (!r.ok) setError(`Could not restore “${undo.name}”: ${r.error.message}`);
-              }}
+              onClick={() =>
+                void (async () => {
+                  setError(undefined);
+                  const r = await presetRestoreRequested(undo);
+                  // Undo stays offered after a failure.
+                  if (!r.ok) setError(`Could not restore “${undo.name}”: ${r.error.message}`);
+                })()
+              }
             >
               Undo
             </button>
@@ -149,7 +168,8 @@ export function PresetsTab() {
       {translated && (
         <div className="bring-along open" role="region" aria-label="Translation">
           <h3>
-            {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} → {PROTOCOL_INFO[translated.to].label}
+            {translated.preset.name}: {PROTOCOL_INFO[translated.preset.protocol].label} →{' '}
+            {PROTOCOL_INFO[translated.to].label}
           </h3>
           {translated.losses.length === 0 ? (
             <p className="muted">Nothing is lost.</p>
@@ -180,13 +200,15 @@ export function PresetsTab() {
             <div className="preset-main">
               {renaming?.id === p.id ? (
                 <form
-                  onSubmit={async (e) => {
-                    e.preventDefault();
-                    const r = await presetRenameRequested(p.id, renaming.name);
-                    // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
-                    if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
-                    setRenaming(undefined);
-                  }}
+                  onSubmit={(e) =>
+                    void (async () => {
+                      e.preventDefault();
+                      const r = await presetRenameRequested(p.id, renaming.name);
+                      // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
+                      if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
+                      setRenaming(undefined);
+                    })()
+                  }
                 >
                   <input
                     aria-label="New name"
@@ -206,7 +228,10 @@ export function PresetsTab() {
                 <strong>{p.name}</strong>
               )}
               <span className="muted small">
-                {p.compare ? `Comparison · ${p.compare.columns.length} columns` : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`} · {p.stream ? 'stream' : 'no stream'}
+                {p.compare
+                  ? `Comparison · ${p.compare.columns.length} columns`
+                  : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
+                · {p.stream ? 'stream' : 'no stream'}
                 {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
               </span>
               {p.notes && <span className="small">{p.notes}</span>}
@@ -215,7 +240,11 @@ export function PresetsTab() {
               <button type="button" className="primary" aria-label={`Load ${p.name}`} onClick={() => load(p)}>
                 Load
               </button>
-              <select aria-label={`Load ${p.name} into`} value="" onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}>
+              <select
+                aria-label={`Load ${p.name} into`}
+                value=""
+                onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}
+              >
                 <option value="">into…</option>
                 {PROTOCOL_IDS.filter((x) => x !== p.protocol).map((x) => (
                   <option key={x} value={x}>
@@ -226,21 +255,19 @@ export function PresetsTab() {
               <button type="button" className="ghost" onClick={() => setRenaming({ id: p.id, name: p.name })}>
                 Rename
               </button>
-              <button
-                type="button"
-                className="ghost"
-                onClick={() => void presetDuplicateRequested(p.id)}
-              >
+              <button type="button" className="ghost" onClick={() => void presetDuplicateRequested(p.id)}>
                 Duplicate
               </button>
               <button
                 type="button"
                 className="ghost"
-                onClick={async () => {
-                  const r = await presetsExportRequested([p.id]);
-                  setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
-                  if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
-                }}
+                onClick={() =>
+                  void (async () => {
+                    const r = await presetsExportRequested([p.id]);
+                    setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
+                    if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
+                  })()
+                }
               >
                 Export
               </button>
@@ -248,11 +275,13 @@ export function PresetsTab() {
                 type="button"
                 className="ghost danger"
                 aria-label={`Delete ${p.name}`}
-                onClick={async () => {
-                  setError(undefined);
-                  const r = await presetDeleteRequested(p.id);
-                  if (!r.ok) setError(`Could not delete “${p.name}”: ${r.error.message}`);
-                }}
+                onClick={() =>
+                  void (async () => {
+                    setError(undefined);
+                    const r = await presetDeleteRequested(p.id);
+                    if (!r.ok) setError(`Could not delete “${p.name}”: ${r.error.message}`);
+                  })()
+                }
               >
                 Delete
               </button>

@@ -32,7 +32,9 @@ it('a taken name offers Replace, which saves what the form holds then, and goes 
   fireEvent.change(screen.getByLabelText('Preset notes'), { target: { value: 'edited notes' } });
   fireEvent.click(screen.getByRole('button', { name: 'Replace it' }));
   await settle();
-  const saves = calls.filter((c) => c.call === 'presets:save').map((c) => c.input as { tags: string[]; notes?: string; replace?: boolean });
+  const saves = calls
+    .filter((c) => c.call === 'presets:save')
+    .map((c) => c.input as { tags: string[]; notes?: string; replace?: boolean });
   expect(saves[1]).toMatchObject({ tags: ['new'], notes: 'edited notes', replace: true });
   expect(screen.getByRole('status').textContent).toBe('Saved “Daily”.');
 
@@ -46,7 +48,10 @@ it('a taken name offers Replace, which saves what the form holds then, and goes 
 
 it('a name refused for another reason (too long) is shown without offering Replace, which could only fail again', async () => {
   const tooLong = 'name: Too big: expected string to have <=120 characters';
-  answers['presets:save'] = async () => ({ ok: false, error: { code: 'invalid_input', message: tooLong, fields: { name: tooLong } } });
+  answers['presets:save'] = async () => ({
+    ok: false,
+    error: { code: 'invalid_input', message: tooLong, fields: { name: tooLong } },
+  });
   render(<SavePreset protocol="messages" />);
   fireEvent.click(screen.getByRole('button', { name: 'Save preset' }));
   fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'x'.repeat(200) } });

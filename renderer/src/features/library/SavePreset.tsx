@@ -71,9 +71,22 @@ export function SavePreset({ protocol }: { protocol: ProtocolId }) {
           reset();
         }}
       />
-      <input aria-label="Preset notes" placeholder="notes (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} />
-      <input aria-label="Preset tags" placeholder="tags" className="narrow" value={tags} onChange={(e) => setTags(e.target.value)} />
-      {draft.trim() && <span className="muted small">The text in the Message box is saved too, as the last user turn.</span>}
+      <input
+        aria-label="Preset notes"
+        placeholder="notes (optional)"
+        value={notes}
+        onChange={(e) => setNotes(e.target.value)}
+      />
+      <input
+        aria-label="Preset tags"
+        placeholder="tags"
+        className="narrow"
+        value={tags}
+        onChange={(e) => setTags(e.target.value)}
+      />
+      {draft.trim() && (
+        <span className="muted small">The text in the Message box is saved too, as the last user turn.</span>
+      )}
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save
       </button>

@@ -4,9 +4,29 @@ import type { ViewUpdate } from '../../store/runs-slice';
 import { startReplay } from './replay';
 
 const run: RecordedRun = {
-  ledger: { runId: 'r', protocol: 'chat', profileId: 'p', profileName: 'P', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] },
+  ledger: {
+    runId: 'r',
+    protocol: 'chat',
+    profileId: 'p',
+    profileName: 'P',
+    stream: true,
+    method: 'POST',
+    url: 'u',
+    headers: {},
+    body: '{}',
+    bodyBytes: 2,
+    startedAt: '',
+    warnings: [],
+  },
   events: [0, 100, 100, 400].map((t, seq) => ({ seq, t, type: 'chunk', data: '{}', size: 2 })),
-  result: { verdict: 'truncated', reason: 'cut', transcript: { blocks: [], usage: {} }, metrics: { totalMs: 400, events: 4, bytes: 8, usage: {} }, warnings: [], endedAt: '' },
+  result: {
+    verdict: 'truncated',
+    reason: 'cut',
+    transcript: { blocks: [], usage: {} },
+    metrics: { totalMs: 400, events: 4, bytes: 8, usage: {} },
+    warnings: [],
+    endedAt: '',
+  },
   origin: 'composer',
 };
 
@@ -30,7 +50,10 @@ describe('replay', () => {
 
   it('keeps up with the wall clock on a dense stream, one update per frame at most', () => {
     vi.useFakeTimers();
-    const dense: RecordedRun = { ...run, events: Array.from({ length: 2000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: '{}', size: 2 })) };
+    const dense: RecordedRun = {
+      ...run,
+      events: Array.from({ length: 2000 }, (_, seq) => ({ seq, t: seq / 10, type: 'chunk', data: '{}', size: 2 })),
+    };
     const got: ViewUpdate[] = [];
     startReplay(dense, 'realtime', (u) => got.push(...u), 'rd');
     const shown = () => got.flatMap((u) => (u.kind === 'events' ? u.events : [])).length;

@@ -24,7 +24,12 @@ export interface ReplayHandle {
   discard(): void;
 }
 
-export function startReplay(run: RecordedRun, mode: ReplayMode, apply: (updates: ViewUpdate[]) => void, replayId: string): ReplayHandle {
+export function startReplay(
+  run: RecordedRun,
+  mode: ReplayMode,
+  apply: (updates: ViewUpdate[]) => void,
+  replayId: string,
+): ReplayHandle {
   const runId = replayId;
   const ledger = { ...run.ledger, runId };
   apply([

@@ -19,6 +19,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
   const index = useMemo(() => indexModels(list?.models ?? EMPTY), [list?.models]);
   const shown = useMemo(() => filterModels(index, query ?? ''), [index, query]);
   const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
   const virtual = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,

@@ -26,9 +26,13 @@ describe('ErrorPanel retry-after', () => {
   it('counts down, second by second, to "you can retry now"', () => {
     render(<ErrorPanel error={err429(3)} endedAt={iso(T0)} />);
     expect(retryText()).toBe('3 s — retry in 3 s');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(retryText()).toBe('3 s — retry in 2 s');
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(retryText()).toBe('3 s — you can retry now');
   });
 
@@ -43,7 +47,9 @@ describe('ErrorPanel retry-after', () => {
     // And one that ended 10 s ago counts down from 50 s, and keeps counting.
     rerender(<ErrorPanel error={err429(60)} endedAt={iso(T0 + 110_000)} />);
     expect(retryText()).toBe('60 s — retry in 50 s');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(retryText()).toBe('60 s — retry in 49 s');
   });
 });
@@ -60,7 +66,9 @@ describe('ErrorPanel: Retry on a 429 or 529', () => {
     const onRetry = vi.fn();
     render(<ErrorPanel error={err429(3)} endedAt={iso(T0)} onRetry={onRetry} />);
     expect(button().textContent).toBe('Retry in 3 s');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(button().textContent).toBe('Retry in 2 s');
     fireEvent.click(button());
     expect(onRetry).toHaveBeenCalledTimes(1);
@@ -70,7 +78,9 @@ describe('ErrorPanel: Retry on a 429 or 529', () => {
     const onRetry = vi.fn();
     render(<ErrorPanel error={err429(2)} endedAt={iso(T0)} onRetry={onRetry} />);
     expect((screen.getByRole('checkbox', { name: /Retry automatically/ }) as HTMLInputElement).checked).toBe(false);
-    act(() => vi.advanceTimersByTime(5000));
+    act(() => {
+      vi.advanceTimersByTime(5000);
+    });
     expect(button().textContent).toBe('Retry');
     expect(onRetry).not.toHaveBeenCalled();
   });
@@ -83,11 +93,17 @@ describe('ErrorPanel: Retry on a 429 or 529', () => {
     render(<ErrorPanel error={overloaded} endedAt={iso(T0)} onRetry={onRetry} />);
     await act(async () => fireEvent.click(screen.getByRole('checkbox', { name: /Retry automatically/ })));
     expect(calls.find((c) => c.call === 'settings:update')?.input).toEqual({ autoRetry: true });
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(onRetry).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(onRetry).toHaveBeenCalledTimes(1);
-    act(() => vi.advanceTimersByTime(5000));
+    act(() => {
+      vi.advanceTimersByTime(5000);
+    });
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 

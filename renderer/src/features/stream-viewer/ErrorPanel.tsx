@@ -8,6 +8,7 @@ import type { GatewayErrorInfo } from '../../../../shared/contract';
  */
 function useClockUntil(until: number | undefined): number {
   const [clock, setClock] = useState(() => ({ until, now: Date.now() }));
+  // eslint-disable-next-line react-hooks/purity -- read again for a new `until`, before it paints (see above)
   if (clock.until !== until) setClock({ until, now: Date.now() });
   useEffect(() => {
     if (until === undefined) return;
@@ -69,7 +70,8 @@ export function ErrorPanel({ error, rawBody, endedAt, onRetry }: ErrorPanelProps
   return (
     <div className="error-panel" role="alert" aria-label="Error">
       <div className="error-title">
-        {error.status !== undefined && <span className="badge err">HTTP {error.status}</span>} <span className="mono">{error.type}</span>
+        {error.status !== undefined && <span className="badge err">HTTP {error.status}</span>}{' '}
+        <span className="mono">{error.type}</span>
         {error.code && <span className="mono muted"> · {error.code}</span>}
       </div>
       <p className="error-message">{error.message}</p>

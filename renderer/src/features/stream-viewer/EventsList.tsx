@@ -8,7 +8,17 @@ import { bytes, copyText, count, eventsToSse, indexOfSeq, prettyJson, toSse } fr
  * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
 const ROW_HEIGHT = 26;
 
-const Row = memo(function Row({ e, prevT, expanded, onToggle }: { e: RawEvent; prevT: number; expanded: boolean; onToggle: (seq: number) => void }) {
+const Row = memo(function Row({
+  e,
+  prevT,
+  expanded,
+  onToggle,
+}: {
+  e: RawEvent;
+  prevT: number;
+  expanded: boolean;
+  onToggle: (seq: number) => void;
+}) {
   return (
     <div className={`event-row ${expanded ? 'expanded' : ''} t-${e.type.replace(/[^a-z]/gi, '')}`}>
       <button type="button" className="event-line" aria-expanded={expanded} onClick={() => onToggle(e.seq)}>
@@ -101,6 +111,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
   // The virtualizer places every row again (O(events)) whenever this function changes identity: kept for as
   // long as the list is, a render with no new events (one after a scroll, the one a run ends in) does not.
   const getItemKey = useCallback((i: number) => shown[i].seq, [shown]);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
   const virtual = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
@@ -158,7 +169,9 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
     const seq = refocus.current;
     if (seq === undefined) return;
     refocus.current = undefined;
-    scroller.current?.querySelector<HTMLElement>(`[data-index="${indexOfSeq(shown, seq)}"] .event-line`)?.focus({ preventScroll: true });
+    scroller.current
+      ?.querySelector<HTMLElement>(`[data-index="${indexOfSeq(shown, seq)}"] .event-line`)
+      ?.focus({ preventScroll: true });
   });
 
   return (
@@ -182,7 +195,12 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
         />
         <span className="muted small">{count(shown.length)} shown</span>
         <div className="spacer" />
-        <button type="button" className="ghost small" disabled={!shown.length} onClick={() => void copyText(eventsToSse(shown))}>
+        <button
+          type="button"
+          className="ghost small"
+          disabled={!shown.length}
+          onClick={() => void copyText(eventsToSse(shown))}
+        >
           Copy all as SSE
         </button>
       </div>
@@ -228,14 +246,23 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
             const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
             const open = expanded.has(e.seq);
             return (
-              <div key={byPlace ? v.index - first : v.key} data-index={v.index} ref={open ? virtual.measureElement : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <div
+                key={byPlace ? v.index - first : v.key}
+                data-index={v.index}
+                ref={open ? virtual.measureElement : undefined}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}
+              >
                 <Row e={e} prevT={prevT} expanded={open} onToggle={toggle} />
               </div>
             );
           })}
         </div>
         {events.length > 0 && shown.length === 0 && <p className="muted empty">No event matches.</p>}
-        {events.length === 0 && <p className="muted empty">{live ? 'No events yet.' : 'No events arrived: the response body, if there was one, is in the Ledger.'}</p>}
+        {events.length === 0 && (
+          <p className="muted empty">
+            {live ? 'No events yet.' : 'No events arrived: the response body, if there was one, is in the Ledger.'}
+          </p>
+        )}
       </div>
     </div>
   );

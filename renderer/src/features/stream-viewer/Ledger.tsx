@@ -3,7 +3,8 @@ import { useMemo, useState } from 'react';
 import { bytes, elideBase64, prettyJson } from './format';
 import { ResponseBody } from './ResponseBody';
 
-const IMPORTANT = /^(request-id|x-request-id|x-oneapi-request-id|x-litellm-call-id|retry-after|.*ratelimit.*|cf-ray|server|content-type)$/i;
+const IMPORTANT =
+  /^(request-id|x-request-id|x-oneapi-request-id|x-litellm-call-id|retry-after|.*ratelimit.*|cf-ray|server|content-type)$/i;
 
 function Headers({ headers, label }: { headers: Record<string, string>; label: string }) {
   return (
@@ -58,7 +59,10 @@ export function Ledger({ ledger, response, body }: { ledger?: LedgerData; respon
         {ledger.profileName} · {ledger.startedAt} · body {bytes(ledger.bodyBytes)}
       </p>
       <Headers headers={ledger.headers} label="Request headers" />
-      <p className="muted small">Only host, content-length and connection are added on the wire (HTTP/1.1 needs them); redirects are not followed.</p>
+      <p className="muted small">
+        Only host, content-length and connection are added on the wire (HTTP/1.1 needs them); redirects are not
+        followed.
+      </p>
       {ledger.warnings.length > 0 && (
         <div className="warnings">
           <h4>Sent despite these capability warnings</h4>

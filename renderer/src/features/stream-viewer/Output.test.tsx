@@ -7,7 +7,8 @@ afterEach(cleanup);
 
 describe('Output', () => {
   it('a finished reply shows HTML-looking text as written: not rendered, not dropped', () => {
-    const text = 'Wrap it in a <div> and close with </div>. Use generics: Array<string>.\n\n<img src="x" onerror="alert(1)">\n\n**bold** stays markdown.';
+    const text =
+      'Wrap it in a <div> and close with </div>. Use generics: Array<string>.\n\n<img src="x" onerror="alert(1)">\n\n**bold** stays markdown.';
     const transcript = { blocks: [{ kind: 'text' as const, text }], usage: {} };
     const { rerender } = render(<Output transcript={transcript} live={true} />);
     rerender(<Output transcript={transcript} live={false} />);
@@ -20,9 +21,14 @@ describe('Output', () => {
 
   it('a tool call cut off mid-arguments says "arriving" while the run streams and "incomplete" once it ended', () => {
     const fold = createFold('chat');
-    const chunk = (delta: unknown) => JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
+    const chunk = (delta: unknown) =>
+      JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
     fold.push({ data: chunk({ role: 'assistant', content: null }) });
-    fold.push({ data: chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] }) });
+    fold.push({
+      data: chunk({
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }),
+    });
     fold.push({ data: chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Pa' } }] }) });
     const transcript = fold.transcript();
     const { rerender } = render(<Output transcript={transcript} live={true} />);

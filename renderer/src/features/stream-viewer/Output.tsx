@@ -84,16 +84,17 @@ const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: bool
  * outside a code fence), so a batch costs the open block, not the whole reply.
  */
 function useGrowingBlocks(text: string): string[] {
-  const last = useRef<{ text: string; blocks: string[] }>({ text: '', blocks: [] });
-  const prev = last.current;
-  if (prev.text === text) return prev.blocks;
+  // State from the previous render (React's own pattern for it): a new text re-runs this component at once,
+  // before its children render, and the second pass finds the blocks already split.
+  const [last, setLast] = useState<{ text: string; blocks: string[] }>({ text: '', blocks: [] });
+  if (last.text === text) return last.blocks;
   let blocks: string[];
-  if (prev.blocks.length && text.startsWith(prev.text)) {
-    const closed = prev.blocks.slice(0, -1);
-    const from = prev.text.length - prev.blocks[prev.blocks.length - 1].length;
+  if (last.blocks.length && text.startsWith(last.text)) {
+    const closed = last.blocks.slice(0, -1);
+    const from = last.text.length - last.blocks[last.blocks.length - 1].length;
     blocks = closed.concat(markdownBlocks(text.slice(from)));
   } else blocks = markdownBlocks(text);
-  last.current = { text, blocks };
+  setLast({ text, blocks });
   return blocks;
 }
 
@@ -156,14 +157,16 @@ function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live:
   return (
     <div className="tool-call">
       <div className="tool-head">
-        <span className="badge">tool call</span> <span className="mono">{b.name}</span> <span className="muted small mono">{b.id}</span>
+        <span className="badge">tool call</span> <span className="mono">{b.name}</span>{' '}
+        <span className="muted small mono">{b.id}</span>
         {!b.complete &&
           (live ? (
             <span className="muted small"> arguments arriving…</span>
           ) : (
             <>
               {' '}
-              <span className="badge err">arguments incomplete</span> <span className="muted small">the run ended before they finished</span>
+              <span className="badge err">arguments incomplete</span>{' '}
+              <span className="muted small">the run ended before they finished</span>
             </>
           ))}
       </div>
@@ -180,14 +183,19 @@ export function Output({ transcript, live, empty }: { transcript: Transcript; li
   return (
     <div className="output" role="region" aria-label="Output" ref={region}>
       {hasText && <CopyOutput transcript={transcript} region={region} />}
-      {transcript.blocks.length === 0 && <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>}
+      {transcript.blocks.length === 0 && (
+        <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>
+      )}
       {transcript.blocks.map((b, i) => {
         const last = i === transcript.blocks.length - 1;
         if (b.kind === 'text') return <TextBlock key={i} text={b.text} live={live && last} />;
         if (b.kind === 'thinking')
           return (
             <details key={i} className="thinking" open={live && last}>
-              <summary>{b.redacted ? 'Redacted thinking' : 'Thinking'}{b.signature ? ' · signed' : ''}</summary>
+              <summary>
+                {b.redacted ? 'Redacted thinking' : 'Thinking'}
+                {b.signature ? ' · signed' : ''}
+              </summary>
               <div className="text plain">{b.redacted ? '(encrypted by the provider)' : b.text}</div>
             </details>
           );

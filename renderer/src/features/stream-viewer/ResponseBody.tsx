@@ -63,16 +63,26 @@ export const ResponseBody = memo(function ResponseBody({
         <h4>Response body</h4>
         <span className="muted small">
           {bytes(view.size)}
-          {view.indented !== undefined ? ' · JSON, re-indented' : view.large ? ' · shown as received (too large to re-indent)' : ' · text'}
+          {view.indented !== undefined
+            ? ' · JSON, re-indented'
+            : view.large
+              ? ' · shown as received (too large to re-indent)'
+              : ' · text'}
         </span>
-        <button type="button" className="ghost small" aria-label="Copy response body" onClick={() => void copyText(rawBody!)}>
+        <button
+          type="button"
+          className="ghost small"
+          aria-label="Copy response body"
+          onClick={() => void copyText(rawBody!)}
+        >
           Copy
         </button>
       </div>
       {view.capped && (
         <p className="capped small" role="note">
           Capped: showing the first {bytes(view.size)}
-          {received !== undefined && received > view.size ? ` of ${bytes(received)} received` : ''}; the rest was not kept.
+          {received !== undefined && received > view.size ? ` of ${bytes(received)} received` : ''}; the rest was not
+          kept.
         </p>
       )}
       {rawBody === '' ? (

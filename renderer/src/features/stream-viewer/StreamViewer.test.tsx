@@ -23,13 +23,28 @@ beforeEach(() => {
     bridge.gets++;
     // History is read from disk: slow enough for a second click to land while the first is pending.
     await new Promise((r) => setTimeout(r, 20));
-    return bridge.recorded ? { ok: true, value: bridge.recorded } : { ok: false, error: { code: 'not_found', message: 'no run' } };
+    return bridge.recorded
+      ? { ok: true, value: bridge.recorded }
+      : { ok: false, error: { code: 'not_found', message: 'no run' } };
   };
   bridge.gets = 0;
 });
 afterEach(cleanup);
 
-const ledger = (runId: string, protocol: ProtocolId): Ledger => ({ runId, protocol, profileId: 'demo', profileName: 'Demo', stream: true, method: 'POST', url: 'u', headers: {}, body: '{}', bodyBytes: 2, startedAt: '', warnings: [] });
+const ledger = (runId: string, protocol: ProtocolId): Ledger => ({
+  runId,
+  protocol,
+  profileId: 'demo',
+  profileName: 'Demo',
+  stream: true,
+  method: 'POST',
+  url: 'u',
+  headers: {},
+  body: '{}',
+  bodyBytes: 2,
+  startedAt: '',
+  warnings: [],
+});
 
 /** SSE text as the core records it: each piece read at its time, through the real SSE reader. */
 function record(pieces: [t: number, text: string][]): RawEvent[] {
@@ -37,7 +52,13 @@ function record(pieces: [t: number, text: string][]): RawEvent[] {
   let t = 0;
   const reader = createSseReader({
     onMessage: (m) => {
-      const e: RawEvent = { seq: events.length, t, type: parseEvent(m).type, data: m.data, size: new TextEncoder().encode(m.data).length + 8 };
+      const e: RawEvent = {
+        seq: events.length,
+        t,
+        type: parseEvent(m).type,
+        data: m.data,
+        size: new TextEncoder().encode(m.data).length + 8,
+      };
       if (m.event !== undefined) e.event = m.event;
       events.push(e);
     },
@@ -52,7 +73,13 @@ function record(pieces: [t: number, text: string][]): RawEvent[] {
 }
 
 /** A finished run as the core would hand it over, its transcript folded by the real fold. */
-function finished(runId: string, protocol: ProtocolId, events: RawEvent[], ttfbMs: number, metrics: Partial<RunResult['metrics']>): RecordedRun {
+function finished(
+  runId: string,
+  protocol: ProtocolId,
+  events: RawEvent[],
+  ttfbMs: number,
+  metrics: Partial<RunResult['metrics']>,
+): RecordedRun {
   const fold = createFold(protocol);
   for (const e of events) if (e.type !== 'comment') fold.push({ event: e.event, data: e.data });
   const transcript = fold.transcript();
@@ -67,7 +94,15 @@ function finished(runId: string, protocol: ProtocolId, events: RawEvent[], ttfbM
       verdict: outcome.verdict,
       reason: outcome.reason,
       transcript,
-      metrics: { status: 200, ttfbMs, totalMs, events: events.length, bytes: events.reduce((n, e) => n + e.size, 0), usage: transcript.usage, ...metrics },
+      metrics: {
+        status: 200,
+        ttfbMs,
+        totalMs,
+        events: events.length,
+        bytes: events.reduce((n, e) => n + e.size, 0),
+        usage: transcript.usage,
+        ...metrics,
+      },
       warnings: outcome.warnings,
       endedAt: '',
     },
@@ -78,11 +113,17 @@ const chunk = (delta: unknown, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const named = (o: Record<string, unknown> & { type: string }) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`;
 const show = (updates: ViewUpdate[]) => act(() => useAppStore.setState({ runs: applyUpdates({}, updates) }));
-const metric = (name: string) => [...screen.getByLabelText('Metrics').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
-const usage = (name: string) => [...screen.getByLabelText('Usage').querySelectorAll('div')].find((d) => d.querySelector('dt')?.textContent === name)?.querySelector('dd')?.textContent;
+const metric = (name: string) =>
+  [...screen.getByLabelText('Metrics').querySelectorAll('div')]
+    .find((d) => d.querySelector('dt')?.textContent === name)
+    ?.querySelector('dd')?.textContent;
+const usage = (name: string) =>
+  [...screen.getByLabelText('Usage').querySelectorAll('div')]
+    .find((d) => d.querySelector('dt')?.textContent === name)
+    ?.querySelector('dd')?.textContent;
 
 describe('StreamViewer: how the answer arrived', () => {
-  it("reads a relay that sends keep-alive comments while it holds the answer back as buffered, not streamed", () => {
+  it('reads a relay that sends keep-alive comments while it holds the answer back as buffered, not streamed', () => {
     // `: OPENROUTER PROCESSING` every 700 ms, then the whole answer in one network read.
     let burst = chunk({ role: 'assistant', content: '' });
     for (let i = 1; i <= 30; i++) burst += chunk({ content: `${i}\n` });
@@ -93,7 +134,9 @@ describe('StreamViewer: how the answer arrived', () => {
       [1405, ': OPENROUTER PROCESSING\n\n'],
       [2105, burst],
     ]);
-    show(recordedRunUpdates('run_buf', finished('run_buf', 'chat', events, 5, { ttftMs: 2105, outputTokensPerSec: 6000 })));
+    show(
+      recordedRunUpdates('run_buf', finished('run_buf', 'chat', events, 5, { ttftMs: 2105, outputTokensPerSec: 6000 })),
+    );
     render(<StreamViewer runId="run_buf" />);
     fireEvent.click(screen.getByRole('tab', { name: 'Timeline' }));
     const reading = screen.getByLabelText('Arrival reading').textContent;
@@ -107,7 +150,11 @@ describe('StreamViewer: how the answer arrived', () => {
 
 describe('StreamViewer: a recorded run opened from History', () => {
   it('opened twice while the first load is pending, it loads once and shows its events once', async () => {
-    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const events = record([
+      [3, chunk({ role: 'assistant', content: 'Hi' })],
+      [4, chunk({}, 'stop')],
+      [4, 'data: [DONE]\n\n'],
+    ]);
     bridge.recorded = finished('run_h', 'chat', events, 2, { ttftMs: 3 });
     const s = useAppStore.getState();
     await act(() => Promise.all([s.recordedRunRequested('run_h'), s.recordedRunRequested('run_h')]));
@@ -120,16 +167,38 @@ describe('StreamViewer: a recorded run opened from History', () => {
 });
 
 describe('StreamViewer: Messages while streaming', () => {
-  const start = named({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 20, output_tokens: 1 } } });
+  const start = named({
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude',
+      content: [],
+      usage: { input_tokens: 20, output_tokens: 1 },
+    },
+  });
   const text = (t: string) => named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
   const live = (events: RawEvent[]): ViewUpdate[] => [
     { kind: 'started', runId: 'run_m', ledger: ledger('run_m', 'messages') },
-    { kind: 'response', runId: 'run_m', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 2 } },
+    {
+      kind: 'response',
+      runId: 'run_m',
+      response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 2 },
+    },
     { kind: 'events', runId: 'run_m', events },
   ];
 
   it("shows output as not reported until message_delta counts it, not message_start's placeholder 1", () => {
-    show(live(record([[3, start + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })], [10, text('token ')], [20, text('token ')]])));
+    show(
+      live(
+        record([
+          [3, start + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })],
+          [10, text('token ')],
+          [20, text('token ')],
+        ]),
+      ),
+    );
     render(<StreamViewer runId="run_m" />);
     expect(usage('input')).toBe('20');
     expect(usage('output')).toBe('not reported');
@@ -139,7 +208,22 @@ describe('StreamViewer: Messages while streaming', () => {
     const events = record([
       [3, start + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })],
       [10, text('Sure, step one') + named({ type: 'content_block_stop', index: 0 })],
-      [20, named({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: { type: 'refusal', category: 'bio', explanation: 'This request could enable biological harm.' } }, usage: { output_tokens: 5 } })],
+      [
+        20,
+        named({
+          type: 'message_delta',
+          delta: {
+            stop_reason: 'refusal',
+            stop_sequence: null,
+            stop_details: {
+              type: 'refusal',
+              category: 'bio',
+              explanation: 'This request could enable biological harm.',
+            },
+          },
+          usage: { output_tokens: 5 },
+        }),
+      ],
     ]);
     show(live(events));
     render(<StreamViewer runId="run_m" />);
@@ -151,15 +235,35 @@ describe('StreamViewer: Messages while streaming', () => {
 
 describe('StreamViewer: the response body in the Ledger', () => {
   /** A finished non-streaming run whose gateway answered `raw`, of which `received` bytes arrived. */
-  function jsonRun(runId: string, raw: string, received = new TextEncoder().encode(raw).length, contentType = 'application/json'): RecordedRun {
+  function jsonRun(
+    runId: string,
+    raw: string,
+    received = new TextEncoder().encode(raw).length,
+    contentType = 'application/json',
+  ): RecordedRun {
     const transcript = { blocks: [{ kind: 'text' as const, text: 'Hello' }], usage: { inputTotal: 3, output: 1 } };
-    const response = { status: 200, statusText: 'OK', headers: { 'content-type': contentType }, contentType, ttfbMs: 40 };
+    const response = {
+      status: 200,
+      statusText: 'OK',
+      headers: { 'content-type': contentType },
+      contentType,
+      ttfbMs: 40,
+    };
     return {
       ledger: { ...ledger(runId, 'chat'), stream: false },
       response,
       events: [],
       origin: 'composer',
-      result: { verdict: 'complete', reason: 'ok', metrics: { status: 200, totalMs: 50, events: 0, bytes: received, usage: transcript.usage }, transcript, warnings: [], response, rawBody: raw, endedAt: '' },
+      result: {
+        verdict: 'complete',
+        reason: 'ok',
+        metrics: { status: 200, totalMs: 50, events: 0, bytes: received, usage: transcript.usage },
+        transcript,
+        warnings: [],
+        response,
+        rawBody: raw,
+        endedAt: '',
+      },
     };
   }
   const openLedger = (runId: string, run: RecordedRun) => {
@@ -170,7 +274,8 @@ describe('StreamViewer: the response body in the Ledger', () => {
   };
 
   it('shows a non-streaming JSON body re-indented with its tokens as sent, its size, and copies it as received', async () => {
-    const raw = '{"id":"chatcmpl-1","system_fingerprint":"fp_44709d6fcb","seed":12345678901234567890,"temperature":1.0,"choices":[],"usage":{"total_tokens":4}}';
+    const raw =
+      '{"id":"chatcmpl-1","system_fingerprint":"fp_44709d6fcb","seed":12345678901234567890,"temperature":1.0,"choices":[],"usage":{"total_tokens":4}}';
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const body = openLedger('run_json', jsonRun('run_json', raw));
@@ -186,7 +291,12 @@ describe('StreamViewer: the response body in the Ledger', () => {
   it('a body cut short that yields no output says so in the Output and leads to the body as received', () => {
     const raw = '{"id":"chatcmpl-1","choices":[{"index":0,"message":{"role":"assistant","content":"Hel';
     const run = jsonRun('run_cut', raw);
-    run.result = { ...run.result, verdict: 'truncated', reason: 'The body ended mid-JSON.', transcript: { blocks: [], usage: {} } };
+    run.result = {
+      ...run.result,
+      verdict: 'truncated',
+      reason: 'The body ended mid-JSON.',
+      transcript: { blocks: [], usage: {} },
+    };
     show(recordedRunUpdates('run_cut', run));
     render(<StreamViewer runId="run_cut" />);
     const output = screen.getByRole('region', { name: 'Output' });
@@ -205,13 +315,19 @@ describe('StreamViewer: the response body in the Ledger', () => {
   it('says a body was capped when less was kept than arrived, and shows a 2 MB body as received', () => {
     const raw = `{"data":"${'x'.repeat(RESULT_BODY_CAP)}`.slice(0, RESULT_BODY_CAP);
     const body = openLedger('run_big', jsonRun('run_big', raw, 3 * 1024 * 1024));
-    expect(body.querySelector('[role="note"]')!.textContent).toBe('Capped: showing the first 2.00 MB of 3.00 MB received; the rest was not kept.');
+    expect(body.querySelector('[role="note"]')!.textContent).toBe(
+      'Capped: showing the first 2.00 MB of 3.00 MB received; the rest was not kept.',
+    );
     expect(body.textContent).toContain('shown as received');
     expect(body.querySelector('pre')!.textContent).toBe(raw);
   });
 
   it('for a streamed run, says the body is the event stream and leads to the Events tab', () => {
-    const events = record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    const events = record([
+      [3, chunk({ role: 'assistant', content: 'Hi' })],
+      [4, chunk({}, 'stop')],
+      [4, 'data: [DONE]\n\n'],
+    ]);
     const body = openLedger('run_sse', finished('run_sse', 'chat', events, 2, { ttftMs: 3 }));
     expect(body.textContent).toContain('The body was the event stream');
     expect(body.querySelector('pre')).toBeNull();
@@ -222,7 +338,17 @@ describe('StreamViewer: the response body in the Ledger', () => {
 
 describe('StreamViewer: a live run that goes quiet', () => {
   afterEach(() => vi.useRealTimers());
-  const messageStart = named({ type: 'message_start', message: { id: 'msg_q', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 5, output_tokens: 1 } } });
+  const messageStart = named({
+    type: 'message_start',
+    message: {
+      id: 'msg_q',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude',
+      content: [],
+      usage: { input_tokens: 5, output_tokens: 1 },
+    },
+  });
   const status = () => screen.getByLabelText('Stream status').textContent;
 
   it('keeps its total time moving and says how long nothing has come, first the headers, then events', () => {
@@ -233,19 +359,29 @@ describe('StreamViewer: a live run that goes quiet', () => {
     show([{ kind: 'started', runId: 'run_q', ledger: started }]);
     render(<StreamViewer runId="run_q" />);
     expect(status()).not.toMatch(/waiting|no data/);
-    act(() => vi.advanceTimersByTime(12_000));
+    act(() => {
+      vi.advanceTimersByTime(12_000);
+    });
     expect(status()).toContain('waiting 12 s for the response');
     act(() =>
       useAppStore.setState((s) => ({
         runs: applyUpdates(s.runs, [
-          { kind: 'response', runId: 'run_q', response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 12_010 } },
+          {
+            kind: 'response',
+            runId: 'run_q',
+            response: { status: 200, statusText: 'OK', headers: {}, contentType: 'text/event-stream', ttfbMs: 12_010 },
+          },
           { kind: 'events', runId: 'run_q', events: record([[12_017, messageStart]]) },
         ]),
       })),
     );
-    act(() => vi.advanceTimersByTime(500));
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
     expect(status()).not.toMatch(/waiting|no data/);
-    act(() => vi.advanceTimersByTime(35_000));
+    act(() => {
+      vi.advanceTimersByTime(35_000);
+    });
     expect(status()).toContain('1 event · no data for 35 s');
     expect(metric('total')).toBe('47.50 s');
   });
@@ -264,7 +400,12 @@ describe('StreamViewer: the response as the gateway named it', () => {
     show(recordedRunUpdates('run_id', run));
     render(<StreamViewer runId="run_id" />);
     const dl = screen.getByLabelText('Response');
-    return Object.fromEntries([...dl.querySelectorAll('div')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+    return Object.fromEntries(
+      [...dl.querySelectorAll('div')].map((d) => [
+        d.querySelector('dt')!.textContent,
+        d.querySelector('dd')!.textContent,
+      ]),
+    );
   };
 
   it('shows the id and the model reported, and the model asked for when the gateway answered with another', () => {
@@ -278,13 +419,20 @@ describe('StreamViewer: the response as the gateway named it', () => {
   it('does call a smaller sibling another model, though its name starts the same', () => {
     expect(shown('gpt-4o-mini', 'gpt-4o')).toEqual({ id: 'c1', model: 'gpt-4o-mini', 'asked for': 'gpt-4o' });
     cleanup();
-    expect(shown('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toEqual({ id: 'c1', model: 'claude-sonnet-4-5-20250929' });
+    expect(shown('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toEqual({
+      id: 'c1',
+      model: 'claude-sonnet-4-5-20250929',
+    });
   });
 });
 
 describe('StreamViewer: how a run ended, in its status', () => {
   const hiStop = () =>
-    record([[3, chunk({ role: 'assistant', content: 'Hi' })], [4, chunk({}, 'stop')], [4, 'data: [DONE]\n\n']]);
+    record([
+      [3, chunk({ role: 'assistant', content: 'Hi' })],
+      [4, chunk({}, 'stop')],
+      [4, 'data: [DONE]\n\n'],
+    ]);
   const status = () => screen.getByLabelText('Stream status');
   it('a complete run that skipped an event reads "complete, with warnings" in amber, not a clean green', () => {
     const events = hiStop();

@@ -64,6 +64,8 @@ function useTicker(on: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!on) return;
+    // The clock stood still since the last run ended: a run going live reads it again at once.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- wall-clock time is outside React
     setNow(Date.now());
     const id = window.setInterval(() => setNow(Date.now()), 500);
     return () => window.clearInterval(id);
@@ -78,12 +80,17 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   const stepped = !!run?.live.stepped;
   const now = useTicker(!!run && run.status !== 'done' && !stepped);
   // Once per run, not per frame: a body with images can be megabytes.
-  const asked = useMemo(() => (run?.ledger ? requestedModel(run.ledger.body) : undefined), [run?.ledger]);
+  const ledger = run?.ledger;
+  const asked = useMemo(() => (ledger ? requestedModel(ledger.body) : undefined), [ledger]);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
+  const events = run?.events;
+  const endMs = run?.result?.metrics.totalMs ?? run?.live.lastT;
+  const ttfbMs = run?.response?.ttfbMs;
+  const content = run?.live.content;
   const reading = useMemo(
-    () => (run && done ? readArrival(run.events, run.result?.metrics.totalMs ?? run.live.lastT, run.response?.ttfbMs, run.live.content ?? []) : undefined),
-    [done, run?.events, run?.result, run?.response, run?.live.lastT, run?.live.content],
+    () => (events && done ? readArrival(events, endMs, ttfbMs, content ?? []) : undefined),
+    [done, events, endMs, ttfbMs, content],
   );
   if (!run) {
     return (
@@ -91,7 +98,9 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
         <div role="status" aria-label="Stream status" className="stream-status idle">
           idle
         </div>
-        <p className="muted">Press Send (Ctrl+Enter) to run this request. Every event, its timing and how the run ended will show here.</p>
+        <p className="muted">
+          Press Send (Ctrl+Enter) to run this request. Every event, its timing and how the run ended will show here.
+        </p>
       </div>
     );
   }
@@ -110,7 +119,11 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   const totalMs = m?.totalMs ?? elapsed ?? run.live.lastT;
   const seconds = (v: number) => `${Math.floor(v / 1000)} s`;
   const quiet =
-    quietMs === undefined || quietMs < QUIET_MS ? '' : run.response ? ` · no data for ${seconds(quietMs)}` : ` · waiting ${seconds(quietMs)} for the response`;
+    quietMs === undefined || quietMs < QUIET_MS
+      ? ''
+      : run.response
+        ? ` · no data for ${seconds(quietMs)}`
+        : ` · waiting ${seconds(quietMs)} for the response`;
   return (
     <div className="viewer">
       <div className="viewer-head">
@@ -223,14 +236,29 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
       />
       <div className="pane-tabs" role="tablist" aria-label="Run details">
         {(['events', 'timeline', 'ledger'] as Pane[]).map((p) => (
-          <button key={p} type="button" role="tab" aria-selected={pane === p} className={pane === p ? 'selected' : ''} onClick={() => setPane(p)}>
+          <button
+            key={p}
+            type="button"
+            role="tab"
+            aria-selected={pane === p}
+            className={pane === p ? 'selected' : ''}
+            onClick={() => setPane(p)}
+          >
             {p === 'events' ? `Events (${count(run.live.events)})` : p === 'timeline' ? 'Timeline' : 'Ledger'}
           </button>
         ))}
       </div>
       <div className="pane">
         {pane === 'events' && <EventsList key={run.runId} events={run.events} live={live} types={run.live.types} />}
-        {pane === 'timeline' && <Timeline events={run.events} ttfbMs={run.response?.ttfbMs} ttftMs={m?.ttftMs ?? run.live.ttftMs} totalMs={totalMs} reading={reading} />}
+        {pane === 'timeline' && (
+          <Timeline
+            events={run.events}
+            ttfbMs={run.response?.ttfbMs}
+            ttftMs={m?.ttftMs ?? run.live.ttftMs}
+            totalMs={totalMs}
+            reading={reading}
+          />
+        )}
         {pane === 'ledger' && (
           <Ledger
             ledger={run.ledger}
@@ -238,7 +266,9 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
             body={{
               rawBody: result?.rawBody,
               received: m?.bytes,
-              streamed: result?.rawBody === undefined && (run.events.length > 0 || /text\/event-stream/i.test(run.response?.contentType ?? '')),
+              streamed:
+                result?.rawBody === undefined &&
+                (run.events.length > 0 || /text\/event-stream/i.test(run.response?.contentType ?? '')),
               onShowEvents: () => setPane('events'),
             }}
           />

@@ -14,7 +14,19 @@ const SILENCE_SHARE = 0.05;
  * Event arrival: x = time since the request started, y = gap since the previous event. A slow model shows an
  * even band; a relay that buffers shows a long silence after the headers and then a burst at the end.
  */
-export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events: RawEvent[]; ttfbMs?: number; ttftMs?: number; totalMs?: number; reading?: ArrivalReading }) {
+export function Timeline({
+  events,
+  ttfbMs,
+  ttftMs,
+  totalMs,
+  reading,
+}: {
+  events: RawEvent[];
+  ttfbMs?: number;
+  ttftMs?: number;
+  totalMs?: number;
+  reading?: ArrivalReading;
+}) {
   const theme = useAppStore(selectEffectiveTheme);
   const canvas = useRef<HTMLCanvasElement>(null);
   const end = Math.max(totalMs ?? 0, events.at(-1)?.t ?? 0, 1);
@@ -114,9 +126,15 @@ export function Timeline({ events, ttfbMs, ttftMs, totalMs, reading }: { events:
   return (
     <div className="timeline-pane">
       <p className="timeline-legend muted small">
-        Each dot is an event: across, the time since the request started; up, the gap since the event before it (square-root scale, top {ms(maxGap)}).
+        Each dot is an event: across, the time since the request started; up, the gap since the event before it
+        (square-root scale, top {ms(maxGap)}).
       </p>
-      <canvas ref={canvas} className="timeline" role="img" aria-label={`Event arrival timeline over ${ms(end)}: time since the request started against the gap since the previous event`} />
+      <canvas
+        ref={canvas}
+        className="timeline"
+        role="img"
+        aria-label={`Event arrival timeline over ${ms(end)}: time since the request started against the gap since the previous event`}
+      />
       <p className={`arrival small ${reading?.kind === 'buffered' ? 'warn' : 'muted'}`} aria-label="Arrival reading">
         {reading ? reading.text : 'Reading the arrival pattern when the run ends…'}
       </p>

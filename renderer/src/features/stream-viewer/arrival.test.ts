@@ -46,7 +46,13 @@ describe('reading how events arrived', () => {
   });
 
   it('measures from the first content event to the last: keep-alive comments and pings during a held-back answer do not count', () => {
-    const keepAlive = (seq: number, t: number, type: string): RawEvent => ({ seq, t, type, data: type === 'ping' ? '{"type":"ping"}' : ' OPENROUTER PROCESSING', size: 24 });
+    const keepAlive = (seq: number, t: number, type: string): RawEvent => ({
+      seq,
+      t,
+      type,
+      data: type === 'ping' ? '{"type":"ping"}' : ' OPENROUTER PROCESSING',
+      size: 24,
+    });
     const burst = at(Array.from({ length: 30 }, () => 2105)).map((e, i) => ({ ...e, seq: i + 3 }));
     const events = [keepAlive(0, 5, 'comment'), keepAlive(1, 705, 'ping'), keepAlive(2, 1405, 'comment'), ...burst];
     // Without word from the fold, every event but keep-alives; with it, exactly the events it marked.
@@ -54,14 +60,16 @@ describe('reading how events arrived', () => {
     const r = readArrival(events, 2110, 5, burst.slice(1, -1));
     expect(r.kind).toBe('buffered');
     expect(r.text).toContain('all 28 content events arrived within 0 ms, after 2,100 ms of silence');
-    expect(readArrival(events.slice(0, 3), 1500, 5, []).text).toBe('No content arrived: none of the 3 events carried text, thinking or tool arguments.');
+    expect(readArrival(events.slice(0, 3), 1500, 5, []).text).toBe(
+      'No content arrived: none of the 3 events carried text, thinking or tool arguments.',
+    );
   });
 });
 
 describe('the k-th smallest value', () => {
   it('matches a numeric sort at every rank, with repeats, runs of one value and already sorted input', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const cases = [
       Array.from({ length: 101 }, () => Math.floor(random() * 10)),
       Array.from({ length: 64 }, () => random() * 1000),

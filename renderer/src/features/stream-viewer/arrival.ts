@@ -67,7 +67,11 @@ export function readArrival(
   content: RawEvent[] = events.filter(notKeepAlive),
 ): ArrivalReading {
   if (events.length === 0) return { kind: 'none', text: 'No events arrived.' };
-  if (content.length === 0) return { kind: 'none', text: `No content arrived: none of the ${count(events.length)} events carried text, thinking or tool arguments.` };
+  if (content.length === 0)
+    return {
+      kind: 'none',
+      text: `No content arrived: none of the ${count(events.length)} events carried text, thinking or tool arguments.`,
+    };
   const headers = ttfbMs ?? 0;
   const first = content[0].t;
   const last = content[content.length - 1].t;
@@ -99,6 +103,7 @@ export function readArrival(
     };
   }
   const detail = `${n} content events over ${dur(spread)}, median gap ${dur(median)}, largest ${dur(gap)} before event ${beforeSeq}.`;
-  if (!judged) return { kind: 'too-short', maxGap, text: `${detail} Too short a run to tell streaming from buffering.` };
+  if (!judged)
+    return { kind: 'too-short', maxGap, text: `${detail} Too short a run to tell streaming from buffering.` };
   return { kind: 'steady', maxGap, text: `Streamed: ${detail}` };
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { count, eventsToSse, indentJson, indexOfSeq, livePieces, PIECE, PIECE_MAX, timeTicks, usageRows } from './format';
+import {
+  count,
+  eventsToSse,
+  indentJson,
+  indexOfSeq,
+  livePieces,
+  PIECE,
+  PIECE_MAX,
+  timeTicks,
+  usageRows,
+} from './format';
 import { elideBase64 } from './format';
 
 describe('stream viewer formatting', () => {
@@ -10,7 +20,9 @@ describe('stream viewer formatting', () => {
       { seq: 2, t: 3, type: '[DONE]', data: '[DONE]', size: 6 },
       { seq: 3, t: 4, type: 'comment', data: 'keep-alive', size: 12 },
     ]);
-    expect(text).toBe('event: message_start\ndata: {"type":"message_start"}\n\ndata: {"a":1}\n\ndata: [DONE]\n\n: keep-alive\n\n');
+    expect(text).toBe(
+      'event: message_start\ndata: {"type":"message_start"}\n\ndata: {"a":1}\n\ndata: [DONE]\n\n: keep-alive\n\n',
+    );
   });
 
   it('labels usage the gateway did not report as "not reported", never 0', () => {
@@ -22,7 +34,6 @@ describe('stream viewer formatting', () => {
       ['reasoning', 'not reported'],
     ]);
   });
-
 });
 
 describe('live text blocks', () => {
@@ -70,14 +81,20 @@ describe('live text blocks', () => {
 describe('indentJson', () => {
   it('lays JSON out as JSON.stringify(…, null, 2) would, whatever whitespace it came with', () => {
     const value = { a: [1, { b: 'x, "y": {z}', c: [] }, null], d: {}, e: { f: true, g: -1.5e3 }, h: 'é 🙂 \\ \n' };
-    for (const text of [JSON.stringify(value), JSON.stringify(value, null, '\t'), ' \r\n' + JSON.stringify(value, null, 4) + '\n'])
+    for (const text of [
+      JSON.stringify(value),
+      JSON.stringify(value, null, '\t'),
+      ' \r\n' + JSON.stringify(value, null, 4) + '\n',
+    ])
       expect(indentJson(text)).toBe(JSON.stringify(value, null, 2));
     expect(indentJson('{ "a" : [ ] , "b" : { \n } }')).toBe('{\n  "a": [],\n  "b": {}\n}');
     expect(indentJson(' 42 ')).toBe('42');
   });
 
   it('keeps numbers and escapes as written, and leaves what is not JSON alone', () => {
-    expect(indentJson('{"n":12345678901234567890,"f":1.0,"s":"\\u00e9"}')).toBe('{\n  "n": 12345678901234567890,\n  "f": 1.0,\n  "s": "\\u00e9"\n}');
+    expect(indentJson('{"n":12345678901234567890,"f":1.0,"s":"\\u00e9"}')).toBe(
+      '{\n  "n": 12345678901234567890,\n  "f": 1.0,\n  "s": "\\u00e9"\n}',
+    );
     expect(indentJson('{"a":1')).toBeUndefined();
     expect(indentJson('<html></html>')).toBeUndefined();
   });

@@ -20,7 +20,8 @@ const COUNT = new Intl.NumberFormat('en-US');
 /** A count with thousands separators: 20,000. */
 export const count = (n: number): string => COUNT.format(n);
 
-export const ms = (v: number | undefined) => (v === undefined ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`);
+export const ms = (v: number | undefined) =>
+  v === undefined ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`;
 /** Round times from 0 up to `end` (ms) for an axis: a step of 1, 2 or 5 × 10ⁿ ms, at most `most` ticks after 0. */
 export function timeTicks(end: number, most = 6): number[] {
   if (!(end > 0)) return [0];
@@ -31,7 +32,8 @@ export function timeTicks(end: number, most = 6): number[] {
   for (let t = 0; t <= end + 1e-9; t += step) ticks.push(Math.round(t * 1000) / 1000);
   return ticks;
 }
-export const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`);
+export const bytes = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(2)} MB`;
 
 /** Usage fields the gateway did not send read "not reported", never 0. */
 export function usageRows(u: Usage): [string, string][] {

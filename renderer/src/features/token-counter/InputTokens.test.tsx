@@ -95,16 +95,14 @@ describe('the token breakdown follows the body', () => {
 
     const b = useAppStore.getState().composers.messages.body;
     act(() =>
-      useAppStore
-        .getState()
-        .composerBodyEdited('messages', {
-          ...b,
-          messages: [
-            ...(b.messages as Msg[]),
-            { role: 'assistant', content: 'x'.repeat(50) },
-            { role: 'user', content: 'more' },
-          ],
-        }),
+      useAppStore.getState().composerBodyEdited('messages', {
+        ...b,
+        messages: [
+          ...(b.messages as Msg[]),
+          { role: 'assistant', content: 'x'.repeat(50) },
+          { role: 'user', content: 'more' },
+        ],
+      }),
     );
     // The old breakdown is gone at once, before the new count arrives.
     expect(list()).toBeNull();

@@ -72,29 +72,35 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
 
   // One count per change of the body (or of how to count); while the breakdown is open it comes with it.
   useEffect(() => {
+    // The shown count and breakdown belong to the request this effect sends: both are reset with it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the reset is part of sending the count
     setBreakdown(undefined);
     if (jsonError || !profileId || noModel) return setPending(false);
     setPending(true);
     const n = ++latest.current;
     const delay = now.current ? 0 : DEBOUNCE_MS;
     now.current = false;
-    const t = setTimeout(async () => {
-      const withBreakdown = wantBreakdown.current;
-      const r = await countRequested({
-        profileId,
-        protocol,
-        body,
-        useGateway,
-        ...(withBreakdown ? { breakdown: true } : {}),
-      });
-      if (n !== latest.current) return;
-      setPending(false);
-      if (r.ok) {
-        setCount(r.value);
-        setBreakdown(withBreakdown ? (r.value.breakdown ?? []) : undefined);
-        setError(undefined);
-      } else if (r.error.code !== 'aborted') setError(r.error.message);
-    }, delay);
+    const t = setTimeout(
+      () =>
+        void (async () => {
+          const withBreakdown = wantBreakdown.current;
+          const r = await countRequested({
+            profileId,
+            protocol,
+            body,
+            useGateway,
+            ...(withBreakdown ? { breakdown: true } : {}),
+          });
+          if (n !== latest.current) return;
+          setPending(false);
+          if (r.ok) {
+            setCount(r.value);
+            setBreakdown(withBreakdown ? (r.value.breakdown ?? []) : undefined);
+            setError(undefined);
+          } else if (r.error.code !== 'aborted') setError(r.error.message);
+        })(),
+      delay,
+    );
     return () => clearTimeout(t);
   }, [body, jsonError, profileId, protocol, useGateway, breakdownAsked, noModel, countRequested]);
 

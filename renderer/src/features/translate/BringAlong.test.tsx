@@ -27,7 +27,14 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const running: CapabilityProgress = { jobId: 'j', profileId: 'demo', state: 'running', done: 3, total: 200, startedAt: '' };
+const running: CapabilityProgress = {
+  jobId: 'j',
+  profileId: 'demo',
+  state: 'running',
+  done: 3,
+  total: 200,
+  startedAt: '',
+};
 
 /** A tool-using Messages request, and optionally a capability job running on the same profile. */
 function setUp(probing: boolean) {
@@ -38,7 +45,12 @@ function setUp(probing: boolean) {
       ...s.composers,
       messages: {
         ...s.composers.messages,
-        body: { model: 'claude-sim-sonnet', max_tokens: 100, messages: [{ role: 'user', content: 'weather?' }], tools: [{ name: 'get_weather', input_schema: { type: 'object' } }] },
+        body: {
+          model: 'claude-sim-sonnet',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: 'weather?' }],
+          tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
+        },
       },
       chat: { ...s.composers.chat, warnings: [] },
     },
@@ -68,7 +80,12 @@ describe('BringAlong capability guard', () => {
     render(<BringAlong from="messages" to="chat" onDone={() => {}} />);
     await act(async () => fireEvent.click(screen.getByText('Bring this request along')));
     expect(guard).toHaveBeenCalledTimes(1);
-    const proven = { ...toolsUnknown, items: [{ ...toolsUnknown.items[0], state: 'proven', message: 'Proven today' }], unknown: [], warnings: [] } as GuardReport;
+    const proven = {
+      ...toolsUnknown,
+      items: [{ ...toolsUnknown.items[0], state: 'proven', message: 'Proven today' }],
+      unknown: [],
+      warnings: [],
+    } as GuardReport;
     guard.mockResolvedValue({ ok: true, value: proven });
     await act(async () => useAppStore.setState({ probeJobs: { j: { ...running, state: 'finished', done: 200 } } }));
     expect(guard).toHaveBeenCalledTimes(2);
@@ -83,20 +100,27 @@ describe('BringAlong capability guard', () => {
     render(<BringAlong from="messages" to="chat" onDone={() => {}} />);
     await act(async () => fireEvent.click(screen.getByText('Bring this request along')));
 
-    expect(screen.getByRole('status').textContent).toMatch(/Checking capabilities on claude-sim-sonnet × Chat Completions/);
+    expect(screen.getByRole('status').textContent).toMatch(
+      /Checking capabilities on claude-sim-sonnet × Chat Completions/,
+    );
     expect((screen.getByRole('button', { name: /Use this request/ }) as HTMLButtonElement).disabled).toBe(true);
     await act(async () => answer({ ok: true, value: toolsUnknown }));
     expect((screen.getByRole('button', { name: 'Use this request anyway' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('a failed check is shown, and sending anyway records that nothing was checked', async () => {
-    guard.mockResolvedValue({ ok: false, error: { code: 'internal', message: 'store unreadable' } } as Result<GuardReport>);
+    guard.mockResolvedValue({
+      ok: false,
+      error: { code: 'internal', message: 'store unreadable' },
+    } as Result<GuardReport>);
     setUp(false);
     render(<BringAlong from="messages" to="chat" onDone={() => {}} />);
     await act(async () => fireEvent.click(screen.getByText('Bring this request along')));
 
     expect(screen.getByText(/Capabilities not checked: the check failed: store unreadable/)).toBeTruthy();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Use this request anyway' })));
-    expect(chat().warnings).toEqual(['Capabilities not checked on Chat Completions: the check failed: store unreadable.']);
+    expect(chat().warnings).toEqual([
+      'Capabilities not checked on Chat Completions: the check failed: store unreadable.',
+    ]);
   });
 });

@@ -25,7 +25,9 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
   const probeRequested = useAppStore((s) => s.probeRequested);
   const guardRequested = useAppStore((s) => s.guardRequested);
-  const probing = useAppStore((s) => Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'));
+  const probing = useAppStore((s) =>
+    Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'),
+  );
   const [open, setOpen] = useState(false);
   const [guard, setGuard] = useState<GuardReport>();
   const [guardError, setGuardError] = useState<string>();
@@ -35,6 +37,7 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   // The guard always runs, probe job or not: a running job is no reason to skip the check. When a job on this
   // profile ends (`probing` flips back), the check runs again so freshly proven results show.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the reset is part of sending the guard request
     setGuard(undefined);
     setGuardError(undefined);
     if (!open || !result?.ok || !profileId || !model) return;
@@ -52,10 +55,20 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   }, [open, result, profileId, model, to, probing, guardRequested]);
 
   /** Why no capability report exists, when none will come; undefined while one is on its way or has arrived. */
-  const unchecked = !profileId ? 'no profile is active' : !model ? 'the request names no model' : guardError ? `the check failed: ${guardError}` : undefined;
+  const unchecked = !profileId
+    ? 'no profile is active'
+    : !model
+      ? 'the request names no model'
+      : guardError
+        ? `the check failed: ${guardError}`
+        : undefined;
   const checking = result?.ok === true && !guard && !unchecked;
   // Sending anyway is allowed, but the run's ledger keeps why: the guard's warnings, or that there was no check.
-  const warnings = guard ? guard.warnings : unchecked ? [`Capabilities not checked on ${PROTOCOL_INFO[to].label}: ${unchecked}.`] : [];
+  const warnings = guard
+    ? guard.warnings
+    : unchecked
+      ? [`Capabilities not checked on ${PROTOCOL_INFO[to].label}: ${unchecked}.`]
+      : [];
 
   if (!open) {
     return (
@@ -86,7 +99,9 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
           ) : (
             <LossList losses={result.losses} label="Loss list" />
           )}
-          <h4>Capabilities this request uses, on {model || 'this model'} × {PROTOCOL_INFO[to].label}</h4>
+          <h4>
+            Capabilities this request uses, on {model || 'this model'} × {PROTOCOL_INFO[to].label}
+          </h4>
           {checking && (
             <p className="muted" role="status">
               Checking capabilities on {model} × {PROTOCOL_INFO[to].label}…
@@ -98,14 +113,21 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
             <ul className="guard" aria-label="Capability check">
               {guard.items.map((g) => (
                 <li key={g.capability} className={`guard-item ${g.state}`}>
-                  <span className="badge">{g.state}</span> <strong>{g.capability}</strong> <span className="muted">({g.because})</span> — {g.message}
+                  <span className="badge">{g.state}</span> <strong>{g.capability}</strong>{' '}
+                  <span className="muted">({g.because})</span> — {g.message}
                 </li>
               ))}
             </ul>
           )}
           {guard && guard.unknown.length > 0 && profileId && (
             <p>
-              <button type="button" disabled={probing} onClick={() => void probeRequested({ profileId, models: [model], protocols: [to], capabilities: guard.unknown })}>
+              <button
+                type="button"
+                disabled={probing}
+                onClick={() =>
+                  void probeRequested({ profileId, models: [model], protocols: [to], capabilities: guard.unknown })
+                }
+              >
                 {probing ? 'Probing…' : `Probe ${guard.unknown.join(', ')} now`}
               </button>
             </p>

@@ -24,8 +24,8 @@ export function LossList({ losses, label }: { losses: Loss[]; label: string }) {
         const kind = changeKind(l);
         return (
           <li key={i} className={`loss ${kind}`}>
-            <span className="badge">{kind}</span> <span className="mono">{kind === 'added' ? (l.to ?? l.path) : l.path}</span>{' '}
-            — {l.reason}
+            <span className="badge">{kind}</span>{' '}
+            <span className="mono">{kind === 'added' ? (l.to ?? l.path) : l.path}</span> — {l.reason}
             {kind !== 'added' && l.to ? <span className="mono muted"> → {l.to}</span> : null}
           </li>
         );
