@@ -43,7 +43,7 @@ async function expectRegionFits(region: Locator): Promise<void> {
 async function expectTopBar(page: Page): Promise<void> {
   await expectReachable(page.getByRole('combobox', { name: 'Profile', exact: true }));
   await expectReachable(page.getByRole('button', { name: 'Connections…' }));
-  for (const name of ['Messages', 'Compare', 'History', 'Presets', 'Capabilities']) {
+  for (const name of ['Messages', 'Compare', 'History', 'Presets', 'Capabilities', 'Load', 'Agents']) {
     await expectReachable(page.getByRole('tab', { name, exact: true }));
   }
 }
@@ -177,4 +177,32 @@ test("Connections: an added profile's Save profile button fits the dialog", asyn
   await expectReachable(save);
   const [button, box] = [(await save.boundingBox())!, (await dialog.boundingBox())!];
   expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height);
+});
+
+test("Load: the form, Start, Stop and a finished run's summary fit", async ({ app }) => {
+  await app.getByRole('tab', { name: 'Load', exact: true }).click();
+  await expectNoWiderThanWindow(app);
+  await expectTopBar(app);
+  await app.getByLabel('Model', { exact: true }).fill('claude-sim-haiku');
+  await app.getByLabel('Requests', { exact: true }).fill('8');
+  await expectReachable(app.getByLabel('Concurrency', { exact: true }));
+  await expectReachable(app.getByRole('button', { name: 'Stop' }));
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(app.getByRole('status', { name: 'Load status' })).toContainText('Finished', { timeout: 30_000 });
+  await expectRegionFits(app.getByRole('region', { name: 'Load summary' }));
+  await expectNoWiderThanWindow(app);
+});
+
+test('Agents: the controls, a verdict and the matrix fit', async ({ app }) => {
+  await app.getByRole('tab', { name: 'Agents', exact: true }).click();
+  await expectNoWiderThanWindow(app);
+  await expectTopBar(app);
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-o3');
+  await expectReachable(app.getByRole('button', { name: 'Check', exact: true }));
+  await expectReachable(app.getByRole('button', { name: /^Check all/ }));
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  const verdict = app.getByRole('region', { name: 'Agent verdict' });
+  await expect(verdict).toContainText(/^ready/, { timeout: 60_000 });
+  await expectRegionFits(verdict);
+  await expectNoWiderThanWindow(app);
 });
