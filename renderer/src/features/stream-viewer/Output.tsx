@@ -31,6 +31,11 @@ function PlainPieces({ text, live, children }: { text: string; live: boolean; ch
 
 /** A block longer than this is shown as plain text: parsing it again on every batch would stall the UI. */
 const BLOCK_LIMIT = 8_000;
+/**
+ * The open block of a live reply is parsed again on every batch, so it is rendered as Markdown only while it is
+ * short; past this it streams as text and is rendered once it ends (the renderer bench's frame budget).
+ */
+const OPEN_BLOCK_LIMIT = 2_000;
 const REHYPE = [rehypeHighlight];
 
 /** A fenced code block: highlighted (rehype-highlight, by its language tag), with a copy button of its own. */
@@ -59,7 +64,7 @@ const COMPONENTS = { pre: CodeBlock };
 /** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
 const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
   const [force, setForce] = useState(false);
-  if (text.length > BLOCK_LIMIT && !force) {
+  if (text.length > (open ? OPEN_BLOCK_LIMIT : BLOCK_LIMIT) && !force) {
     return (
       <PlainPieces text={text} live={open}>
         {open ? undefined : (
