@@ -289,7 +289,11 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       set({ draftsState: 'loading' });
       const r = await gateway.drafts.list({});
       if (r.ok) restoreDrafts(r.value.drafts);
-      set({ draftsState: 'ready' });
+      const error = r.ok ? undefined : `the kept drafts could not be read (${r.error.message})`;
+      // A lost link to the host leaves saving off until the drafts are read once it is back (the connection
+      // slice asks again): an edit now would write over a draft never shown.
+      const retry = !r.ok && r.error.code === 'disconnected';
+      set({ draftsState: retry ? 'idle' : 'ready', draftsError: error });
     },
   };
 

@@ -22,6 +22,7 @@ export interface ConnectionSlice {
   hostUp: boolean;
   appStarted(): Promise<void>;
   profilesRequested(): Promise<void>;
+  /** The window's link to the host went down or came back; coming back fetches again what the drop lost. */
   hostConnectionChanged(up: boolean): void;
   profileSelected(id: string): Promise<AppError | undefined>;
   profileSaved(input: ProfileInput): Promise<AppError | undefined>;
@@ -29,6 +30,23 @@ export interface ConnectionSlice {
   modelsRequested(profileId: string, refresh: boolean): Promise<void>;
   /** "Test connection" on a saved profile; a test that listed the models refreshes the Model box's list. */
   connectionTestRequested(id: string): Promise<Result<ProfileTestResult>>;
+}
+
+const lost = (code: string | undefined) => code === 'disconnected';
+
+/**
+ * What a dropped link to the host left unanswered, asked again once it is back: without this the Model box
+ * stayed at "0 models" and the kept drafts unread until the user thought of ⟳ (docs/architecture.md §2).
+ */
+async function refetchLost(s: AppState): Promise<void> {
+  const models = s.profiles ? s.models[s.profiles.activeId] : undefined;
+  const asked: Promise<void>[] = [];
+  if (!s.appInfo) asked.push(s.appStarted());
+  else if (!s.profiles || lost(s.profilesError?.code)) asked.push(s.profilesRequested());
+  else if (lost(models?.error?.type)) asked.push(s.modelsRequested(s.profiles.activeId, false));
+  if (!s.settingsLoaded) asked.push(s.settingsRequested());
+  if (s.draftsState === 'idle' && s.draftsError) asked.push(s.draftsRequested());
+  await Promise.all(asked);
 }
 
 export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set, get) => ({
@@ -52,7 +70,9 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   },
 
   hostConnectionChanged(up) {
+    const cameBack = up && !get().hostUp;
     set({ hostUp: up });
+    if (cameBack) void refetchLost(get());
   },
 
   async profileSelected(id) {

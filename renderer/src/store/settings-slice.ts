@@ -7,6 +7,8 @@ import type { AppState } from './index';
 /** The app's settings as the core keeps them (settings:get / settings:update), and what the OS prefers. */
 export interface SettingsSlice {
   settings: AppSettings;
+  /** The core's settings were read (until then the defaults show). */
+  settingsLoaded: boolean;
   /** Why the last settings change could not be saved; the change is not applied then. */
   settingsError?: AppError;
   /** prefers-color-scheme: dark, as the window last reported it. */
@@ -32,10 +34,11 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   };
   return {
     settings: DEFAULT_SETTINGS,
+    settingsLoaded: false,
     systemDark: true,
     async settingsRequested() {
       const r = await gateway.settings.get({});
-      if (r.ok) set({ settings: r.value });
+      if (r.ok) set({ settings: r.value, settingsLoaded: true });
     },
     themeChosen: (theme) => update({ theme }),
     systemSchemeChanged: (dark) => set({ systemDark: dark }),

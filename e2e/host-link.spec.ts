@@ -1,0 +1,31 @@
+import { expect, test } from './fixtures';
+import { pickModel } from './helpers';
+
+test('when the link to the host drops as the app starts, the models and drafts load once it is back', async ({
+  page,
+  host,
+}) => {
+  let dropped = false;
+  // The first socket is closed as the window asks for the models: the answer never comes on it.
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (!dropped && (JSON.parse(String(m)) as { name?: string }).name === 'models:list') {
+        dropped = true;
+        void ws.close();
+        return;
+      }
+      server.send(m);
+    });
+    server.onMessage((m) => ws.send(m));
+  });
+  await page.goto(host.url);
+  await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+  await expect.poll(() => dropped).toBe(true);
+  // No click on ⟳: the list comes back by itself and the Demo gateway's model is picked, so Send works.
+  await expect(page.getByText(/\d+ models/)).not.toHaveText(/^0 models/);
+  await expect(page.getByRole('combobox', { name: 'Model' })).not.toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await pickModel(page, 'sim-fault-slow');
+  await expect(page.getByText(/Draft not saved/)).toHaveCount(0);
+});
