@@ -3,6 +3,7 @@ import { formatAge } from '../../../../shared/capabilities';
 import { AGENT_IDS, AGENTS, agentResultKey, type AgentId } from '../../../../shared/agents/types';
 import { LEVEL_WORDS } from '../../../../shared/agents/verdict';
 import type { AgentResultView } from '../../../../shared/contract';
+import { useNow } from '../../lib/use-now';
 
 const MARK = { ready: '✓', degraded: '!', 'not-ready': '✗' } as const;
 
@@ -14,8 +15,8 @@ export function AgentMatrix(props: {
   onSelect(agent: AgentId, model: string): void;
 }) {
   const byKey = useMemo(() => new Map(props.results.map((r) => [agentResultKey(r), r])), [props.results]);
-  // eslint-disable-next-line react-hooks/purity -- the ages shown are as of this render, on purpose
-  const now = Date.now();
+  // The ages move on while the matrix is shown (formatAge counts seconds under a minute).
+  const now = useNow(1000);
   return (
     <div className="matrix-wrap">
       <table className="matrix" aria-label="Agent matrix">

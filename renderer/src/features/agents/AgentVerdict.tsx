@@ -3,11 +3,17 @@ import { formatAge } from '../../../../shared/capabilities';
 import type { AgentResult, AgentStep, StepExchange } from '../../../../shared/contract';
 import { AGENTS } from '../../../../shared/agents/types';
 import { useAppStore } from '../../store';
+import { useNow } from '../../lib/use-now';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 
 const exchangeRequest = (x: StepExchange) =>
   `${x.method} ${x.url}\n${JSON.stringify(x.requestHeaders, null, 2)}\n\n${x.requestBody}`;
 const exchangeResponse = (x: StepExchange) => `${x.status ?? x.error ?? ''}\n${x.responseBody ?? ''}`;
+
+/** Its own component, so the tick each second renders this text and not the verdict with its open run. */
+function Age({ at }: { at: string }) {
+  return formatAge(useNow(1000) - Date.parse(at));
+}
 
 const OUTCOME_MARK: Record<AgentStep['outcome'], string> = { pass: '✓', warn: '!', fail: '✗', skip: '–' };
 
@@ -54,8 +60,7 @@ export function AgentVerdict({
     );
     tabSelected(protocol);
   };
-  // eslint-disable-next-line react-hooks/purity -- the age shown is as of this render, on purpose
-  const age = formatAge(Date.now() - Date.parse(result.at));
+  const tookSeconds = Math.round(result.durationMs / 100) / 10;
 
   return (
     <section className={`agent-verdict ${result.level}`} role="region" aria-label="Agent verdict">
@@ -63,7 +68,7 @@ export function AgentVerdict({
       <p className="muted small">
         {AGENTS[result.agent].label} · <span className="mono">{result.model}</span>
         {result.smallModel ? ` · small fast model ${result.smallModel}` : ''} · measured{' '}
-        {new Date(result.at).toLocaleString()} ({age} ago) · {Math.round(result.durationMs / 100) / 10} s
+        {new Date(result.at).toLocaleString()} (<Age at={result.at} /> ago) · {tookSeconds} s
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (

@@ -11,6 +11,7 @@ import {
 import type { CapabilityResultView, GatewayErrorInfo, ProbeJobView } from '../../../../shared/contract';
 import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
+import { useNow } from '../../lib/use-now';
 import { CellEvidence, type Cell } from './CellEvidence';
 import { MatrixLegend, OUTCOME_MARK, PROOF, SHORT } from './matrix-legend';
 
@@ -211,16 +212,6 @@ function Matrix(props: MatrixProps) {
   );
 }
 
-/** A clock for the ages and waits, ticking while the tab is open. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(t);
-  }, []);
-  return now;
-}
-
 /** The profile's stored results, listed again while one of its jobs runs (progress is pushed to one window only). */
 function useProfileResults(profileId: string | undefined, running: boolean) {
   const capabilitiesRequested = useAppStore((s) => s.capabilitiesRequested);
@@ -283,7 +274,7 @@ export function CapabilitiesTab() {
   const busy = jobs.length > 0;
   // A job that predates the models list in its view is taken to cover every row.
   const busyModels = new Set(jobs.flatMap((j) => j.models ?? (models ?? []).map((m) => m.id)));
-  const now = useNow();
+  const now = useNow(TICK_MS);
   useProfileResults(profileId, busy);
 
   const results = list?.results ?? EMPTY;

@@ -116,3 +116,22 @@ describe('model picker: Enter and leaving the box commit what the user means', (
     expect(box.value).toBe('kept-model');
   });
 });
+
+describe('model picker: how old the list is', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('moves on while the picker is shown', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    setup(['gpt-4o']);
+    const fetched = () => screen.getByLabelText('Models fetched').textContent;
+    expect(fetched()).toBe('1 models · fetched just now');
+    act(() => {
+      vi.advanceTimersByTime(30_000);
+    });
+    expect(fetched()).toBe('1 models · fetched 30 s ago');
+    act(() => {
+      vi.advanceTimersByTime(5 * 60_000);
+    });
+    expect(fetched()).toBe('1 models · fetched 6 min ago');
+  });
+});

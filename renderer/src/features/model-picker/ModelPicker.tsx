@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAppStore } from '../../store';
+import { useNow } from '../../lib/use-now';
 import { filterModels, indexModels, relativeTime } from './filter';
 
 const EMPTY: never[] = [];
@@ -15,7 +16,8 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
   const [query, setQuery] = useState<string | null>(null);
   /** The option highlighted with the arrow keys; -1 while none is (typing clears it). */
   const [active, setActive] = useState(-1);
-  const [, tick] = useState(0);
+  /** For "fetched N min ago": the list's age moves on while the picker is shown. */
+  const now = useNow(30_000);
   const index = useMemo(() => indexModels(list?.models ?? EMPTY), [list?.models]);
   const shown = useMemo(() => filterModels(index, query ?? ''), [index, query]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -26,11 +28,6 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
     estimateSize: () => 30,
     overscan: 8,
   });
-
-  useEffect(() => {
-    const t = setInterval(() => tick((n) => n + 1), 30_000);
-    return () => clearInterval(t);
-  }, []);
 
   const choose = (id: string) => {
     if (id !== value) onChange(id);
@@ -159,7 +156,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
         ⟳
       </button>
       <span className="muted small" aria-label="Models fetched">
-        {list ? `${list.models.length} models · ${relativeTime(list.fetchedAt)}` : ''}
+        {list ? `${list.models.length} models · ${relativeTime(list.fetchedAt, now)}` : ''}
       </span>
       {list && (list.added.length > 0 || list.removed.length > 0) && (
         <span

@@ -1,28 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useAppStore } from '../../store';
+import { useNow } from '../../lib/use-now';
 import type { GatewayErrorInfo } from '../../../../shared/contract';
-
-/**
- * The time, read afresh whenever `until` changes and then every second until it has passed. The panel is reused
- * when another run is shown (History, Compare), so a clock read once at mount would count down from a stale time.
- */
-function useClockUntil(until: number | undefined): number {
-  const [clock, setClock] = useState(() => ({ until, now: Date.now() }));
-  // eslint-disable-next-line react-hooks/purity -- read again for a new `until`, before it paints (see above)
-  if (clock.until !== until) setClock({ until, now: Date.now() });
-  useEffect(() => {
-    if (until === undefined) return;
-    const tick = () => {
-      const now = Date.now();
-      setClock({ until, now });
-      if (now >= until) clearInterval(timer);
-    };
-    const timer = setInterval(tick, 1000);
-    tick();
-    return () => clearInterval(timer);
-  }, [until]);
-  return clock.now;
-}
 
 /** Statuses that say "try again later": a rate limit, and Anthropic's overloaded. */
 const RETRYABLE = new Set([429, 529]);
@@ -64,7 +43,8 @@ interface ErrorPanelProps {
 export function ErrorPanel({ error, rawBody, endedAt, onRetry }: ErrorPanelProps) {
   const retryMs = error.retryAfter !== undefined ? Date.parse(endedAt) + error.retryAfter * 1000 : NaN;
   const retryAt = Number.isFinite(retryMs) ? retryMs : undefined;
-  const now = useClockUntil(retryAt);
+  // Read afresh for each new `until`: the panel is reused when another run is shown (History, Compare).
+  const now = useNow(1000, { on: retryAt !== undefined, until: retryAt });
   const left = retryAt ? Math.max(0, Math.ceil((retryAt - now) / 1000)) : undefined;
   const retryable = onRetry && error.status !== undefined && RETRYABLE.has(error.status);
   return (

@@ -384,6 +384,16 @@ describe('StreamViewer: a live run that goes quiet', () => {
     });
     expect(status()).toContain('1 event · no data for 35 s');
     expect(metric('total')).toBe('47.50 s');
+
+    // The run ends: the clock stops (no timer left) and the total is the one measured, not the wall clock.
+    const result = finished('run_q', 'messages', record([[12_017, messageStart]]), 12_010, { totalMs: 47_600 }).result;
+    act(() => useAppStore.setState((s) => ({ runs: applyUpdates(s.runs, [{ kind: 'end', runId: 'run_q', result }]) })));
+    expect(vi.getTimerCount()).toBe(0);
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
+    expect(metric('total')).toBe('47.60 s');
+    expect(status()).not.toMatch(/waiting|no data/);
   });
 });
 

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Ledger as LedgerData, RunMetrics } from '../../../../shared/contract';
 import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
+import { useNow } from '../../lib/use-now';
 import { readArrival } from './arrival';
 import { ErrorPanel } from './ErrorPanel';
 import { EventsList } from './EventsList';
@@ -59,26 +60,13 @@ function TokensPerSec({ metrics: m, buffered }: { metrics?: RunMetrics; buffered
 /** After this long without an event, a live run says how long it has been quiet. */
 const QUIET_MS = 2000;
 
-/** Wall-clock time, every half second while `on`: a live run's time keeps moving while no events come. */
-function useTicker(on: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!on) return;
-    // The clock stood still since the last run ended: a run going live reads it again at once.
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- wall-clock time is outside React
-    setNow(Date.now());
-    const id = window.setInterval(() => setNow(Date.now()), 500);
-    return () => window.clearInterval(id);
-  }, [on]);
-  return now;
-}
-
 /** `onRetry`: sends the run's request again (its ledger); the Errors panel offers it for a 429 or 529. */
 export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (ledger: LedgerData) => void }) {
   const run = useAppStore((s) => (runId ? s.runs[runId] : undefined));
   const [pane, setPane] = useState<Pane>('events');
   const stepped = !!run?.live.stepped;
-  const now = useTicker(!!run && run.status !== 'done' && !stepped);
+  // Every half second while live: the time keeps moving while no events come, so a stall shows.
+  const now = useNow(500, { on: !!run && run.status !== 'done' && !stepped });
   // Once per run, not per frame: a body with images can be megabytes.
   const ledger = run?.ledger;
   const asked = useMemo(() => (ledger ? requestedModel(ledger.body) : undefined), [ledger]);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TokenCount } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { getModel } from '../../../../shared/protocols/compose';
@@ -54,10 +54,7 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   );
   const [count, setCount] = useState<TokenCount>();
   const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
   const [breakdownOpen, setBreakdownOpen] = useState(false);
-  /** The breakdown of the body counted last; cleared as soon as the body changes, so it is never stale. */
-  const [breakdown, setBreakdown] = useState<TokenCount['breakdown']>();
   const [useGateway, setUseGateway] = useState<CountWith>('auto');
   const countRequested = useAppStore((s) => s.tokenCountRequested);
   const noModel = !getModel(body);
@@ -70,13 +67,20 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
   /** Set with it: that count goes out at once, not after the typing debounce. */
   const now = useRef(false);
 
-  // One count per change of the body (or of how to count); while the breakdown is open it comes with it.
+  /** What one count asks: any change is a new request, counted afresh. */
+  const request = useMemo(
+    () => ({ body, profileId, useGateway, breakdownAsked, countable: !jsonError && !!profileId && !noModel }),
+    [body, profileId, useGateway, breakdownAsked, jsonError, noModel],
+  );
+  /** The request answered last, with its breakdown: shown only while it is the request of now, so never stale. */
+  const [answered, setAnswered] = useState<{ request: typeof request; breakdown?: TokenCount['breakdown'] }>();
+  const pending = request.countable && answered?.request !== request;
+  const breakdown = answered?.request === request ? answered.breakdown : undefined;
+
+  // One count per request; while the breakdown is open it comes with it.
   useEffect(() => {
-    // The shown count and breakdown belong to the request this effect sends: both are reset with it.
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the reset is part of sending the count
-    setBreakdown(undefined);
-    if (jsonError || !profileId || noModel) return setPending(false);
-    setPending(true);
+    const { countable, profileId: countOn, body: counted, useGateway: countWith } = request;
+    if (!countable || !countOn) return;
     const n = ++latest.current;
     const delay = now.current ? 0 : DEBOUNCE_MS;
     now.current = false;
@@ -85,24 +89,24 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
         void (async () => {
           const withBreakdown = wantBreakdown.current;
           const r = await countRequested({
-            profileId,
+            profileId: countOn,
             protocol,
-            body,
-            useGateway,
+            body: counted,
+            useGateway: countWith,
             ...(withBreakdown ? { breakdown: true } : {}),
           });
           if (n !== latest.current) return;
-          setPending(false);
           if (r.ok) {
             setCount(r.value);
-            setBreakdown(withBreakdown ? (r.value.breakdown ?? []) : undefined);
             setError(undefined);
           } else if (r.error.code !== 'aborted') setError(r.error.message);
+          const got = r.ok && withBreakdown ? (r.value.breakdown ?? []) : undefined;
+          setAnswered({ request, breakdown: got });
         })(),
       delay,
     );
     return () => clearTimeout(t);
-  }, [body, jsonError, profileId, protocol, useGateway, breakdownAsked, noModel, countRequested]);
+  }, [request, protocol, countRequested]);
 
   const text = jsonError
     ? 'fix the JSON'

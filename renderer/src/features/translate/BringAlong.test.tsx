@@ -108,6 +108,27 @@ describe('BringAlong capability guard', () => {
     expect((screen.getByRole('button', { name: 'Use this request anyway' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('an edit of the request drops the old report at once, and waits for the check of the new one', async () => {
+    guard.mockResolvedValueOnce({ ok: true, value: toolsUnknown });
+    setUp(false);
+    render(<BringAlong from="messages" to="chat" onDone={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByText('Bring this request along')));
+    expect(screen.getByLabelText('Capability check')).toBeTruthy();
+
+    let answer!: (r: Result<GuardReport>) => void;
+    guard.mockReturnValueOnce(new Promise((r) => (answer = r)));
+    const body = useAppStore.getState().composers.messages.body;
+    act(() => useAppStore.getState().composerBodyEdited('messages', { ...body, model: 'claude-sim-haiku' }));
+    expect(guard).toHaveBeenCalledTimes(2);
+    expect(screen.queryByLabelText('Capability check')).toBeNull();
+    expect(screen.getByRole('status').textContent).toMatch(/Checking capabilities on claude-sim-haiku/);
+    expect((screen.getByRole('button', { name: /Use this request/ }) as HTMLButtonElement).disabled).toBe(true);
+
+    await act(async () => answer({ ok: true, value: { ...toolsUnknown, model: 'claude-sim-haiku' } }));
+    expect(screen.getByLabelText('Capability check').textContent).toMatch(/unknown\s*tools/);
+    expect((screen.getByRole('button', { name: 'Use this request anyway' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('a failed check is shown, and sending anyway records that nothing was checked', async () => {
     guard.mockResolvedValue({
       ok: false,

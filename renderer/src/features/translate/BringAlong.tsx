@@ -19,40 +19,64 @@ interface BringAlongProps {
   onDismiss?: () => void;
 }
 
+/** Where the guard checks: `probing` is there so that a probe job ending on the profile starts a fresh check. */
+interface GuardTarget {
+  profileId: string | undefined;
+  model: string;
+  protocol: ProtocolId;
+  probing: boolean;
+}
+
+/** The guard's report, or why the check failed; neither while it is on its way (or none will come). */
+interface GuardAnswer {
+  report?: GuardReport;
+  error?: string;
+}
+
+/**
+ * The capability check of `body` on the target: it always runs, probe job or not (a running job is no reason to
+ * skip it), and again when a job on the profile ends so freshly proven results show. Its answer is kept with the
+ * check it answers, so a new check (another body, model or protocol, a job ending) shows nothing until its own.
+ */
+function useGuard(body: Record<string, unknown> | undefined, target: GuardTarget): GuardAnswer {
+  const guardRequested = useAppStore((s) => s.guardRequested);
+  const { profileId, model, protocol, probing } = target;
+  const check = useMemo(
+    () => (body && profileId && model ? { input: { profileId, model, protocol, body }, probing } : undefined),
+    [body, profileId, model, protocol, probing],
+  );
+  const [answer, setAnswer] = useState<GuardAnswer & { check: typeof check }>();
+  useEffect(() => {
+    if (!check) return;
+    let current = true;
+    const answered = (a: GuardAnswer) => current && setAnswer({ check, ...a });
+    void guardRequested(check.input)
+      .then((r) => answered(r.ok ? { report: r.value } : { error: r.error.message }))
+      .catch((e: unknown) => answered({ error: e instanceof Error ? e.message : String(e) }));
+    return () => {
+      current = false;
+    };
+  }, [check, guardRequested]);
+  return check && answer?.check === check ? answer : {};
+}
+
 export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   const source = useAppStore((s) => s.composers[from].body);
   const profileId = useAppStore((s) => s.profiles?.activeId);
   const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
   const probeRequested = useAppStore((s) => s.probeRequested);
-  const guardRequested = useAppStore((s) => s.guardRequested);
   const probing = useAppStore((s) =>
     Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'),
   );
   const [open, setOpen] = useState(false);
-  const [guard, setGuard] = useState<GuardReport>();
-  const [guardError, setGuardError] = useState<string>();
   const result = useMemo(() => (open ? translateRequest(from, to, source) : undefined), [open, from, to, source]);
   const model = typeof source.model === 'string' ? source.model : '';
-
-  // The guard always runs, probe job or not: a running job is no reason to skip the check. When a job on this
-  // profile ends (`probing` flips back), the check runs again so freshly proven results show.
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the reset is part of sending the guard request
-    setGuard(undefined);
-    setGuardError(undefined);
-    if (!open || !result?.ok || !profileId || !model) return;
-    let current = true;
-    void guardRequested({ profileId, model, protocol: to, body: result.body })
-      .then((r) => {
-        if (!current) return;
-        if (r.ok) setGuard(r.value);
-        else setGuardError(r.error.message);
-      })
-      .catch((e: unknown) => current && setGuardError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      current = false;
-    };
-  }, [open, result, profileId, model, to, probing, guardRequested]);
+  const { report, error: guardError } = useGuard(open && result?.ok ? result.body : undefined, {
+    profileId,
+    model,
+    protocol: to,
+    probing,
+  });
 
   /** Why no capability report exists, when none will come; undefined while one is on its way or has arrived. */
   const unchecked = !profileId
@@ -62,10 +86,10 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
       : guardError
         ? `the check failed: ${guardError}`
         : undefined;
-  const checking = result?.ok === true && !guard && !unchecked;
+  const checking = result?.ok === true && !report && !unchecked;
   // Sending anyway is allowed, but the run's ledger keeps why: the guard's warnings, or that there was no check.
-  const warnings = guard
-    ? guard.warnings
+  const warnings = report
+    ? report.warnings
     : unchecked
       ? [`Capabilities not checked on ${PROTOCOL_INFO[to].label}: ${unchecked}.`]
       : [];
@@ -108,10 +132,10 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
             </p>
           )}
           {unchecked && <p className="field-error">Capabilities not checked: {unchecked}.</p>}
-          {guard && guard.items.length === 0 && <p className="muted">None that need proof.</p>}
-          {guard && guard.items.length > 0 && (
+          {report && report.items.length === 0 && <p className="muted">None that need proof.</p>}
+          {report && report.items.length > 0 && (
             <ul className="guard" aria-label="Capability check">
-              {guard.items.map((g) => (
+              {report.items.map((g) => (
                 <li key={g.capability} className={`guard-item ${g.state}`}>
                   <span className="badge">{g.state}</span> <strong>{g.capability}</strong>{' '}
                   <span className="muted">({g.because})</span> — {g.message}
@@ -119,16 +143,16 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
               ))}
             </ul>
           )}
-          {guard && guard.unknown.length > 0 && profileId && (
+          {report && report.unknown.length > 0 && profileId && (
             <p>
               <button
                 type="button"
                 disabled={probing}
                 onClick={() =>
-                  void probeRequested({ profileId, models: [model], protocols: [to], capabilities: guard.unknown })
+                  void probeRequested({ profileId, models: [model], protocols: [to], capabilities: report.unknown })
                 }
               >
-                {probing ? 'Probing…' : `Probe ${guard.unknown.join(', ')} now`}
+                {probing ? 'Probing…' : `Probe ${report.unknown.join(', ')} now`}
               </button>
             </p>
           )}
