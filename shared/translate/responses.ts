@@ -177,83 +177,85 @@ const HOSTED_ITEMS = [
   'custom_tool_call_output',
 ];
 
+type AssistantTurn = Extract<Turn, { role: 'assistant' }>;
+
 function readResponsesItems(items: unknown[], ir: IR, ctx: Ctx, noInstructions: boolean): void {
   // Function calls join the assistant turn they follow, as one Messages/Chat assistant turn holds them.
-  let current: Extract<Turn, { role: 'assistant' }> | undefined;
+  let current: AssistantTurn | undefined;
   items.forEach((item, i) => {
     const path = `input[${i}]`;
     const o = asObj(item, path);
     const type = o.type ?? (o.role !== undefined ? 'message' : undefined);
     if (typeof type !== 'string') throw new Invalid(`${path} has no type.`);
     if (type !== 'reasoning' && type !== 'function_call') current = undefined;
-    switch (type) {
-      case 'message': {
-        ctx.keys(o, path, ['type', 'role', 'content', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const role = oneOf(o.role, `${path}.role`, ['user', 'assistant', 'system', 'developer'] as const);
-        const cp = `${path}.content`;
-        if (role === 'assistant') {
-          current = {
-            role,
-            content: readResponsesContent(o.content, cp, ctx, 'assistant'),
-            calls: [],
-            path,
-            contentPath: cp,
-          };
-          ir.turns.push(current);
-        } else if (role === 'user') {
-          ir.turns.push({ role, content: readResponsesContent(o.content, cp, ctx, 'user'), path });
-        } else {
-          const content = readResponsesContent(o.content, cp, ctx, 'system');
-          if (i === 0 && noInstructions && role === 'system' && typeof content === 'string') {
-            ctx.change(
-              path,
-              'A leading system message means the same as instructions; translating back writes it as instructions.',
-            );
-          }
-          ir.turns.push({ role, content, path });
-        }
-        return;
+    if (type === 'message') {
+      const turn = readResponsesMessage(o, path, ctx, i === 0 && noInstructions);
+      if (turn.role === 'assistant') current = turn;
+      ir.turns.push(turn);
+    } else if (type === 'function_call') {
+      const call = readResponsesCall(o, path, ctx);
+      if (current) current.calls.push(call);
+      else {
+        current = { role: 'assistant', content: null, calls: [call], path, contentPath: path };
+        ir.turns.push(current);
       }
-      case 'function_call': {
-        ctx.keys(o, path, ['type', 'call_id', 'name', 'arguments', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const call: ToolCall = {
-          id: asStr(o.call_id, `${path}.call_id`),
-          name: asStr(o.name, `${path}.name`),
-          args: asStr(o.arguments ?? '', `${path}.arguments`),
-          argsPath: `${path}.arguments`,
-        };
-        if (current) current.calls.push(call);
-        else {
-          current = { role: 'assistant', content: null, calls: [call], path, contentPath: path };
-          ir.turns.push(current);
-        }
-        return;
-      }
-      case 'function_call_output': {
-        ctx.keys(o, path, ['type', 'call_id', 'output', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const output = readResponsesContent(o.output ?? '', `${path}.output`, ctx, 'user');
-        ir.turns.push({ role: 'tool', callId: asStr(o.call_id, `${path}.call_id`), output, path });
-        return;
-      }
-      case 'reasoning':
-        ctx.lose(
-          path,
-          `A reasoning item only means something to Responses (its summary and encrypted content cannot be ` +
-            `recreated in ${ctx.target}).`,
-        );
-        return;
-      case 'item_reference':
-        ctx.lose(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
-        return;
-      default:
-        if (HOSTED_ITEMS.includes(type))
-          ctx.lose(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
-        else notTranslatedBlock(path, type, ctx);
-    }
+    } else if (type === 'function_call_output') {
+      ir.turns.push(readResponsesCallOutput(o, path, ctx));
+    } else loseOtherItem(path, type, ctx);
   });
+}
+
+/** A message item; `leading` when it opens the input of a request without instructions. */
+function readResponsesMessage(o: Json, path: string, ctx: Ctx, leading: boolean): Turn {
+  ctx.keys(o, path, ['type', 'role', 'content', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  const role = oneOf(o.role, `${path}.role`, ['user', 'assistant', 'system', 'developer'] as const);
+  const cp = `${path}.content`;
+  if (role === 'assistant') {
+    return { role, content: readResponsesContent(o.content, cp, ctx, 'assistant'), calls: [], path, contentPath: cp };
+  }
+  if (role === 'user') return { role, content: readResponsesContent(o.content, cp, ctx, 'user'), path };
+  const content = readResponsesContent(o.content, cp, ctx, 'system');
+  if (leading && role === 'system' && typeof content === 'string') {
+    ctx.change(
+      path,
+      'A leading system message means the same as instructions; translating back writes it as instructions.',
+    );
+  }
+  return { role, content, path };
+}
+
+function readResponsesCall(o: Json, path: string, ctx: Ctx): ToolCall {
+  ctx.keys(o, path, ['type', 'call_id', 'name', 'arguments', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  return {
+    id: asStr(o.call_id, `${path}.call_id`),
+    name: asStr(o.name, `${path}.name`),
+    args: asStr(o.arguments ?? '', `${path}.arguments`),
+    argsPath: `${path}.arguments`,
+  };
+}
+
+function readResponsesCallOutput(o: Json, path: string, ctx: Ctx): Turn {
+  ctx.keys(o, path, ['type', 'call_id', 'output', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  const output = readResponsesContent(o.output ?? '', `${path}.output`, ctx, 'user');
+  return { role: 'tool', callId: asStr(o.call_id, `${path}.call_id`), output, path };
+}
+
+/** Reasoning, stored-item references, built-in tool items and unknown items: none is carried. */
+function loseOtherItem(path: string, type: string, ctx: Ctx): void {
+  if (type === 'reasoning') {
+    ctx.lose(
+      path,
+      `A reasoning item only means something to Responses (its summary and encrypted content cannot be ` +
+        `recreated in ${ctx.target}).`,
+    );
+  } else if (type === 'item_reference') {
+    ctx.lose(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
+  } else if (HOSTED_ITEMS.includes(type)) {
+    ctx.lose(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
+  } else notTranslatedBlock(path, type, ctx);
 }
 
 function dropItemIds(o: Json, path: string, ctx: Ctx): void {
@@ -346,6 +348,28 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
     turns = turns.slice(1);
   }
   out.input = writeResponsesItems(turns, ctx);
+  writeResponsesSampling(ir, out, ctx);
+  if (ir.tools) out.tools = writeResponsesTools(ir.tools, ctx);
+  if (ir.toolChoice) {
+    const { mode, name } = ir.toolChoice.v;
+    out.tool_choice = mode === 'tool' ? { type: 'function', name } : mode === 'any' ? 'required' : mode;
+  }
+  if (ir.parallel) out.parallel_tool_calls = ir.parallel.v;
+  writeResponsesReasoning(ir, out, ctx);
+  const text: Json = {};
+  if (ir.format) text.format = writeOpenAiFormat(ir.format, ctx, 'responses');
+  if (ir.verbosity) text.verbosity = ir.verbosity.v;
+  if (Object.keys(text).length > 0) out.text = text;
+  if (ir.logprobs) {
+    if (ir.logprobs.v) out.include = [LOGPROBS_INCLUDE];
+    else ctx.lose(ir.logprobs.path, 'false is the default: Responses leaves log probabilities out unless included.');
+  }
+  carryOpenAiCommon(ir, out);
+  return out;
+}
+
+/** The output cap, sampling, stop sequences and the stream settings. */
+function writeResponsesSampling(ir: IR, out: Json, ctx: Ctx): void {
   if (ir.maxTokens) {
     if (ir.maxTokens.v < RESPONSES_MIN_OUTPUT_TOKENS) {
       out.max_output_tokens = RESPONSES_MIN_OUTPUT_TOKENS;
@@ -364,20 +388,19 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
   if (ir.includeUsage)
     ctx.lose(ir.includeUsage.path, 'Responses always reports usage (in response.completed): nothing to ask for.');
   if (ir.includeObfuscation) out.stream_options = { include_obfuscation: ir.includeObfuscation.v };
-  if (ir.tools) {
-    out.tools = ir.tools.map((t, k) => {
-      const tool: Json = { type: 'function', name: t.name };
-      if (t.description !== undefined) tool.description = t.description;
-      tool.parameters = t.schema ?? null;
-      tool.strict = strictFor(t, ctx, `tools[${k}].strict`);
-      return tool;
-    });
-  }
-  if (ir.toolChoice) {
-    const { mode, name } = ir.toolChoice.v;
-    out.tool_choice = mode === 'tool' ? { type: 'function', name } : mode === 'any' ? 'required' : mode;
-  }
-  if (ir.parallel) out.parallel_tool_calls = ir.parallel.v;
+}
+
+function writeResponsesTools(tools: Tool[], ctx: Ctx): Json[] {
+  return tools.map((t, k) => {
+    const tool: Json = { type: 'function', name: t.name };
+    if (t.description !== undefined) tool.description = t.description;
+    tool.parameters = t.schema ?? null;
+    tool.strict = strictFor(t, ctx, `tools[${k}].strict`);
+    return tool;
+  });
+}
+
+function writeResponsesReasoning(ir: IR, out: Json, ctx: Ctx): void {
   const reasoning: Json = {};
   if (ir.effort) {
     if (ir.effort.v === 'max') {
@@ -392,16 +415,6 @@ export function writeResponses(ir: IR, ctx: Ctx): Json {
       ctx.lose(ir.display.path, 'Responses shows no reasoning summary unless asked, which is the same as "omitted".');
   }
   if (Object.keys(reasoning).length > 0) out.reasoning = reasoning;
-  const text: Json = {};
-  if (ir.format) text.format = writeOpenAiFormat(ir.format, ctx, 'responses');
-  if (ir.verbosity) text.verbosity = ir.verbosity.v;
-  if (Object.keys(text).length > 0) out.text = text;
-  if (ir.logprobs) {
-    if (ir.logprobs.v) out.include = [LOGPROBS_INCLUDE];
-    else ctx.lose(ir.logprobs.path, 'false is the default: Responses leaves log probabilities out unless included.');
-  }
-  carryOpenAiCommon(ir, out);
-  return out;
 }
 
 function writeResponsesItems(turns: Turn[], ctx: Ctx): Json[] {
