@@ -238,7 +238,14 @@ function writeMessagesAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ct
 
 /** Messages wants the arguments as an object; anything else cannot be sent as is. */
 function toolInput(c: ToolCall, ctx: Ctx): Json {
-  if (c.args.trim() === '') return {};
+  if (c.args.trim() === '') {
+    ctx.change(
+      c.argsPath,
+      'Empty arguments: Messages needs an object, so {} is sent (and comes back as "{}").',
+      'input',
+    );
+    return {};
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(c.args);
@@ -276,11 +283,22 @@ function writeMessagesToolChoice(ir: IR, out: Json, ctx: Ctx): void {
         'Messages takes no parallel-call setting beside tool_choice "none" (no tool is called anyway).',
       );
     } else {
-      tc ??= { type: 'auto' };
+      tc ??= autoToolChoice(ir.parallel.path, ctx);
       tc.disable_parallel_tool_use = !ir.parallel.v;
     }
   }
   if (tc) out.tool_choice = tc;
+}
+
+/** Messages says parallel calls on tool_choice, which needs a type: "auto" is what the source did without one. */
+function autoToolChoice(parallelPath: string, ctx: Ctx): Json {
+  ctx.add(
+    parallelPath,
+    `Messages sets parallel calls on tool_choice, which needs a type: "auto" (what ${ctx.source} does with tools and ` +
+      `no tool_choice) is filled in, and comes back as tool_choice "auto".`,
+    'tool_choice.type',
+  );
+  return { type: 'auto' };
 }
 
 function writeMessagesFormat(f: Format, out: Json, ctx: Ctx): void {

@@ -18,6 +18,7 @@ import {
   type ToolCall,
   type Turn,
   typeOf,
+  readTools,
 } from './ir';
 import { readMessagesReasoning } from './thinking';
 import { readMessagesPart, readMessagesText, readMessagesToolResult } from './messages-content';
@@ -75,7 +76,7 @@ export function readMessages(b: Json, ctx: Ctx): IR {
   if (present(b.system)) ir.turns.push(readMessagesSystem(b.system, ctx));
   if (b.messages === undefined) throw new Invalid('messages is missing.');
   asArr(b.messages, 'messages').forEach((m, i) => readMessagesTurn(m, `messages[${i}]`, ir, ctx));
-  if (present(b.tools)) ir.tools = readMessagesTools(b.tools, ctx);
+  if (present(b.tools)) ir.tools = readTools(b.tools, (o, path) => readMessagesTool(o, path, ctx));
   if (present(b.tool_choice)) readMessagesToolChoice(b.tool_choice, ir, ctx);
   readMessagesReasoning(b, ir, ctx);
   return ir;
@@ -182,28 +183,22 @@ function readMessagesUser(blocks: unknown[], path: string, ctx: Ctx): Turn[] {
   return rest.length > 0 || results.length === 0 ? [...results, { role: 'user', content: rest, path }] : results;
 }
 
-function readMessagesTools(tools: unknown, ctx: Ctx): Tool[] {
-  const out: Tool[] = [];
-  asArr(tools, 'tools').forEach((t, i) => {
-    const path = `tools[${i}]`;
-    const o = asObj(t, path);
-    if (present(o.type) && o.type !== 'custom') {
-      ctx.lose(path, `A server tool (${String(o.type)}): ${ctx.target} has no equivalent.`);
-      return;
-    }
-    ctx.keys(o, path, ['type', 'name', 'description', 'input_schema', 'strict', 'cache_control']);
-    if (o.type === 'custom')
-      ctx.lose(`${path}.type`, `"custom" is implied for client tools; ${ctx.target} writes function tools.`);
-    if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
-    out.push({
-      name: asStr(o.name, `${path}.name`),
-      description: strF(o, 'description', path)?.v,
-      schema: o.input_schema,
-      strict: boolF(o, 'strict', path)?.v,
-      path,
-    });
-  });
-  return out;
+function readMessagesTool(o: Json, path: string, ctx: Ctx): Tool | undefined {
+  if (present(o.type) && o.type !== 'custom') {
+    ctx.lose(path, `A server tool (${String(o.type)}): ${ctx.target} has no equivalent.`);
+    return undefined;
+  }
+  ctx.keys(o, path, ['type', 'name', 'description', 'input_schema', 'strict', 'cache_control']);
+  if (o.type === 'custom')
+    ctx.lose(`${path}.type`, `"custom" is implied for client tools; ${ctx.target} writes function tools.`);
+  if (present(o.cache_control)) ctx.noCache(`${path}.cache_control`);
+  return {
+    name: asStr(o.name, `${path}.name`),
+    description: strF(o, 'description', path)?.v,
+    schema: o.input_schema,
+    strict: boolF(o, 'strict', path)?.v,
+    path,
+  };
 }
 
 function readMessagesToolChoice(tc: unknown, ir: IR, ctx: Ctx): void {

@@ -4,7 +4,6 @@ import {
   asObj,
   asStr,
   boolF,
-  compact,
   type Ctx,
   EFFORTS,
   Invalid,
@@ -21,6 +20,7 @@ import {
   type ToolCall,
   type Turn,
   readParts,
+  readTools,
 } from './ir';
 import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
 
@@ -91,7 +91,7 @@ export function readResponses(b: Json, ctx: Ctx): IR {
   } else {
     readResponsesItems(asArr(b.input, 'input'), ir, ctx, !present(b.instructions));
   }
-  if (present(b.tools)) ir.tools = readResponsesTools(b.tools, ctx);
+  if (present(b.tools)) ir.tools = readTools(b.tools, (o, path) => readResponsesTool(o, path, ctx));
   if (present(b.tool_choice)) readOpenAiToolChoice(b.tool_choice, ir, ctx, 'responses');
   ir.parallel = boolF(b, 'parallel_tool_calls', '');
   return ir;
@@ -317,25 +317,19 @@ function readResponsesFile(o: Json, pp: string, ctx: Ctx): Part | undefined {
   return part;
 }
 
-function readResponsesTools(tools: unknown, ctx: Ctx): Tool[] {
-  const out: Tool[] = [];
-  asArr(tools, 'tools').forEach((t, i) => {
-    const path = `tools[${i}]`;
-    const o = asObj(t, path);
-    if (o.type !== 'function') {
-      ctx.lose(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
-      return;
-    }
-    ctx.keys(o, path, ['type', 'name', 'description', 'parameters', 'strict']);
-    out.push({
-      name: asStr(o.name, `${path}.name`),
-      description: strF(o, 'description', path)?.v,
-      schema: o.parameters ?? undefined,
-      strict: boolF(o, 'strict', path)?.v,
-      path,
-    });
-  });
-  return out;
+function readResponsesTool(o: Json, path: string, ctx: Ctx): Tool | undefined {
+  if (o.type !== 'function') {
+    ctx.lose(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
+    return undefined;
+  }
+  ctx.keys(o, path, ['type', 'name', 'description', 'parameters', 'strict']);
+  return {
+    name: asStr(o.name, `${path}.name`),
+    description: strF(o, 'description', path)?.v,
+    schema: o.parameters ?? undefined,
+    strict: boolF(o, 'strict', path)?.v,
+    path,
+  };
 }
 
 export function writeResponses(ir: IR, ctx: Ctx): Json {
@@ -395,6 +389,12 @@ function writeResponsesTools(tools: Tool[], ctx: Ctx): Json[] {
     const tool: Json = { type: 'function', name: t.name };
     if (t.description !== undefined) tool.description = t.description;
     tool.parameters = t.schema ?? null;
+    if (t.schema === undefined)
+      ctx.add(
+        t.path,
+        'Responses requires parameters on a function tool: null (a tool that takes none) is filled in.',
+        `tools[${k}].parameters`,
+      );
     tool.strict = strictFor(t, ctx, `tools[${k}].strict`);
     return tool;
   });
@@ -420,49 +420,68 @@ function writeResponsesReasoning(ir: IR, out: Json, ctx: Ctx): void {
 function writeResponsesItems(turns: Turn[], ctx: Ctx): Json[] {
   const items: Json[] = [];
   for (const t of turns) {
+    const at = `input[${items.length}]`;
     switch (t.role) {
       case 'system':
       case 'developer':
-      case 'user':
-        items.push({
-          type: 'message',
-          role: t.role,
-          content:
-            typeof t.content === 'string' ? t.content : compact(t.content.map((p) => responsesPart(p, ctx, 'input'))),
-        });
-        break;
-      case 'assistant': {
-        const hasText = typeof t.content === 'string' || (t.content !== null && t.content.length > 0);
-        if (hasText) {
-          const content =
-            typeof t.content === 'string' ? t.content : compact(t.content!.map((p) => responsesPart(p, ctx, 'output')));
-          items.push({ type: 'message', role: 'assistant', content });
-        }
-        for (const c of t.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.args });
+      case 'user': {
+        const content =
+          typeof t.content === 'string' ? t.content : responsesParts(t.content, ctx, 'input', `${at}.content`);
+        items.push({ type: 'message', role: t.role, content });
         break;
       }
-      case 'tool':
-        items.push({
-          type: 'function_call_output',
-          call_id: t.callId,
-          output:
-            typeof t.output === 'string' ? t.output : compact(t.output.map((p) => responsesPart(p, ctx, 'input'))),
-        });
+      case 'assistant':
+        items.push(...responsesAssistant(t, ctx, at));
         break;
+      case 'tool': {
+        const output = typeof t.output === 'string' ? t.output : responsesParts(t.output, ctx, 'input', `${at}.output`);
+        items.push({ type: 'function_call_output', call_id: t.callId, output });
+        break;
+      }
     }
   }
   return items;
 }
 
-function responsesPart(p: Part, ctx: Ctx, side: 'input' | 'output'): Json | undefined {
+/** An assistant turn: its text as a message item, then one function_call item per call. */
+function responsesAssistant(t: AssistantTurn, ctx: Ctx, at: string): Json[] {
+  const items: Json[] = [];
+  if (typeof t.content === 'string') items.push({ type: 'message', role: 'assistant', content: t.content });
+  else if (t.content !== null && t.content.length > 0)
+    items.push({
+      type: 'message',
+      role: 'assistant',
+      content: responsesParts(t.content, ctx, 'output', `${at}.content`),
+    });
+  else if (t.calls.length === 0)
+    ctx.lose(t.contentPath, 'An assistant turn with nothing left to send: Responses has no empty message.');
+  for (const c of t.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.args });
+  return items;
+}
+
+/** Content parts, written at `at` (the list's path in the translated body, for what is added there). */
+function responsesParts(parts: Part[], ctx: Ctx, side: 'input' | 'output', at: string): Json[] {
+  return parts.map((p, k) => responsesPart(p, ctx, side, `${at}[${k}]`));
+}
+
+function responsesPart(p: Part, ctx: Ctx, side: 'input' | 'output', at: string): Json {
   switch (p.type) {
     case 'text':
       return side === 'output' ? { type: 'output_text', text: p.text } : { type: 'input_text', text: p.text };
     case 'refusal':
       return { type: 'refusal', refusal: p.text };
     case 'image':
-      // detail is required by the Responses schema; "auto" is what the other protocols do.
-      return { type: 'input_image', image_url: p.url, detail: p.detail?.v ?? 'auto' };
+      if (p.detail) return { type: 'input_image', image_url: p.url, detail: p.detail.v };
+      ctx.add(
+        p.path,
+        ctx.from === 'messages'
+          ? 'Responses requires a detail on every image and Messages has none: "auto" (the model picks the ' +
+              'resolution) is filled in.'
+          : `Responses requires a detail on every image: "auto", ${ctx.source}'s default, is filled in (and comes ` +
+              `back as detail "auto").`,
+        `${at}.detail`,
+      );
+      return { type: 'input_image', image_url: p.url, detail: 'auto' };
     case 'file': {
       const file: Json = { type: 'input_file' };
       if (p.data !== undefined) file.file_data = p.data;
