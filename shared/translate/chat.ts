@@ -21,6 +21,7 @@ import {
   type Tool,
   type ToolCall,
   readParts,
+  readTools,
   type Turn,
 } from './ir';
 import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
@@ -121,7 +122,7 @@ export function readChat(b: Json, ctx: Ctx): IR {
     ir.effort = { v: oneOf(b.reasoning_effort, 'reasoning_effort', EFFORTS), path: 'reasoning_effort' };
   if (b.messages === undefined) throw new Invalid('messages is missing.');
   asArr(b.messages, 'messages').forEach((m, i) => readChatMessage(m, `messages[${i}]`, ir, ctx));
-  if (present(b.tools)) ir.tools = readChatTools(b.tools, ctx);
+  if (present(b.tools)) ir.tools = readTools(b.tools, (o, path) => readChatTool(o, path, ctx));
   if (present(b.tool_choice)) readOpenAiToolChoice(b.tool_choice, ir, ctx, 'chat');
   ir.parallel = boolF(b, 'parallel_tool_calls', '');
   if (present(b.response_format)) readChatFormat(b.response_format, ir, ctx);
@@ -266,28 +267,22 @@ function readChatPart(o: Json, pp: string, type: string, ctx: Ctx): Part | undef
   return undefined;
 }
 
-function readChatTools(tools: unknown, ctx: Ctx): Tool[] {
-  const out: Tool[] = [];
-  asArr(tools, 'tools').forEach((t, i) => {
-    const path = `tools[${i}]`;
-    const o = asObj(t, path);
-    if (o.type !== 'function') {
-      ctx.lose(path, `A "${String(o.type)}" tool: ${ctx.target} only takes function tools.`);
-      return;
-    }
-    ctx.keys(o, path, ['type', 'function']);
-    const fp = `${path}.function`;
-    const fn = asObj(o.function, fp);
-    ctx.keys(fn, fp, ['name', 'description', 'parameters', 'strict']);
-    out.push({
-      name: asStr(fn.name, `${fp}.name`),
-      description: strF(fn, 'description', fp)?.v,
-      schema: fn.parameters ?? undefined,
-      strict: boolF(fn, 'strict', fp)?.v,
-      path: fp,
-    });
-  });
-  return out;
+function readChatTool(o: Json, path: string, ctx: Ctx): Tool | undefined {
+  if (o.type !== 'function') {
+    ctx.lose(path, `A "${String(o.type)}" tool: ${ctx.target} only takes function tools.`);
+    return undefined;
+  }
+  ctx.keys(o, path, ['type', 'function']);
+  const fp = `${path}.function`;
+  const fn = asObj(o.function, fp);
+  ctx.keys(fn, fp, ['name', 'description', 'parameters', 'strict']);
+  return {
+    name: asStr(fn.name, `${fp}.name`),
+    description: strF(fn, 'description', fp)?.v,
+    schema: fn.parameters ?? undefined,
+    strict: boolF(fn, 'strict', fp)?.v,
+    path: fp,
+  };
 }
 
 function readChatFormat(rf: unknown, ir: IR, ctx: Ctx): void {

@@ -16,16 +16,18 @@
  */
 import type { ProtocolId } from '../protocols/types';
 import { Ctx, Invalid, type IR, isObj, type Json, PROTOCOL_LABELS, type TranslateResult } from './ir';
-import { readMessages, writeMessages } from './messages';
+import { readMessages } from './messages';
+import { writeMessages } from './messages-write';
 import { readChat, writeChat } from './chat';
-import { readResponses, writeResponses } from './responses';
+import { readResponses } from './responses';
+import { writeResponses } from './responses-write';
 
 export { childPath, PROTOCOL_LABELS, type Effort, type Loss, type TranslateResult } from './ir';
 export { effortForBudget } from './thinking';
 export { DEFAULT_SCHEMA_NAME } from './openai';
-export { DEFAULT_MAX_TOKENS } from './messages';
+export { DEFAULT_MAX_TOKENS } from './messages-write';
 export { CHAT_MAX_STOP } from './chat';
-export { RESPONSES_MIN_OUTPUT_TOKENS } from './responses';
+export { RESPONSES_MIN_OUTPUT_TOKENS } from './responses-write';
 
 /** A final assistant turn means "continue this text" in Messages and "an earlier answer" elsewhere. */
 function notePrefill(ir: IR, ctx: Ctx): void {

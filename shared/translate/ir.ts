@@ -324,3 +324,13 @@ export function readParts(
   });
   return parts;
 }
+
+/**
+ * A tools list, read tool by tool (`readTool` answers undefined for one it left out, and names it). A list whose
+ * every tool was left out becomes no list: Chat Completions rejects an empty one.
+ */
+export function readTools(tools: unknown, readTool: (o: Json, path: string) => Tool | undefined): Tool[] | undefined {
+  const list = asArr(tools, 'tools');
+  const out = compact(list.map((t, i) => readTool(asObj(t, `tools[${i}]`), `tools[${i}]`)));
+  return out.length > 0 || list.length === 0 ? out : undefined;
+}

@@ -51,10 +51,32 @@ export function carryOpenAiCommon(ir: IR, out: Json): void {
 
 export function writeOpenAiFormat(f: Format, ctx: Ctx, to: 'chat' | 'responses'): Json {
   if (f.kind !== 'json_schema') return { type: f.kind };
-  const spec: Json = { name: f.name?.v ?? DEFAULT_SCHEMA_NAME, schema: f.schema };
+  const at = to === 'chat' ? 'response_format.json_schema' : 'text.format';
+  const spec: Json = { name: schemaName(f, ctx, at), schema: f.schema };
   if (f.description) spec.description = f.description.v;
-  // Messages always constrains output to the schema: strict is its equivalent.
   if (f.strict) spec.strict = f.strict.v;
-  else if (ctx.from === 'messages') spec.strict = true;
+  else if (ctx.from === 'messages') {
+    spec.strict = true;
+    ctx.add(
+      f.path,
+      `Messages always holds the output to the schema; ${ctx.target} does only with strict: true, so strict: true ` +
+        `is added.`,
+      `${at}.strict`,
+    );
+  }
   return to === 'chat' ? { type: 'json_schema', json_schema: spec } : { type: 'json_schema', ...spec };
+}
+
+/** Chat and Responses require a JSON schema's name (docs/protocols.md §3.2, §4.1); Messages' format has none. */
+function schemaName(f: Format, ctx: Ctx, at: string): string {
+  if (f.name) return f.name.v;
+  ctx.add(
+    f.path,
+    ctx.from === 'messages'
+      ? `Messages' output format has no name, and ${ctx.target} requires one: "${DEFAULT_SCHEMA_NAME}" is filled in.`
+      : `The schema has no name, and ${ctx.target} requires one: "${DEFAULT_SCHEMA_NAME}" is filled in (and comes ` +
+          `back as "${DEFAULT_SCHEMA_NAME}").`,
+    `${at}.name`,
+  );
+  return DEFAULT_SCHEMA_NAME;
 }

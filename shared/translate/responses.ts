@@ -1,10 +1,9 @@
-/** Responses requests (docs/protocols.md §4.1), read into the neutral shape and written from it. */
+/** Responses requests (docs/protocols.md §4.1), read into the neutral shape; responses-write.ts writes them. */
 import {
   asArr,
   asObj,
   asStr,
   boolF,
-  compact,
   type Ctx,
   EFFORTS,
   Invalid,
@@ -16,16 +15,13 @@ import {
   type Part,
   present,
   strF,
-  strictFor,
   type Tool,
   type ToolCall,
   type Turn,
   readParts,
+  readTools,
 } from './ir';
-import { carryOpenAiCommon, readOpenAiCommon, readOpenAiToolChoice, writeOpenAiFormat } from './openai';
-
-/** Responses rejects a smaller max_output_tokens (integer_below_min_value). */
-export const RESPONSES_MIN_OUTPUT_TOKENS = 16;
+import { readOpenAiCommon, readOpenAiToolChoice } from './openai';
 
 const RESPONSES_TOP = [
   'model',
@@ -58,7 +54,8 @@ const RESPONSES_TOP = [
   'max_tool_calls',
 ];
 
-const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
+/** The include entry that asks Responses for log probabilities (Chat's logprobs: true). */
+export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 
 export function readResponses(b: Json, ctx: Ctx): IR {
   ctx.keys(b, '', RESPONSES_TOP);
@@ -91,7 +88,7 @@ export function readResponses(b: Json, ctx: Ctx): IR {
   } else {
     readResponsesItems(asArr(b.input, 'input'), ir, ctx, !present(b.instructions));
   }
-  if (present(b.tools)) ir.tools = readResponsesTools(b.tools, ctx);
+  if (present(b.tools)) ir.tools = readTools(b.tools, (o, path) => readResponsesTool(o, path, ctx));
   if (present(b.tool_choice)) readOpenAiToolChoice(b.tool_choice, ir, ctx, 'responses');
   ir.parallel = boolF(b, 'parallel_tool_calls', '');
   return ir;
@@ -177,83 +174,85 @@ const HOSTED_ITEMS = [
   'custom_tool_call_output',
 ];
 
+type AssistantTurn = Extract<Turn, { role: 'assistant' }>;
+
 function readResponsesItems(items: unknown[], ir: IR, ctx: Ctx, noInstructions: boolean): void {
   // Function calls join the assistant turn they follow, as one Messages/Chat assistant turn holds them.
-  let current: Extract<Turn, { role: 'assistant' }> | undefined;
+  let current: AssistantTurn | undefined;
   items.forEach((item, i) => {
     const path = `input[${i}]`;
     const o = asObj(item, path);
     const type = o.type ?? (o.role !== undefined ? 'message' : undefined);
     if (typeof type !== 'string') throw new Invalid(`${path} has no type.`);
     if (type !== 'reasoning' && type !== 'function_call') current = undefined;
-    switch (type) {
-      case 'message': {
-        ctx.keys(o, path, ['type', 'role', 'content', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const role = oneOf(o.role, `${path}.role`, ['user', 'assistant', 'system', 'developer'] as const);
-        const cp = `${path}.content`;
-        if (role === 'assistant') {
-          current = {
-            role,
-            content: readResponsesContent(o.content, cp, ctx, 'assistant'),
-            calls: [],
-            path,
-            contentPath: cp,
-          };
-          ir.turns.push(current);
-        } else if (role === 'user') {
-          ir.turns.push({ role, content: readResponsesContent(o.content, cp, ctx, 'user'), path });
-        } else {
-          const content = readResponsesContent(o.content, cp, ctx, 'system');
-          if (i === 0 && noInstructions && role === 'system' && typeof content === 'string') {
-            ctx.change(
-              path,
-              'A leading system message means the same as instructions; translating back writes it as instructions.',
-            );
-          }
-          ir.turns.push({ role, content, path });
-        }
-        return;
+    if (type === 'message') {
+      const turn = readResponsesMessage(o, path, ctx, i === 0 && noInstructions);
+      if (turn.role === 'assistant') current = turn;
+      ir.turns.push(turn);
+    } else if (type === 'function_call') {
+      const call = readResponsesCall(o, path, ctx);
+      if (current) current.calls.push(call);
+      else {
+        current = { role: 'assistant', content: null, calls: [call], path, contentPath: path };
+        ir.turns.push(current);
       }
-      case 'function_call': {
-        ctx.keys(o, path, ['type', 'call_id', 'name', 'arguments', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const call: ToolCall = {
-          id: asStr(o.call_id, `${path}.call_id`),
-          name: asStr(o.name, `${path}.name`),
-          args: asStr(o.arguments ?? '', `${path}.arguments`),
-          argsPath: `${path}.arguments`,
-        };
-        if (current) current.calls.push(call);
-        else {
-          current = { role: 'assistant', content: null, calls: [call], path, contentPath: path };
-          ir.turns.push(current);
-        }
-        return;
-      }
-      case 'function_call_output': {
-        ctx.keys(o, path, ['type', 'call_id', 'output', 'id', 'status']);
-        dropItemIds(o, path, ctx);
-        const output = readResponsesContent(o.output ?? '', `${path}.output`, ctx, 'user');
-        ir.turns.push({ role: 'tool', callId: asStr(o.call_id, `${path}.call_id`), output, path });
-        return;
-      }
-      case 'reasoning':
-        ctx.lose(
-          path,
-          `A reasoning item only means something to Responses (its summary and encrypted content cannot be ` +
-            `recreated in ${ctx.target}).`,
-        );
-        return;
-      case 'item_reference':
-        ctx.lose(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
-        return;
-      default:
-        if (HOSTED_ITEMS.includes(type))
-          ctx.lose(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
-        else notTranslatedBlock(path, type, ctx);
-    }
+    } else if (type === 'function_call_output') {
+      ir.turns.push(readResponsesCallOutput(o, path, ctx));
+    } else loseOtherItem(path, type, ctx);
   });
+}
+
+/** A message item; `leading` when it opens the input of a request without instructions. */
+function readResponsesMessage(o: Json, path: string, ctx: Ctx, leading: boolean): Turn {
+  ctx.keys(o, path, ['type', 'role', 'content', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  const role = oneOf(o.role, `${path}.role`, ['user', 'assistant', 'system', 'developer'] as const);
+  const cp = `${path}.content`;
+  if (role === 'assistant') {
+    return { role, content: readResponsesContent(o.content, cp, ctx, 'assistant'), calls: [], path, contentPath: cp };
+  }
+  if (role === 'user') return { role, content: readResponsesContent(o.content, cp, ctx, 'user'), path };
+  const content = readResponsesContent(o.content, cp, ctx, 'system');
+  if (leading && role === 'system' && typeof content === 'string') {
+    ctx.change(
+      path,
+      'A leading system message means the same as instructions; translating back writes it as instructions.',
+    );
+  }
+  return { role, content, path };
+}
+
+function readResponsesCall(o: Json, path: string, ctx: Ctx): ToolCall {
+  ctx.keys(o, path, ['type', 'call_id', 'name', 'arguments', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  return {
+    id: asStr(o.call_id, `${path}.call_id`),
+    name: asStr(o.name, `${path}.name`),
+    args: asStr(o.arguments ?? '', `${path}.arguments`),
+    argsPath: `${path}.arguments`,
+  };
+}
+
+function readResponsesCallOutput(o: Json, path: string, ctx: Ctx): Turn {
+  ctx.keys(o, path, ['type', 'call_id', 'output', 'id', 'status']);
+  dropItemIds(o, path, ctx);
+  const output = readResponsesContent(o.output ?? '', `${path}.output`, ctx, 'user');
+  return { role: 'tool', callId: asStr(o.call_id, `${path}.call_id`), output, path };
+}
+
+/** Reasoning, stored-item references, built-in tool items and unknown items: none is carried. */
+function loseOtherItem(path: string, type: string, ctx: Ctx): void {
+  if (type === 'reasoning') {
+    ctx.lose(
+      path,
+      `A reasoning item only means something to Responses (its summary and encrypted content cannot be ` +
+        `recreated in ${ctx.target}).`,
+    );
+  } else if (type === 'item_reference') {
+    ctx.lose(path, `A reference to a stored item: ${ctx.target} is stateless, send the item itself.`);
+  } else if (HOSTED_ITEMS.includes(type)) {
+    ctx.lose(path, `A built-in tool item (${type}): ${ctx.target} has no equivalent.`);
+  } else notTranslatedBlock(path, type, ctx);
 }
 
 function dropItemIds(o: Json, path: string, ctx: Ctx): void {
@@ -315,147 +314,17 @@ function readResponsesFile(o: Json, pp: string, ctx: Ctx): Part | undefined {
   return part;
 }
 
-function readResponsesTools(tools: unknown, ctx: Ctx): Tool[] {
-  const out: Tool[] = [];
-  asArr(tools, 'tools').forEach((t, i) => {
-    const path = `tools[${i}]`;
-    const o = asObj(t, path);
-    if (o.type !== 'function') {
-      ctx.lose(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
-      return;
-    }
-    ctx.keys(o, path, ['type', 'name', 'description', 'parameters', 'strict']);
-    out.push({
-      name: asStr(o.name, `${path}.name`),
-      description: strF(o, 'description', path)?.v,
-      schema: o.parameters ?? undefined,
-      strict: boolF(o, 'strict', path)?.v,
-      path,
-    });
-  });
-  return out;
-}
-
-export function writeResponses(ir: IR, ctx: Ctx): Json {
-  const out: Json = {};
-  if (ir.model !== undefined) out.model = ir.model;
-  const first = ir.turns[0];
-  let turns = ir.turns;
-  if (first && first.role === 'system' && typeof first.content === 'string') {
-    out.instructions = first.content;
-    turns = turns.slice(1);
+function readResponsesTool(o: Json, path: string, ctx: Ctx): Tool | undefined {
+  if (o.type !== 'function') {
+    ctx.lose(path, `A built-in "${String(o.type)}" tool: ${ctx.target} has no equivalent.`);
+    return undefined;
   }
-  out.input = writeResponsesItems(turns, ctx);
-  if (ir.maxTokens) {
-    if (ir.maxTokens.v < RESPONSES_MIN_OUTPUT_TOKENS) {
-      out.max_output_tokens = RESPONSES_MIN_OUTPUT_TOKENS;
-      ctx.change(
-        ir.maxTokens.path,
-        `${ir.maxTokens.v} is below Responses' minimum of ${RESPONSES_MIN_OUTPUT_TOKENS}: raised to ` +
-          `${RESPONSES_MIN_OUTPUT_TOKENS}.`,
-        'max_output_tokens',
-      );
-    } else out.max_output_tokens = ir.maxTokens.v;
-  }
-  if (ir.temperature) out.temperature = ir.temperature.v;
-  if (ir.topP) out.top_p = ir.topP.v;
-  if (ir.stop) ctx.lose(ir.stop.path, 'Responses has no stop sequences.');
-  if (ir.stream) out.stream = ir.stream.v;
-  if (ir.includeUsage)
-    ctx.lose(ir.includeUsage.path, 'Responses always reports usage (in response.completed): nothing to ask for.');
-  if (ir.includeObfuscation) out.stream_options = { include_obfuscation: ir.includeObfuscation.v };
-  if (ir.tools) {
-    out.tools = ir.tools.map((t, k) => {
-      const tool: Json = { type: 'function', name: t.name };
-      if (t.description !== undefined) tool.description = t.description;
-      tool.parameters = t.schema ?? null;
-      tool.strict = strictFor(t, ctx, `tools[${k}].strict`);
-      return tool;
-    });
-  }
-  if (ir.toolChoice) {
-    const { mode, name } = ir.toolChoice.v;
-    out.tool_choice = mode === 'tool' ? { type: 'function', name } : mode === 'any' ? 'required' : mode;
-  }
-  if (ir.parallel) out.parallel_tool_calls = ir.parallel.v;
-  const reasoning: Json = {};
-  if (ir.effort) {
-    if (ir.effort.v === 'max') {
-      reasoning.effort = 'xhigh';
-      ctx.change(ir.effort.path, 'Responses has no "max" effort: "xhigh" is used.', 'reasoning.effort');
-    } else reasoning.effort = ir.effort.v;
-  }
-  if (ir.summary) reasoning.summary = ir.summary.v;
-  if (ir.display) {
-    if (ir.display.v === 'summarized') reasoning.summary = 'auto';
-    else
-      ctx.lose(ir.display.path, 'Responses shows no reasoning summary unless asked, which is the same as "omitted".');
-  }
-  if (Object.keys(reasoning).length > 0) out.reasoning = reasoning;
-  const text: Json = {};
-  if (ir.format) text.format = writeOpenAiFormat(ir.format, ctx, 'responses');
-  if (ir.verbosity) text.verbosity = ir.verbosity.v;
-  if (Object.keys(text).length > 0) out.text = text;
-  if (ir.logprobs) {
-    if (ir.logprobs.v) out.include = [LOGPROBS_INCLUDE];
-    else ctx.lose(ir.logprobs.path, 'false is the default: Responses leaves log probabilities out unless included.');
-  }
-  carryOpenAiCommon(ir, out);
-  return out;
-}
-
-function writeResponsesItems(turns: Turn[], ctx: Ctx): Json[] {
-  const items: Json[] = [];
-  for (const t of turns) {
-    switch (t.role) {
-      case 'system':
-      case 'developer':
-      case 'user':
-        items.push({
-          type: 'message',
-          role: t.role,
-          content:
-            typeof t.content === 'string' ? t.content : compact(t.content.map((p) => responsesPart(p, ctx, 'input'))),
-        });
-        break;
-      case 'assistant': {
-        const hasText = typeof t.content === 'string' || (t.content !== null && t.content.length > 0);
-        if (hasText) {
-          const content =
-            typeof t.content === 'string' ? t.content : compact(t.content!.map((p) => responsesPart(p, ctx, 'output')));
-          items.push({ type: 'message', role: 'assistant', content });
-        }
-        for (const c of t.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.args });
-        break;
-      }
-      case 'tool':
-        items.push({
-          type: 'function_call_output',
-          call_id: t.callId,
-          output:
-            typeof t.output === 'string' ? t.output : compact(t.output.map((p) => responsesPart(p, ctx, 'input'))),
-        });
-        break;
-    }
-  }
-  return items;
-}
-
-function responsesPart(p: Part, ctx: Ctx, side: 'input' | 'output'): Json | undefined {
-  switch (p.type) {
-    case 'text':
-      return side === 'output' ? { type: 'output_text', text: p.text } : { type: 'input_text', text: p.text };
-    case 'refusal':
-      return { type: 'refusal', refusal: p.text };
-    case 'image':
-      // detail is required by the Responses schema; "auto" is what the other protocols do.
-      return { type: 'input_image', image_url: p.url, detail: p.detail?.v ?? 'auto' };
-    case 'file': {
-      const file: Json = { type: 'input_file' };
-      if (p.data !== undefined) file.file_data = p.data;
-      else file.file_url = p.url;
-      if (p.filename) file.filename = p.filename.v;
-      return file;
-    }
-  }
+  ctx.keys(o, path, ['type', 'name', 'description', 'parameters', 'strict']);
+  return {
+    name: asStr(o.name, `${path}.name`),
+    description: strF(o, 'description', path)?.v,
+    schema: o.parameters ?? undefined,
+    strict: boolF(o, 'strict', path)?.v,
+    path,
+  };
 }

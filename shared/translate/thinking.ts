@@ -17,73 +17,9 @@ export function effortForBudget(budgetTokens: number): 'low' | 'medium' | 'high'
 }
 
 export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
-  let effort: F<Effort> | undefined;
-  if (present(b.output_config)) {
-    const oc = asObj(b.output_config, 'output_config');
-    ctx.keys(oc, 'output_config', ['effort', 'format']);
-    if (present(oc.effort))
-      effort = { v: oneOf(oc.effort, 'output_config.effort', MESSAGES_EFFORTS), path: 'output_config.effort' };
-    if (present(oc.format)) {
-      const fp = 'output_config.format';
-      const f = asObj(oc.format, fp);
-      ctx.keys(f, fp, ['type', 'schema']);
-      oneOf(f.type, `${fp}.type`, ['json_schema'] as const);
-      ir.format = { kind: 'json_schema', schema: f.schema, path: fp };
-    }
-  }
-  const effortPath = ctx.to === 'chat' ? 'reasoning_effort' : 'reasoning.effort';
-  if (present(b.thinking)) {
-    const t = asObj(b.thinking, 'thinking');
-    ctx.keys(t, 'thinking', ['type', 'budget_tokens', 'display']);
-    const type = oneOf(t.type, 'thinking.type', ['enabled', 'adaptive', 'disabled'] as const);
-    if (type === 'enabled') {
-      const budget = numF(t, 'budget_tokens', 'thinking');
-      if (!budget) throw new Invalid('thinking.budget_tokens is missing (thinking type "enabled" needs a budget).');
-      if (effort) {
-        ir.effort = effort;
-        ctx.change(
-          'thinking',
-          `${ctx.target} has effort levels, not thinking budgets: the budget of ${budget.v} tokens is left out and ` +
-            `output_config.effort "${effort.v}" is used.`,
-          effortPath,
-        );
-      } else {
-        const level = effortForBudget(budget.v);
-        ir.effort = { v: level, path: 'thinking' };
-        ctx.change(
-          'thinking',
-          `Thinking budget of ${budget.v} tokens becomes reasoning effort "${level}": ${ctx.target} has effort ` +
-            `levels, not budgets.`,
-          effortPath,
-        );
-      }
-    } else if (type === 'adaptive') {
-      // Adaptive thinking without an effort thinks at the first family's default depth, "high"; written back,
-      // "high" becomes adaptive thinking alone, so an explicit "high" is the one form that does not return.
-      ir.effort = effort ?? { v: 'high', path: 'thinking' };
-      if (effort?.v === 'high') {
-        ctx.change(
-          effort.path,
-          `"high" is adaptive thinking's default depth: ${ctx.target} gets reasoning effort "high", and ` +
-            `translating back leaves output_config.effort out.`,
-          effortPath,
-        );
-      }
-    } else {
-      ir.effort = { v: 'none', path: 'thinking' };
-      if (effort)
-        ctx.change(
-          effort.path,
-          `Thinking is disabled: reasoning effort "none" is sent instead of "${effort.v}".`,
-          effortPath,
-        );
-    }
-    if (present(t.display))
-      ir.display = {
-        v: oneOf(t.display, 'thinking.display', ['summarized', 'omitted'] as const),
-        path: 'thinking.display',
-      };
-  } else if (effort) {
+  const effort = present(b.output_config) ? readOutputConfig(b.output_config, ir, ctx) : undefined;
+  if (present(b.thinking)) readThinking(b.thinking, effort, ir, ctx);
+  else if (effort) {
     // Without thinking, effort only steers how much the model writes. The other protocols' reasoning effort
     // asks for reasoning (translated back it turns thinking on), which this request does not ask for.
     ctx.lose(
@@ -92,6 +28,81 @@ export function readMessagesReasoning(b: Json, ir: IR, ctx: Ctx): void {
         `asks for reasoning, which this request does not use, so it is left out.`,
     );
   }
+}
+
+/** output_config: the structured output format goes to the IR; the effort is returned, for the thinking to use. */
+function readOutputConfig(config: unknown, ir: IR, ctx: Ctx): F<Effort> | undefined {
+  const oc = asObj(config, 'output_config');
+  ctx.keys(oc, 'output_config', ['effort', 'format']);
+  const effort: F<Effort> | undefined = present(oc.effort)
+    ? { v: oneOf(oc.effort, 'output_config.effort', MESSAGES_EFFORTS), path: 'output_config.effort' }
+    : undefined;
+  if (present(oc.format)) {
+    const fp = 'output_config.format';
+    const f = asObj(oc.format, fp);
+    ctx.keys(f, fp, ['type', 'schema']);
+    oneOf(f.type, `${fp}.type`, ['json_schema'] as const);
+    ir.format = { kind: 'json_schema', schema: f.schema, path: fp };
+  }
+  return effort;
+}
+
+function readThinking(thinking: unknown, effort: F<Effort> | undefined, ir: IR, ctx: Ctx): void {
+  const t = asObj(thinking, 'thinking');
+  ctx.keys(t, 'thinking', ['type', 'budget_tokens', 'display']);
+  const type = oneOf(t.type, 'thinking.type', ['enabled', 'adaptive', 'disabled'] as const);
+  const effortPath = ctx.to === 'chat' ? 'reasoning_effort' : 'reasoning.effort';
+  if (type === 'enabled') {
+    const budget = numF(t, 'budget_tokens', 'thinking');
+    if (!budget) throw new Invalid('thinking.budget_tokens is missing (thinking type "enabled" needs a budget).');
+    ir.effort = budgetEffort(budget.v, effort, ctx, effortPath);
+  } else if (type === 'adaptive') {
+    // Adaptive thinking without an effort thinks at the first family's default depth, "high"; written back,
+    // "high" becomes adaptive thinking alone, so an explicit "high" is the one form that does not return.
+    ir.effort = effort ?? { v: 'high', path: 'thinking' };
+    if (effort?.v === 'high') {
+      ctx.change(
+        effort.path,
+        `"high" is adaptive thinking's default depth: ${ctx.target} gets reasoning effort "high", and ` +
+          `translating back leaves output_config.effort out.`,
+        effortPath,
+      );
+    }
+  } else {
+    ir.effort = { v: 'none', path: 'thinking' };
+    if (effort)
+      ctx.change(
+        effort.path,
+        `Thinking is disabled: reasoning effort "none" is sent instead of "${effort.v}".`,
+        effortPath,
+      );
+  }
+  if (present(t.display))
+    ir.display = {
+      v: oneOf(t.display, 'thinking.display', ['summarized', 'omitted'] as const),
+      path: 'thinking.display',
+    };
+}
+
+/** Budgeted thinking: an explicit effort wins; else the budget becomes a level. Either way the budget is gone. */
+function budgetEffort(budget: number, effort: F<Effort> | undefined, ctx: Ctx, effortPath: string): F<Effort> {
+  if (effort) {
+    ctx.change(
+      'thinking',
+      `${ctx.target} has effort levels, not thinking budgets: the budget of ${budget} tokens is left out and ` +
+        `output_config.effort "${effort.v}" is used.`,
+      effortPath,
+    );
+    return effort;
+  }
+  const level = effortForBudget(budget);
+  ctx.change(
+    'thinking',
+    `Thinking budget of ${budget} tokens becomes reasoning effort "${level}": ${ctx.target} has effort ` +
+      `levels, not budgets.`,
+    effortPath,
+  );
+  return { v: level, path: 'thinking' };
 }
 
 /**
