@@ -119,7 +119,7 @@ describe('core: a data folder an older version left readable by others', () => {
           const { problems } = value<AppInfo>(await core.dispatch('app:info', {}, new Capture()));
           expect(problems).toHaveLength(1);
           expect(problems[0].message).toMatch(
-            /^(profiles|keys)\.json and 1 more in the data folder could not be made private to you .*operation not permitted, EPERM/,
+            /^(profiles|keys)\.json and 1 more in the data folder could not be made private .*not permitted, EPERM/,
           );
           expect(modes(dataDir)).toMatchObject({ history: 0o700, 'history/index.json': 0o600, 'keys.json': 0o644 });
           expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
