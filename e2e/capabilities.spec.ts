@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { expect, launchHost, test } from './fixtures';
+import { expect, test } from './fixtures';
 
 test('run a matrix row, then open a cell and its evidence run', async ({ app }) => {
   await app.getByRole('tab', { name: 'Capabilities' }).click();
@@ -92,23 +91,17 @@ test('at 1280×720 the evidence panel leaves every column in view, closes, shows
 });
 
 test('a profile that cannot list models: the same error as the protocol tabs, and nothing to probe', async ({
-  page,
+  relaunch,
   startGateway,
 }) => {
   const sim = await startGateway();
   const env = { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-not-a-key-of-this-gateway' };
-  const host = await launchHost({ env });
-  try {
-    await page.goto(host.url);
-    const pickerError = page.getByRole('alert', { name: 'Models error' });
-    await expect(pickerError).toBeVisible({ timeout: 20_000 });
-    const said = (await pickerError.textContent())!.trim();
-    expect(said).toMatch(/HTTP 401/);
-    await page.getByRole('tab', { name: 'Capabilities' }).click();
-    await expect(page.getByRole('alert', { name: 'Models error' })).toHaveText(said);
-    await expect(page.getByRole('button', { name: 'Probe everything shown (0 models)' })).toBeDisabled();
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
-  }
+  const page = await relaunch({ env });
+  const pickerError = page.getByRole('alert', { name: 'Models error' });
+  await expect(pickerError).toBeVisible({ timeout: 20_000 });
+  const said = (await pickerError.textContent())!.trim();
+  expect(said).toMatch(/HTTP 401/);
+  await page.getByRole('tab', { name: 'Capabilities' }).click();
+  await expect(page.getByRole('alert', { name: 'Models error' })).toHaveText(said);
+  await expect(page.getByRole('button', { name: 'Probe everything shown (0 models)' })).toBeDisabled();
 });

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { expect, launchHost, test } from './fixtures';
+import { expect, test } from './fixtures';
 
 async function openCompare(page: import('@playwright/test').Page) {
   await page.getByRole('tab', { name: 'Compare' }).click();
@@ -52,69 +51,54 @@ test('a fault column shows its verdict while the others complete; the diff shows
   await expect(diff).toContainText('GPT Sim 4o');
 });
 
-test('a saved comparison re-runs after a restart, and its runs are in history', async ({ page }) => {
-  let host = await launchHost();
-  try {
-    await page.goto(host.url);
-    await openCompare(page);
-    await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
-    await page.getByLabel('Shared user turn').fill('Compare me across protocols');
-    await page.getByLabel('Column 2 model').fill('gpt-sim-mini');
-    await page.getByLabel('Comparison name').fill('Two columns');
-    await page.getByRole('button', { name: 'Save comparison' }).click();
-    await expect(page.getByText('Saved “Two columns”.')).toBeVisible();
-    await host.stop();
-    host = await launchHost({ dataDir: host.dataDir });
-    await page.goto(host.url);
-    await page.getByRole('tab', { name: 'Presets' }).click();
-    await page.getByRole('button', { name: 'Load Two columns' }).click();
-    await expect(page.getByRole('tab', { name: 'Compare' })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByLabel('Shared user turn')).toHaveValue('Compare me across protocols');
-    await expect(page.getByLabel('Column 2 model')).toHaveValue('gpt-sim-mini');
-    await page.getByRole('button', { name: 'Run all' }).click();
-    for (let i = 1; i <= 2; i++) {
-      await expect(
-        page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
-      ).toContainText('complete', { timeout: 20_000 });
-    }
-    await page.getByRole('tab', { name: 'History' }).click();
-    await expect(page.getByRole('list', { name: 'Runs' }).getByRole('button')).toHaveCount(2);
-    await expect(page.getByRole('list', { name: 'Runs' })).toContainText('compare');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
+test('a saved comparison re-runs after a restart, and its runs are in history', async ({ app: page, relaunch }) => {
+  await openCompare(page);
+  await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
+  await page.getByLabel('Shared user turn').fill('Compare me across protocols');
+  await page.getByLabel('Column 2 model').fill('gpt-sim-mini');
+  await page.getByLabel('Comparison name').fill('Two columns');
+  await page.getByRole('button', { name: 'Save comparison' }).click();
+  await expect(page.getByText('Saved “Two columns”.')).toBeVisible();
+  await relaunch();
+  await page.getByRole('tab', { name: 'Presets' }).click();
+  await page.getByRole('button', { name: 'Load Two columns' }).click();
+  await expect(page.getByRole('tab', { name: 'Compare' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('Shared user turn')).toHaveValue('Compare me across protocols');
+  await expect(page.getByLabel('Column 2 model')).toHaveValue('gpt-sim-mini');
+  await page.getByRole('button', { name: 'Run all' }).click();
+  for (let i = 1; i <= 2; i++) {
+    await expect(
+      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' }),
+    ).toContainText('complete', { timeout: 20_000 });
   }
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('list', { name: 'Runs' }).getByRole('button')).toHaveCount(2);
+  await expect(page.getByRole('list', { name: 'Runs' })).toContainText('compare');
 });
 
 test('an Environment profile listing other models: the columns use its models and each completes', async ({
-  page,
+  relaunch,
   startGateway,
 }) => {
   // A second gateway whose key lists none of the Demo gateway's default model.
   const sim = await startGateway({ keys: { 'sk-env-only': ['gpt-sim-4o', 'gpt-sim-mini', 'sim-chat-only'] } });
-  const host = await launchHost({ env: { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-env-only' } });
-  try {
-    await page.goto(host.url);
-    await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('env');
-    await openCompare(page);
-    for (let i = 1; i <= 2; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
-    // Ctrl/Cmd+Shift+Enter runs all, wherever the focus is in the tab.
-    await page.getByLabel('Shared user turn').focus();
-    await page.keyboard.press('ControlOrMeta+Shift+Enter');
-    const col = (i: number) =>
-      page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
-    for (let i = 1; i <= 2; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
+  const page = await relaunch({ env: { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-env-only' } });
+  await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('env');
+  await openCompare(page);
+  for (let i = 1; i <= 2; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
+  // Ctrl/Cmd+Shift+Enter runs all, wherever the focus is in the tab.
+  await page.getByLabel('Shared user turn').focus();
+  await page.keyboard.press('ControlOrMeta+Shift+Enter');
+  const col = (i: number) =>
+    page.getByRole('region', { name: `Column ${i}` }).getByRole('status', { name: 'Stream status' });
+  for (let i = 1; i <= 2; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
 
-    await page.getByRole('button', { name: 'Same model, three protocols' }).click();
-    for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
-    await page.getByRole('button', { name: 'Run all' }).click();
-    for (let i = 1; i <= 3; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
-    const table = page.getByRole('table', { name: 'Comparison summary' });
-    await expect(table.getByRole('row', { name: /^status/ })).toContainText('200200200');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
-  }
+  await page.getByRole('button', { name: 'Same model, three protocols' }).click();
+  for (let i = 1; i <= 3; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
+  await page.getByRole('button', { name: 'Run all' }).click();
+  for (let i = 1; i <= 3; i++) await expect(col(i)).toContainText('complete', { timeout: 20_000 });
+  const table = page.getByRole('table', { name: 'Comparison summary' });
+  await expect(table.getByRole('row', { name: /^status/ })).toContainText('200200200');
 });
 
 test('at 1280×720 the stream checkbox is clear of max_tokens: a click on its edge edits, never toggles', async ({

@@ -1,6 +1,6 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, launchHost, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { openTab, output, pickModel, status } from './helpers';
 import type { Page } from '@playwright/test';
 
@@ -179,9 +179,10 @@ test('Attach image refuses a text file named .png, and the conversation is uncha
 });
 
 test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({
-  page,
+  app: page,
+  host,
+  relaunch,
 }) => {
-  let host = await launchHost();
   const drafts = () => {
     try {
       return readFileSync(path.join(host.dataDir, 'drafts.json'), 'utf8');
@@ -189,31 +190,23 @@ test('each tab keeps its composer across a restart of the host, and Reset to sam
       return '';
     }
   };
-  try {
-    await page.goto(host.url);
-    await page.getByLabel('Turn 1 text').fill('My own question');
-    await page.getByRole('textbox', { name: 'Message' }).fill('half a thought');
-    await openTab(page, 'Chat Completions');
-    await page.getByLabel('temperature', { exact: true }).fill('0.4');
-    await expect.poll(drafts).toContain('half a thought');
-    await expect.poll(drafts).toContain('"temperature": 0.4');
-    await host.stop();
-    host = await launchHost({ dataDir: host.dataDir });
-    await page.goto(host.url);
-    await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
-    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
-    await openTab(page, 'Chat Completions');
-    const temperature = page.getByLabel('temperature', { exact: true });
-    await expect(temperature).toHaveValue('0.4');
-    await page.getByRole('button', { name: 'Reset to sample' }).click();
-    await expect(temperature).toHaveValue('');
-    await expect(page.getByRole('status', { name: 'Last change' })).toContainText('Reset to sample.');
-    await page.getByRole('button', { name: 'Undo' }).click();
-    await expect(temperature).toHaveValue('0.4');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
-  }
+  await page.getByLabel('Turn 1 text').fill('My own question');
+  await page.getByRole('textbox', { name: 'Message' }).fill('half a thought');
+  await openTab(page, 'Chat Completions');
+  await page.getByLabel('temperature', { exact: true }).fill('0.4');
+  await expect.poll(drafts).toContain('half a thought');
+  await expect.poll(drafts).toContain('"temperature": 0.4');
+  await relaunch();
+  await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
+  await openTab(page, 'Chat Completions');
+  const temperature = page.getByLabel('temperature', { exact: true });
+  await expect(temperature).toHaveValue('0.4');
+  await page.getByRole('button', { name: 'Reset to sample' }).click();
+  await expect(temperature).toHaveValue('');
+  await expect(page.getByRole('status', { name: 'Last change' })).toContainText('Reset to sample.');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(temperature).toHaveValue('0.4');
 });
 
 test('loading a preset says so and sets the old output aside; Undo brings back the unsaved work and its output', async ({

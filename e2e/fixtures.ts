@@ -66,18 +66,61 @@ export async function launchHost(
 
 interface Fixtures {
   /** A running browser host with a temp data dir; stopped and cleaned after the test. */
-  host: HostHandle;
+  host: FixtureHost;
   /** The page, opened on the host and ready (the Profile combobox is there). */
   app: Page;
+  /**
+   * Quit the host and launch it again on the same data folder, as a user quits and reopens the app (with
+   * `env`, as if started with those variables), then reopen the page on it; `host` is the new process after.
+   */
+  relaunch: (opts?: { env?: Record<string, string> }) => Promise<Page>;
   /** Start another simulated gateway (closed after the test). */
   startGateway: (opts?: SimulatorOptions) => Promise<RunningSimulator>;
   /** Every WebSocket frame the page received, as text (for "the key never reaches the renderer"). */
   received: string[];
 }
 
+/** Opens the host's page and waits until the app is ready. */
+async function open(page: Page, url: string): Promise<Page> {
+  await page.goto(url);
+  await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+  return page;
+}
+
+/** The `host` fixture: one data folder, and the host process running on it now (`relaunch` replaces it). */
+class FixtureHost implements HostHandle {
+  private constructor(private running: HostHandle) {}
+
+  static async launch(): Promise<FixtureHost> {
+    return new FixtureHost(await launchHost());
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  get dataDir(): string {
+    return this.running.dataDir;
+  }
+
+  stop(): Promise<void> {
+    return this.running.stop();
+  }
+
+  /** What the process running now wrote. */
+  output(): string {
+    return this.running.output();
+  }
+
+  async relaunch(env?: Record<string, string>): Promise<void> {
+    await this.running.stop();
+    this.running = await launchHost({ dataDir: this.dataDir, env });
+  }
+}
+
 export const test = base.extend<Fixtures>({
   host: async ({}, use) => {
-    const host = await launchHost();
+    const host = await FixtureHost.launch();
     await use(host);
     await host.stop();
     rmSync(host.dataDir, { recursive: true, force: true });
@@ -89,9 +132,13 @@ export const test = base.extend<Fixtures>({
     page.on('websocket', (ws: PwWebSocket) => {
       ws.on('framereceived', (f) => received.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
     });
-    await page.goto(host.url);
-    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
-    await use(page);
+    await use(await open(page, host.url));
+  },
+  relaunch: async ({ page, host }, use) => {
+    await use(async (opts = {}) => {
+      await host.relaunch(opts.env);
+      return open(page, host.url);
+    });
   },
   startGateway: async ({}, use) => {
     const started: RunningSimulator[] = [];

@@ -3,44 +3,35 @@ import path from 'node:path';
 import { expect, launchHost, test } from './fixtures';
 import { openTab, output, pickModel, status } from './helpers';
 
-test('save a preset, restart the host on the same data dir, load it and send', async ({ page }) => {
-  let host = await launchHost();
-  try {
-    await page.goto(host.url);
-    await openTab(page, 'Chat Completions');
-    await pickModel(page, 'gpt-sim-mini');
-    await page.getByLabel('System prompt', { exact: true }).fill('Answer like a pirate.');
-    await page.getByRole('button', { name: 'Save preset' }).click();
-    await page.getByLabel('Preset name').fill('Pirate chat');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(page.getByText('Saved “Pirate chat”.')).toBeVisible();
-    await host.stop();
-    host = await launchHost({ dataDir: host.dataDir });
-    await page.goto(host.url);
-    await page.getByRole('tab', { name: 'Presets' }).click();
-    await page.getByRole('button', { name: 'Load Pirate chat' }).click();
-    await expect(page.getByRole('tab', { name: 'Chat Completions' })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a pirate.');
-    await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-mini');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await expect(status(page)).toContainText('complete', { timeout: 15_000 });
+test('save a preset, restart the host on the same data dir, load it and send', async ({ app: page, relaunch }) => {
+  await openTab(page, 'Chat Completions');
+  await pickModel(page, 'gpt-sim-mini');
+  await page.getByLabel('System prompt', { exact: true }).fill('Answer like a pirate.');
+  await page.getByRole('button', { name: 'Save preset' }).click();
+  await page.getByLabel('Preset name').fill('Pirate chat');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved “Pirate chat”.')).toBeVisible();
+  await relaunch();
+  await page.getByRole('tab', { name: 'Presets' }).click();
+  await page.getByRole('button', { name: 'Load Pirate chat' }).click();
+  await expect(page.getByRole('tab', { name: 'Chat Completions' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a pirate.');
+  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-sim-mini');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(status(page)).toContainText('complete', { timeout: 15_000 });
 
-    // Saving the edited request under the same name asks first, and Replace saves over the one preset.
-    await page.getByLabel('System prompt', { exact: true }).fill('Answer like a sailor.');
-    await page.getByRole('button', { name: 'Save preset' }).click();
-    await page.getByLabel('Preset name').fill('pirate chat');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(page.getByRole('alert')).toHaveText('A preset named "Pirate chat" already exists.');
-    await page.getByRole('button', { name: 'Replace it' }).click();
-    await expect(page.getByText('Saved “pirate chat”.')).toBeVisible();
-    await page.getByRole('tab', { name: 'Presets' }).click();
-    await expect(page.getByRole('button', { name: /^Load / })).toHaveCount(1);
-    await page.getByRole('button', { name: 'Load pirate chat' }).click();
-    await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a sailor.');
-  } finally {
-    await host.stop();
-    rmSync(host.dataDir, { recursive: true, force: true });
-  }
+  // Saving the edited request under the same name asks first, and Replace saves over the one preset.
+  await page.getByLabel('System prompt', { exact: true }).fill('Answer like a sailor.');
+  await page.getByRole('button', { name: 'Save preset' }).click();
+  await page.getByLabel('Preset name').fill('pirate chat');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('A preset named "Pirate chat" already exists.');
+  await page.getByRole('button', { name: 'Replace it' }).click();
+  await expect(page.getByText('Saved “pirate chat”.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Presets' }).click();
+  await expect(page.getByRole('button', { name: /^Load / })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Load pirate chat' }).click();
+  await expect(page.getByLabel('System prompt', { exact: true })).toHaveValue('Answer like a sailor.');
 });
 
 test('a run appears in history, opens as it was, and replays its events in order', async ({ app: page }) => {
@@ -67,29 +58,22 @@ test('a run appears in history, opens as it was, and replays its events in order
   await expect(output(page)).toContainText('this is Fault');
 });
 
-test('export a preset and import it into a fresh data dir; a name clash asks first', async ({ page }) => {
-  const a = await launchHost();
-  let file: string;
-  try {
-    await page.goto(a.url);
-    await pickModel(page, 'claude-sim-haiku');
-    await page.getByRole('button', { name: 'Save preset' }).click();
-    await page.getByLabel('Preset name').fill('Shared one');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(page.getByText('Saved “Shared one”.')).toBeVisible();
-    await page.getByRole('tab', { name: 'Presets' }).click();
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
-    file = await (await download).path();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
-      format: 'gateway-playground-presets',
-      version: 2,
-      presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }],
-    });
-  } finally {
-    await a.stop();
-    rmSync(a.dataDir, { recursive: true, force: true });
-  }
+test('export a preset and import it into a fresh data dir; a name clash asks first', async ({ app: page }) => {
+  await pickModel(page, 'claude-sim-haiku');
+  await page.getByRole('button', { name: 'Save preset' }).click();
+  await page.getByLabel('Preset name').fill('Shared one');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved “Shared one”.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Presets' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const file = await (await download).path();
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+    format: 'gateway-playground-presets',
+    version: 2,
+    presets: [{ name: 'Shared one', model: 'claude-sim-haiku' }],
+  });
+  // Another install, so a host of its own: `relaunch` keeps the fixture's data folder, which has the preset.
   const b = await launchHost();
   try {
     await page.goto(b.url);

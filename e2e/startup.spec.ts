@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, launchHost, test } from './fixtures';
@@ -6,6 +6,7 @@ import { expect, launchHost, test } from './fixtures';
 test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({
   page,
 }) => {
+  // Its own host, not the fixture's: the folder must be damaged before any host has started on it.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-corrupt-'));
   writeFileSync(path.join(dataDir, 'profiles.json'), '{"version":1,"profiles":[{"id":"x", TRUNCATED');
   const host = await launchHost({ dataDir });
@@ -19,6 +20,7 @@ test('a corrupt profile file is moved aside, reported in the UI, and the app sti
     expect(readdirSync(dataDir).some((f) => f.startsWith('profiles.json.corrupt-'))).toBe(true);
   } finally {
     await host.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
@@ -28,44 +30,40 @@ test('the browser host refuses a page without its token', async ({ page, host })
   await expect(page.locator('body')).toContainText('Unauthorized');
 });
 
-test('Theme: light, dark or the system; the JSON editor follows; kept across a restart', async ({ page }) => {
-  let host = await launchHost();
-  try {
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(host.url);
-    const theme = page.getByRole('combobox', { name: 'Theme' });
-    await expect(theme).toHaveValue('system');
-    const html = page.locator('html');
-    const editor = page.getByLabel('Request JSON');
-    // Following the system: light now, dark as soon as the system says so.
-    await expect(html).toHaveAttribute('data-theme', 'light');
-    await expect(editor).toHaveClass(/cm-theme-light/);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expect(html).toHaveAttribute('data-theme', 'dark');
-    await expect(editor).toHaveClass(/cm-theme-dark/);
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const dark = await background();
+test('Theme: light, dark or the system; the JSON editor follows; kept across a restart', async ({
+  app: page,
+  host,
+  relaunch,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const theme = page.getByRole('combobox', { name: 'Theme' });
+  await expect(theme).toHaveValue('system');
+  const html = page.locator('html');
+  const editor = page.getByLabel('Request JSON');
+  // Following the system: light now, dark as soon as the system says so.
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await expect(editor).toHaveClass(/cm-theme-light/);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(editor).toHaveClass(/cm-theme-dark/);
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const dark = await background();
 
-    await theme.selectOption('light');
-    await expect(html).toHaveAttribute('data-theme', 'light');
-    await expect(editor).toHaveClass(/cm-theme-light/);
-    expect(await background()).not.toBe(dark);
-    const editorBackground = await editor.locator('.cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(editorBackground).toBe(await background());
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
-    const saved = JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')) as {
-      settings: { theme: string };
-    };
-    expect(saved.settings.theme).toBe('light');
+  await theme.selectOption('light');
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await expect(editor).toHaveClass(/cm-theme-light/);
+  expect(await background()).not.toBe(dark);
+  const editorBackground = await editor.locator('.cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(editorBackground).toBe(await background());
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+  const saved = JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')) as {
+    settings: { theme: string };
+  };
+  expect(saved.settings.theme).toBe('light');
 
-    await host.stop();
-    host = await launchHost({ dataDir: host.dataDir });
-    await page.goto(host.url);
-    await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
-    await expect(html).toHaveAttribute('data-theme', 'light');
-  } finally {
-    await host.stop();
-  }
+  await relaunch();
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+  await expect(html).toHaveAttribute('data-theme', 'light');
 });
 
 test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ app: page }) => {
@@ -122,33 +120,27 @@ test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops 
   await expect(column).toContainText('complete', { timeout: 20_000 });
 });
 
-test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({ page }) => {
-  let host = await launchHost();
-  try {
-    await page.goto(host.url);
-    const offer = page.getByRole('note').filter({ hasText: 'Bring the Messages request here' });
-    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-    await expect(offer).toBeVisible();
-    await offer.getByRole('button', { name: 'Dismiss' }).click();
-    await page.getByRole('tab', { name: 'Messages', exact: true }).click();
-    // Another pair is still offered.
-    await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
-    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-    const chat = page.getByRole('tab', { name: 'Chat Completions', exact: true });
-    await expect(chat).toHaveAttribute('aria-selected', 'true');
-    await expect(offer).toHaveCount(0);
+test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({
+  app: page,
+  relaunch,
+}) => {
+  const offer = page.getByRole('note').filter({ hasText: 'Bring the Messages request here' });
+  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  await expect(offer).toBeVisible();
+  await offer.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('tab', { name: 'Messages', exact: true }).click();
+  // Another pair is still offered.
+  await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  const chat = page.getByRole('tab', { name: 'Chat Completions', exact: true });
+  await expect(chat).toHaveAttribute('aria-selected', 'true');
+  await expect(offer).toHaveCount(0);
 
-    await host.stop();
-    host = await launchHost({ dataDir: host.dataDir });
-    await page.goto(host.url);
-    await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
-    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-    await page.getByRole('tab', { name: 'Responses', exact: true }).click();
-    await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
-    await page.getByRole('tab', { name: 'Messages', exact: true }).click();
-    await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-    await expect(offer).toHaveCount(0);
-  } finally {
-    await host.stop();
-  }
+  await relaunch();
+  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  await page.getByRole('tab', { name: 'Responses', exact: true }).click();
+  await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Messages', exact: true }).click();
+  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  await expect(offer).toHaveCount(0);
 });

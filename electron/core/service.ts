@@ -38,6 +38,7 @@ import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { createLoadHandlers } from './load/handlers';
 import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
+import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 
 export interface CoreOptions {
@@ -138,6 +139,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+    // A folder an older version made 0755 is tightened before anything is read from it (docs/security.md §8).
+    const loose = await tightenDataDir(opts.dataDir);
+    if (loose) problems.push(loose);
     for (const store of [
       profiles,
       models,

@@ -39,5 +39,10 @@ export const agentCalls = {
   'agents:list': defineCall<AgentList>()(z.object({ profileId: ProfileId }).strict()),
   /** Runs one check to its end (seconds to minutes) and stores its result. */
   'agents:check': defineCall<AgentResult>()(AgentCheckInput),
+  /**
+   * Stops the checks of this profile that the caller started and that are still running (Check all's Stop);
+   * a stopped check answers `cancelled` and stores nothing.
+   */
+  'agents:cancel': defineCall<{ cancelled: number }>()(z.object({ profileId: ProfileId }).strict()),
   'agents:report': defineCall<AgentReport>()(z.object({ profileId: ProfileId }).strict()),
 };

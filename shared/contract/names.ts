@@ -48,6 +48,7 @@ export const CALL_NAMES = [
   'load:delete',
   'agents:list',
   'agents:check',
+  'agents:cancel',
   'agents:report',
 ] as const satisfies readonly CallName[];
 

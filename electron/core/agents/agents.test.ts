@@ -2,7 +2,7 @@
  * Integration: every agent verdict against the embedded simulator and its relays, over real loopback HTTP,
  * driven through the core's `dispatch` with a temp data dir, exactly as a host drives it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentList, AgentReport, AgentResult, Result } from '../../../shared/contract';
@@ -223,6 +223,48 @@ describe('a chat-completions agent over /v1/chat/completions', () => {
     const r = await check('codex', 'sim-chat-only');
     expect(r.verdict).toMatch(/^not ready — Turn 1: tool call \(HTTP 404\): HTTP 404/);
     expect(r.verdict).toContain('Codex would stop on its first request');
+  });
+});
+
+describe('checks at once, as Check all runs them', () => {
+  it('checks of different models running together each reach the verdict they reach alone', async () => {
+    const [codex, claude, chat, pooled] = await Promise.all([
+      check('codex', 'gpt-sim-o3'),
+      check('claude-code', 'claude-sim-sonnet', 'claude-sim-haiku'),
+      check('chat-agent', 'gpt-sim-4o'),
+      check('codex', 'sim-relay-key-pool'),
+    ]);
+    expect([codex, claude, chat].map((r) => r.verdict)).toEqual([
+      expect.stringMatching(/^ready/),
+      expect.stringMatching(/^ready/),
+      expect.stringMatching(/^ready/),
+    ]);
+    expect(step(codex, 'turn-2').evidence).toMatch(/^5 of 5 accepted/);
+    expect([codex, claude].map((r) => step(r, 'cache').outcome)).toEqual(['pass', 'pass']);
+    // The key pool rotates over that model's requests only, so the other checks cannot hide its failures.
+    expect(step(pooled, 'turn-2').evidence).toMatch(/^[1-4] of 5 \(\d+ %\) failed — intermittently/);
+    // Each check's steps hold its own runs, every one sent for its own model.
+    for (const r of [codex, claude, chat, pooled]) {
+      const models = r.steps.flatMap((s) => s.runIds).map((id) => sentBody(id).model);
+      expect(new Set(models)).toEqual(new Set([r.model, ...(r.smallModel ? [r.smallModel] : [])]));
+    }
+  });
+
+  it("agents:cancel stops the caller's checks of that profile; a stopped check stores nothing", async () => {
+    const from = sim.requests.length;
+    const input = { profileId: 'demo', agent: 'chat-agent', model: 'sim-fault-stall' };
+    const stalled = core.dispatch('agents:check', input, receiver);
+    await vi.waitFor(() =>
+      expect(sim.requests.slice(from).some((q) => (q.body as { model?: string }).model === 'sim-fault-stall')).toBe(
+        true,
+      ),
+    );
+    const otherWindow: Receiver = { send: () => undefined };
+    expect(value(await core.dispatch('agents:cancel', { profileId: 'demo' }, otherWindow))).toEqual({ cancelled: 0 });
+    expect(value(await core.dispatch('agents:cancel', { profileId: 'demo' }, receiver))).toEqual({ cancelled: 1 });
+    expect(await stalled).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    const listed = value<AgentList>(await core.dispatch('agents:list', { profileId: 'demo' }, receiver));
+    expect(listed.results.map((r) => r.model)).not.toContain('sim-fault-stall');
   });
 });
 

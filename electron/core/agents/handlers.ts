@@ -8,7 +8,7 @@ import type { CapabilityStore } from '../capability-store';
 import { scrub } from '../secrets';
 import { ProbeCancelled } from '../probes/harness';
 import { RunError } from '../errors';
-import type { CoreContext, Handlers } from '../core-context';
+import type { CoreContext, Handlers, Receiver } from '../core-context';
 import { checkAgent } from './check';
 import type { AgentStore } from './store';
 
@@ -24,7 +24,8 @@ export interface AgentModule {
 
 export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabilities: CapabilityStore): AgentModule {
   const deps = { runs: ctx.runs, profiles: ctx.profiles, timeouts: ctx.timeouts };
-  const inFlight = new Map<AbortController, string>();
+  /** Each check in flight: its profile, and the window that started it (only that one may stop it). */
+  const inFlight = new Map<AbortController, { profileId: string; receiver: Receiver }>();
 
   const requireProfile = (profileId: string) => {
     const profile = ctx.profiles.get(profileId);
@@ -41,10 +42,10 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
         results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })),
       };
     },
-    'agents:check': async (input) => {
+    'agents:check': async (input, receiver) => {
       requireProfile(input.profileId);
       const controller = new AbortController();
-      inFlight.set(controller, input.profileId);
+      inFlight.set(controller, { profileId: input.profileId, receiver });
       try {
         const result = await checkAgent(deps, input, controller.signal);
         if (!controller.signal.aborted) await store.put(input.profileId, result);
@@ -56,6 +57,9 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
         inFlight.delete(controller);
       }
     },
+    'agents:cancel': async ({ profileId }, receiver) => ({
+      cancelled: cancel((c) => c.profileId === profileId && c.receiver === receiver),
+    }),
     'agents:report': async ({ profileId }) => {
       const profile = requireProfile(profileId);
       const input = {
@@ -72,14 +76,21 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
     },
   };
 
-  const cancel = (profileId?: string) => {
-    for (const [c, pid] of inFlight) if (profileId === undefined || pid === profileId) c.abort();
+  /** Aborts the checks in flight that `which` picks; how many. */
+  const cancel = (which: (check: { profileId: string; receiver: Receiver }) => boolean): number => {
+    let n = 0;
+    for (const [c, check] of inFlight) {
+      if (!which(check) || c.signal.aborted) continue;
+      c.abort();
+      n++;
+    }
+    return n;
   };
   return {
     handlers,
-    cancelAll: () => cancel(),
+    cancelAll: () => void cancel(() => true),
     async forgetProfile(profileId) {
-      cancel(profileId);
+      cancel((c) => c.profileId === profileId);
       await store.forget(profileId);
     },
   };

@@ -43,7 +43,7 @@ export class LoadStore {
   }
 
   async load(): Promise<StartupProblem[]> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const read = await readJsonFile(this.indexFile, IndexFile);
     if (read.value) {
       this.runs = read.value.runs as unknown as LoadRecordSummary[];

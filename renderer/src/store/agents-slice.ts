@@ -20,11 +20,21 @@ export interface AgentsSlice {
   agentSweep?: AgentSweep;
   agentResultsRequested(profileId: string): Promise<void>;
   agentCheckRequested(input: AgentCheckInput): Promise<AppError | undefined>;
-  /** Every agent × every given model, one check at a time, each result shown as it lands. */
+  /**
+   * Every agent × every given model, up to AGENT_CHECKS_AT_ONCE models at once and one model's agents one
+   * after another, each result shown as it lands.
+   */
   agentCheckAllRequested(profileId: string, models: string[], smallModel?: string): Promise<AppError | undefined>;
+  /** Stop: no further check starts, and the checks in flight are cancelled (they store nothing). */
   agentCheckAllStopped(): void;
   agentReportRequested(profileId: string): Promise<Result<AgentReport>>;
 }
+
+/**
+ * Models Check all checks at once. The checks share nothing in the app (each its own session and runs), but
+ * they share the gateway: a few at once is faster without flooding it.
+ */
+export const AGENT_CHECKS_AT_ONCE = 3;
 
 const runningKey = (i: AgentCheckInput) => `${i.profileId}|${i.agent}|${i.model}`;
 
@@ -60,19 +70,31 @@ export const createAgentsSlice: StateCreator<AppState, [], [], AgentsSlice> = (s
     return r.ok ? undefined : r.error;
   },
   async agentCheckAllRequested(profileId, models, smallModel) {
-    const cells = models.flatMap((model) => AGENT_IDS.map((agent) => ({ profileId, agent, model, smallModel })));
-    set({ agentSweep: { profileId, done: 0, total: cells.length, stopping: false } });
+    set({ agentSweep: { profileId, done: 0, total: models.length * AGENT_IDS.length, stopping: false } });
     let firstError: AppError | undefined;
-    for (const cell of cells) {
-      if (get().agentSweep?.stopping) break;
-      firstError ??= await get().agentCheckRequested(cell);
-      set((s) => ({ agentSweep: s.agentSweep && { ...s.agentSweep, done: s.agentSweep.done + 1 } }));
-    }
+    const queue = [...models];
+    // One lane per model (docs/agents.md): a relay that pools upstream keys rotates them over a model's
+    // requests, and two checks of one model at once would each see part of the rotation and could miss its failures.
+    const lane = async () => {
+      for (let model = queue.shift(); model !== undefined; model = queue.shift()) {
+        for (const agent of AGENT_IDS) {
+          if (get().agentSweep?.stopping) return;
+          const err = await get().agentCheckRequested({ profileId, agent, model, smallModel });
+          // A check cancelled by Stop is what the user asked for, not an error to show.
+          if (err?.code !== 'cancelled') firstError ??= err;
+          set((s) => ({ agentSweep: s.agentSweep && { ...s.agentSweep, done: s.agentSweep.done + 1 } }));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(AGENT_CHECKS_AT_ONCE, models.length) }, lane));
     set({ agentSweep: undefined });
     return firstError;
   },
   agentCheckAllStopped() {
-    set((s) => ({ agentSweep: s.agentSweep && { ...s.agentSweep, stopping: true } }));
+    const sweep = get().agentSweep;
+    if (!sweep || sweep.stopping) return;
+    set({ agentSweep: { ...sweep, stopping: true } });
+    void gateway.agents.cancel({ profileId: sweep.profileId });
   },
   agentReportRequested(profileId) {
     return gateway.agents.report({ profileId });
