@@ -299,7 +299,7 @@ function readChatFormat(rf: unknown, ir: IR, ctx: Ctx): void {
   ctx.keys(js, jp, ['name', 'schema', 'strict', 'description']);
   ir.format = {
     kind,
-    schema: js.schema,
+    schema: js.schema ?? undefined,
     name: strF(js, 'name', jp),
     strict: boolF(js, 'strict', jp),
     description: strF(js, 'description', jp),

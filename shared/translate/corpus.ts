@@ -377,6 +377,16 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
     },
   },
   {
+    name: 'chat: a JSON schema format that names no schema',
+    protocol: 'chat',
+    body: {
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'Answer alpha or beta, as JSON.' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', strict: true } },
+      max_completion_tokens: 200,
+    },
+  },
+  {
     name: 'chat: minimal reasoning with a tiny output cap and an unknown field',
     protocol: 'chat',
     body: {

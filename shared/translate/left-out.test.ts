@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { translateRequest, type Loss } from './index';
-import { corpus, ok, lossAt, type Json } from './test-kit';
+import { corpus, covers, ok, lossAt, type Json } from './test-kit';
+import type { ProtocolId } from '../protocols/types';
 
 /** The entries listed at exactly that path. */
 function at(losses: Loss[], path: string): Loss[] {
@@ -118,5 +119,43 @@ describe('an assistant turn with nothing left to send is left out, and listed as
         to,
       ).toEqual([]);
     }
+  });
+});
+
+describe('a json_schema output format without a schema → Messages, whose structured output needs one', () => {
+  const cases: [ProtocolId, string, string][] = [
+    ['chat', 'chat: a JSON schema format that names no schema', 'response_format'],
+    ['responses', 'responses: a JSON schema text format that names no schema', 'text.format'],
+  ];
+
+  for (const [from, name, path] of cases) {
+    it(`${from}: no output_config is sent, and the one entry at ${path} says why`, () => {
+      const r = corpus(name, 'messages');
+      expect(r.body).not.toHaveProperty('output_config');
+      // The name, description and strict flag go with the format: one entry, not one per field.
+      expect(r.losses.filter((l) => covers(path, l.path))).toEqual([
+        { path, kind: 'lost', reason: expect.stringMatching(/needs one.*Add the schema/) },
+      ]);
+    });
+  }
+
+  it('a schema given as null is no schema either', () => {
+    const r = ok(
+      translateRequest('chat', 'messages', {
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'a', schema: null } },
+      }),
+    );
+    expect(r.body).not.toHaveProperty('output_config');
+    expect(lossAt(r.losses, 'response_format')).toMatchObject({ kind: 'lost' });
+  });
+
+  it('between Chat and Responses the format is carried as it is, with no schema key made up', () => {
+    const r = corpus('responses: a JSON schema text format that names no schema', 'chat');
+    expect(r.body.response_format).toStrictEqual({
+      type: 'json_schema',
+      json_schema: { name: 'answer', description: 'The pick', strict: true },
+    });
+    expect(r.losses.filter((l) => covers('text', l.path))).toEqual([]);
   });
 });

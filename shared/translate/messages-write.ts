@@ -309,6 +309,15 @@ function writeMessagesFormat(f: Format, out: Json, ctx: Ctx): void {
     ctx.lose(f.path, 'Messages has no JSON mode without a schema: give a json_schema, or ask for JSON in the prompt.');
     return;
   }
+  // output_config.format is a schema (docs/protocols.md §1.6): without one there is nothing to send.
+  if (f.schema === undefined) {
+    ctx.lose(
+      f.path,
+      "A JSON schema format without a schema: Messages' structured output needs one, so no output format is " +
+        'sent. Add the schema, or ask for JSON in the prompt.',
+    );
+    return;
+  }
   const oc = (out.output_config as Json | undefined) ?? {};
   oc.format = { type: 'json_schema', schema: f.schema };
   out.output_config = oc;
