@@ -299,7 +299,7 @@ function readChatFormat(rf: unknown, ir: IR, ctx: Ctx): void {
   ctx.keys(js, jp, ['name', 'schema', 'strict', 'description']);
   ir.format = {
     kind,
-    schema: js.schema,
+    schema: js.schema ?? undefined,
     name: strF(js, 'name', jp),
     strict: boolF(js, 'strict', jp),
     description: strF(js, 'description', jp),
@@ -358,52 +358,58 @@ export function writeChat(ir: IR, ctx: Ctx): Json {
 }
 
 function writeChatMessages(ir: IR, ctx: Ctx): Json[] {
-  return ir.turns.map((t): Json => {
-    switch (t.role) {
-      case 'system':
-      case 'developer':
-        return {
-          role: t.role,
-          content: typeof t.content === 'string' ? t.content : compact(t.content.map((p) => chatPart(p, ctx))),
-        };
-      case 'user':
-        return {
-          role: 'user',
-          content: typeof t.content === 'string' ? t.content : compact(t.content.map((p) => chatPart(p, ctx))),
-        };
-      case 'assistant': {
-        let content: unknown = null;
-        if (typeof t.content === 'string') content = t.content;
-        else if (t.content && t.content.length > 0) content = compact(t.content.map((p) => chatPart(p, ctx)));
-        const msg: Json = { role: 'assistant', content };
-        if (t.calls.length > 0) {
-          msg.tool_calls = t.calls.map((c) => ({
-            id: c.id,
-            type: 'function',
-            function: { name: c.name, arguments: c.args },
-          }));
-        }
-        return msg;
+  return compact(ir.turns.map((t) => writeChatMessage(t, ctx)));
+}
+
+/** One turn as a Chat message; an assistant turn with nothing to send is left out (undefined). */
+function writeChatMessage(t: Turn, ctx: Ctx): Json | undefined {
+  switch (t.role) {
+    case 'system':
+    case 'developer':
+    case 'user':
+      return {
+        role: t.role,
+        content: typeof t.content === 'string' ? t.content : compact(t.content.map((p) => chatPart(p, ctx))),
+      };
+    case 'assistant':
+      return writeChatAssistant(t, ctx);
+    case 'tool': {
+      let content: unknown = t.output;
+      if (Array.isArray(t.output)) {
+        const parts = compact(
+          t.output.map((p) => {
+            if (p.type === 'text') return { type: 'text', text: p.text };
+            ctx.lose(
+              p.path,
+              `Chat Completions tool messages carry text only, not ${p.type === 'image' ? 'images' : 'files'}.`,
+            );
+            return undefined;
+          }),
+        );
+        content = parts.length > 0 ? parts : '';
       }
-      case 'tool': {
-        let content: unknown = t.output;
-        if (Array.isArray(t.output)) {
-          const parts = compact(
-            t.output.map((p) => {
-              if (p.type === 'text') return { type: 'text', text: p.text };
-              ctx.lose(
-                p.path,
-                `Chat Completions tool messages carry text only, not ${p.type === 'image' ? 'images' : 'files'}.`,
-              );
-              return undefined;
-            }),
-          );
-          content = parts.length > 0 ? parts : '';
-        }
-        return { role: 'tool', tool_call_id: t.callId, content };
-      }
+      return { role: 'tool', tool_call_id: t.callId, content };
     }
-  });
+  }
+}
+
+function writeChatAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ctx): Json | undefined {
+  let content: unknown = null;
+  if (typeof t.content === 'string') content = t.content;
+  else if (t.content && t.content.length > 0) content = compact(t.content.map((p) => chatPart(p, ctx)));
+  if (content === null && t.calls.length === 0) {
+    ctx.emptyTurn(t.path);
+    return undefined;
+  }
+  const msg: Json = { role: 'assistant', content };
+  if (t.calls.length > 0) {
+    msg.tool_calls = t.calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.args },
+    }));
+  }
+  return msg;
 }
 
 function chatPart(p: Part, ctx: Ctx): Json | undefined {

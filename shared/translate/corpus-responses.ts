@@ -154,4 +154,14 @@ export const RESPONSES_CORPUS: CorpusEntry[] = [
       unknown_knob: true,
     },
   },
+  {
+    name: 'responses: a JSON schema text format that names no schema',
+    protocol: 'responses',
+    body: {
+      model: 'gpt-5-mini',
+      input: 'Answer alpha or beta, as JSON.',
+      text: { format: { type: 'json_schema', name: 'answer', description: 'The pick', strict: true } },
+      max_output_tokens: 200,
+    },
+  },
 ];

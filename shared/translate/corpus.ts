@@ -173,6 +173,23 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
     },
   },
   {
+    name: 'messages: a reply cut off while thinking, then asked again',
+    protocol: 'messages',
+    body: {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      messages: [
+        { role: 'user', content: 'Is 391 prime? Show the factors.' },
+        {
+          role: 'assistant',
+          content: [{ type: 'thinking', thinking: 'Try 17: 17 * 23 = 391, so', signature: 'EqQBCkgIARABGAIiQL…' }],
+        },
+        { role: 'user', content: 'Go on.' },
+      ],
+    },
+  },
+  {
     name: 'messages: adaptive thinking with effort and a JSON schema output',
     protocol: 'messages',
     body: {
@@ -357,6 +374,16 @@ export const TRANSLATE_CORPUS: CorpusEntry[] = [
       safety_identifier: 'hash-9f2c',
       service_tier: 'flex',
       max_completion_tokens: 100,
+    },
+  },
+  {
+    name: 'chat: a JSON schema format that names no schema',
+    protocol: 'chat',
+    body: {
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'Answer alpha or beta, as JSON.' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', strict: true } },
+      max_completion_tokens: 200,
     },
   },
   {

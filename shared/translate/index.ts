@@ -34,6 +34,8 @@ function notePrefill(ir: IR, ctx: Ctx): void {
   if (ctx.from !== 'messages' && ctx.to !== 'messages') return;
   const last = ir.turns[ir.turns.length - 1];
   if (!last || last.role !== 'assistant' || last.calls.length > 0) return;
+  // An empty one continues nothing; one with no content at all is left out by every writer (Ctx.emptyTurn).
+  if (last.content === null || last.content.length === 0) return;
   ctx.change(
     last.path,
     ctx.from === 'messages'

@@ -191,6 +191,13 @@ export function typeOf(o: Json, path: string): string {
   return o.type;
 }
 
+/** Why each target cannot take an empty assistant turn, and what becomes of the user turns on either side. */
+const EMPTY_TURN: Record<ProtocolId, string> = {
+  messages: 'Messages rejects an empty turn (the user turns on either side are merged upstream)',
+  chat: 'Chat Completions rejects an assistant message with neither content nor tool calls',
+  responses: 'Responses has no empty message',
+};
+
 export class Ctx {
   readonly losses: Loss[] = [];
   constructor(
@@ -240,6 +247,14 @@ export class Ctx {
   noFileId(path: string, sendInstead: string, store = "the provider's file store"): undefined {
     this.lose(path, `A file id from ${store}: ${this.target} cannot read it. Send ${sendInstead} instead.`);
     return undefined;
+  }
+
+  /**
+   * An assistant turn with no tool call and no content left (e.g. only thinking blocks): no target takes it, so
+   * the writers leave it out and name it here (docs/protocols.md §8).
+   */
+  emptyTurn(path: string): void {
+    this.lose(path, `An assistant turn with nothing left to send: ${EMPTY_TURN[this.to]}, so it is left out.`);
   }
 
   noCache(path: string): void {

@@ -186,7 +186,9 @@ function writeMessagesTurns(ir: IR, ctx: Ctx): Json[] {
       continue;
     }
     if (t.role === 'assistant') {
-      messages.push({ role: 'assistant', content: writeMessagesAssistant(t, ctx) });
+      const content = writeMessagesAssistant(t, ctx);
+      if (content === undefined) ctx.emptyTurn(t.path);
+      else messages.push({ role: 'assistant', content });
       continue;
     }
     // A run of tool results becomes one user turn; a following user turn with content blocks joins it,
@@ -211,8 +213,9 @@ function writeMessagesTurns(ir: IR, ctx: Ctx): Json[] {
   return messages;
 }
 
+/** The turn's content: its text, or a block list; undefined when nothing is left to send. */
 function writeMessagesAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ctx): unknown {
-  if (typeof t.content === 'string' && t.calls.length === 0) return t.content;
+  if (typeof t.content === 'string' && t.calls.length === 0) return t.content === '' ? undefined : t.content;
   const blocks: Json[] = [];
   if (typeof t.content === 'string') {
     if (t.content === '') ctx.lose(t.contentPath, 'Messages rejects empty text blocks: the empty text is left out.');
@@ -229,11 +232,7 @@ function writeMessagesAssistant(t: Extract<Turn, { role: 'assistant' }>, ctx: Ct
   }
   for (const c of t.calls)
     blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input ?? toolInput(c, ctx) });
-  if (blocks.length === 0) {
-    ctx.change(t.contentPath, 'An empty assistant turn: sent as empty text.');
-    return '';
-  }
-  return blocks;
+  return blocks.length > 0 ? blocks : undefined;
 }
 
 /** Messages wants the arguments as an object; anything else cannot be sent as is. */
@@ -308,6 +307,15 @@ function writeMessagesFormat(f: Format, out: Json, ctx: Ctx): void {
   }
   if (f.kind === 'json_object') {
     ctx.lose(f.path, 'Messages has no JSON mode without a schema: give a json_schema, or ask for JSON in the prompt.');
+    return;
+  }
+  // output_config.format is a schema (docs/protocols.md §1.6): without one there is nothing to send.
+  if (f.schema === undefined) {
+    ctx.lose(
+      f.path,
+      "A JSON schema format without a schema: Messages' structured output needs one, so no output format is " +
+        'sent. Add the schema, or ask for JSON in the prompt.',
+    );
     return;
   }
   const oc = (out.output_config as Json | undefined) ?? {};

@@ -52,7 +52,8 @@ export function carryOpenAiCommon(ir: IR, out: Json): void {
 export function writeOpenAiFormat(f: Format, ctx: Ctx, to: 'chat' | 'responses'): Json {
   if (f.kind !== 'json_schema') return { type: f.kind };
   const at = to === 'chat' ? 'response_format.json_schema' : 'text.format';
-  const spec: Json = { name: schemaName(f, ctx, at), schema: f.schema };
+  const spec: Json = { name: schemaName(f, ctx, at) };
+  if (f.schema !== undefined) spec.schema = f.schema;
   if (f.description) spec.description = f.description.v;
   if (f.strict) spec.strict = f.strict.v;
   else if (ctx.from === 'messages') {

@@ -129,8 +129,7 @@ function responsesAssistant(t: AssistantTurn, ctx: Ctx, at: string): Json[] {
       role: 'assistant',
       content: responsesParts(t.content, ctx, 'output', `${at}.content`),
     });
-  else if (t.calls.length === 0)
-    ctx.lose(t.contentPath, 'An assistant turn with nothing left to send: Responses has no empty message.');
+  else if (t.calls.length === 0) ctx.emptyTurn(t.path);
   for (const c of t.calls) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.args });
   return items;
 }

@@ -139,7 +139,7 @@ function readResponsesOutput(b: Json, ir: IR, ctx: Ctx): void {
         ctx.keys(f, fp, ['type', 'name', 'schema', 'strict', 'description']);
         ir.format = {
           kind,
-          schema: f.schema,
+          schema: f.schema ?? undefined,
           name: strF(f, 'name', fp),
           strict: boolF(f, 'strict', fp),
           description: strF(f, 'description', fp),

@@ -1,11 +1,20 @@
 /** What the translation tests share: reading a result, finding a loss, and comparing bodies leaf by leaf. */
-import { childPath, type Loss, type TranslateResult } from './index';
+import { childPath, type Loss, translateRequest, type TranslateResult } from './index';
+import { TRANSLATE_CORPUS } from './corpus';
+import type { ProtocolId } from '../protocols/types';
 
 export type Json = Record<string, unknown>;
 
 export function ok(r: TranslateResult): { body: Json; losses: Loss[] } {
   if (!r.ok) throw new Error(`translation refused: ${r.reason}`);
   return r;
+}
+
+/** The corpus request of that name, translated. */
+export function corpus(name: string, to: ProtocolId): { source: Json; body: Json; losses: Loss[] } {
+  const entry = TRANSLATE_CORPUS.find((e) => e.name === name);
+  if (!entry) throw new Error(`no corpus entry "${name}"`);
+  return { source: entry.body, ...ok(translateRequest(entry.protocol, to, entry.body)) };
 }
 
 export function lossAt(losses: Loss[], path: string): Loss | undefined {
