@@ -1,23 +1,14 @@
 /**
- * The load engine (docs/load.md): one request sent N times by C workers, each request an ordinary run of the
- * core's RunManager (same request building, timeouts, stream parsing and verdicts as a composer run), timed
- * where its events arrive in the host. The window gets deltas a few times a second, never per event.
+ * The load engine (docs/load.md): one request sent N times by C workers, each send read as a composer run is
+ * (runs/repeated.ts: same request building, timeouts, stream parsing and verdicts), timed where its events
+ * arrive in the host. The window gets deltas a few times a second, never per event.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type {
-  Ledger,
-  LoadPoint,
-  LoadProgress,
-  LoadStartInput,
-  LoadState,
-  RateLimitSample,
-  RunUpdate,
-} from '../../../shared/contract';
-import { createFold } from '../../../shared/protocols';
+import type { Ledger, LoadPoint, LoadProgress, LoadStartInput, LoadState, RateLimitSample } from '../../../shared/contract';
 import { gapsOf, type LoadRow } from '../../../shared/load/stats';
-import type { RunManager, RunSink } from '../runs';
+import type { RepeatedRequest, RepeatedSend } from '../runs/repeated';
 
 export type LoadPlan = z.output<typeof LoadStartInput>;
 
@@ -48,17 +39,16 @@ export class LoadRun {
   private readonly t0 = performance.now();
   private next = 0;
   private readonly rows: LoadRow[] = [];
-  private readonly active = new Set<string>();
+  private readonly active = new Set<RepeatedSend>();
   private readonly stopper = new AbortController();
   private failed = 0;
   private overheadTotal = 0;
-  private request?: Ledger;
   private readonly rateLimits: RateLimitSample[] = [];
   private readonly lastHeader = new Map<string, string>();
   private pending: { points: LoadPoint[]; rateLimits: RateLimitSample[] } = { points: [], rateLimits: [] };
 
   constructor(
-    private readonly runs: RunManager,
+    private readonly request: RepeatedRequest,
     private readonly plan: LoadPlan,
     private readonly onProgress: (p: LoadProgress) => void,
   ) {
@@ -71,7 +61,7 @@ export class LoadRun {
     this.state = 'stopping';
     this.endReason = `${why} after ${this.rows.length} of ${this.plan.requests} requests had ended.`;
     this.stopper.abort();
-    for (const runId of this.active) this.runs.cancel(runId);
+    for (const sent of this.active) sent.cancel();
     this.emit();
     return true;
   }
@@ -104,7 +94,7 @@ export class LoadRun {
       endReason: this.endReason,
       rows: this.rows,
       rateLimits: this.rateLimits,
-      request: this.request,
+      request: this.request.ledger,
       overheadMs: this.overheadMs(),
     };
   }
@@ -149,31 +139,16 @@ export class LoadRun {
   private async one(i: number): Promise<void> {
     const enter = performance.now();
     const startMs = this.now();
-    const fold = createFold(this.plan.protocol);
-    const contentTimes: number[] = [];
-    const sink: RunSink = {
-      push: (u) => {
-        const s = performance.now();
-        this.observe(u, fold, contentTimes);
-        this.overheadTotal += performance.now() - s;
-      },
-    };
-    const started = this.runs.start(
-      {
-        profileId: this.plan.profileId,
-        protocol: this.plan.protocol,
-        body: this.plan.body,
-        warnings: [],
-        origin: 'composer',
-      },
-      sink,
-    );
-    this.active.add(started.runId);
+    const sent = this.request.send((headers) => {
+      const s = performance.now();
+      this.sampleRateLimits(headers);
+      this.overheadTotal += performance.now() - s;
+    });
+    this.active.add(sent);
     this.overheadTotal += performance.now() - enter;
-    const run = await started.done;
+    const { result, contentTimes } = await sent.done;
     const s = performance.now();
-    this.active.delete(started.runId);
-    const { result } = run;
+    this.active.delete(sent);
     const row: LoadRow = {
       i,
       startMs,
@@ -197,18 +172,6 @@ export class LoadRun {
       ok: row.verdict === 'complete',
     });
     this.overheadTotal += performance.now() - s;
-  }
-
-  private observe(u: RunUpdate, fold: ReturnType<typeof createFold>, contentTimes: number[]): void {
-    if (u.kind === 'started') this.request ??= u.ledger;
-    else if (u.kind === 'response') this.sampleRateLimits(u.response.headers);
-    else if (u.kind === 'events') {
-      const { t, data, event } = u.events;
-      for (let k = 0; k < data.length; k++) {
-        const step = fold.push(event[k] === null ? { data: data[k] } : { event: event[k]!, data: data[k] });
-        if (step.content) contentTimes.push(t[k]);
-      }
-    }
   }
 
   private sampleRateLimits(headers: Record<string, string>): void {
