@@ -22,6 +22,8 @@ type Kept = Pick<EventColumns, 'first' | 't' | 'type' | 'size'>;
 /** What reading a stream needs of a log (runs/stream.ts): EventLog keeps the events, CountingLog only counts them. */
 export interface RunLog {
   readonly length: number;
+  /** Whether the events are kept (their sizes are then needed). */
+  readonly keeps: boolean;
   add(t: number, type: string, data: string, event: string | undefined, size: number): void;
   take(): EventColumns | undefined;
   keep(chunk: Uint8Array): void;
@@ -30,6 +32,7 @@ export interface RunLog {
 }
 
 export class EventLog implements RunLog {
+  readonly keeps = true;
   private count = 0;
   /** The events not yet taken, already as the columns of their push. */
   private fresh: EventColumns = freshColumns(0);
@@ -131,6 +134,7 @@ export class EventLog implements RunLog {
  * verdict's wording and the metrics, and keeps and pushes none.
  */
 export class CountingLog implements RunLog {
+  readonly keeps = false;
   length = 0;
   add(): void {
     this.length++;

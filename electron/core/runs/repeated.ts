@@ -78,8 +78,10 @@ export class RepeatedRequest {
     const done = executeRun(ctx).then((ending) => {
       timer.done();
       const full = buildResult(ctx, ending, ctx.since());
-      // Scrubbed as every run's result is (runs/index.ts), minus the text no row keeps.
-      const lean: RunResult = { ...full, transcript: { blocks: [], usage: full.transcript.usage }, rawBody: undefined };
+      // Scrubbed as every run's result is (runs/index.ts), less what no row keeps: the transcript's text, the
+      // raw body, and the response headers (already scrubbed, and handed to onResponse).
+      const transcript = { blocks: [], usage: full.transcript.usage };
+      const lean: RunResult = { ...full, transcript, rawBody: undefined, response: undefined };
       return { result: scrubDeep(lean, req.secrets), contentTimes };
     });
     return { cancel: () => timer.cancel(), done };

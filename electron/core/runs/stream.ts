@@ -113,9 +113,12 @@ function ingester(ctx: RunContext, ingest: Ingest) {
     // One parse per event (a template match for hot deltas, else JSON.parse), shared by the Events list and the fold.
     const parsed = parse(m);
     // UTF-8 bytes, as on the wire (`data: …\n\n` plus any `event: …\n`): the live total then matches the final one.
-    const size = ascii
-      ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
-      : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
+    // A log that keeps nothing (a load request) needs no size.
+    const size = !log.keeps
+      ? 0
+      : ascii
+        ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
+        : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
     log.add(chunkT, parsed.type, m.data, m.event, size);
     const step = ingest.fold.push(m, parsed);
     if (step.content) {
