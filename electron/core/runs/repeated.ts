@@ -12,7 +12,7 @@ import type { Ledger, RunResult, RunStartInput } from '../../../shared/contract'
 import { PROTOCOL_INFO } from '../../../shared/protocols/types';
 import { buildRequest, type BuiltRequest } from '../http/request';
 import { RequestTimer, type Timeouts } from '../http/timer';
-import { scrubDeep } from '../secrets';
+import { scrub, scrubDeep } from '../secrets';
 import { RunError } from '../errors';
 import { CountingLog } from '../event-log';
 import type { Profile, ProfileStore } from '../profiles';
@@ -79,10 +79,19 @@ export class RepeatedRequest {
       timer.done();
       const full = buildResult(ctx, ending, ctx.since());
       // Scrubbed as every run's result is (runs/index.ts), less what no row keeps: the transcript's text, the
-      // raw body, and the response headers (already scrubbed, and handed to onResponse).
-      const transcript = { blocks: [], usage: full.transcript.usage };
-      const lean: RunResult = { ...full, transcript, rawBody: undefined, response: undefined };
-      return { result: scrubDeep(lean, req.secrets), contentTimes };
+      // raw body, and the response headers (already scrubbed, and handed to onResponse). What is left is
+      // numbers and our own words but for the reason, the error and the warnings, which can quote the answer.
+      const { secrets } = req;
+      const lean: RunResult = {
+        ...full,
+        reason: scrub(full.reason, secrets),
+        error: scrubDeep(full.error, secrets),
+        warnings: scrubDeep(full.warnings, secrets),
+        transcript: { blocks: [], usage: full.transcript.usage },
+        rawBody: undefined,
+        response: undefined,
+      };
+      return { result: lean, contentTimes };
     });
     return { cancel: () => timer.cancel(), done };
   }
