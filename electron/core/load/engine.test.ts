@@ -290,7 +290,8 @@ describe('load engine against the simulator', () => {
       const out = [JSON.stringify(rec), readFileSync(path.join(dataDir, 'load-runs', `${loadId}.json`), 'utf8')];
       out.push(...w.progress.map((p) => JSON.stringify(p)));
       for (const key of keys)
-        for (let i = 0; i + 8 <= key.length; i++) for (const text of out) expect(text).not.toContain(key.slice(i, i + 8));
+        for (let i = 0; i + 8 <= key.length; i++)
+          for (const text of out) expect(text).not.toContain(key.slice(i, i + 8));
     } finally {
       echo.closeAllConnections();
       await new Promise((r) => echo.close(r));

@@ -6,7 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type { Ledger, LoadPoint, LoadProgress, LoadStartInput, LoadState, RateLimitSample } from '../../../shared/contract';
+import type {
+  Ledger,
+  LoadPoint,
+  LoadProgress,
+  LoadStartInput,
+  LoadState,
+  RateLimitSample,
+} from '../../../shared/contract';
 import { gapsOf, type LoadRow } from '../../../shared/load/stats';
 import type { RepeatedRequest, RepeatedSend } from '../runs/repeated';
 
