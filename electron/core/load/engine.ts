@@ -24,7 +24,9 @@ export const PROGRESS_INTERVAL_MS = 250;
 /** Rate-limit samples kept per run (only changes are sampled; reset timestamps change on every request). */
 export const RATE_LIMIT_SAMPLES_CAP = 5_000;
 
-const RATE_LIMIT_HEADER = /^(anthropic-ratelimit-|x-ratelimit-|retry-after$)/;
+/** `anthropic-ratelimit-*`, `x-ratelimit-*`, `retry-after`: plain checks, as every header of every request is asked. */
+const isRateLimitHeader = (name: string) =>
+  name.startsWith('anthropic-ratelimit-') || name.startsWith('x-ratelimit-') || name === 'retry-after';
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
@@ -184,7 +186,7 @@ export class LoadRun {
   private sampleRateLimits(headers: Record<string, string>): void {
     const t = this.now();
     for (const [name, value] of Object.entries(headers)) {
-      if (!RATE_LIMIT_HEADER.test(name) || this.lastHeader.get(name) === value) continue;
+      if (!isRateLimitHeader(name) || this.lastHeader.get(name) === value) continue;
       if (this.rateLimits.length >= RATE_LIMIT_SAMPLES_CAP) return;
       this.lastHeader.set(name, value);
       const sample = { t, name, value };
