@@ -8,7 +8,8 @@
  * 10,000 requests printed (heap growth per request); the Load tab running 1,000 requests at concurrency 32 on
  * the Demo gateway with no long task over 100 ms.
  *
- * BENCH_LOAD_REQUESTS (2,000 per round), BENCH_LOAD_ROUNDS (4, alternating which reader leads).
+ * BENCH_LOAD_REQUESTS (2,000 per round), BENCH_LOAD_ROUNDS (4, alternating which reader leads), BENCH_LOAD_WINDOW
+ * (1; 0 skips the Load tab part, which builds the app and starts Chromium).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -244,7 +245,7 @@ async function window(): Promise<void> {
 try {
   await throughput();
   await memory();
-  await window();
+  if (process.env.BENCH_LOAD_WINDOW !== '0') await window();
 } finally {
   await core.close();
   simProcess.kill('SIGTERM');

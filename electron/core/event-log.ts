@@ -19,7 +19,20 @@ import { scrub } from './secrets';
 /** What the record of a run keeps of one push: everything but the payloads, which it reads again from the body. */
 type Kept = Pick<EventColumns, 'first' | 't' | 'type' | 'size'>;
 
-export class EventLog {
+/** What reading a stream needs of a log (runs/stream.ts): EventLog keeps the events, CountingLog only counts them. */
+export interface RunLog {
+  readonly length: number;
+  /** Whether the events are kept (their sizes are then needed). */
+  readonly keeps: boolean;
+  add(t: number, type: string, data: string, event: string | undefined, size: number): void;
+  take(): EventColumns | undefined;
+  keep(chunk: Uint8Array): void;
+  ended(): void;
+  scrubbed(secrets: readonly string[]): void;
+}
+
+export class EventLog implements RunLog {
+  readonly keeps = true;
   private count = 0;
   /** The events not yet taken, already as the columns of their push. */
   private fresh: EventColumns = freshColumns(0);
@@ -114,6 +127,24 @@ export class EventLog {
       throw new Error(`reading the body again gave ${out.length} of the run's ${this.count} events`);
     return out;
   }
+}
+
+/**
+ * A log for a run whose events nobody will list or watch (a load request, docs/load.md): it counts them, for the
+ * verdict's wording and the metrics, and keeps and pushes none.
+ */
+export class CountingLog implements RunLog {
+  readonly keeps = false;
+  length = 0;
+  add(): void {
+    this.length++;
+  }
+  take(): undefined {
+    return undefined;
+  }
+  keep(): void {}
+  ended(): void {}
+  scrubbed(): void {}
 }
 
 const freshColumns = (first: number): EventColumns => ({ first, t: [], type: [], data: [], size: [], event: [] });

@@ -114,6 +114,20 @@ describe('secretWatchingDecoder sees escaped forms', () => {
     expect(feed(KEY, ['data: {"text":"no secret here \\u00e9 100%"}\n\n'])).toBe(false);
   });
 
+  it('looks for a changed secret, though an earlier stream tuned the search for the old one', () => {
+    // Longer than the tuning sample: the first stream's search is final and every later stream of its
+    // secrets reuses it (a load run); a stream for another secret must get a search of its own.
+    const filler = 'data: {"type":"content_block_delta","delta":{"text":"hello world"}}\n\n'.repeat(80);
+    const first = 'sk-first-0123456789';
+    const changed = 'sk-other-9876543210';
+    const middle = (secret: string) => [`${filler}data: {"echo":"${secret}"}\n\n${filler}`];
+    expect(feed(first, middle(first))).toBe(true);
+    expect(feed(changed, middle(changed))).toBe(true);
+    expect(feed(changed, middle(first))).toBe(false);
+    expect(feed(first, middle(changed))).toBe(false);
+    expect(feed(first, middle(first))).toBe(true);
+  });
+
   it('builds one scrubber per distinct list', () => {
     expect(scrubberFor([KEY, HEADER])).toBe(scrubberFor([KEY, HEADER]));
   });

@@ -3,7 +3,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { keyHint } from './vault';
-import { scrubberFor } from './scrubber';
+import { scrubberFor, type Scrubber } from './scrubber';
 
 /**
  * Values no credential can usefully be: a header holding one (`x-auth-mode: null`) is hidden by its name, but
@@ -98,28 +98,20 @@ export function secretWatchingDecoder(secrets: readonly string[]): {
 } {
   const utf8 = new StringDecoder('utf8');
   const scrubber = scrubberFor(secrets);
-  // A form that holds another (`Bearer sk-…` and `sk-…`) is never seen without it: watching the shorter one
-  // alone halves the scan of every chunk.
-  const all = scrubber.literals;
-  const watched = all.filter((s, i) => !all.some((t, j) => j !== i && s.includes(t) && (s !== t || j < i)));
-  // The seam between two chunks: a literal form split across them needs its length less one of each; an
-  // escaped form, its whole escaped length, searched only when an escape is near.
-  const keepLiteral = Math.max(0, ...watched.map((s) => s.length - 1));
-  const keep = Math.max(keepLiteral, scrubber.maxFormLength);
+  const plan = watchPlanFor(scrubber);
+  const { watched, keepLiteral, keep } = plan;
   let saw = false;
   let tail = '';
   let escapeInTail = false;
-  let finders: ((text: string) => boolean)[] = [];
-  let tunedOn = 0;
   const look = (text: string): string => {
     if (watched.length === 0 || saw || text === '') return text;
     // A stream often opens with one short event: tuned on that alone, the search could anchor on a letter
     // every later chunk is full of. Re-tuned on each longer chunk until one is long enough to be typical.
-    if (tunedOn < TUNING_SAMPLE && text.length > tunedOn) {
+    if (plan.tuning.on < TUNING_SAMPLE && text.length > plan.tuning.on) {
       const sample = text.length > TUNING_SAMPLE ? text.slice(0, TUNING_SAMPLE) : text;
-      finders = watched.map((s) => finderFor(s, sample));
-      tunedOn = sample.length;
+      plan.tuning = { finders: watched.map((s) => finderFor(s, sample)), on: sample.length };
     }
+    const { finders } = plan.tuning;
     const seam = tail.slice(Math.max(0, tail.length - keepLiteral)) + text.slice(0, keepLiteral);
     const escape = scrubber.hasEscape(text);
     saw =
@@ -128,7 +120,7 @@ export function secretWatchingDecoder(secrets: readonly string[]): {
       ((escape || escapeInTail) && scrubber.escapedIn(tail + text));
     // Whether the carried-over text may hold an escape: this chunk's, or the last one's if this one is shorter.
     escapeInTail = escape || (text.length < keep && escapeInTail);
-    tail = text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep);
+    tail = detached(text.length >= keep ? text.slice(-keep) : (tail + text).slice(-keep));
     return text;
   };
   return {
@@ -138,6 +130,47 @@ export function secretWatchingDecoder(secrets: readonly string[]): {
       return saw;
     },
   };
+}
+
+/**
+ * The same text, not pinning the string it was sliced from. A slice of a chunk's text keeps the whole chunk
+ * alive, and a stream's state can outlive a young-generation collection: the tail alone then promoted each
+ * load request's whole decoded chunk to the old generation (about 12 KB a request, docs/load.md). Prefixing
+ * makes V8 copy the slice into a string of its own before slicing again.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
+/** What every watch for one list of secrets shares: the forms it looks for, and the searches tuned for them. */
+interface WatchPlan {
+  watched: readonly string[];
+  keepLiteral: number;
+  keep: number;
+  /** The searches, and the length of the chunk they were tuned on: shared by every stream with these secrets. */
+  tuning: { finders: ((text: string) => boolean)[]; on: number };
+}
+
+/**
+ * One plan per scrubber, which scrubberFor makes once per list of secrets: a changed key is a new list, so a new
+ * plan, and its searches look for the new key. Streams of a load run are alike, so the search one stream tuned
+ * suits the next: built per stream, it cost a short load request about a tenth of its CPU (docs/load.md).
+ */
+const watchPlans = new WeakMap<Scrubber, WatchPlan>();
+
+function watchPlanFor(scrubber: Scrubber): WatchPlan {
+  let plan = watchPlans.get(scrubber);
+  if (plan) return plan;
+  // A form that holds another (`Bearer sk-…` and `sk-…`) is never seen without it: watching the shorter one
+  // alone halves the scan of every chunk.
+  const all = scrubber.literals;
+  const watched = all.filter((s, i) => !all.some((t, j) => j !== i && s.includes(t) && (s !== t || j < i)));
+  // The seam between two chunks: a literal form split across them needs its length less one of each; an
+  // escaped form, its whole escaped length, searched only when an escape is near.
+  const keepLiteral = Math.max(0, ...watched.map((s) => s.length - 1));
+  plan = { watched, keepLiteral, keep: Math.max(keepLiteral, scrubber.maxFormLength), tuning: { finders: [], on: 0 } };
+  watchPlans.set(scrubber, plan);
+  return plan;
 }
 
 /** Characters of a stream's opening chunks enough to tell which characters are rare in it. */

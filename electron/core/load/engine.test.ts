@@ -245,4 +245,56 @@ describe('load engine against the simulator', () => {
     ).loadId;
     expect((await w.ended(loadId)).done).toBe(101);
   });
+
+  it('scrubs a key the gateway echoes from rows and samples, and a key changed mid-run too', async () => {
+    const keys = ['sk-load/KEY-0123456789abcdef', 'sk-next/KEY-fedcba9876543210'];
+    const seen = new Set<string>();
+    const echo = http.createServer((req, res) => {
+      const key = String(req.headers['x-api-key'] ?? '');
+      seen.add(key);
+      req.resume();
+      req.on('end', () => {
+        const escaped = key.replaceAll('/', '\\/');
+        const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+        const message = { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3 } };
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'x-ratelimit-echo': `for ${key}` });
+          res.end(
+            event('message_start', { type: 'message_start', message }) +
+              event('error', { type: 'error', error: { type: 'api_error', message: 'bad key KEY' } }).replace(
+                'KEY',
+                escaped,
+              ),
+          );
+        }, 15);
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const w = new Window();
+      const baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      const saved = value<ProfilesState>(
+        await core.dispatch('profiles:save', { name: 'Echo', baseUrl, key: keys[0] }, w),
+      );
+      const profileId = saved.profiles.find((p) => p.name === 'Echo')!.id;
+      const loadId = await start(w, { profileId, requests: 40, concurrency: 1 });
+      await w.until((p) => p.loadId === loadId && p.done >= 3);
+      value(await core.dispatch('profiles:save', { id: profileId, name: 'Echo', baseUrl, key: keys[1] }, w));
+      await w.ended(loadId);
+      // Both keys went out: the request was built again for the changed profile.
+      expect([...seen]).toEqual(keys);
+      const rec = await record(w, loadId);
+      expect(rec.rows).toHaveLength(40);
+      expect(rec.rows.every((r) => r.verdict === 'error-event' && r.reason.includes('bad key [redacted]'))).toBe(true);
+      expect(rec.rateLimits.map((s) => s.value)).toContain('for [redacted]');
+      const out = [JSON.stringify(rec), readFileSync(path.join(dataDir, 'load-runs', `${loadId}.json`), 'utf8')];
+      out.push(...w.progress.map((p) => JSON.stringify(p)));
+      for (const key of keys)
+        for (let i = 0; i + 8 <= key.length; i++)
+          for (const text of out) expect(text).not.toContain(key.slice(i, i + 8));
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
+  });
 });

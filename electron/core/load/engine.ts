@@ -1,7 +1,7 @@
 /**
- * The load engine (docs/load.md): one request sent N times by C workers, each request an ordinary run of the
- * core's RunManager (same request building, timeouts, stream parsing and verdicts as a composer run), timed
- * where its events arrive in the host. The window gets deltas a few times a second, never per event.
+ * The load engine (docs/load.md): one request sent N times by C workers, each send read as a composer run is
+ * (runs/repeated.ts: same request building, timeouts, stream parsing and verdicts), timed where its events
+ * arrive in the host. The window gets deltas a few times a second, never per event.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -13,11 +13,9 @@ import type {
   LoadStartInput,
   LoadState,
   RateLimitSample,
-  RunUpdate,
 } from '../../../shared/contract';
-import { createFold } from '../../../shared/protocols';
 import { gapsOf, type LoadRow } from '../../../shared/load/stats';
-import type { RunManager, RunSink } from '../runs';
+import type { RepeatedRequest, RepeatedSend } from '../runs/repeated';
 
 export type LoadPlan = z.output<typeof LoadStartInput>;
 
@@ -26,7 +24,9 @@ export const PROGRESS_INTERVAL_MS = 250;
 /** Rate-limit samples kept per run (only changes are sampled; reset timestamps change on every request). */
 export const RATE_LIMIT_SAMPLES_CAP = 5_000;
 
-const RATE_LIMIT_HEADER = /^(anthropic-ratelimit-|x-ratelimit-|retry-after$)/;
+/** `anthropic-ratelimit-*`, `x-ratelimit-*`, `retry-after`: plain checks, as every header of every request is asked. */
+const isRateLimitHeader = (name: string) =>
+  name.startsWith('anthropic-ratelimit-') || name.startsWith('x-ratelimit-') || name === 'retry-after';
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
@@ -48,17 +48,16 @@ export class LoadRun {
   private readonly t0 = performance.now();
   private next = 0;
   private readonly rows: LoadRow[] = [];
-  private readonly active = new Set<string>();
+  private readonly active = new Set<RepeatedSend>();
   private readonly stopper = new AbortController();
   private failed = 0;
   private overheadTotal = 0;
-  private request?: Ledger;
   private readonly rateLimits: RateLimitSample[] = [];
   private readonly lastHeader = new Map<string, string>();
   private pending: { points: LoadPoint[]; rateLimits: RateLimitSample[] } = { points: [], rateLimits: [] };
 
   constructor(
-    private readonly runs: RunManager,
+    private readonly request: RepeatedRequest,
     private readonly plan: LoadPlan,
     private readonly onProgress: (p: LoadProgress) => void,
   ) {
@@ -71,7 +70,7 @@ export class LoadRun {
     this.state = 'stopping';
     this.endReason = `${why} after ${this.rows.length} of ${this.plan.requests} requests had ended.`;
     this.stopper.abort();
-    for (const runId of this.active) this.runs.cancel(runId);
+    for (const sent of this.active) sent.cancel();
     this.emit();
     return true;
   }
@@ -104,7 +103,7 @@ export class LoadRun {
       endReason: this.endReason,
       rows: this.rows,
       rateLimits: this.rateLimits,
-      request: this.request,
+      request: this.request.ledger,
       overheadMs: this.overheadMs(),
     };
   }
@@ -149,31 +148,16 @@ export class LoadRun {
   private async one(i: number): Promise<void> {
     const enter = performance.now();
     const startMs = this.now();
-    const fold = createFold(this.plan.protocol);
-    const contentTimes: number[] = [];
-    const sink: RunSink = {
-      push: (u) => {
-        const s = performance.now();
-        this.observe(u, fold, contentTimes);
-        this.overheadTotal += performance.now() - s;
-      },
-    };
-    const started = this.runs.start(
-      {
-        profileId: this.plan.profileId,
-        protocol: this.plan.protocol,
-        body: this.plan.body,
-        warnings: [],
-        origin: 'composer',
-      },
-      sink,
-    );
-    this.active.add(started.runId);
+    const sent = this.request.send((headers) => {
+      const s = performance.now();
+      this.sampleRateLimits(headers);
+      this.overheadTotal += performance.now() - s;
+    });
+    this.active.add(sent);
     this.overheadTotal += performance.now() - enter;
-    const run = await started.done;
+    const { result, contentTimes } = await sent.done;
     const s = performance.now();
-    this.active.delete(started.runId);
-    const { result } = run;
+    this.active.delete(sent);
     const row: LoadRow = {
       i,
       startMs,
@@ -199,22 +183,10 @@ export class LoadRun {
     this.overheadTotal += performance.now() - s;
   }
 
-  private observe(u: RunUpdate, fold: ReturnType<typeof createFold>, contentTimes: number[]): void {
-    if (u.kind === 'started') this.request ??= u.ledger;
-    else if (u.kind === 'response') this.sampleRateLimits(u.response.headers);
-    else if (u.kind === 'events') {
-      const { t, data, event } = u.events;
-      for (let k = 0; k < data.length; k++) {
-        const step = fold.push(event[k] === null ? { data: data[k] } : { event: event[k]!, data: data[k] });
-        if (step.content) contentTimes.push(t[k]);
-      }
-    }
-  }
-
   private sampleRateLimits(headers: Record<string, string>): void {
     const t = this.now();
     for (const [name, value] of Object.entries(headers)) {
-      if (!RATE_LIMIT_HEADER.test(name) || this.lastHeader.get(name) === value) continue;
+      if (!isRateLimitHeader(name) || this.lastHeader.get(name) === value) continue;
       if (this.rateLimits.length >= RATE_LIMIT_SAMPLES_CAP) return;
       this.lastHeader.set(name, value);
       const sample = { t, name, value };

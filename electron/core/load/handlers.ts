@@ -1,11 +1,11 @@
 /**
  * The load calls. Each load run reports to the window that started it, only that window can stop it, and a
- * window that goes away stops its runs. Requests go through a RunManager of the load module's own, which
- * keeps no history and no window's runs: a load run is saved once, whole, in the load store.
+ * window that goes away stops its runs. Its requests are not runs of the core's RunManager (runs/repeated.ts):
+ * they go to no history and no window's runs; a load run is saved once, whole, in the load store.
  */
 import { LOAD_CONFIRM_ABOVE, type CallName, type LoadRecord } from '../../../shared/contract';
 import { summarize } from '../../../shared/load/stats';
-import { RunManager } from '../runs';
+import { RepeatedRequest } from '../runs/repeated';
 import { RunError } from '../errors';
 import type { CoreContext, Handlers, Receiver } from '../service';
 import { LoadRun, type LoadOutcome } from './engine';
@@ -24,7 +24,6 @@ export interface LoadModule {
 const KEEP_IN_MEMORY = 4;
 
 export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModule {
-  const runs = new RunManager(ctx.profiles, ctx.timeouts, { runs: 1, events: 0 });
   const live = new Map<string, { run: LoadRun; receiver: Receiver; saved: Promise<void> }>();
   const recent = new Map<string, LoadRecord>();
 
@@ -56,7 +55,14 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
             `confirm before sending more than ${LOAD_CONFIRM_ABOVE}.`,
         );
       }
-      const run = new LoadRun(runs, input, (p) => receiver.send('load:progress', p));
+      const request = new RepeatedRequest(ctx.profiles, ctx.timeouts, {
+        profileId: input.profileId,
+        protocol: input.protocol,
+        body: input.body,
+        warnings: [],
+        origin: 'composer',
+      });
+      const run = new LoadRun(request, input, (p) => receiver.send('load:progress', p));
       const model = typeof input.body.model === 'string' ? input.body.model : undefined;
       const meta = {
         loadId: run.loadId,

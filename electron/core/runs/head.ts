@@ -51,12 +51,12 @@ export function headWarning(head: Head, contentType: string | undefined, labelle
         .replace(/^\uFEFF/, '')
         .trimStart(),
     )?.[0] ?? '';
-  const label = contentType ? `labelled ${contentType.split(';')[0].trim()}` : 'sent with no content type';
+  const label = () => (contentType ? `labelled ${contentType.split(';')[0].trim()}` : 'sent with no content type');
   if (labelledSse && head.sniffed === 'document') {
-    return `The body is ${label} but starts with "${lead()}": it was read as one body, not as events.`;
+    return `The body is ${label()} but starts with "${lead()}": it was read as one body, not as events.`;
   }
   if (!labelledSse && head.sniffed === 'event-stream') {
-    return `The body is ${label} but starts with "${lead()}", like an event stream: it was read as one.`;
+    return `The body is ${label()} but starts with "${lead()}", like an event stream: it was read as one.`;
   }
   return undefined;
 }

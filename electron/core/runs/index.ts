@@ -5,17 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type { Ledger, RunStartInput } from '../../../shared/contract';
+import type { RunStartInput } from '../../../shared/contract';
 import { PROTOCOL_INFO } from '../../../shared/protocols/types';
-import { buildRequest, urlShown, type BuiltRequest } from '../http/request';
+import { buildRequest } from '../http/request';
 import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from '../http/timer';
-import { proxyShown } from '../http/proxy';
-import { scrub, scrubDeep } from '../secrets';
+import { scrubDeep } from '../secrets';
 import { RunError } from '../errors';
 import type { ProfileStore } from '../profiles';
 import { EventLog } from '../event-log';
 import { executeRun } from './execute';
 import { buildResult } from './result';
+import { ledgerOf } from './ledger';
 import { DEFAULT_RECENT_BUDGET, RecentRuns, type KeptRun, type RecentBudget } from './recent';
 import type { FinishedRun, RunContext, RunSink } from './types';
 
@@ -132,7 +132,7 @@ export class RunManager {
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
     clientHeaders?: Readonly<Record<string, string>>,
-  ): RunContext {
+  ): RunContext & { log: EventLog } {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
     const key = this.profiles.keyFor(profile.id);
@@ -164,7 +164,7 @@ export class RunManager {
     };
   }
 
-  private async run(ctx: RunContext): Promise<KeptRun> {
+  private async run(ctx: RunContext & { log: EventLog }): Promise<KeptRun> {
     const ending = await executeRun(ctx);
     ctx.timer.done();
     // The exit point: whatever a parser or fold made of the answer (a reason quoting an error, a transcript
@@ -172,30 +172,6 @@ export class RunManager {
     const result = scrubDeep(buildResult(ctx, ending, ctx.since()), ctx.secrets);
     return { run: { ledger: ctx.ledger, response: ctx.state.response, result, origin: 'composer' }, log: ctx.log };
   }
-}
-
-function ledgerOf(
-  runId: string,
-  input: z.output<typeof RunStartInput>,
-  profile: { id: string; name: string },
-  req: BuiltRequest,
-): Ledger {
-  return {
-    runId,
-    protocol: input.protocol,
-    profileId: profile.id,
-    profileName: profile.name,
-    model: typeof input.body.model === 'string' ? input.body.model : undefined,
-    stream: input.body.stream === true,
-    method: 'POST',
-    url: urlShown(req.url),
-    ...(req.proxy ? { proxy: proxyShown(req.proxy) } : {}),
-    headers: req.redactedHeaders,
-    body: scrub(req.body ?? '', req.secrets),
-    bodyBytes: Buffer.byteLength(req.body ?? ''),
-    startedAt: new Date().toISOString(),
-    warnings: input.warnings,
-  };
 }
 
 /** The run with its whole event list, built for this caller (see EventLog). */

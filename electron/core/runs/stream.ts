@@ -54,7 +54,7 @@ export async function readStream(
     }
     // The protocol's terminal event ends the run even when a relay holds the connection open (and keeps
     // sending pings): the rest of the body is cancelled.
-    if (ingest.terminalSeen) await body.return?.();
+    if (ingest.terminalSeen) await release(res.body, body);
     else take.end();
   } catch (err) {
     transportError = err;
@@ -63,6 +63,22 @@ export async function readStream(
   }
   take.flush();
   return judgeStream(ctx, res, headers, ingest, transportError);
+}
+
+/**
+ * Lets go of a body after its terminal event. Nearly always the body has already ended too (the last chunk held
+ * the end of the chunked body): reading on to its end then costs a tick. Leaving early instead destroys an
+ * unfinished stream, which makes and throws away an AbortError with its stack for every request (about a tenth
+ * of a load request's CPU, docs/load.md). A body still open (a relay holding the connection with pings) is cancelled.
+ */
+async function release(stream: AsyncIterable<Uint8Array>, body: AsyncIterator<Uint8Array>): Promise<void> {
+  // Node's own flag for "the end of the data was pushed"; `readableEnded` is only set once 'end' is emitted.
+  const state = (stream as { _readableState?: { ended?: boolean } })._readableState;
+  if (state?.ended !== true) {
+    await body.return?.();
+    return;
+  }
+  while (!(await body.next()).done);
 }
 
 /** Feeds chunks through the SSE reader into the log and the fold; each chunk's events travel in one push. */
@@ -97,12 +113,18 @@ function ingester(ctx: RunContext, ingest: Ingest) {
     // One parse per event (a template match for hot deltas, else JSON.parse), shared by the Events list and the fold.
     const parsed = parse(m);
     // UTF-8 bytes, as on the wire (`data: …\n\n` plus any `event: …\n`): the live total then matches the final one.
-    const size = ascii
-      ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
-      : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
+    // A log that keeps nothing (a load request) needs no size.
+    const size = !log.keeps
+      ? 0
+      : ascii
+        ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
+        : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
     log.add(chunkT, parsed.type, m.data, m.event, size);
     const step = ingest.fold.push(m, parsed);
-    if (step.content && ctx.state.ttftMs === undefined) ctx.state.ttftMs = chunkT;
+    if (step.content) {
+      if (ctx.state.ttftMs === undefined) ctx.state.ttftMs = chunkT;
+      ctx.state.contentTimes?.push(chunkT);
+    }
     if (step.terminal) ingest.terminalSeen = true;
   };
   const onComment = (comment: string) => {

@@ -1,7 +1,7 @@
 /** What the pieces of a run share while it is read (see runs/execute.ts). */
 import type { GatewayErrorInfo, Ledger, RecordedRun, ResponseInfo, RunUpdate } from '../../../shared/contract';
 import type { Transcript, Verdict } from '../../../shared/protocols/types';
-import type { EventLog } from '../event-log';
+import type { RunLog } from '../event-log';
 import type { BuiltRequest } from '../http/request';
 import type { RequestTimer, Timeouts } from '../http/timer';
 
@@ -31,12 +31,19 @@ export interface RunContext {
   timer: RequestTimer;
   timeouts: Timeouts;
   sink: RunSink;
-  log: EventLog;
+  log: RunLog;
   /** Milliseconds since the request was sent. */
   since(): number;
   warnings: string[];
   /** Filled in as the answer arrives. */
-  state: { response?: ResponseInfo; bytes: number; ttftMs?: number; partial?: () => Transcript };
+  state: {
+    response?: ResponseInfo;
+    bytes: number;
+    ttftMs?: number;
+    partial?: () => Transcript;
+    /** When present, the arrival time of every event carrying content is added (a load row's ITL samples). */
+    contentTimes?: number[];
+  };
 }
 
 export const EMPTY_TRANSCRIPT: Transcript = { blocks: [], usage: {} };
