@@ -4,6 +4,7 @@
  *   engine  load:start through the core: N requests at concurrency 32, each a full run (request building, SSE
  *           parse, fold, verdict, host timing, per-request row)
  *   undici  32 workers each doing undici.request + eventsource-parser over the same stream, counting events
+ * The core and the simulator run bundled as the shipped hosts bundle them (bench/built.ts).
  * Budgets (issue 28): engine ≥ 0.8× undici in requests/s sustained (median of the rounds' ratios); memory at
  * 10,000 requests printed (heap growth per request); the Load tab running 1,000 requests at concurrency 32 on
  * the Demo gateway with no long task over 100 ms.
@@ -20,17 +21,19 @@ import { chromium } from '@playwright/test';
 import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
 import type { LoadProgress, LoadRecord, Result } from '../shared/contract';
-import { createCore, type Receiver } from '../electron/core/service';
-import { LayeredVault } from '../electron/core/vault';
-import { DEMO_KEY } from '../electron/core/simulator';
+import type { Receiver } from '../electron/core/service';
 import { buildAll, isStale } from '../scripts/build.mjs';
+import { bundled, importBundled } from './built';
 
 const N = Number(process.env.BENCH_LOAD_REQUESTS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_LOAD_ROUNDS ?? 4);
 const C = 32;
 const failures: string[] = [];
 
-const simProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sim-process.ts'], {
+// The core and the simulator as shipped (bench/built.ts), not as tsx runs them.
+const { createCore, LayeredVault, DEMO_KEY } =
+  await importBundled<typeof import('./load-core-entry')>('bench/load-core-entry.ts');
+const simProcess = spawn(process.execPath, [await bundled('bench/sim-process.ts')], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const simUrl = await new Promise<string>((resolve) =>
