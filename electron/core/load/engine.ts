@@ -162,14 +162,14 @@ export class LoadRun {
       i,
       startMs,
       verdict: result.verdict,
-      status: result.metrics.status,
-      ttftMs: result.metrics.ttftMs,
-      e2eMs: result.metrics.totalMs,
-      inputTokens: result.metrics.usage.inputTotal,
-      outputTokens: result.metrics.usage.output,
+      status: result.status,
+      ttftMs: result.ttftMs,
+      e2eMs: result.totalMs,
+      inputTokens: result.usage.inputTotal,
+      outputTokens: result.usage.output,
       itlMs: result.verdict === 'complete' ? gapsOf(contentTimes).map(round) : [],
       reason: result.reason,
-      errorType: result.error?.type,
+      errorType: result.errorType,
     };
     this.rows.push(row);
     if (row.verdict !== 'complete' && row.verdict !== 'cancelled') this.failed++;

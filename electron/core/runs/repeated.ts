@@ -8,24 +8,38 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type { Ledger, RunResult, RunStartInput } from '../../../shared/contract';
-import { PROTOCOL_INFO } from '../../../shared/protocols/types';
+import type { Ledger, RunStartInput } from '../../../shared/contract';
+import { PROTOCOL_INFO, type Usage, type Verdict } from '../../../shared/protocols/types';
 import { buildRequest, type BuiltRequest } from '../http/request';
 import { RequestTimer, type Timeouts } from '../http/timer';
-import { scrub, scrubDeep } from '../secrets';
+import { scrub } from '../secrets';
 import { RunError } from '../errors';
 import { CountingLog } from '../event-log';
 import type { Profile, ProfileStore } from '../profiles';
 import { executeRun } from './execute';
-import { buildResult } from './result';
 import { ledgerOf } from './ledger';
 import type { RunContext } from './types';
+
+/**
+ * What a load row reads of one send: the run's verdict and figures (as `buildResult` in result.ts has them), the
+ * reason and the error's type scrubbed as every run's result is (runs/index.ts). Only they are made: the rest of
+ * a run's result (its warnings, transcript text, headers, end time) was built and then thrown away per request.
+ */
+export interface RepeatedResult {
+  verdict: Verdict;
+  reason: string;
+  errorType?: string;
+  status?: number;
+  ttftMs?: number;
+  totalMs: number;
+  usage: Usage;
+}
 
 export interface RepeatedSend {
   /** Stops this request, as Stop stops a run: it ends `cancelled`. */
   cancel(): void;
   /** Never rejects: every failure is a verdict. */
-  done: Promise<{ result: RunResult; contentTimes: number[] }>;
+  done: Promise<{ result: RepeatedResult; contentTimes: number[] }>;
 }
 
 /** The request as built for one state of its profile. */
@@ -77,21 +91,18 @@ export class RepeatedRequest {
     };
     const done = executeRun(ctx).then((ending) => {
       timer.done();
-      const full = buildResult(ctx, ending, ctx.since());
-      // Scrubbed as every run's result is (runs/index.ts), less what no row keeps: the transcript's text, the
-      // raw body, and the response headers (already scrubbed, and handed to onResponse). What is left is
-      // numbers and our own words but for the reason, the error and the warnings, which can quote the answer.
       const { secrets } = req;
-      const lean: RunResult = {
-        ...full,
-        reason: scrub(full.reason, secrets),
-        error: scrubDeep(full.error, secrets),
-        warnings: scrubDeep(full.warnings, secrets),
-        transcript: { blocks: [], usage: full.transcript.usage },
-        rawBody: undefined,
-        response: undefined,
+      const { error } = ending;
+      const result: RepeatedResult = {
+        verdict: ending.verdict,
+        reason: scrub(ending.reason, secrets),
+        errorType: error === undefined ? undefined : scrub(error.type, secrets),
+        status: ctx.state.response?.status,
+        ttftMs: ctx.state.ttftMs,
+        totalMs: ctx.since(),
+        usage: ending.transcript.usage,
       };
-      return { result: lean, contentTimes };
+      return { result, contentTimes };
     });
     return { cancel: () => timer.cancel(), done };
   }
