@@ -12,6 +12,7 @@ import { redact, requestSecrets, scrub, urlSecrets } from '../secrets';
 import { scrubberFor } from '../scrubber';
 import { decodedBody } from './decode';
 import { proxyFor, proxySecrets, proxyShown, routeFor } from './proxy';
+import type { RequestSignal } from './timer';
 
 /** A gateway's answer: status, headers as received, and the body as it arrives. */
 export interface GatewayResponse {
@@ -32,7 +33,7 @@ export interface GatewayResponse {
  * Location). And speed: fetch hands the body through WHATWG streams, which cost a 20k-event firehose about
  * 5 ms of CPU more than undici's own stream (npm run bench).
  */
-export async function gatewayRequest(req: BuiltRequest, signal: AbortSignal): Promise<GatewayResponse> {
+export async function gatewayRequest(req: BuiltRequest, signal: RequestSignal): Promise<GatewayResponse> {
   const { dispatcher, headers: sent } = routeFor(req);
   const res = await request(req.url, { method: req.method, headers: sent, body: req.body, signal, dispatcher });
   try {
