@@ -183,13 +183,27 @@ export function safeResponseHeaders(
   let all = '';
   for (const name in h) all += `${name}\n${h[name]}\n`;
   const clean = secrets.length === 0 || !scrubberFor(secrets).mayHold(all);
-  const tidy = (text: string) => (clean ? text : scrub(text, secrets));
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(h)) {
-    const secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));
-    out[tidy(name)] = secret ? redact(value, key, secrets) : tidy(value);
+  for (const name in h) {
+    const value = h[name];
+    if (isSecretHeaderName(name)) out[clean ? name : scrub(name, secrets)] = redact(value, key, secrets);
+    else if (clean) out[name] = value;
+    else out[scrub(name, secrets)] = scrub(value, secrets);
   }
   return out;
+}
+
+/** Names already judged: a gateway sends the same few on every response, and a load run asks for each one. */
+const secretNames = new Map<string, boolean>();
+const SECRET_NAMES_CAP = 1_000;
+
+function isSecretHeaderName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = !/^(www|proxy)-authenticate$/i.test(name) && SECRET_HEADER.test(name.replace(/tokens/gi, ''));
+    if (secretNames.size < SECRET_NAMES_CAP) secretNames.set(name, secret);
+  }
+  return secret;
 }
 
 /**

@@ -185,8 +185,10 @@ export class LoadRun {
 
   private sampleRateLimits(headers: Record<string, string>): void {
     const t = this.now();
-    for (const [name, value] of Object.entries(headers)) {
-      if (!isRateLimitHeader(name) || this.lastHeader.get(name) === value) continue;
+    for (const name in headers) {
+      if (!isRateLimitHeader(name)) continue;
+      const value = headers[name];
+      if (this.lastHeader.get(name) === value) continue;
       if (this.rateLimits.length >= RATE_LIMIT_SAMPLES_CAP) return;
       this.lastHeader.set(name, value);
       const sample = { t, name, value };
