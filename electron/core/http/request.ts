@@ -38,7 +38,8 @@ export async function gatewayRequest(req: BuiltRequest, signal: RequestSignal): 
   const res = await request(req.url, { method: req.method, headers: sent, body: req.body, signal, dispatcher });
   try {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) {
+    for (const name in res.headers) {
+      const value = res.headers[name];
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     const body = decodedBody(res.body, headers['content-encoding']);
