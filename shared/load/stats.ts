@@ -78,19 +78,66 @@ export function percentile(sorted: readonly number[], q: number): number | undef
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/**
+ * Count, mean and the three percentiles as `percentile` defines them, found by selection rather than a sort: a
+ * load of 2,000 requests has about 80,000 ITL samples, which took 7–13 ms to copy and sort, on the load's clock.
+ */
 export function distribution(values: readonly number[]): Distribution {
-  if (values.length === 0) return { count: 0 };
-  const sorted = Float64Array.from(values).sort();
+  const n = values.length;
+  if (n === 0) return { count: 0 };
+  const a = new Float64Array(n);
   let sum = 0;
-  for (const v of sorted) sum += v;
-  const arr = sorted as unknown as number[];
+  for (let i = 0; i < n; i++) {
+    a[i] = values[i];
+    sum += values[i];
+  }
   return {
-    count: sorted.length,
-    mean: sum / sorted.length,
-    p50: percentile(arr, 50),
-    p90: percentile(arr, 90),
-    p99: percentile(arr, 99),
+    count: n,
+    mean: sum / n,
+    p50: selectedPercentile(a, 50),
+    p90: selectedPercentile(a, 90),
+    p99: selectedPercentile(a, 99),
   };
+}
+
+/** `percentile` of `a` as if sorted; reorders `a`. */
+function selectedPercentile(a: Float64Array, q: number): number {
+  const pos = ((a.length - 1) * q) / 100;
+  const lo = Math.floor(pos);
+  const low = select(a, lo);
+  if (lo === pos) return low;
+  // After selecting rank lo, every value after it is at least as large: the next rank is their least.
+  let high = a[lo + 1];
+  for (let i = lo + 2; i < a.length; i++) if (a[i] < high) high = a[i];
+  return low + (high - low) * (pos - lo);
+}
+
+/**
+ * The k-th smallest value (0-based), moving it to `a[k]` with nothing larger before it and nothing smaller after
+ * (Hoare's selection). Equal values stop both scans, so a run of equal samples (one chunk's events share an
+ * arrival time: many zero gaps) splits evenly instead of going quadratic.
+ */
+function select(a: Float64Array, k: number): number {
+  let left = 0;
+  let right = a.length - 1;
+  while (left < right) {
+    const pivot = a[(left + right) >>> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return a[k];
 }
 
 /** Time per output token after the first: (E2E − TTFT) ÷ (output tokens − 1); needs two tokens and a TTFT. */
