@@ -261,7 +261,7 @@ describe('load engine against the simulator', () => {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'x-ratelimit-echo': `for ${key}` });
           res.end(
             event('message_start', { type: 'message_start', message }) +
-              event('error', { type: 'error', error: { type: 'api_error', message: 'bad key KEY' } }).replace(
+              event('error', { type: 'error', error: { type: 'api_error KEY', message: 'bad key KEY' } }).replaceAll(
                 'KEY',
                 escaped,
               ),
@@ -286,6 +286,7 @@ describe('load engine against the simulator', () => {
       const rec = await record(w, loadId);
       expect(rec.rows).toHaveLength(40);
       expect(rec.rows.every((r) => r.verdict === 'error-event' && r.reason.includes('bad key [redacted]'))).toBe(true);
+      expect(rec.rows.every((r) => r.errorType === 'api_error [redacted]')).toBe(true);
       expect(rec.rateLimits.map((s) => s.value)).toContain('for [redacted]');
       const out = [JSON.stringify(rec), readFileSync(path.join(dataDir, 'load-runs', `${loadId}.json`), 'utf8')];
       out.push(...w.progress.map((p) => JSON.stringify(p)));
