@@ -4,6 +4,7 @@
  * from the stream; a request whose stream reported no output tokens has no TPOT and adds no tokens.
  */
 import type { Verdict } from '../protocols/types';
+import quickselect from 'quickselect';
 
 /** One request of a load run, as measured in the host. Times are ms; `startMs` is on the run's clock. */
 export interface LoadRow {
@@ -112,31 +113,9 @@ function selectedPercentile(a: Float64Array, q: number): number {
   return low + (high - low) * (pos - lo);
 }
 
-/**
- * The k-th smallest value (0-based), moving it to `a[k]` with nothing larger before it and nothing smaller after
- * (Hoare's selection). Equal values stop both scans, so a run of equal samples (one chunk's events share an
- * arrival time: many zero gaps) splits evenly instead of going quadratic.
- */
+/** The k-th smallest value (0-based), moved to `a[k]` with nothing larger before it and nothing smaller after. */
 function select(a: Float64Array, k: number): number {
-  let left = 0;
-  let right = a.length - 1;
-  while (left < right) {
-    const pivot = a[(left + right) >>> 1];
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    }
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else break;
-  }
+  quickselect(a as unknown as number[], k);
   return a[k];
 }
 
