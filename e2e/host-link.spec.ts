@@ -29,3 +29,39 @@ test('when the link to the host drops as the app starts, the models and drafts l
   await pickModel(page, 'sim-fault-slow');
   await expect(page.getByText(/Draft not saved/)).toHaveCount(0);
 });
+
+test('a Model box clicked before the Demo model is picked stays the user’s: typing gives the id typed', async ({
+  page,
+  host,
+}) => {
+  // The kept drafts answer late, so the Demo model is picked only after the user is in the box.
+  let late = false;
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    const slow = new Set<number>();
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number; name?: string };
+      if (msg.name === 'drafts:list' && msg.id !== undefined) slow.add(msg.id);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number };
+      if (msg.id !== undefined && slow.has(msg.id)) {
+        setTimeout(() => {
+          late = true;
+          ws.send(m);
+        }, 1500);
+      } else ws.send(m);
+    });
+  });
+  await page.goto(host.url);
+  const box = page.getByRole('combobox', { name: 'Model' });
+  await box.click();
+  await expect.poll(() => late).toBe(true);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await expect(box).toHaveValue('');
+  await page.keyboard.type('sim-fault-slow');
+  await expect(box).toHaveValue('sim-fault-slow');
+  await box.press('Enter');
+  await expect(box).toHaveValue('sim-fault-slow');
+});

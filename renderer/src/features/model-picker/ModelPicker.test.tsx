@@ -135,3 +135,36 @@ describe('model picker: how old the list is', () => {
     expect(fetched()).toBe('1 models · fetched 6 min ago');
   });
 });
+
+describe('model picker: a model picked while the user is in the empty box', () => {
+  it('does not appear under their cursor; what they type is the id, and leaving it empty keeps the picked one', () => {
+    const box = setup(['claude-sim-sonnet', 'sim-fault-slow'], '');
+    act(() => {
+      useAppStore.setState((s) => ({
+        composers: {
+          ...s.composers,
+          messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'claude-sim-sonnet' } },
+        },
+      }));
+    });
+    expect(box.value).toBe('');
+    fireEvent.change(box, { target: { value: 'sim-fault-slow' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('sim-fault-slow');
+  });
+
+  it('an emptied box left alone keeps the model picked meanwhile', () => {
+    const box = setup(['claude-sim-sonnet'], '');
+    act(() => {
+      useAppStore.setState((s) => ({
+        composers: {
+          ...s.composers,
+          messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'claude-sim-sonnet' } },
+        },
+      }));
+    });
+    fireEvent.blur(box);
+    expect(model()).toBe('claude-sim-sonnet');
+    expect(box.value).toBe('claude-sim-sonnet');
+  });
+});

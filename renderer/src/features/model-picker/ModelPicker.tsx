@@ -60,7 +60,13 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
           spellCheck={false}
           placeholder={loading ? 'Loading models…' : 'Pick or type a model id'}
           value={query ?? value}
-          onFocus={() => setOpen(true)}
+          onFocus={() => {
+            setOpen(true);
+            // An empty box the user has entered is theirs: a model picked meanwhile (the Demo gateway's default,
+            // once its list arrives) must not appear under their cursor, to be typed onto. Leaving it empty
+            // still keeps that model (commit).
+            if (query === null && value === '') setQuery('');
+          }}
           onClick={() => setOpen(true)}
           onBlur={commit}
           onChange={(e) => {
