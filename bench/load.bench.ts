@@ -13,16 +13,15 @@
  * (1; 0 skips the Load tab part, which builds the app and starts Chromium).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from '@playwright/test';
 import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
 import type { LoadProgress, LoadRecord, Result } from '../shared/contract';
 import type { Receiver } from '../electron/core/service';
-import { buildAll, isStale } from '../scripts/build.mjs';
+import { startApp } from '../scripts/app-kit.mjs';
 import { bundled, importBundled } from './built';
 
 const N = Number(process.env.BENCH_LOAD_REQUESTS ?? 2_000);
@@ -193,23 +192,8 @@ async function memory(): Promise<void> {
 }
 
 async function window(): Promise<void> {
-  if (isStale()) await buildAll({ quiet: true });
-  const hostDir = mkdtempSync(path.join(os.tmpdir(), 'gp-lbench-web-'));
-  const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', hostDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve) => {
-    let buf = '';
-    host.stdout!.on('data', (d) => {
-      buf += d;
-      const m = /(http:\/\/\S+)/.exec(buf);
-      if (m) resolve(m[1]);
-    });
-  });
-  const browser = await chromium.launch({
-    executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  const app = await startApp();
+  const { browser, url } = app;
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(url);
@@ -239,9 +223,7 @@ async function window(): Promise<void> {
     );
     if (max > 100) failures.push(`Load tab longest task ${Math.round(max)} ms > 100 ms`);
   } finally {
-    await browser.close();
-    host.kill('SIGTERM');
-    rmSync(hostDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

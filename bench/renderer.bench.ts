@@ -3,43 +3,12 @@
  * (docs/architecture.md §9): during a 20k-event firehose no long task > 100 ms and p95 frame gap < 50 ms; 100k events held
  * in < 150 MB of JS heap; the model filter over 5,000 models < 16 ms p95.
  */
-import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { filterModels, indexModels } from '../renderer/src/features/model-picker/filter';
-import { buildAll, isStale } from '../scripts/build.mjs';
+import { startApp } from '../scripts/app-kit.mjs';
 
-if (isStale()) await buildAll({ quiet: true });
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-rbench-'));
-const host = spawn(process.execPath, ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise<string>((resolve) => {
-  let buf = '';
-  host.stdout!.on('data', (d) => {
-    buf += d;
-    const m = /(http:\/\/\S+)/.exec(buf);
-    if (m) resolve(m[1]);
-  });
-});
-const browser = await chromium.launch({
-  executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--enable-precise-memory-info',
-    '--js-flags=--expose-gc',
-  ],
-});
+const app = await startApp(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
+const { browser, url } = app;
 const failures: string[] = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -119,9 +88,7 @@ try {
   );
   if (heapMb / 1048576 >= 150) failures.push(`heap ${(heapMb / 1048576).toFixed(1)} MB ≥ 150 MB`);
 } finally {
-  await browser.close();
-  host.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }
 
 const models = Array.from({ length: 5000 }, (_, i) => ({
