@@ -387,5 +387,15 @@ describe('fast path for hot delta events', () => {
     for (const data of stream) expect(view(read(data)), data).toEqual(view(fastDelta(data)));
     for (const data of learnedThenBroken) expect(read(data), data).toBeUndefined();
     expect(stream.filter((d) => read(d) !== undefined).length).toBe(stream.length - learnedThenBroken.length);
+
+    // Templates outlive their stream: a new stream starts with what this one learned and reads the same values.
+    const next = createFastDeltaReader();
+    for (const data of [...stream].reverse()) expect(view(next(data)), data).toEqual(view(fastDelta(data)));
+    // Many streams, each with its own id (more heads than are kept), then the first ones again.
+    const ids = Array.from({ length: 300 }, (_, i) => `chatcmpl-${i}`);
+    for (const id of [...ids, ...ids.slice(0, 20)]) {
+      const own = createFastDeltaReader();
+      for (const v of values) expect(view(own(chat(v, id))), id).toEqual(view(fastDelta(chat(v, id))));
+    }
   });
 });

@@ -303,20 +303,26 @@ export function fastDelta(data: string, event?: string): FastDelta | undefined {
  * the general template matches (its head is text the general head matched), and everything the head fixes is
  * known without reading it: the value's offset, the indexes, the kind. On the Responses and Chat firehoses that
  * test cost about a third of the general one.
+ *
+ * A template depends on its head alone, so templates are kept across streams (`LEARNED`): a gateway's Messages
+ * deltas open alike in every stream, and a load run would otherwise build and compile the same regex for each of
+ * its requests (docs/load.md). Chat and Responses heads carry a stream's own id, so they are learned per stream.
  */
 export function createFastDeltaReader(): (data: string, event?: string) => FastDelta | undefined {
-  const learned = new Map<string, Learned>();
+  let learnedHere = 0;
   let current: Learned | undefined;
   return (data, event) => {
     if (current !== undefined && current.test.test(data)) return current.read(data, event);
     const delta = fastDelta(data, event);
     if (delta === undefined) return undefined;
     const head = data.slice(0, valueOpen);
-    let next = learned.get(head);
-    // Bounded: a stream that interleaves many items keeps the heads it learned first and reads the rest generally.
-    if (next === undefined && learned.size < MAX_LEARNED) {
+    let next = LEARNED.get(head);
+    // Bounded: a stream that interleaves many items learns its first heads and reads the rest generally.
+    if (next === undefined && learnedHere < MAX_LEARNED) {
+      learnedHere++;
       next = learn(delta, head);
-      learned.set(head, next);
+      if (LEARNED.size >= MAX_KEPT) LEARNED.delete(LEARNED.keys().next().value!);
+      LEARNED.set(ownCopy(head), next);
     }
     current = next ?? current;
     return delta;
@@ -324,6 +330,17 @@ export function createFastDeltaReader(): (data: string, event?: string) => FastD
 }
 
 const MAX_LEARNED = 32;
+/** Templates kept across streams, oldest dropped first: a few heads per gateway and model for Messages. */
+const MAX_KEPT = 256;
+const LEARNED = new Map<string, Learned>();
+
+/**
+ * A head sliced from an event's data keeps that data, and the chunk text it was sliced from, alive: kept across
+ * streams it must be a string of its own. Prefixing makes V8 copy it when slicing again.
+ */
+function ownCopy(text: string): string {
+  return ` ${text}`.slice(1);
+}
 
 interface Learned {
   test: RegExp;
