@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -249,6 +249,48 @@ async function* chunks(parts: (string | Uint8Array)[], fail?: Error): AsyncGener
   for (const p of parts) yield typeof p === 'string' ? Buffer.from(p) : p;
   if (fail) throw fail;
 }
+
+describe('RequestTimer', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** When the timer fires, in ms after it started, with the body active at `activeAt` (ms) if given. */
+  const firesAt = (timeouts: { headersMs: number; idleMs: number }, activeAt: number[]) => {
+    vi.useFakeTimers();
+    const timer = new RequestTimer(timeouts);
+    let fired: { at: number; cause: string | undefined } | undefined;
+    timer.signal.on('abort', () => (fired = { at: Date.now() - start, cause: timer.cause() }));
+    const start = Date.now();
+    for (const at of activeAt) {
+      vi.advanceTimersByTime(at - (Date.now() - start));
+      timer.activity();
+    }
+    vi.advanceTimersByTime(10_000_000);
+    return fired;
+  };
+
+  it('gives the headers their clock and each silence of the body its own, whichever is longer', () => {
+    expect(firesAt({ headersMs: 600_000, idleMs: 90_000 }, [])).toEqual({ at: 600_000, cause: 'timeout-headers' });
+    expect(firesAt({ headersMs: 600_000, idleMs: 90_000 }, [5_000])).toEqual({ at: 95_000, cause: 'timeout-idle' });
+    expect(firesAt({ headersMs: 600_000, idleMs: 90_000 }, [5_000, 80_000, 100_000])).toEqual({
+      at: 190_000,
+      cause: 'timeout-idle',
+    });
+    expect(firesAt({ headersMs: 1_000, idleMs: 90_000 }, [])).toEqual({ at: 1_000, cause: 'timeout-headers' });
+    expect(firesAt({ headersMs: 1_000, idleMs: 90_000 }, [900])).toEqual({ at: 90_900, cause: 'timeout-idle' });
+  });
+
+  it('does not fire once the request is done, and says cancelled when stopped', () => {
+    vi.useFakeTimers();
+    const done = new RequestTimer({ headersMs: 1_000, idleMs: 1_000 });
+    done.done();
+    vi.advanceTimersByTime(5_000);
+    expect(done.signal.aborted).toBe(false);
+    const stopped = new RequestTimer({ headersMs: 1_000, idleMs: 1_000 });
+    stopped.cancel();
+    vi.advanceTimersByTime(5_000);
+    expect([stopped.signal.aborted, stopped.cause()]).toEqual([true, 'cancelled']);
+  });
+});
 
 describe('readBody', () => {
   it('returns the text that arrived and what cut it, instead of throwing it away', async () => {

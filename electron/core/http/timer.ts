@@ -42,7 +42,9 @@ export class RequestTimer {
 
   constructor(private readonly timeouts: Timeouts) {
     this.deadline = Date.now() + timeouts.headersMs;
-    this.schedule(timeouts.headersMs);
+    // Armed for the shorter of the two clocks, the one timer outlives the switch to the idle clock: `check`
+    // re-arms it for whatever deadline stands when it fires. A short request makes one timer, not two.
+    this.schedule(Math.min(timeouts.headersMs, timeouts.idleMs));
   }
 
   cause(): EndCause | undefined {
@@ -56,10 +58,7 @@ export class RequestTimer {
   activity(): void {
     if (this.why) return;
     this.deadline = Date.now() + this.timeouts.idleMs;
-    if (this.phase === 'headers') {
-      this.phase = 'idle';
-      this.schedule(this.timeouts.idleMs);
-    }
+    this.phase = 'idle';
   }
 
   cancel(): void {
