@@ -56,7 +56,7 @@ export async function readBodyText(
 export type BodySniff = 'document' | 'event-stream' | 'text' | 'empty';
 
 const BOM = [0xef, 0xbb, 0xbf];
-const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'].map((f) => Buffer.from(f));
+const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'].map((f) => new TextEncoder().encode(f));
 
 /**
  * What a body's first non-blank bytes say it is, whatever its content type claims: `{`, `[` or `<` open a
@@ -72,13 +72,18 @@ export function sniffBody(head: Uint8Array, ended: boolean): BodySniff | undefin
   const c = head[i];
   if (c === 0x7b || c === 0x5b || c === 0x3c) return 'document';
   if (c === 0x3a) return 'event-stream';
-  const rest = head.subarray(i);
   let partial = false;
   for (const field of SSE_FIELDS) {
-    const n = Math.min(field.length, rest.length);
-    if (!Buffer.from(rest.buffer, rest.byteOffset, n).equals(field.subarray(0, n))) continue;
+    const n = Math.min(field.length, head.length - i);
+    if (!startsWith(head, i, field, n)) continue;
     if (n === field.length) return 'event-stream';
     partial = true;
   }
   return partial && !ended ? undefined : 'text';
+}
+
+/** Whether `bytes` at `at` holds the first `n` bytes of `field`: a byte compare, no view made per stream. */
+function startsWith(bytes: Uint8Array, at: number, field: Uint8Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if (bytes[at + k] !== field[k]) return false;
+  return true;
 }
