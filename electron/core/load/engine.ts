@@ -167,7 +167,7 @@ export class LoadRun {
       e2eMs: result.totalMs,
       inputTokens: result.usage.inputTotal,
       outputTokens: result.usage.output,
-      itlMs: result.verdict === 'complete' ? gapsOf(contentTimes).map(round) : [],
+      itlMs: result.verdict === 'complete' ? gapsOf(contentTimes, round) : [],
       reason: result.reason,
       errorType: result.errorType,
     };
