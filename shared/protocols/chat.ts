@@ -232,6 +232,11 @@ export function createChatFold(): StreamFold {
       pieces.flush();
       return snapshot(head, blocks, usage);
     },
+    blocks: () => {
+      pieces.flush();
+      return blocks;
+    },
+    usage: () => ({ ...usage }),
     warnings: () => warnings.list(),
     end: outcome,
   };

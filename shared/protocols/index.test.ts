@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFold, readResponse, parseEvent, PROTOCOL_IDS } from './index';
+import { createSseReader } from './sse';
 import { fixtureProtocol, fixtures, runFold, type Chunking } from './fixtures/harness';
 
 describe('createFold / readResponse', () => {
@@ -26,6 +27,29 @@ describe('createFold / readResponse', () => {
     const message = { event: 'message_start', data: '{"type":"message_start","message":{"id":"m"}}' };
     expect(fold.push(message, parseEvent(message))).toEqual({ content: false, terminal: false });
     expect(fold.transcript().id).toBe('m');
+  });
+});
+
+describe('a fold read without copying', () => {
+  it('gives the blocks and usage its transcript gives, after every event of every recorded stream', () => {
+    for (const name of Object.keys(fixtures) as (keyof typeof fixtures)[]) {
+      const fold = createFold(fixtureProtocol[name]);
+      let pushed = 0;
+      createSseReader({
+        onMessage: (m) => {
+          fold.push(m);
+          pushed++;
+          const t = fold.transcript();
+          expect(fold.blocks(), `${name} after ${pushed} events`).toEqual(t.blocks);
+          expect(fold.usage(), `${name} after ${pushed} events`).toEqual(t.usage);
+        },
+      }).feed(fixtures[name]);
+      expect(pushed, name).toBeGreaterThan(3);
+      // What usage() hands out is the caller's: changing it leaves the fold's count as it was.
+      const before = fold.transcript().usage;
+      fold.usage().output = -1;
+      expect(fold.transcript().usage, name).toEqual(before);
+    }
   });
 });
 

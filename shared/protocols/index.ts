@@ -68,10 +68,10 @@ export function createFold(protocol: ProtocolId): StreamFold {
   return {
     ...fold,
     push: (message, parsed = (parse ??= createEventParser())(message)) => fold.push(message, parsed),
-    warnings: () => [...fold.warnings(), ...callIdWarnings(fold.transcript().blocks)],
+    warnings: () => [...fold.warnings(), ...callIdWarnings(fold.blocks())],
     end() {
       const outcome = fold.end();
-      return { ...outcome, warnings: [...outcome.warnings, ...callIdWarnings(fold.transcript().blocks)] };
+      return { ...outcome, warnings: [...outcome.warnings, ...callIdWarnings(fold.blocks())] };
     },
   };
 }

@@ -356,6 +356,11 @@ export function createMessagesFold(): StreamFold {
       pieces.flush();
       return snapshot(head, blocks, usage);
     },
+    blocks: () => {
+      pieces.flush();
+      return blocks;
+    },
+    usage: () => ({ ...usage }),
     warnings: warningList,
     end(): FoldOutcome {
       const list = warningList();

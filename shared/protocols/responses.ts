@@ -475,6 +475,11 @@ export function createResponsesFold(): StreamFold {
       pieces.flush();
       return snapshot(head, ordered(), usage);
     },
+    blocks: () => {
+      pieces.flush();
+      return ordered();
+    },
+    usage: () => ({ ...usage }),
     warnings: () => warnings.list(),
     end(): FoldOutcome {
       const list = warnings.list();

@@ -161,6 +161,10 @@ export interface StreamFold {
   push(message: SseMessage, parsed?: ParsedEvent): FoldStep;
   /** A fresh immutable copy of the transcript so far (safe to hand to React). */
   transcript(): Transcript;
+  /** The blocks so far as the fold holds them, not copied: to be read, never kept or changed. */
+  blocks(): readonly Block[];
+  /** The usage reported so far: all a load row reads, without copying the transcript out. */
+  usage(): Usage;
   /** Called when the body ended (EOF). */
   end(): FoldOutcome;
   /** Warnings so far (malformed events, sequence gaps, events after the terminal marker…). */

@@ -87,6 +87,7 @@ export class RepeatedRequest {
       log: new CountingLog(),
       since: () => Math.round((performance.now() - t0) * 100) / 100,
       warnings: [],
+      usageOnly: true,
       state: { bytes: 0, contentTimes },
     };
     const done = executeRun(ctx).then((ending) => {

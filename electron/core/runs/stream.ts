@@ -6,7 +6,7 @@ import { isAscii } from 'node:buffer';
 import { RESULT_BODY_CAP } from '../../../shared/contract';
 import { createFold } from '../../../shared/protocols';
 import { createEventParser, createSseReader } from '../../../shared/protocols/sse';
-import type { SseMessage } from '../../../shared/protocols/types';
+import type { SseMessage, Transcript } from '../../../shared/protocols/types';
 import { bodyErrorOf, parseGatewayError } from '../../../shared/errors';
 import { describeRequestError, type GatewayResponse } from '../http/request';
 import { scrub, secretWatchingDecoder } from '../secrets';
@@ -164,6 +164,7 @@ function judgeStream(
 ): Ending {
   const { fold } = ingest;
   const { log } = ctx;
+  const transcript = (): Transcript => (ctx.usageOnly ? { blocks: [], usage: fold.usage() } : fold.transcript());
   const cause = ingest.terminalSeen ? undefined : ctx.timer.cause();
   const asSent =
     ingest.messages === 0 && ingest.beforeEvents.trim() !== '' ? scrub(ingest.beforeEvents, ctx.secrets) : undefined;
@@ -173,7 +174,7 @@ function judgeStream(
     return {
       verdict: 'cancelled',
       reason: `Stopped by you after ${log.length} events; the partial output is kept.`,
-      transcript: fold.transcript(),
+      transcript: transcript(),
       ...kept,
     };
   }
@@ -183,7 +184,7 @@ function judgeStream(
     return {
       verdict: 'timeout',
       reason,
-      transcript: fold.transcript(),
+      transcript: transcript(),
       error: { type: 'network:timeout', message: reason },
       ...kept,
     };
@@ -199,7 +200,7 @@ function judgeStream(
     if (inBody) {
       const error = { status: res.status, type: inBody.type ?? 'error', code: inBody.code, message: inBody.message };
       const why = `HTTP ${res.status} with an error body instead of events: ${inBody.message}`;
-      return { verdict: 'error-event', reason: why, transcript: fold.transcript(), error, ...kept };
+      return { verdict: 'error-event', reason: why, transcript: transcript(), error, ...kept };
     }
     reason += ` The body held no events: ${parseGatewayError(res.status, headers, asSent).message}`;
   }
@@ -211,7 +212,7 @@ function judgeStream(
         status: res.status,
       }
     : undefined;
-  return { verdict: outcome.verdict, reason, transcript: fold.transcript(), error, ...kept };
+  return { verdict: outcome.verdict, reason, transcript: transcript(), error, ...kept };
 }
 
 /** A body with no events read as one JSON document: keep-alive comments may come before a relay's JSON error. */

@@ -35,6 +35,11 @@ export interface RunContext {
   /** Milliseconds since the request was sent. */
   since(): number;
   warnings: string[];
+  /**
+   * The ending's transcript carries the usage alone (no blocks copied out of the fold): set by a load run,
+   * whose rows read nothing else (runs/repeated.ts).
+   */
+  usageOnly?: boolean;
   /** Filled in as the answer arrives. */
   state: {
     response?: ResponseInfo;
