@@ -89,7 +89,8 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   let chunkT = 0;
   // While every byte so far is ASCII (nearly every stream), an event's UTF-8 size is its length:
   // Buffer.byteLength is a native call that cost a 20k-event firehose ~5 ms.
-  let ascii = true;
+  // A log that keeps nothing needs no sizes, so it never looks.
+  let ascii = log.keeps;
   const watch = secretWatchingDecoder(secrets);
   const keepBeforeEvents = (text: string) => {
     if (ingest.messages === 0 && ingest.beforeEvents.length < RESULT_BODY_CAP) ingest.beforeEvents += text;
