@@ -197,25 +197,28 @@ describe('a 2xx body whose first bytes contradict its content type', () => {
   });
 
   it('a JSON error after a keep-alive comment, labelled text/event-stream, is read from the raw text', async () => {
-    const url = await gateway((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'text/event-stream' })
-        .end(': ping\n\n{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n'),
-    );
+    // Written in two pieces that cut the é in two: the text is decoded whole, not per piece.
+    const body = Buffer.from(': ping\n\n{"type":"error","error":{"type":"overloaded_error","message":"Surchargé"}}\n');
+    const cut = body.indexOf('é') + 1;
+    const url = await gateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(body.subarray(0, cut));
+      setTimeout(() => res.end(body.subarray(cut)), 20);
+    });
     const { result } = await runOnce(url, { protocol: 'messages' });
     expect(result.verdict).toBe('error-event');
-    expect(result.error).toMatchObject({ status: 200, type: 'overloaded_error', message: 'Overloaded' });
-    expect(result.rawBody).toContain('"overloaded_error"');
+    expect(result.error).toMatchObject({ status: 200, type: 'overloaded_error', message: 'Surchargé' });
+    expect(result.rawBody).toBe(body.toString());
   });
 
   it('text that yields no events keeps its text and says so', async () => {
     const url = await gateway((_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('upstream exploded\n'),
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('upstream exploded — 上游\n'),
     );
     const { result } = await runOnce(url);
     expect(result.verdict).toBe('truncated');
-    expect(result.reason).toMatch(/held no events: .*upstream exploded/);
-    expect(result.rawBody).toBe('upstream exploded\n');
+    expect(result.reason).toMatch(/held no events: .*upstream exploded — 上游/);
+    expect(result.rawBody).toBe('upstream exploded — 上游\n');
   });
 
   it('an event stream labelled application/json, or sent with no content type, is folded as one', async () => {

@@ -85,6 +85,15 @@ describe.each([
     expect(messages[0].data).not.toContain('\uFFFD');
   });
 
+  it('decodes every field: data, event names and comments, cut anywhere', () => {
+    const body = ': ping ☕\n\nevent: délta\ndata: {"t":"naïve"}\ndata: ok\n\ndata: plain\n\n';
+    for (const chunking of ['whole', 'bytes', { random: 4 }] as const) {
+      const { messages, comments } = read(chunksOf(body, chunking));
+      expect(comments).toEqual(['ping ☕']);
+      expect(messages).toEqual([{ event: 'délta', data: '{"t":"naïve"}\nok' }, { data: 'plain' }]);
+    }
+  });
+
   it('gives the same messages for every chunking of every fixture', () => {
     for (const [name, text] of Object.entries(fixtures)) {
       const whole = read(chunksOf(text, 'whole')).messages;

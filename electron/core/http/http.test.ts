@@ -43,7 +43,8 @@ describe('secretWatchingDecoder', () => {
     // characters, or is full of them, or holds almost nothing but the secret's letters.
     let seed = 7;
     const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-    const secrets = ['demo-key', 'sk-Qx7-9', 'aaaa'];
+    // The last has characters that are not ASCII, which a chunk may cut in two.
+    const secrets = ['demo-key', 'sk-Qx7-9', 'aaaa', 'clé-Ω42'];
     const pieces = [
       '"type":"content_block_delta"',
       'demo',
@@ -60,6 +61,11 @@ describe('secretWatchingDecoder', () => {
       ' ',
       'é',
       '\n',
+      'cl',
+      'clé',
+      '-Ω',
+      '42',
+      'Ω',
     ];
     for (let round = 0; round < 400; round++) {
       let body = '';
@@ -67,7 +73,7 @@ describe('secretWatchingDecoder', () => {
       for (let i = 0; i < n; i++) body += pieces[rand(pieces.length)];
       const bytes = Buffer.from(body);
       const cuts = [...new Set(Array.from({ length: rand(6) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
-      const watched = [secrets[rand(3)], ...(rand(2) ? [secrets[rand(3)]] : [])];
+      const watched = [secrets[rand(4)], ...(rand(2) ? [secrets[rand(4)]] : [])];
       const d = secretWatchingDecoder(watched);
       let out = '';
       let from = 0;
