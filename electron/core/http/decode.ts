@@ -2,8 +2,7 @@
  * Bodies a gateway compressed unasked (it is never asked to) are inflated here, as leniently as browsers and
  * curl decode them.
  */
-import type { Readable } from 'node:stream';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import {
   constants as zlibConstants,
   createBrotliDecompress,
@@ -66,7 +65,10 @@ const MAX_ENCODINGS = 5;
  * The body with every content encoding undone, last applied first; a body with an encoding this does not know
  * is left as it came. Throws (code `ERR_CONTENT_DECODING`) past MAX_ENCODINGS layers.
  */
-export function decodedBody(body: Readable, contentEncoding: string | undefined): Readable {
+export function decodedBody(
+  body: AsyncIterable<Uint8Array>,
+  contentEncoding: string | undefined,
+): AsyncIterable<Uint8Array> {
   // Nearly every answer names no encoding: it skips the split (asked once per request of a load run).
   if (contentEncoding === undefined || contentEncoding === '') return body;
   // A 204 or an empty 200 labelled gzip decodes to nothing, as the decoders are lenient (above).
@@ -85,7 +87,7 @@ export function decodedBody(body: Readable, contentEncoding: string | undefined)
     );
   }
   if (!encodings.every((e) => Object.hasOwn(DECODERS, e))) return body;
-  let out = body;
+  let out: Readable = Readable.from(body, { objectMode: false });
   for (const e of encodings.reverse()) out = pipeline(out, DECODERS[e](), () => undefined);
   return out;
 }

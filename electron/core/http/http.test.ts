@@ -315,7 +315,14 @@ describe('readBody', () => {
 
   it('readBodyText still throws for callers that treat a cut body as a failure', async () => {
     const timer = new RequestTimer({ headersMs: 1_000, idleMs: 1_000 });
-    const res = { status: 200, statusText: 'OK', ok: true, headers: {}, body: chunks(['{"a"'], new Error('reset')) };
+    const res = {
+      status: 200,
+      statusText: 'OK',
+      ok: true,
+      headers: {},
+      body: chunks(['{"a"'], new Error('reset')),
+      arrived: () => false,
+    };
     await expect(readBodyText(res, timer)).rejects.toThrow('reset');
     timer.done();
   });

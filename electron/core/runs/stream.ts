@@ -54,7 +54,7 @@ export async function readStream(
     }
     // The protocol's terminal event ends the run even when a relay holds the connection open (and keeps
     // sending pings): the rest of the body is cancelled.
-    if (ingest.terminalSeen) await release(res.body, body);
+    if (ingest.terminalSeen) await release(res, body);
     else take.end();
   } catch (err) {
     transportError = err;
@@ -66,15 +66,12 @@ export async function readStream(
 }
 
 /**
- * Lets go of a body after its terminal event. Nearly always the body has already ended too (the last chunk held
- * the end of the chunked body): reading on to its end then costs a tick. Leaving early instead destroys an
- * unfinished stream, which makes and throws away an AbortError with its stack for every request (about a tenth
- * of a load request's CPU, docs/load.md). A body still open (a relay holding the connection with pings) is cancelled.
+ * Lets go of a body after its terminal event. Nearly always the whole body has arrived too (the last chunk held
+ * the end of the chunked body): what is left of it is read, and the connection goes back to the pool. A body
+ * still open (a relay holding the connection with pings) is cancelled.
  */
-async function release(stream: AsyncIterable<Uint8Array>, body: AsyncIterator<Uint8Array>): Promise<void> {
-  // Node's own flag for "the end of the data was pushed"; `readableEnded` is only set once 'end' is emitted.
-  const state = (stream as { _readableState?: { ended?: boolean } })._readableState;
-  if (state?.ended !== true) {
+async function release(res: GatewayResponse, body: AsyncIterator<Uint8Array>): Promise<void> {
+  if (!res.arrived()) {
     await body.return?.();
     return;
   }
