@@ -86,7 +86,7 @@ export function decodedBody(
       { code: 'ERR_CONTENT_DECODING' },
     );
   }
-  if (!encodings.every((e) => Object.hasOwn(DECODERS, e))) return body;
+  if (encodings.length === 0 || !encodings.every((e) => Object.hasOwn(DECODERS, e))) return body;
   let out: Readable = Readable.from(body, { objectMode: false });
   for (const e of encodings.reverse()) out = pipeline(out, DECODERS[e](), () => undefined);
   return out;

@@ -38,6 +38,20 @@ describe('dispatchRequest: a body read as it arrives', () => {
     t.done();
   });
 
+  it('answers reads asked for together in order, and each learns the end', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200).write('a');
+      setTimeout(() => res.write('b'), 20);
+      setTimeout(() => res.end(), 40);
+    });
+    const t = timer();
+    const head = await send(url, t);
+    const reads = [head.body.next(), head.body.next(), head.body.next(), head.body.next()];
+    const got = (await Promise.all(reads)).map((r) => (r.done ? 'end' : Buffer.from(r.value).toString()));
+    expect(got).toEqual(['a', 'b', 'end', 'end']);
+    t.done();
+  });
+
   it('answers with the final head after informational ones', async () => {
     const url = await serve((_req, res) => {
       res.writeProcessing();
@@ -130,6 +144,9 @@ describe('dispatchRequest: a body read as it arrives', () => {
     const sent = send(quiet, early);
     early.cancel();
     await expect(sent).rejects.toThrow('cancelled');
+    const stopped = timer();
+    stopped.cancel();
+    await expect(send(quiet, stopped)).rejects.toThrow('cancelled');
     await new Promise((r) => setTimeout(r, 50));
     expect(asked).toBe(0);
   });

@@ -24,6 +24,11 @@ export function dispatchRequest(
   signal: RequestSignal,
 ): Promise<DispatchedHead> {
   return new Promise((resolve, reject) => {
+    // Already stopped: nothing is sent (undici would take a pooled connection only to destroy it).
+    if (signal.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('The request was aborted.'));
+      return;
+    }
     const u = new URL(url);
     const handler = new Handler(signal, resolve, reject);
     try {
@@ -50,7 +55,8 @@ export class ArrivingBody implements AsyncIterableIterator<Uint8Array> {
   private queued = 0;
   private state: 'open' | 'ended' | 'failed' | 'closed' = 'open';
   private error: Error | undefined;
-  private waiting: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (err: Error) => void } | undefined;
+  /** Reads waiting for a chunk, oldest first: a reader may ask again before the last read is answered. */
+  private readonly waiting: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (err: Error) => void }[] = [];
 
   constructor(private readonly controller: Controller) {}
 
@@ -61,9 +67,8 @@ export class ArrivingBody implements AsyncIterableIterator<Uint8Array> {
 
   push(chunk: Uint8Array): void {
     if (this.state !== 'open') return;
-    const waiting = this.waiting;
+    const waiting = this.waiting.shift();
     if (waiting !== undefined) {
-      this.waiting = undefined;
       waiting.resolve({ value: chunk, done: false });
       return;
     }
@@ -97,7 +102,7 @@ export class ArrivingBody implements AsyncIterableIterator<Uint8Array> {
       return Promise.reject(this.error!);
     }
     if (this.state !== 'open') return Promise.resolve(DONE);
-    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+    return new Promise((resolve, reject) => void this.waiting.push({ resolve, reject }));
   }
 
   /** The reader is done with the body: a body still arriving is cancelled. */
@@ -116,15 +121,14 @@ export class ArrivingBody implements AsyncIterableIterator<Uint8Array> {
     return this;
   }
 
-  /** A read waiting for the next chunk learns the body ended, failed or was let go. */
+  /** Reads waiting for the next chunk learn the body ended, failed (the first of them) or was let go. */
   private settle(): void {
-    const waiting = this.waiting;
-    if (waiting === undefined) return;
-    this.waiting = undefined;
-    if (this.state === 'failed') {
-      this.state = 'closed';
-      waiting.reject(this.error!);
-    } else waiting.resolve(DONE);
+    for (let waiting = this.waiting.shift(); waiting !== undefined; waiting = this.waiting.shift()) {
+      if (this.state === 'failed') {
+        this.state = 'closed';
+        waiting.reject(this.error!);
+      } else waiting.resolve(DONE);
+    }
   }
 }
 

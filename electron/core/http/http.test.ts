@@ -400,6 +400,8 @@ describe('gatewayRequest: bodies as the gateway encoded them', () => {
       const { res, body } = await read(await answer(200, { 'content-encoding': encoding }, bytes));
       expect(body, encoding).toEqual({ text: TEXT, bytes: Buffer.byteLength(TEXT), capped: false });
       expect(res.headers['content-encoding']).toBe(encoding);
+      // A body read as it came says when it has all arrived; one inflated here never claims it.
+      expect(res.arrived(), encoding).toBe(encoding === 'identity');
     }
   });
 
