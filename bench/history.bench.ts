@@ -13,7 +13,7 @@ import type { RecordedRun } from '../shared/contract';
 import { encodeRun, HistoryStore } from '../electron/core/history-store';
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { buildAll, isStale } from '../scripts/build.mjs';
 
 const RUNS = 10_000;
@@ -112,10 +112,7 @@ async function measureWindow(): Promise<void> {
   if (isStale()) await buildAll({ quiet: true });
   const args = ['dist/web/cli.mjs', '--port', '0', '--no-open', '--data-dir', dataDir];
   const host = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const browser = await chromium.launch({
-    executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const url = await new Promise<string>((resolve) => {
       let buf = '';

@@ -2,21 +2,11 @@
 // needs: what the README screenshots and the benches that drive the window share. Builds first when stale.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildAll, isStale } from './build.mjs';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 /** Starts the browser host and resolves its URL (with the token) once it prints it. */
 function startHost(dataDir) {
@@ -39,10 +29,7 @@ export async function startApp(chromiumArgs = []) {
   if (isStale()) await buildAll({ quiet: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-app-'));
   const { host, url } = startHost(dataDir);
-  const browser = await chromium.launch({
-    executablePath: ['/usr/bin/chromium'].find((p) => existsSync(p)),
-    args: [...CHROMIUM_ARGS, ...chromiumArgs],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(chromiumArgs));
   return {
     browser,
     url: await url,

@@ -1,0 +1,3 @@
+export const CHROMIUM_ARGS: string[];
+
+export function chromiumLaunchOptions(extraArgs?: string[]): { executablePath: string | undefined; args: string[] };
