@@ -130,8 +130,8 @@ test('the browser host refuses more than 100 requests to a gateway that is not t
   await dialog.getByLabel('Name', { exact: true }).fill('Paid gateway');
   await dialog.getByLabel('Base URL').fill(paid.url);
   await dialog.getByLabel('API key').fill(key);
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved.');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   await openLoad(app);
