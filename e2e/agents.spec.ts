@@ -53,8 +53,8 @@ test('Check all fills the agents × models matrix, kept after a reload, and expo
   await dialog.getByLabel('Name', { exact: true }).fill('Relay');
   await dialog.getByLabel('Base URL').fill(gw.url);
   await dialog.getByLabel('API key').fill(KEY);
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved.');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   await app.getByRole('tab', { name: 'Agents' }).click();

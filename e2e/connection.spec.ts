@@ -35,8 +35,8 @@ test('a second gateway: add a profile with a key and a credential header, see it
   await dialog.getByRole('button', { name: '+ Add header' }).click();
   await dialog.getByLabel('Header 1 name').fill('helicone-auth');
   await dialog.getByLabel('Header 1 value').fill(HELICONE);
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Saved. “Second gateway” is the profile in use.');
   await expect(dialog.getByLabel('API key')).toHaveValue('');
   await expect(dialog.getByText('…zyxw').first()).toBeVisible();
   await expect(dialog.getByLabel('Header 1 value')).toHaveValue('');
@@ -86,7 +86,7 @@ test('a profile with a wrong key shows the status code and the gateway message, 
   await dialog.getByLabel('Name', { exact: true }).fill('Wrong key');
   await dialog.getByLabel('Base URL').fill(gw.url);
   await dialog.getByLabel('API key').fill('wrong-key-999999');
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
   await dialog.getByRole('button', { name: 'Close' }).click();
   const err = app.getByLabel('Models error');
   await expect(err).toContainText('HTTP 401');
@@ -117,8 +117,8 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
   await dialog.getByLabel('Name', { exact: true }).fill('Second gateway');
   await dialog.getByLabel('Base URL').fill(second.url);
   await dialog.getByLabel('API key').fill(KEY);
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved.');
   await dialog.getByRole('button', { name: 'Close' }).click();
   const profile = app.getByRole('combobox', { name: 'Profile' });
   await expect(profile.locator('option:checked')).toHaveText('Second gateway');
@@ -157,9 +157,14 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
     .getByRole('button', { name: /Second gateway/ })
     .click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
+  await dialog
+    .getByRole('alertdialog', { name: 'Delete profile' })
+    .getByRole('button', { name: 'Delete “Second gateway”' })
+    .click();
   await expect(
     dialog.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: /Second gateway/ }),
   ).toHaveCount(0);
+  await expect(dialog.getByRole('status')).toHaveText('Deleted “Second gateway”.');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(profile.locator('option:checked')).toHaveText('Demo gateway');
   await app.getByRole('tab', { name: 'History' }).click();
@@ -192,8 +197,8 @@ async function addProfile(
     await dialog.getByLabel(`Header ${i + 1} value`).fill(value);
     if (mark) await dialog.getByRole('checkbox', { name: `Header ${i + 1} secret` }).check();
   }
-  await dialog.getByRole('button', { name: 'Add profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await dialog.getByRole('button', { name: 'Add and use' }).click();
+  await expect(dialog.getByRole('status')).toHaveText(`Saved. “${name}” is the profile in use.`);
   return dialog;
 }
 
@@ -252,17 +257,23 @@ test('credential headers by name or by the secret switch: sent, but redacted in 
   }
 });
 
-test('a key never follows a host change unless the user keeps it for that host', async ({ app, startGateway }) => {
+test('in the browser host a key never follows a host or port change: the form says so before Save, and the key is typed again', async ({
+  app,
+  startGateway,
+}) => {
   const first = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
   const second = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
   const dialog = await addProfile(app, 'Moving', first.url, KEY, [['helicone-auth', HELICONE]]);
   const secondHost = new URL(second.url).host;
+  // Same host, another port: another address, which the form names before anything is saved.
   await dialog.getByLabel('Base URL').fill(second.url);
-  const keep = dialog.getByRole('checkbox', { name: `Keep the key for ${secondHost}?` });
-  await expect(keep).not.toBeChecked();
+  await expect(dialog.getByRole('group', { name: 'Host change' })).toContainText(
+    `The stored key and secret header values will not follow to the new address ${secondHost}`,
+  );
+  await expect(dialog.getByRole('checkbox', { name: /Keep the key/ })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Save profile' }).click();
   await expect(dialog.getByRole('status')).toHaveText(
-    `Saved. The stored key and secret header values were not kept for ${secondHost}.`,
+    `Saved. “Moving” is the profile in use. The stored key and secret header values were not kept for ${secondHost}.`,
   );
   await expect(dialog.getByLabel('API key')).toHaveAttribute('placeholder', 'sk-…');
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -271,16 +282,11 @@ test('a key never follows a host change unless the user keeps it for that host',
   expect(got).not.toContain(KEY);
   expect(got).not.toContain(HELICONE);
 
-  // Kept on purpose: type the key once more for the first host, then move with the box ticked.
+  // Typed again for the new address, it is the key of that address.
   await app.getByRole('button', { name: 'Connections…' }).click();
-  await dialog.getByLabel('Base URL').fill(first.url);
   await dialog.getByLabel('API key').fill(KEY);
   await dialog.getByRole('button', { name: 'Save profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
-  await dialog.getByLabel('Base URL').fill(second.url);
-  await dialog.getByRole('checkbox', { name: `Keep the key for ${secondHost}?` }).check();
-  await dialog.getByRole('button', { name: 'Save profile' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Saved.');
+  await expect(dialog.getByRole('status')).toContainText('Saved.');
   await expect(dialog.getByText('…zyxw').first()).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(app.getByLabel('Models fetched')).toContainText('1 model');
@@ -306,9 +312,8 @@ test.describe('at 1280×720', () => {
     }
     const save = dialog.getByRole('button', { name: 'Save profile' });
     await expect(save).toBeInViewport({ ratio: 1 });
-    await expect(dialog.getByRole('button', { name: 'Test connection' })).toBeDisabled();
     await save.click();
-    await expect(dialog.getByRole('status')).toHaveText('Saved.');
+    await expect(dialog.getByRole('status')).toHaveText('Saved. “X only” is the profile in use.');
     const box = await dialog.boundingBox();
     expect(box!.y + box!.height).toBeLessThanOrEqual(720);
 
@@ -319,14 +324,17 @@ test.describe('at 1280×720', () => {
     // Saved with the default scheme, the model list goes out with Bearer, which this gateway refuses.
     await expect(result).toContainText('Not connected: HTTP 401');
     await expect(result).toContainText("Set the profile's auth scheme to x-api-key everywhere.");
+    // Not saved yet: the test takes the form as typed (the stored key, on the address it was saved for).
     await dialog.getByLabel('Auth scheme').selectOption('x-api-key');
-    await expect(test).toBeDisabled();
-    await save.click();
-    await expect(test).toBeEnabled();
+    await expect(result).toHaveCount(0);
     await test.click();
     await expect(result).toContainText(
       /Connected: HTTP 200 in \d+ ms, 2 models listed\. The key works as x-api-key; Authorization: Bearer got HTTP 401\./,
     );
+    await save.click();
+    await expect(result).toHaveCount(0);
+    await test.click();
+    await expect(result).toContainText('Connected: HTTP 200');
     await expect(result).toContainText('claude-sim-haiku');
     await expect(save).toBeInViewport({ ratio: 1 });
   });

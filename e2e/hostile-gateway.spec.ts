@@ -8,6 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { WebSocket } from 'ws';
+import type { ProfilesState, Result } from '../shared/contract';
 import { expect, test } from './fixtures';
 import { openTab, pickModel, status } from './helpers';
 
@@ -116,8 +118,8 @@ test('a gateway that echoes every credential it receives gets nothing out of the
     await dialog.getByRole('button', { name: '+ Add header' }).click();
     await dialog.getByLabel('Header 1 name').fill(HEADER);
     await dialog.getByLabel('Header 1 value').fill(HEADER_VALUE);
-    await dialog.getByRole('button', { name: 'Add profile' }).click();
-    await expect(dialog.getByRole('status')).toHaveText('Saved.');
+    await dialog.getByRole('button', { name: 'Add and use' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved.');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Hostile');
     await expect(app.getByLabel('Models fetched')).toContainText('2 models');
@@ -154,5 +156,93 @@ test('a gateway that echoes every credential it receives gets nothing out of the
   } finally {
     await hostile.close();
     await target.close();
+  }
+});
+
+/** A caller with the host's token, driving its WebSocket directly as a compromised page would. */
+async function tokenHolder(hostUrl: string) {
+  const u = new URL(hostUrl);
+  const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`);
+  await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+  let next = 1;
+  const call = (name: string, input: unknown) =>
+    new Promise<Result<unknown>>((resolve) => {
+      const id = next++;
+      const onMessage = (data: Buffer) => {
+        const msg = JSON.parse(data.toString()) as { id?: number; result?: Result<unknown> };
+        if (msg.id !== id || !msg.result) return;
+        ws.off('message', onMessage);
+        resolve(msg.result);
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id, name, input }));
+    });
+  return { call, close: () => ws.close() };
+}
+
+test('a token holder on the WebSocket cannot make a saved key or secret header reach a host the user did not confirm', async ({
+  app,
+  host,
+  startGateway,
+}) => {
+  const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-mini'] } });
+  const seen: http.IncomingHttpHeaders[] = [];
+  const elsewhere = await serve((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"who are you?"}}');
+  });
+  const holder = await tokenHolder(host.url);
+  try {
+    await app.getByRole('button', { name: 'Connections…' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Connections' });
+    await dialog.getByRole('button', { name: '+ New profile' }).click();
+    await dialog.getByLabel('Name', { exact: true }).fill('Work');
+    await dialog.getByLabel('Base URL').fill(gw.url);
+    await dialog.getByLabel('API key').fill(KEY);
+    await dialog.getByRole('button', { name: '+ Add header' }).click();
+    await dialog.getByLabel('Header 1 name').fill(HEADER);
+    await dialog.getByLabel('Header 1 value').fill(HEADER_VALUE);
+    await dialog.getByRole('button', { name: 'Add profile' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved.');
+
+    const listed = await holder.call('profiles:list', {});
+    const id = (listed.ok ? (listed.value as ProfilesState) : undefined)?.profiles.find((p) => p.name === 'Work')?.id;
+    expect(id).toBeTruthy();
+    const moved = {
+      id,
+      name: 'Work',
+      baseUrl: elsewhere.url,
+      extraHeaders: { [HEADER]: '' },
+      keepSecretHeaders: { [HEADER]: HEADER },
+      keepSecretsForOrigin: elsewhere.url,
+    };
+    // Everything a page could say for "keep the key": each is refused or leaves the key behind.
+    expect(await holder.call('profiles:save', moved)).toMatchObject({ ok: false, error: { code: 'not_confirmed' } });
+    expect(await holder.call('profiles:save', { ...moved, confirmed: true })).toMatchObject({ ok: false });
+    await holder.call('profiles:test', { id });
+    await holder.call('profiles:test', { draft: moved });
+    await holder.call('load:start', {
+      profileId: id,
+      protocol: 'messages',
+      body: { model: 'gpt-sim-mini', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] },
+      requests: 101,
+      concurrency: 1,
+    });
+    const { keepSecretsForOrigin: _wish, ...plain } = moved;
+    expect(await holder.call('profiles:save', plain)).toMatchObject({ ok: true });
+    await holder.call('profiles:test', { id });
+    await holder.call('models:list', { profileId: id, refresh: true });
+
+    expect(seen.length).toBeGreaterThan(0);
+    for (const h of seen) {
+      expect(h.authorization).toBeUndefined();
+      expect(h['x-api-key']).toBeUndefined();
+      expect(h[HEADER]).toBeUndefined();
+    }
+    const all = JSON.stringify(seen);
+    for (const secret of [KEY, HEADER_VALUE]) expect(all).not.toContain(secret.slice(-12));
+  } finally {
+    holder.close();
+    await elsewhere.close();
   }
 });

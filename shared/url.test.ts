@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointUrls, joinUrl, normalizeBaseUrl } from './url';
+import { endpointInBase, endpointUrls, joinUrl, normalizeBaseUrl } from './url';
 
 describe('base URL preview', () => {
   it('gives the same endpoint URLs with or without a trailing /v1, and says so', () => {
@@ -26,5 +26,28 @@ describe('base URL preview', () => {
       ok: false,
       error: expect.stringMatching(/API key/),
     });
+  });
+});
+
+describe('a base URL that already names an endpoint', () => {
+  it('finds /v1 twice or an endpoint path at the end, and says which base was meant', () => {
+    expect(endpointInBase('https://gw.example/v1/v1')).toEqual({
+      found: '/v1/v1',
+      suggestion: 'https://gw.example/v1',
+    });
+    expect(endpointInBase('https://gw.example/v1/chat/completions')).toEqual({
+      found: '/v1/chat/completions',
+      suggestion: 'https://gw.example/v1',
+    });
+    expect(endpointInBase('https://gw.example/api/v1/messages/count_tokens/')).toEqual({
+      found: '/v1/messages/count_tokens',
+      suggestion: 'https://gw.example/api/v1',
+    });
+    expect(endpointInBase('https://gw.example/api/v1/responses')?.suggestion).toBe('https://gw.example/api/v1');
+  });
+
+  it('leaves a plain base, a base with one /v1 and a prefix alone', () => {
+    for (const ok of ['https://gw.example', 'https://gw.example/v1', 'https://gw.example/openai/v1', 'not a url'])
+      expect(endpointInBase(ok)).toBeUndefined();
   });
 });

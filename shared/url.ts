@@ -54,3 +54,26 @@ export function endpointUrls(
     urls: ENDPOINTS.map((e) => ({ method: e.method, path: e.path, url: n.normalized + e.path })),
   };
 }
+
+/**
+ * A base URL that already names an endpoint (`…/v1/chat/completions`) or `/v1` twice (`…/v1/v1`): every URL
+ * joined to it would be wrong (`…/chat/completions/v1/messages`). Returns what was found and the base URL the
+ * user most likely meant, or undefined when the base is fine (or not a URL at all).
+ */
+export function endpointInBase(raw: string): { found: string; suggestion: string } | undefined {
+  const n = normalizeBaseUrl(raw);
+  if (!n.ok) return undefined;
+  const url = new URL(n.normalized);
+  const path = url.pathname.replace(/\/+$/, '');
+  const lower = path.toLowerCase();
+  // Longest first: /v1/messages/count_tokens before /v1/messages; the /v1 prefix is optional (already folded).
+  const paths = ENDPOINTS.map((e) => e.path).sort((a, b) => b.length - a.length);
+  for (const p of paths.flatMap((p) => [p, p.slice(3)])) {
+    if (lower.endsWith(p)) {
+      return { found: path.slice(path.length - p.length), suggestion: `${url.origin}${path.slice(0, -p.length)}/v1` };
+    }
+  }
+  // `…/v1/v1`: one /v1 was folded already, and the one left would double every endpoint's.
+  if (/\/v1$/i.test(path)) return { found: '/v1/v1', suggestion: `${url.origin}${path}` };
+  return undefined;
+}

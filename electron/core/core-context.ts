@@ -4,6 +4,7 @@ import type { Timeouts } from './http/timer';
 import type { ModelsService } from './models-service';
 import type { ProfileStore } from './profiles';
 import type { RunManager, RunSink } from './runs';
+import type { Confirmer } from './confirmer';
 
 /** A window (Electron) or a WebSocket (browser host): where a call came from and where its pushes go. */
 export interface Receiver {
@@ -21,6 +22,8 @@ export interface CoreContext {
   runs: RunManager;
   /** Problems found at start-up (corrupt files moved aside); modules append their own. */
   problems: StartupProblem[];
+  /** How the host asks the user outside the page; absent where it cannot (the browser host). */
+  confirmer?: Confirmer;
   /** The push sink of a receiver (a window or a tab): runs started for it report there. */
   sinkFor(receiver: Receiver): RunSink;
 }

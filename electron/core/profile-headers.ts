@@ -6,6 +6,8 @@ import type { z } from 'zod';
 import type { ProfileInput } from '../../shared/contract';
 import { SECRET_HEADER } from '../../shared/request-headers';
 import type { KeyVault } from './vault';
+import { describeFsError } from './atomic-file';
+import { RunError } from './errors';
 
 const HEADER_ID = '\u0000header:';
 
@@ -197,4 +199,31 @@ function safeDecode(s: string): string {
   } catch {
     return s;
   }
+}
+
+/**
+ * Applies the vault part of a save in order and returns how to put every value back if the save goes no
+ * further. If one change cannot be stored, those before it are taken back and nothing is saved.
+ */
+export async function applyVaultChanges(vault: KeyVault, changes: VaultChange[]): Promise<() => Promise<void>> {
+  const undos: (() => Promise<void>)[] = [];
+  const undo = async () => {
+    // Best effort: the vault keeps its memory as it was when its own file cannot be written either.
+    for (const restore of [...undos].reverse()) await restore().catch(() => undefined);
+  };
+  for (const change of changes) {
+    const before = vault.snapshot(change.id);
+    undos.push(() => vault.restore(change.id, before));
+    try {
+      if (change.value === undefined) await vault.delete(change.id);
+      else await vault.set(change.id, change.value, change.persist ?? true);
+    } catch (err) {
+      await undo();
+      throw new RunError(
+        'unwritable',
+        `Nothing was saved: ${change.what} could not be stored (${describeFsError(err)}). Check that the data folder is writable and has free space, or keep ${change.what === 'the key' ? 'the key' : 'it'} for this session only.`,
+      );
+    }
+  }
+  return undo;
 }

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { AppInfo, ProfilesState, ProfileTestResult, Result, RunResult, RunUpdate } from '../../shared/contract';
 import { createCore, type Receiver } from './service';
@@ -13,6 +15,7 @@ import { LayeredVault } from './vault';
 import { ProfileStore } from './profiles';
 import { startSimulator, type RunningSimulator } from './simulator';
 import { tempDirs } from './testing/temp-dirs';
+import type { Confirmer, Question } from './confirmer';
 
 const KEY = 'sk-secret-profile-key-0123456789';
 /** Credential headers gateways invent, which the earlier name list let through in clear. */
@@ -57,12 +60,14 @@ afterAll(async () => {
   await Promise.all([gwA.close(), gwB.close(), xOnly.close()]);
 });
 
-async function newCore(dataDir = temp()) {
+/** `confirmer`: how the host answers the core's questions outside the page; none, as in the browser host. */
+async function newCore(dataDir = temp(), confirmer?: Confirmer) {
   const core = await createCore({
     dataDir,
     host: 'web',
     version: 'test',
     vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
+    confirmer,
   });
   return { core, dataDir };
 }
@@ -158,6 +163,103 @@ describe('secret headers', () => {
 });
 
 describe('a key never follows a host change', () => {
+  it('Test connection on the unsaved form sends the stored key only to the origin it was saved for', async () => {
+    const { core } = await newCore(undefined, { confirm: async () => true });
+    const r = new Capture();
+    try {
+      const id = idOf(
+        value<ProfilesState>(await core.dispatch('profiles:save', { name: 'P', baseUrl: gwA.url, key: KEY }, r)),
+        'P',
+      );
+      const draft = { id, name: 'P', baseUrl: `${gwA.url}/v1` };
+      const same = value<ProfileTestResult>(await core.dispatch('profiles:test', { draft }, r));
+      expect(same.ok).toBe(true);
+      expect([...same.models].sort()).toEqual(['claude-sim-haiku', 'gpt-sim-mini']);
+
+      const before = gwB.requests.length;
+      const elsewhere = value<ProfileTestResult>(
+        await core.dispatch(
+          'profiles:test',
+          { draft: { ...draft, baseUrl: gwB.url, keepSecretsForOrigin: gwB.url } },
+          r,
+        ),
+      );
+      expect(elsewhere.ok).toBe(false);
+      expect(elsewhere.attempts).toEqual([expect.objectContaining({ header: 'none', status: 401 })]);
+      expect(JSON.stringify(gwB.requests.slice(before))).not.toContain(KEY);
+
+      const typed = value<ProfileTestResult>(
+        await core.dispatch('profiles:test', { draft: { name: 'New', baseUrl: gwB.url, key: KEY } }, r),
+      );
+      expect(typed).toMatchObject({ ok: true, models: ['gpt-sim-mini'] });
+      expect(JSON.stringify(typed)).not.toContain(KEY);
+      // Nothing was saved by testing.
+      const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
+      expect(state.profiles.map((p) => p.name)).toEqual(['Demo gateway', 'P']);
+      expect(state.profiles[1].baseUrl).toBe(gwA.url);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it("a caller's keepSecretsForOrigin is only a wish: with no host to ask, nothing is saved and the new host gets no key", async () => {
+    const { core } = await newCore();
+    const r = new Capture();
+    const seen: http.IncomingHttpHeaders[] = [];
+    const listener = http.createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"who?"}}');
+    });
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const elsewhere = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const helicone = 'Bearer sk-helicone-wish-0987654321';
+      const id = idOf(
+        value<ProfilesState>(
+          await core.dispatch(
+            'profiles:save',
+            { name: 'P', baseUrl: gwA.url, key: KEY, extraHeaders: { 'helicone-auth': helicone } },
+            r,
+          ),
+        ),
+        'P',
+      );
+      // What a token holder driving the socket would send: the form's "keep" for the new origin, and more.
+      const forged = {
+        id,
+        name: 'P',
+        baseUrl: elsewhere,
+        extraHeaders: { 'helicone-auth': '' },
+        keepSecretHeaders: { 'helicone-auth': 'helicone-auth' },
+        keepSecretsForOrigin: elsewhere,
+        confirmed: true,
+      };
+      expect(await core.dispatch('profiles:save', forged, r)).toMatchObject({ ok: false });
+      const { confirmed: _c, ...wish } = forged;
+      const refused = await core.dispatch('profiles:save', wish, r);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'not_confirmed' } });
+      await core.dispatch('profiles:test', { id }, r);
+      await core.dispatch('models:list', { profileId: id, refresh: true }, r);
+      // Saved without the wish, it moves, and the stored secrets stay behind.
+      const moved = value<ProfilesState>(
+        await core.dispatch('profiles:save', { ...wish, keepSecretsForOrigin: undefined }, r),
+      );
+      expect(moved.profiles.find((p) => p.id === id)!.key.hasKey).toBe(false);
+      await core.dispatch('profiles:test', { id }, r);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const h of seen) {
+        expect(h['x-api-key']).toBeUndefined();
+        expect(h.authorization).toBeUndefined();
+        expect(h['helicone-auth']).toBeUndefined();
+      }
+      expect(JSON.stringify(seen)).not.toContain('0123456789');
+    } finally {
+      await core.close();
+      await new Promise((done) => listener.close(done));
+    }
+  });
+
   it('a new origin without the confirmation clears the stored key and secret headers: the new host gets neither', async () => {
     const { core, dataDir } = await newCore();
     const r = new Capture();
@@ -201,8 +303,9 @@ describe('a key never follows a host change', () => {
     }
   });
 
-  it('keeps them when the user confirmed the new origin, and on a new path of the same origin', async () => {
-    const { core } = await newCore();
+  it("keeps them when the user said yes in the host's own dialog, and on a new path of the same origin", async () => {
+    const asked: Question[] = [];
+    const { core } = await newCore(undefined, { confirm: async (q) => (asked.push(q), true) });
     const r = new Capture();
     try {
       const id = idOf(
@@ -228,6 +331,7 @@ describe('a key never follows a host change', () => {
         ),
       );
       expect(kept.profiles.find((p) => p.id === id)!.key.hasKey).toBe(true);
+      expect(asked.map((q) => q.message)).toEqual([`Send the saved key of “P” to ${new URL(gwB.url).host}?`]);
       const list = value<{ models: { id: string }[] }>(
         await core.dispatch('models:list', { profileId: id, refresh: true }, r),
       );

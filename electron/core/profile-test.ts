@@ -30,7 +30,7 @@ async function attempt(
   scheme: AuthScheme,
   secrets: readonly string[],
   timeouts: Timeouts,
-): Promise<AuthAttempt> {
+): Promise<AuthAttempt & { models?: string[] }> {
   const header: AuthAttempt['header'] = !key ? 'none' : scheme === 'x-api-key' ? 'x-api-key' : 'authorization';
   const req = buildRequest({ ...profile, authScheme: scheme }, key, 'GET', '/v1/models', undefined, { secrets });
   const timer = new RequestTimer(timeouts);
@@ -40,8 +40,9 @@ async function attempt(
     timer.activity();
     const { text } = await readBodyText(res, timer, PAGE_CAP_BYTES);
     const latencyMs = Math.round(performance.now() - started);
-    const problem = pageProblem(res.status, text);
-    if (res.ok && !problem) return { header, status: res.status, ok: true, latencyMs };
+    const page = readPage(res.status, text);
+    const problem = 'problem' in page ? page.problem : undefined;
+    if (res.ok && 'models' in page) return { header, status: res.status, ok: true, latencyMs, models: page.models };
     const info = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
       requestUrl: req.url,
     });
@@ -58,19 +59,19 @@ async function attempt(
   }
 }
 
-/** Why a 2xx body is not a model list, or undefined when it is one. */
-function pageProblem(status: number, text: string): string | undefined {
-  if (status < 200 || status > 299) return undefined;
+/** Why a 2xx body is not a model list, or the ids it lists; nothing to say for another status. */
+function readPage(status: number, text: string): { problem: string } | { models: string[] } | object {
+  if (status < 200 || status > 299) return {};
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return 'The answer is not JSON.';
+    return { problem: 'The answer is not JSON.' };
   }
   const inBody = bodyErrorOf(json);
-  if (inBody) return inBody.message;
+  if (inBody) return { problem: inBody.message };
   const read = readModelsPage(json);
-  return 'error' in read ? read.error : undefined;
+  return 'error' in read ? { problem: read.error } : { models: read.models.map((m) => m.id) };
 }
 
 /** The schemes to try one by one: each header alone when there is a key, else the profile as it is. */
@@ -80,17 +81,16 @@ function schemesToTry(key: string | undefined, own: AuthScheme): AuthScheme[] {
 
 const answered = (a: AuthAttempt) => (a.status ? `HTTP ${a.status}` : 'no answer');
 
-function headline(primary: AuthAttempt, list: ModelList): string {
+function headline(primary: AuthAttempt, n: number): string {
   if (primary.ok) {
-    const n = list.models.length;
     return `Connected: HTTP ${primary.status} in ${primary.latencyMs} ms, ${n} model${n === 1 ? '' : 's'} listed.`;
   }
   const why = primary.message ? ` (${primary.message})` : '';
   return `Not connected: ${answered(primary)} after ${primary.latencyMs} ms${why}.`;
 }
 
-function summarize(primary: AuthAttempt, attempts: AuthAttempt[], list: ModelList): string {
-  const head = headline(primary, list);
+function summarize(primary: AuthAttempt, attempts: AuthAttempt[], modelCount: number): string {
+  const head = headline(primary, modelCount);
   if (attempts.length === 1 && attempts[0].header === 'none') {
     return `${head} The profile has no key, so no auth header was sent.`;
   }
@@ -102,6 +102,13 @@ function summarize(primary: AuthAttempt, attempts: AuthAttempt[], list: ModelLis
   return `${head} ${works}${failed.length ? `; ${failed.join(', ')}` : ''}.${advice}`;
 }
 
+/** What a test sends: a profile with its key, and what must never come back out of the core. */
+export interface TestTarget {
+  profile: Profile;
+  key: string | undefined;
+  secrets: string[];
+}
+
 export async function testConnection(
   profiles: ProfileStore,
   listModels: (profileId: string) => Promise<ModelList>,
@@ -110,21 +117,38 @@ export async function testConnection(
 ): Promise<ProfileTestResult> {
   const profile = profiles.get(id);
   if (!profile) throw new RunError('not_found', `No profile with id ${id}.`);
-  const key = profiles.keyFor(id);
-  const secrets = profiles.secretsFor(id);
+  return testTarget({ profile, key: profiles.keyFor(id), secrets: profiles.secretsFor(id) }, timeouts, listModels);
+}
+
+/**
+ * Tries the target under its own scheme, then the key under each header alone. `listModels`: for a saved
+ * profile, the picker's own listing (every page), which the test also refreshes; a form not yet saved has no
+ * listing of its own, so its first page stands for it.
+ */
+export async function testTarget(
+  { profile, key, secrets }: TestTarget,
+  timeouts: Timeouts,
+  listModels?: (profileId: string) => Promise<ModelList>,
+): Promise<ProfileTestResult> {
   const primary = await attempt(profile, key, profile.authScheme, secrets, timeouts);
   const attempts: AuthAttempt[] = [];
-  for (const scheme of schemesToTry(key, profile.authScheme))
-    attempts.push(await attempt(profile, key, scheme, secrets, timeouts));
-  // The picker's own listing, every page: the test also refreshes what the Model box offers.
-  const list = primary.ok ? await listModels(id) : { profileId: id, models: [], added: [], removed: [], pages: 0 };
+  for (const scheme of schemesToTry(key, profile.authScheme)) {
+    const { models: _page, ...tried } = await attempt(profile, key, scheme, secrets, timeouts);
+    attempts.push(tried);
+  }
+  const { models: page = [], ...first } = primary;
+  const list =
+    first.ok && listModels
+      ? await listModels(profile.id)
+      : { models: page.map((m) => ({ id: m })), error: undefined as ModelList['error'] };
+  const ids = list.models.map((m) => m.id);
   return {
-    ok: primary.ok && !list.error,
-    status: primary.status,
-    latencyMs: primary.latencyMs,
-    modelCount: list.models.length,
-    models: list.models.slice(0, SHOWN_MODELS).map((m) => m.id),
+    ok: first.ok && !list.error,
+    status: first.status,
+    latencyMs: first.latencyMs,
+    modelCount: ids.length,
+    models: ids.slice(0, SHOWN_MODELS),
     attempts,
-    summary: summarize(primary, attempts, list),
+    summary: summarize(first, attempts, ids.length),
   };
 }

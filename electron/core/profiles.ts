@@ -18,7 +18,7 @@ import {
   type StartupProblem,
 } from '../../shared/contract';
 import { SECRET_HEADER } from '../../shared/request-headers';
-import { joinUrl, normalizeBaseUrl } from '../../shared/url';
+import { endpointInBase, joinUrl, normalizeBaseUrl } from '../../shared/url';
 import { describeFsError, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { proxyFor } from './http/proxy';
 import { requestSecrets } from './secrets';
@@ -29,11 +29,14 @@ import {
   planHeaders,
   proxyCredentials,
   secretHeaderId,
+  storedSecret,
   urlShown,
+  applyVaultChanges,
   type VaultChange,
 } from './profile-headers';
 import { FieldError, RunError, unwritable } from './errors';
 import { keyHint, type KeyVault } from './vault';
+import { keepOnMove, type Confirmer } from './confirmer';
 
 export const DEMO_PROFILE_ID = 'demo';
 export const ENV_PROFILE_ID = 'env';
@@ -84,6 +87,8 @@ export class ProfileStore {
     dataDir: string,
     private readonly vault: KeyVault,
     private readonly builtins: { demo: { baseUrl: string; key: string }; env?: { baseUrl: string; key?: string } },
+    /** How the host asks the user outside the page; without one, a key never follows a host change. */
+    private readonly confirmer?: Confirmer,
   ) {
     this.file = path.join(dataDir, 'profiles.json');
   }
@@ -313,7 +318,12 @@ export class ProfileStore {
 
   state(): ProfilesState {
     const storages: KeyStorage[] = this.vault.persistentKind ? [this.vault.persistentKind, 'session'] : ['session'];
-    return { profiles: this.profiles.map((p) => this.view(p)), activeId: this.activeId, keyStorages: storages };
+    return {
+      profiles: this.profiles.map((p) => this.view(p)),
+      activeId: this.activeId,
+      keyStorages: storages,
+      asksOutsidePage: this.confirmer !== undefined,
+    };
   }
 
   private view(p: Entry): ProfileView {
@@ -366,6 +376,12 @@ export class ProfileStore {
     const input = ProfileInput.parse(raw);
     const base = normalizeBaseUrl(input.baseUrl);
     if (!base.ok) throw new FieldError({ baseUrl: base.error });
+    const doubled = endpointInBase(input.baseUrl);
+    if (doubled) {
+      throw new FieldError({
+        baseUrl: `ends in ${doubled.found}, which every endpoint adds again: did you mean ${doubled.suggestion}?`,
+      });
+    }
     return this.queued(async () => {
       const existing = input.id ? this.entry(input.id) : undefined;
       const before = existing ? this.connectionFingerprint(existing.id) : undefined;
@@ -376,9 +392,21 @@ export class ProfileStore {
       );
       if (clash) throw new FieldError({ name: `A profile named "${clash.name}" already exists.` }, 'name_taken');
       const id = existing?.id ?? randomUUID();
-      const newOrigin = originOf(input.baseUrl);
+      // A stored key is for the origin it was typed for: it follows elsewhere only on the user's yes outside the page.
       const moved =
-        existing !== undefined && originOf(existing.baseUrl) !== newOrigin && input.keepSecretsForOrigin !== newOrigin;
+        existing !== undefined &&
+        originOf(existing.baseUrl) !== originOf(input.baseUrl) &&
+        !(await keepOnMove(
+          this.confirmer,
+          {
+            profileName: existing.name,
+            fromUrl: existing.baseUrl,
+            toUrl: input.baseUrl,
+            key: this.keyFor(existing.id) !== undefined,
+            headers: Object.keys(existing.extraHeaders).some((n) => storedSecret(existing, n) !== undefined),
+          },
+          input.keepSecretsForOrigin,
+        ));
       const headers = planHeaders(this.vault, id, existing, input, moved);
       if (Object.keys(headers.errors).length) throw new FieldError(headers.errors);
       const profile: Entry = {
@@ -391,12 +419,12 @@ export class ProfileStore {
       };
       const next = existing ? this.profiles.map((p) => (p === existing ? profile : p)) : [...this.profiles, profile];
       const changes: VaultChange[] = [];
-      // A stored key is for the origin it was typed for: moved elsewhere unconfirmed, it is forgotten.
       if (input.clearKey || (moved && !input.key)) changes.push({ id, what: 'the key' });
       if (input.key) changes.push({ id, value: input.key, persist: input.keyStorage === 'persist', what: 'the key' });
-      const undo = await this.changeVault([...changes, ...headers.changes]);
+      const undo = await applyVaultChanges(this.vault, [...changes, ...headers.changes]);
       try {
-        await this.commit(next, profile.id);
+        // A new profile does not take over from the one in use unless the user asked for it.
+        await this.commit(next, input.use ? profile.id : this.activeId);
       } catch (err) {
         await undo();
         throw err;
@@ -406,33 +434,6 @@ export class ProfileStore {
         connectionChanged: existing !== undefined && before !== this.connectionFingerprint(id),
       };
     });
-  }
-
-  /**
-   * Applies the vault part of a save in order and returns how to put every value back if the save goes no
-   * further. If one change cannot be stored, those before it are taken back and nothing is saved.
-   */
-  private async changeVault(changes: VaultChange[]): Promise<() => Promise<void>> {
-    const undos: (() => Promise<void>)[] = [];
-    const undo = async () => {
-      // Best effort: the vault keeps its memory as it was when its own file cannot be written either.
-      for (const restore of [...undos].reverse()) await restore().catch(() => undefined);
-    };
-    for (const change of changes) {
-      const before = this.vault.snapshot(change.id);
-      undos.push(() => this.vault.restore(change.id, before));
-      try {
-        if (change.value === undefined) await this.vault.delete(change.id);
-        else await this.vault.set(change.id, change.value, change.persist ?? true);
-      } catch (err) {
-        await undo();
-        throw new RunError(
-          'unwritable',
-          `Nothing was saved: ${change.what} could not be stored (${describeFsError(err)}). Check that the data folder is writable and has free space, or keep ${change.what === 'the key' ? 'the key' : 'it'} for this session only.`,
-        );
-      }
-    }
-    return undo;
   }
 
   async delete(id: string): Promise<ProfilesState> {

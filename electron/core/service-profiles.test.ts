@@ -49,7 +49,17 @@ describe('core: connection profiles and models', () => {
       ),
     );
     const p = saved.profiles.find((x) => x.name === 'Second')!;
-    expect(saved.activeId).toBe(p.id);
+    // A new profile does not take over from the one in use unless the user asks for it.
+    expect(saved.activeId).toBe('demo');
+    const used = value<ProfilesState>(
+      await core.dispatch('profiles:save', { id: p.id, name: 'Second', baseUrl: `${gw.second.url}/v1`, use: true }, r),
+    );
+    expect(used.activeId).toBe(p.id);
+    const edited = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Third', baseUrl: `${gw.second.url}/v1` }, r),
+    );
+    expect(edited.activeId).toBe(p.id);
+    await core.dispatch('profiles:delete', { id: edited.profiles.find((x) => x.name === 'Third')!.id }, r);
     expect(p.key).toEqual({ hasKey: true, hint: '…cdef', storage: 'file' });
     expect(JSON.stringify(saved)).not.toContain(SECOND_KEY);
     const list = value<ModelList>(await core.dispatch('models:list', { profileId: p.id, refresh: true }, r));
@@ -62,6 +72,19 @@ describe('core: connection profiles and models', () => {
     const keysFile = path.join(dataDir, 'keys.json');
     expect(readFileSync(keysFile, 'utf8')).not.toContain(SECOND_KEY);
     expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a base URL that already ends in an endpoint path, and says which base was meant', async () => {
+    for (const [baseUrl, meant] of [
+      [`${gw.second.url}/v1/v1`, `${gw.second.url}/v1`],
+      [`${gw.second.url}/v1/chat/completions`, `${gw.second.url}/v1`],
+    ]) {
+      const refused = await core.dispatch('profiles:save', { name: 'Doubled', baseUrl }, r);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(!refused.ok && refused.error.fields?.baseUrl).toContain(`did you mean ${meant}?`);
+    }
+    const state = value<ProfilesState>(await core.dispatch('profiles:list', {}, r));
+    expect(state.profiles.some((p) => p.name === 'Doubled')).toBe(false);
   });
 
   it('a secret extra header is sent with every request, but never listed, written in clear, exported or recorded', async () => {
@@ -196,7 +219,8 @@ describe('core: connection profiles and models', () => {
 describe('core: what was learnt through a connection is forgotten when the connection changes', () => {
   let core: Core;
   const r = new Capture();
-  beforeAll(async () => ({ core } = await newCore()));
+  // The user says yes in the host's own dialog whenever a key would follow a host change.
+  beforeAll(async () => ({ core } = await newCore(undefined, { confirmer: { confirm: async () => true } })));
   afterAll(() => core.close());
 
   const toolBody = (model: string) => ({
@@ -270,7 +294,8 @@ describe('core: what was learnt through a connection is forgotten when the conne
     await proveTools(id, 'sim-chat-only');
 
     // The third gateway does not serve sim-chat-only: nothing proven on the second may still be claimed.
-    // The user keeps the key for the third gateway (it takes the same key): without that, the key is dropped.
+    // The user keeps the key for the third gateway (it takes the same key) and confirms it outside the page:
+    // without that, the key is dropped.
     const keepSecretsForOrigin = new URL(gw.third.url).origin;
     const form = {
       id,

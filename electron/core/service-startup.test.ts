@@ -178,7 +178,7 @@ describe('core: a data folder that cannot be written', () => {
         await core.dispatch('profiles:save', { name: 'New', baseUrl: gw.second.url }, r),
       );
       expect(saved.profiles.map((p) => p.name)).toEqual(['Demo gateway', 'Kept', 'New']);
-      expect(saved.activeId).toBe(saved.profiles[2].id);
+      expect(saved.activeId).toBe(before.activeId);
       expect(
         JSON.parse(readFileSync(path.join(dataDir, 'profiles.json'), 'utf8')).profiles.map(
           (p: { name: string }) => p.name,

@@ -20,12 +20,14 @@ import { ModelsService } from './models-service';
 import { describeFsError } from './atomic-file';
 import type { CoreContext, Handlers, Receiver } from './core-context';
 import { ProfileStore } from './profiles';
-import { testConnection } from './profile-test';
+import { testConnection, testTarget } from './profile-test';
+import { draftTarget } from './draft-target';
 import { FieldError } from './errors';
 import { PushBatcher } from './push-batcher';
 import { RunManager, type FinishedRun, type RunSink } from './runs';
 import { RunError } from './errors';
 import type { KeyVault } from './vault';
+import type { Confirmer } from './confirmer';
 import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
@@ -51,6 +53,11 @@ export interface CoreOptions {
   /** Use this gateway as the Demo profile instead of starting the embedded simulator (tests). */
   demoGateway?: { baseUrl: string; key: string };
   onRunFinished?: (run: FinishedRun) => void | Promise<void>;
+  /**
+   * How the host asks the user outside the page (the desktop app's native dialog). Without one nothing can be
+   * confirmed: a key never follows a host change and large load runs to a paid gateway are refused.
+   */
+  confirmer?: Confirmer;
 }
 
 export interface Core {
@@ -127,7 +134,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   }
   const env = opts.env?.baseUrl ? { baseUrl: opts.env.baseUrl, key: opts.env.apiKey } : undefined;
   const problems: StartupProblem[] = [];
-  const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env });
+  const profiles = new ProfileStore(opts.dataDir, opts.vault, { demo, env }, opts.confirmer);
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
@@ -174,7 +181,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     return entry.sink;
   };
 
-  const ctx: CoreContext = { dataDir: opts.dataDir, timeouts, profiles, models, runs, problems, sinkFor };
+  const ctx: CoreContext = {
+    dataDir: opts.dataDir,
+    timeouts,
+    profiles,
+    models,
+    runs,
+    problems,
+    sinkFor,
+    confirmer: opts.confirmer,
+  };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
@@ -201,8 +217,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return state;
     },
     'profiles:select': async ({ id }) => profiles.select(id),
-    'profiles:test': async ({ id }) =>
-      testConnection(profiles, (profileId) => models.list(profileId, true), id, timeouts),
+    'profiles:test': async (input) =>
+      'draft' in input
+        ? testTarget(draftTarget(profiles, input.draft), timeouts)
+        : testConnection(profiles, (profileId) => models.list(profileId, true), input.id, timeouts),
     'models:list': async ({ profileId, refresh }) => {
       if (!profiles.has(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
       return models.list(profileId, refresh);

@@ -51,7 +51,7 @@ describe('tokens:count', () => {
       const count = await core.dispatch(
         'tokens:count',
         {
-          profileId: saved.value.activeId,
+          profileId: saved.value.profiles.find((p) => p.name === `echo ${m}`)!.id,
           protocol: 'messages',
           body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
         },

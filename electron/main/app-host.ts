@@ -8,6 +8,7 @@ import { app, BrowserWindow, dialog } from 'electron';
 import { createCore, startupFailureMessage, type Core } from '../core/service';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { registerIpc } from './ipc';
+import { createDialogConfirmer } from './confirm-dialog';
 import { installMenu } from './menu';
 import { createSafeStorageVault } from './safe-storage-vault';
 import { hardenSessions } from './security';
@@ -51,7 +52,7 @@ export function launch(bundleDir: string): DesktopHost {
     serveRenderer(path.join(bundleDir, '../renderer'));
     installMenu({ isPackaged: app.isPackaged, platform: process.platform, appName: app.getName() });
     const dataDir = app.getPath('userData');
-    core = await startCore(dataDir);
+    core = await startCore(dataDir, () => main?.win);
     if (!core) return;
     registerIpc(core);
     await openWindow(dataDir);
@@ -81,7 +82,7 @@ export function launch(bundleDir: string): DesktopHost {
 }
 
 /** The core, or undefined when it cannot start: then the user is told why in a dialog and the app exits. */
-async function startCore(dataDir: string): Promise<Core | undefined> {
+async function startCore(dataDir: string, window: () => BrowserWindow | undefined): Promise<Core | undefined> {
   const env = { baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY };
   // Read once, then gone from this process's environment: the OS browser that shell.openExternal starts (and
   // any other child) inherits it, and must not get the key (docs/security.md §8).
@@ -94,6 +95,7 @@ async function startCore(dataDir: string): Promise<Core | undefined> {
       version: app.getVersion(),
       vault: createSafeStorageVault(dataDir),
       env,
+      confirmer: createDialogConfirmer(window),
     });
   } catch (err) {
     // No window exists yet, so a rejected start-up would leave the app running with nothing on screen.

@@ -24,8 +24,6 @@ export const LoadStartInput = z
     ratePerSec: z.number().positive().max(LOAD_LIMITS.ratePerSec).optional(),
     /** Stop (cancelling what is in flight) after this many seconds. */
     durationCapS: z.number().positive().max(LOAD_LIMITS.durationS).optional(),
-    /** The user said yes to sending more than LOAD_CONFIRM_ABOVE requests to a gateway that is not the Demo. */
-    confirmed: z.boolean().default(false),
     /** Where the request came from, as shown in the list (e.g. "Messages composer", a preset's name). */
     source: z.string().max(200).default('composer'),
   })

@@ -49,6 +49,11 @@ export interface ProfilesState {
   activeId: string;
   /** Where the key can be kept on this host, best first. */
   keyStorages: KeyStorage[];
+  /**
+   * Whether this host can ask the user outside the page (the desktop app's own dialog): only then can a stored
+   * key follow a profile to another host. Absent or false in the browser host (docs/security.md §3).
+   */
+  asksOutsidePage?: boolean;
 }
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid header name');
@@ -121,14 +126,18 @@ export const ProfileInput = z
      */
     secretHeaders: z.array(headerName).max(100).default([]),
     /**
-     * The origin (`https://gw.example.com`) the user confirmed the stored key and secret header values may go
-     * to. A save that moves a profile to another origin without it clears them: a key never follows a host
-     * change unasked (docs/security.md). Values typed in the same save are for the new origin and are kept.
+     * The origin (`https://gw.example.com`) the user would like the stored key and secret header values to
+     * follow to. Only a wish: the core then asks the user through the host, outside the page, and a host that
+     * cannot ask refuses the save. Without it a save that moves a profile to another origin clears them: a key
+     * never follows a host change unasked (docs/security.md §3). Values typed in the same save are for the new
+     * origin and are kept.
      */
     keepSecretsForOrigin: z.string().max(2100).optional(),
     /** A new key; omitted = keep the stored one. */
     key: sendable('the key', false).min(1).max(4096).optional(),
     clearKey: z.boolean().optional(),
+    /** Make the saved profile the one in use; without it the profile in use stays as it is. */
+    use: z.boolean().optional(),
     /** Where to keep a new key and new secret header values: the host's best persistent store, or this session only. */
     keyStorage: z.enum(['persist', 'session']).default('persist'),
   })
@@ -181,6 +190,12 @@ export type ProfileInput = z.input<typeof ProfileInput>;
 const Id = z.object({ id: z.string().min(1).max(100) }).strict();
 const Empty = z.object({}).strict();
 
+/**
+ * A saved profile by id, or the Connections form as typed (not saved): then the stored key and secret header
+ * values are used only while the form's origin is the saved one (docs/security.md §3).
+ */
+const TestInput = z.union([Id, z.object({ draft: ProfileInput }).strict()]);
+
 /** One try of GET /v1/models with the key under one header, for `profiles:test`. */
 export interface AuthAttempt {
   /** The header the key went in; 'none' when the profile has no key. */
@@ -211,5 +226,5 @@ export const profileCalls = {
   'profiles:save': defineCall<ProfilesState>()(ProfileInput),
   'profiles:delete': defineCall<ProfilesState>()(Id),
   'profiles:select': defineCall<ProfilesState>()(Id),
-  'profiles:test': defineCall<ProfileTestResult>()(Id),
+  'profiles:test': defineCall<ProfileTestResult>()(TestInput),
 };

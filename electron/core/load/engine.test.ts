@@ -50,6 +50,8 @@ let url: string;
 const open = { now: 0, max: 0, total: 0 };
 let core: Core;
 let dataDir: string;
+/** What the host's own dialog (outside the page) answers, and the questions it was asked. */
+const dialog = { answer: false, asked: [] as string[] };
 
 beforeAll(async () => {
   const handler = createSimulatorHandler({ delayMs: 5 });
@@ -70,6 +72,7 @@ beforeAll(async () => {
     vault: new LayeredVault('file', path.join(dataDir, 'keys.json')),
     demoGateway: { baseUrl: url, key: DEMO_KEY },
     timeouts: { idleMs: 3_000 },
+    confirmer: { confirm: async (q) => (dialog.asked.push(q.message), dialog.answer) },
   });
 });
 afterAll(async () => {
@@ -199,18 +202,21 @@ describe('load engine against the simulator', () => {
     expect((await record(other, loadId)).endReason).toContain('The window closed');
   });
 
-  it('asks before more than 100 requests to a gateway that is not the Demo gateway', async () => {
+  it('asks the host before more than 100 requests to a gateway that is not the Demo gateway; its No sends nothing', async () => {
     const w = new Window();
     const saved = value<ProfilesState>(
       await core.dispatch('profiles:save', { name: 'Paid', baseUrl: url, key: DEMO_KEY }, w),
     );
     const profileId = saved.profiles.find((p) => p.name === 'Paid')!.id;
-    const refused = await core.dispatch(
-      'load:start',
-      { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 1 },
-      w,
-    );
-    expect(refused).toMatchObject({ ok: false, error: { code: 'confirm_needed' } });
+    const input = { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 32 };
+    const sentBefore = open.total;
+    dialog.answer = false;
+    const refused = await core.dispatch('load:start', input, w);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'not_confirmed' } });
+    expect(dialog.asked.at(-1)).toBe('Send 101 requests to “Paid”?');
+    // The field a caller used to send as the yes is no longer one.
+    expect((await core.dispatch('load:start', { ...input, confirmed: true }, w)).ok).toBe(false);
+    expect(open.total).toBe(sentBefore);
     expect(
       (
         await core.dispatch(
@@ -229,21 +235,38 @@ describe('load engine against the simulator', () => {
         )
       ).ok,
     ).toBe(false);
-    const loadId = value<{ loadId: string }>(
-      await core.dispatch(
-        'load:start',
-        {
-          profileId,
-          protocol: 'messages',
-          body: body('claude-sim-haiku'),
-          requests: 101,
-          concurrency: 32,
-          confirmed: true,
-        },
-        w,
-      ),
-    ).loadId;
+    dialog.answer = true;
+    const loadId = value<{ loadId: string }>(await core.dispatch('load:start', input, w)).loadId;
     expect((await w.ended(loadId)).done).toBe(101);
+  });
+
+  it('a host that cannot ask outside the page (the browser host) refuses more than 100, and says how to run it', async () => {
+    const dir = tempDir();
+    const web = await createCore({
+      dataDir: dir,
+      host: 'web',
+      version: 'test',
+      vault: new LayeredVault(undefined, undefined),
+      demoGateway: { baseUrl: url, key: DEMO_KEY },
+    });
+    try {
+      const w = new Window();
+      const saved = value<ProfilesState>(
+        await web.dispatch('profiles:save', { name: 'Paid', baseUrl: url, key: DEMO_KEY }, w),
+      );
+      const profileId = saved.profiles.find((p) => p.name === 'Paid')!.id;
+      const sentBefore = open.total;
+      const input = { profileId, protocol: 'messages', body: body('claude-sim-haiku'), requests: 101, concurrency: 1 };
+      const refused = await web.dispatch('load:start', input, w);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'confirm_unavailable' } });
+      expect(!refused.ok && refused.error.message).toContain('Run 100 or fewer, or use the desktop app (npm start)');
+      expect(open.total).toBe(sentBefore);
+      const demo = { ...input, profileId: 'demo', concurrency: 32 };
+      const loadId = value<{ loadId: string }>(await web.dispatch('load:start', demo, w)).loadId;
+      expect((await w.ended(loadId)).done).toBe(101);
+    } finally {
+      await web.close();
+    }
   });
 
   it('scrubs a key the gateway echoes from rows and samples, and a key changed mid-run too', async () => {

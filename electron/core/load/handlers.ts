@@ -23,6 +23,30 @@ export interface LoadModule {
 /** Finished records kept in memory, so a record is there for its window even when saving it failed. */
 const KEEP_IN_MEMORY = 4;
 
+/**
+ * More than LOAD_CONFIRM_ABOVE requests to a gateway that may bill them: the user says yes outside the page
+ * (the desktop app's dialog), since any token holder can send whatever the page sends. A host that cannot ask
+ * (the browser host) refuses, and says how to run it (docs/security.md §6).
+ */
+async function confirmCost(ctx: CoreContext, name: string, requests: number): Promise<void> {
+  const cost = `${requests} requests to ${name} may cost money`;
+  if (!ctx.confirmer) {
+    throw new RunError(
+      'confirm_unavailable',
+      `Not started: ${cost}, and the browser host cannot ask you outside this page, so it sends at most ` +
+        `${LOAD_CONFIRM_ABOVE} requests a run to a gateway other than the Demo gateway. ` +
+        `Run ${LOAD_CONFIRM_ABOVE} or fewer, or use the desktop app (npm start), which asks you in its own dialog.`,
+    );
+  }
+  const yes = await ctx.confirmer.confirm({
+    title: 'Send a large load run?',
+    message: `Send ${requests} requests to “${name}”?`,
+    detail: `It is not the Demo gateway: every request may cost money.`,
+  });
+  if (!yes)
+    throw new RunError('not_confirmed', `Not started: you did not confirm sending ${requests} requests to ${name}.`);
+}
+
 export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModule {
   const live = new Map<string, { run: LoadRun; receiver: Receiver; saved: Promise<void> }>();
   const recent = new Map<string, LoadRecord>();
@@ -48,13 +72,8 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
     'load:start': async (input, receiver) => {
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
-      if (input.requests > LOAD_CONFIRM_ABOVE && profile.builtin !== 'demo' && !input.confirmed) {
-        throw new RunError(
-          'confirm_needed',
-          `${input.requests} requests to ${profile.name} may cost money: ` +
-            `confirm before sending more than ${LOAD_CONFIRM_ABOVE}.`,
-        );
-      }
+      if (input.requests > LOAD_CONFIRM_ABOVE && profile.builtin !== 'demo')
+        await confirmCost(ctx, profile.name, input.requests);
       const request = new RepeatedRequest(ctx.profiles, ctx.timeouts, {
         profileId: input.profileId,
         protocol: input.protocol,

@@ -147,10 +147,30 @@ export const screen = {
   },
 };
 
+interface MessageBoxOptions {
+  buttons?: string[];
+  defaultId?: number;
+  cancelId?: number;
+  title?: string;
+  message: string;
+  detail?: string;
+}
 export const dialog = {
   errors: [] as [string, string][],
+  /** Each message box shown, with the window it was attached to (undefined: none). */
+  boxes: [] as { window: unknown; options: MessageBoxOptions }[],
+  /** The index of the button the next message boxes answer with, as the user would click. */
+  answer: 0,
   showErrorBox(title: string, message: string): void {
     this.errors.push([title, message]);
+  },
+  async showMessageBox(
+    a: BrowserWindow | MessageBoxOptions,
+    b?: MessageBoxOptions,
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
+    const [window, options] = a instanceof BrowserWindow ? [a, b!] : [undefined, a as MessageBoxOptions];
+    this.boxes.push({ window, options });
+    return { response: this.answer, checkboxChecked: false };
   },
 };
 
@@ -197,6 +217,8 @@ export function resetFakeElectron(): void {
   Menu.applied = undefined;
   screen.displays = [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }];
   dialog.errors.length = 0;
+  dialog.boxes.length = 0;
+  dialog.answer = 0;
   BrowserWindow.windows = [];
   app.removeAllListeners();
   app.isPackaged = false;

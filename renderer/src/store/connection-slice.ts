@@ -28,8 +28,11 @@ export interface ConnectionSlice {
   profileSaved(input: ProfileInput): Promise<AppError | undefined>;
   profileDeleted(id: string): Promise<AppError | undefined>;
   modelsRequested(profileId: string, refresh: boolean): Promise<void>;
-  /** "Test connection" on a saved profile; a test that listed the models refreshes the Model box's list. */
-  connectionTestRequested(id: string): Promise<Result<ProfileTestResult>>;
+  /**
+   * "Test connection" on a saved profile or on the form as typed; a test of a saved profile that listed the
+   * models refreshes the Model box's list.
+   */
+  connectionTestRequested(subject: { id: string } | { draft: ProfileInput }): Promise<Result<ProfileTestResult>>;
 }
 
 const lost = (code: string | undefined) => code === 'disconnected';
@@ -102,9 +105,9 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     return undefined;
   },
 
-  async connectionTestRequested(id) {
-    const r = await gateway.profiles.test({ id });
-    if (r.ok) void get().modelsRequested(id, false);
+  async connectionTestRequested(subject) {
+    const r = await gateway.profiles.test(subject);
+    if (r.ok && 'id' in subject) void get().modelsRequested(subject.id, false);
     return r;
   },
 

@@ -29,11 +29,8 @@ export interface LoadSlice {
   loadSelectedId?: string;
   loadCompareIds: [string, string];
   loadError?: string;
-  /** A start the core refused until the user confirms the cost (more than 100 requests to a paid gateway). */
-  loadConfirm?: LoadStartInput;
   loadSettingsEdited(patch: Partial<LoadSettings>): void;
   loadStartRequested(input: LoadStartInput): Promise<void>;
-  loadConfirmAnswered(yes: boolean): Promise<void>;
   loadStopRequested(): Promise<void>;
   loadProgressReceived(p: LoadProgress): void;
   loadRunsRequested(): Promise<void>;
@@ -60,10 +57,9 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
     else set({ loadError: r.error.message });
   };
   const begin = async (input: LoadStartInput) => {
-    set({ loadError: undefined, loadConfirm: undefined });
+    set({ loadError: undefined });
     const r = await gateway.load.start(input);
     if (!r.ok) {
-      if (r.error.code === 'confirm_needed') return set({ loadConfirm: input });
       return set({ loadError: r.error.message });
     }
     set({
@@ -91,12 +87,6 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
     },
 
     loadStartRequested: begin,
-
-    async loadConfirmAnswered(yes) {
-      const input = get().loadConfirm;
-      set({ loadConfirm: undefined });
-      if (yes && input) await begin({ ...input, confirmed: true });
-    },
 
     async loadStopRequested() {
       const live = get().loadLive;

@@ -1,21 +1,26 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ProfileTestResult } from '../../../../shared/contract';
+import type { ProfileInput, ProfileTestResult } from '../../../../shared/contract';
 import { useAppStore } from '../../store';
 
 const HEADER_WORDS = { 'x-api-key': 'x-api-key', authorization: 'Authorization: Bearer', none: 'no key' } as const;
 
+/** What Test connection tests: a saved profile as saved, or the form as typed (profiles:test). */
+export type TestSubject = { id: string } | { draft: ProfileInput };
+
 /**
- * Test connection: lists the models with the profile as saved and says status, latency and which auth header
- * the gateway took (profiles:test). A draft with unsaved changes is not what would be tested, so it waits.
- * The button goes in the dialog's actions, the result above them.
+ * Test connection: lists the models and says status, latency and which auth header the gateway took
+ * (profiles:test). It tests the form as typed, saved or not; the core sends the stored key only to the host it
+ * was saved for. `formVersion` changes with every edit: a result is about the form it was asked for, so an
+ * edit clears it. The button goes in the dialog's actions, the result above them.
  */
 export function useConnectionTest(
-  profileId: string | undefined,
-  unsaved: boolean,
+  subject: () => TestSubject,
+  formVersion: string,
+  note?: string,
 ): { button: ReactNode; result: ReactNode } {
   const connectionTestRequested = useAppStore((s) => s.connectionTestRequested);
   const [state, setState] = useState<{ for: string; busy?: boolean; result?: ProfileTestResult; error?: string }>();
-  const shown = profileId !== undefined && state?.for === profileId ? state : undefined;
+  const shown = state?.for === formVersion ? state : undefined;
   const region = useRef<HTMLDivElement>(null);
   // In braces: a browser's scrollIntoView may return a promise, which React would take for a cleanup function.
   useEffect(() => {
@@ -23,20 +28,14 @@ export function useConnectionTest(
   }, [shown?.result, shown?.error]);
 
   const run = async () => {
-    if (profileId === undefined) return;
-    setState({ for: profileId, busy: true });
-    const r = await connectionTestRequested(profileId);
-    setState(r.ok ? { for: profileId, result: r.value } : { for: profileId, error: r.error.message });
+    const version = formVersion;
+    setState({ for: version, busy: true });
+    const r = await connectionTestRequested(subject());
+    setState(r.ok ? { for: version, result: r.value } : { for: version, error: r.error.message });
   };
 
-  if (profileId === undefined) return { button: null, result: null };
   const button = (
-    <button
-      type="button"
-      disabled={unsaved || shown?.busy}
-      title={unsaved ? 'Save the profile first: the test uses it as saved' : undefined}
-      onClick={() => void run()}
-    >
+    <button type="button" disabled={shown?.busy} title={note} onClick={() => void run()}>
       {shown?.busy ? 'Testing…' : 'Test connection'}
     </button>
   );

@@ -114,7 +114,9 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     expect(lastSave()).toMatchObject({ extraHeaders: { 'x-tenant': 'tnt-42' }, secretHeaders: ['x-tenant'] });
   });
 
-  it('moving a profile with stored secrets to another host asks before they follow, and forgets them unless ticked', async () => {
+  it('in the desktop app, moving a profile with stored secrets to another host offers to keep them, which the app then asks about', async () => {
+    answers['profiles:list'] = ok({ ...state, asksOutsidePage: true });
+    answers['profiles:save'] = ok({ ...state, asksOutsidePage: true });
     const dialog = await openDialog();
     const url = within(dialog).getByLabelText('Base URL');
     fireEvent.change(url, { target: { value: 'https://gw.example/v1' } });
@@ -132,14 +134,104 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     await settle();
     expect(lastSave().keepSecretsForOrigin).toBeUndefined();
     expect(within(dialog).getByRole('status').textContent).toBe(
-      'Saved. The stored secret header values were not kept for other.example:8443.',
+      'Saved. “Work” is the profile in use. The stored secret header values were not kept for other.example:8443.',
     );
 
     fireEvent.change(within(dialog).getByLabelText('Base URL'), { target: { value: 'https://other.example:8443' } });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Keep the key for other.example:8443?' }));
+    expect(within(dialog).getByRole('group', { name: 'Host change' }).textContent).toContain(
+      'the app asks you in its own dialog',
+    );
     fireEvent.click(save);
     await settle();
     expect(lastSave().keepSecretsForOrigin).toBe('https://other.example:8443');
+  });
+
+  it('in the browser host, a new port says before Save that the key stays behind, and offers no keep it cannot honour', async () => {
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Base URL'), { target: { value: 'https://gw.example:8443' } });
+    const group = within(dialog).getByRole('group', { name: 'Host change' });
+    expect(group.textContent).toContain(
+      'The stored key and secret header values will not follow to the new address gw.example:8443',
+    );
+    expect(group.textContent).toContain('type the key again');
+    expect(within(dialog).queryByRole('checkbox', { name: /Keep the key/ })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save profile' }));
+    await settle();
+    expect(lastSave().keepSecretsForOrigin).toBeUndefined();
+  });
+
+  it('the "Keep the key" choices say what this host does: no two that mean the same', async () => {
+    answers['profiles:list'] = ok({ ...state, keyStorages: ['session'] });
+    const dialog = await openDialog();
+    // The browser host without --persist-keys keeps keys in memory only: one place, so no choice.
+    expect(within(dialog).queryByRole('combobox', { name: 'Keep the key' })).toBeNull();
+    expect(dialog.textContent).toContain('Keep the key for this session only: this host keeps no key on disk');
+    cleanup();
+    answers['profiles:list'] = ok({ ...state, keyStorages: ['file', 'session'] });
+    const withFile = await openDialog();
+    const select = within(withFile).getByRole('combobox', { name: 'Keep the key' });
+    const options = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(options).toEqual([
+      'in a 0600 file in the data folder',
+      'for this session only (forgotten when the app stops)',
+    ]);
+  });
+
+  it('a base URL that already ends in an endpoint path gets a "did you mean" with a one-click fix', async () => {
+    const dialog = await openDialog();
+    const url = within(dialog).getByLabelText('Base URL') as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'https://gw.example/v1/chat/completions' } });
+    const hint = within(dialog).getByRole('alert');
+    expect(hint.textContent).toContain('Did you mean https://gw.example/v1?');
+    fireEvent.click(within(hint).getByRole('button', { name: 'Use https://gw.example/v1' }));
+    expect(url.value).toBe('https://gw.example/v1');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).getByLabelText('Endpoint URLs').textContent).toContain(
+      'https://gw.example/v1/chat/completions',
+    );
+    fireEvent.change(url, { target: { value: 'https://gw.example/v1/v1' } });
+    expect(within(dialog).getByRole('alert').textContent).toContain('Did you mean https://gw.example/v1?');
+  });
+
+  it('Delete asks first, then says what was deleted; no "Saved." is left behind', async () => {
+    answers['profiles:delete'] = ok({ ...state, profiles: [], activeId: 'demo' });
+    const dialog = await openDialog();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save profile' }));
+    await settle();
+    expect(within(dialog).getByRole('status').textContent).toContain('Saved.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(calls.some((c) => c.call === 'profiles:delete')).toBe(false);
+    const confirm = within(dialog).getByRole('alertdialog', { name: 'Delete profile' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.call === 'profiles:delete')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete “Work”' }));
+    await settle();
+    expect(calls.filter((c) => c.call === 'profiles:delete').map((c) => c.input)).toEqual([{ id: 'p1' }]);
+    expect(within(dialog).getByRole('status').textContent).toBe('Deleted “Work”.');
+  });
+
+  it('a new profile is added without taking over, unless the user picks Add and use; the form says which is in use', async () => {
+    answers['profiles:list'] = ok({ ...state, activeId: 'demo' });
+    answers['profiles:save'] = ok({ ...state, activeId: 'demo' });
+    const dialog = await openDialog();
+    expect(dialog.textContent).toContain('In use: ');
+    fireEvent.click(within(dialog).getByRole('button', { name: '+ New profile' }));
+    fireEvent.change(within(dialog).getByLabelText('Name', { selector: 'input' }), { target: { value: 'Work' } });
+    fireEvent.change(within(dialog).getByLabelText('Base URL'), { target: { value: 'https://gw.example' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add profile' }));
+    await settle();
+    expect(lastSave().use).toBeUndefined();
+    expect(within(dialog).getByRole('status').textContent).toContain('The profile in use is still');
+    answers['profiles:save'] = ok(state);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save and use' }));
+    await settle();
+    expect(lastSave().use).toBe(true);
+    expect(within(dialog).getByRole('status').textContent).toContain('“Work” is the profile in use.');
+    expect(within(dialog).queryByRole('button', { name: 'Save and use' })).toBeNull();
   });
 
   it('shows a bad base URL error once, and says short secrets are matched exactly', async () => {
@@ -155,7 +247,7 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     expect(dialog.textContent).toContain('A secret under 8 characters is only matched exactly');
   });
 
-  it('Test connection waits for unsaved changes, then says what the core found', async () => {
+  it('Test connection tests the unsaved form too, then says what the core found; an edit or an error clears it', async () => {
     answers['profiles:test'] = ok({
       ok: true,
       status: 200,
@@ -171,34 +263,34 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     });
     const dialog = await openDialog();
     const test = within(dialog).getByRole('button', { name: 'Test connection' }) as HTMLButtonElement;
-    fireEvent.change(within(dialog).getByLabelText('Name', { selector: 'input' }), { target: { value: 'Work 2' } });
-    expect(test.disabled).toBe(true);
-    fireEvent.change(within(dialog).getByLabelText('Name', { selector: 'input' }), { target: { value: 'Work' } });
-    expect(test.disabled).toBe(false);
     fireEvent.click(test);
     await settle();
-    expect(calls.filter((c) => c.call === 'profiles:test').map((c) => c.input)).toEqual([{ id: 'p1' }]);
+    const tests = () => calls.filter((c) => c.call === 'profiles:test').map((c) => c.input);
+    expect(tests()).toEqual([{ id: 'p1' }]);
     const region = within(dialog).getByRole('region', { name: 'Connection test' });
     expect(region.textContent).toContain('The key works as x-api-key');
     expect(region.textContent).toContain('Authorization: Bearer: refused (HTTP 401, 9 ms) — invalid token');
 
-    // After another save, a second test shows its own answer.
-    answers['profiles:test'] = ok({
-      ok: false,
-      status: 401,
-      latencyMs: 5,
-      modelCount: 0,
-      models: [],
-      attempts: [],
-      summary: 'Not connected: second answer.',
+    // Unsaved: the form as typed goes to the core, which decides what key it may send.
+    fireEvent.change(within(dialog).getByLabelText('API key'), { target: { value: 'sk-typed-key-0123456789' } });
+    expect(within(dialog).queryByRole('region', { name: 'Connection test' })).toBeNull();
+    expect(test.disabled).toBe(false);
+    fireEvent.click(test);
+    await settle();
+    expect(tests()[1]).toMatchObject({
+      draft: { id: 'p1', baseUrl: 'https://gw.example', key: 'sk-typed-key-0123456789' },
     });
-    fireEvent.change(within(dialog).getByLabelText('Auth scheme'), { target: { value: 'x-api-key' } });
+    expect(within(dialog).getByRole('region', { name: 'Connection test' })).toBeTruthy();
+
+    // An invalid URL clears the result, and the "Saved." of an earlier save.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save profile' }));
     await settle();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Test connection' }));
+    expect(within(dialog).getByRole('status').textContent).toContain('Saved.');
+    fireEvent.click(test);
     await settle();
-    expect(within(dialog).getByRole('region', { name: 'Connection test' }).textContent).toContain(
-      'Not connected: second answer.',
-    );
+    expect(within(dialog).getByRole('region', { name: 'Connection test' })).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Base URL'), { target: { value: 'ftp://nope' } });
+    expect(within(dialog).queryByRole('status')).toBeNull();
+    expect(within(dialog).queryByRole('region', { name: 'Connection test' })).toBeNull();
   });
 });

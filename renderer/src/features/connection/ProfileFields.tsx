@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { AUTH_SCHEMES, type AuthScheme, type KeyStorage, type ProfileView } from '../../../../shared/contract';
-import { endpointUrls } from '../../../../shared/url';
+import { endpointInBase, endpointUrls } from '../../../../shared/url';
 import { STORAGE_WORDS } from './HeaderRows';
 import { newHostFor, type Draft } from './profile-draft';
 
@@ -20,14 +20,22 @@ interface FieldProps {
 }
 
 /**
- * Base URL, the exact URL of each endpoint, and, when a saved profile's URL now names another host, whether its
- * stored key and secret header values may go there (docs/security.md).
+ * Base URL, the exact URL of each endpoint (with a one-click fix when the base already names one), and, when a
+ * saved profile's URL now names another host or port, what happens to its stored key and secret header values
+ * (docs/security.md §3).
  */
-export function BaseUrlField({ draft, edit, readOnly, saved, savedError }: FieldProps & { savedError?: string }) {
+export function BaseUrlField({
+  draft,
+  edit,
+  readOnly,
+  saved,
+  savedError,
+  asksOutsidePage,
+}: FieldProps & { savedError?: string; asksOutsidePage: boolean }) {
   const preview = useMemo(() => (draft.baseUrl ? endpointUrls(draft.baseUrl) : undefined), [draft.baseUrl]);
+  const doubled = useMemo(() => endpointInBase(draft.baseUrl), [draft.baseUrl]);
   // One error under Base URL: the live one while the URL typed cannot be read, else what the last save said.
-  const urlError = preview && !preview.ok ? preview.error : savedError;
-  const newHost = newHostFor(draft, saved);
+  const urlError = preview && !preview.ok ? preview.error : doubled ? undefined : savedError;
   return (
     <>
       <label>
@@ -41,6 +49,17 @@ export function BaseUrlField({ draft, edit, readOnly, saved, savedError }: Field
         />
         {urlError && <span className="field-error">{urlError}</span>}
       </label>
+      {doubled && !readOnly && (
+        <div className="did-you-mean" role="alert">
+          <span>
+            This base URL already ends in <code>{doubled.found}</code>, which every endpoint adds again. Did you mean{' '}
+            <code>{doubled.suggestion}</code>?
+          </span>{' '}
+          <button type="button" className="small" onClick={() => edit({ baseUrl: doubled.suggestion })}>
+            Use {doubled.suggestion}
+          </button>
+        </div>
+      )}
       {preview?.ok && (
         <div className="url-preview" aria-label="Endpoint URLs">
           {preview.note && <p className="note">{preview.note}</p>}
@@ -56,25 +75,45 @@ export function BaseUrlField({ draft, edit, readOnly, saved, savedError }: Field
           </table>
         </div>
       )}
-      {newHost && (
-        <div className="host-change" role="group" aria-label="Host change">
-          <label className="inline">
-            <input
-              type="checkbox"
-              checked={draft.keepForNewOrigin}
-              onChange={(e) => edit({ keepForNewOrigin: e.target.checked })}
-            />{' '}
-            Keep the key for {newHost.host}?
-          </label>
-          <span className="muted">
-            {draft.keepForNewOrigin
-              ? `The stored key and secret header values will be sent to ${newHost.host}.`
-              : `Unticked, saving forgets the stored key and secret header values, ` +
-                `so ${newHost.host} never receives them.`}
-          </span>
-        </div>
-      )}
+      <HostChange draft={draft} edit={edit} saved={saved} asksOutsidePage={asksOutsidePage} />
     </>
+  );
+}
+
+/**
+ * Said before Save, never after: a stored key does not follow a profile to another host or port unless the
+ * user keeps it, and only a host that can ask outside the page (the desktop app) can let it.
+ */
+function HostChange({
+  draft,
+  edit,
+  saved,
+  asksOutsidePage,
+}: Omit<FieldProps, 'readOnly'> & { asksOutsidePage: boolean }) {
+  const newHost = newHostFor(draft, saved);
+  if (!newHost) return null;
+  const stays = `The stored key and secret header values will not follow to the new address ${newHost.host}`;
+  return (
+    <div className="host-change" role="group" aria-label="Host change">
+      {asksOutsidePage && (
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={draft.keepForNewOrigin}
+            onChange={(e) => edit({ keepForNewOrigin: e.target.checked })}
+          />{' '}
+          Keep the key for {newHost.host}?
+        </label>
+      )}
+      <span className="muted">
+        {asksOutsidePage && draft.keepForNewOrigin
+          ? `On Save, the app asks you in its own dialog before the stored key and secret header values go to ${newHost.host}.`
+          : asksOutsidePage
+            ? `${stays}: saving forgets them, so ${newHost.host} never receives them.`
+            : `${stays}: saving forgets them, so ${newHost.host} never receives them. This browser window cannot ` +
+              'confirm a key moving to another host, so type the key again above for the new address.'}
+      </span>
+    </div>
   );
 }
 
@@ -110,22 +149,7 @@ export function KeyFields({ draft, edit, readOnly, saved, keyStorages }: FieldPr
           </span>
         )}
       </label>
-      <label>
-        <span className="label">Keep the key</span>
-        <select
-          aria-label="Keep the key"
-          value={draft.keyStorage}
-          disabled={readOnly}
-          onChange={(e) => edit({ keyStorage: e.target.value as Draft['keyStorage'] })}
-        >
-          {keyStorages.includes('keychain') && <option value="persist">in the OS keychain</option>}
-          {keyStorages.includes('file') && <option value="persist">in a 0600 file in the data folder</option>}
-          {!keyStorages.some((k) => k === 'keychain' || k === 'file') && (
-            <option value="persist">for this session (no keychain here)</option>
-          )}
-          <option value="session">for this session only</option>
-        </select>
-      </label>
+      <KeepKey draft={draft} edit={edit} readOnly={readOnly} keyStorages={keyStorages} />
       <label>
         <span className="label">Auth scheme</span>
         <select
@@ -142,5 +166,37 @@ export function KeyFields({ draft, edit, readOnly, saved, keyStorages }: FieldPr
         </select>
       </label>
     </>
+  );
+}
+
+/**
+ * Where a new key is kept. Each choice says what this host really does: with no keychain and no key file (the
+ * browser host without --persist-keys) there is one place, this session, and no choice to offer.
+ */
+function KeepKey({ draft, edit, readOnly, keyStorages }: Omit<FieldProps, 'saved'> & { keyStorages: KeyStorage[] }) {
+  const persistent = keyStorages.find((k) => k === 'keychain' || k === 'file');
+  if (!persistent) {
+    return (
+      <p className="keep-key">
+        <span className="label">Keep the key</span> for this session only: this host keeps no key on disk, so it is gone
+        when the host stops (the browser host keeps keys in a 0600 file when started with --persist-keys).
+      </p>
+    );
+  }
+  return (
+    <label>
+      <span className="label">Keep the key</span>
+      <select
+        aria-label="Keep the key"
+        value={draft.keyStorage}
+        disabled={readOnly}
+        onChange={(e) => edit({ keyStorage: e.target.value as Draft['keyStorage'] })}
+      >
+        <option value="persist">
+          {persistent === 'keychain' ? 'in the OS keychain' : 'in a 0600 file in the data folder'}
+        </option>
+        <option value="session">for this session only (forgotten when the app stops)</option>
+      </select>
+    </label>
   );
 }

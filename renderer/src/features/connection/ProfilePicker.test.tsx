@@ -94,6 +94,8 @@ describe('header profile picker', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Connections…' }));
     const dialog = screen.getByRole('dialog', { name: 'Connections' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const confirm = within(dialog).getByRole('alertdialog', { name: 'Delete profile' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete “Work”' }));
     await settle();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
 

@@ -73,29 +73,6 @@ function SavedRuns() {
   );
 }
 
-function Confirm() {
-  const pending = useAppStore((s) => s.loadConfirm);
-  const answer = useAppStore((s) => s.loadConfirmAnswered);
-  const name = useAppStore((s) => s.profiles?.profiles.find((p) => p.id === pending?.profileId)?.name);
-  if (!pending) return null;
-  return (
-    <div className="card load-confirm" role="alertdialog" aria-label="Confirm load run">
-      <p>
-        Send {pending.requests} requests to <strong>{name ?? pending.profileId}</strong>? It is not the Demo gateway:
-        every request may cost money.
-      </p>
-      <div className="row">
-        <button type="button" className="primary" onClick={() => void answer(true)}>
-          Send {pending.requests} requests
-        </button>
-        <button type="button" onClick={() => void answer(false)}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
-
 export function LoadTab() {
   const live = useAppStore((s) => s.loadLive);
   const error = useAppStore((s) => s.loadError);
@@ -110,7 +87,6 @@ export function LoadTab() {
     <div className="load-tab" role="tabpanel" aria-label="Load">
       <div className="load-col">
         <LoadForm />
-        <Confirm />
         {error && (
           <p className="field-error" role="alert">
             {error}
