@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import http from 'node:http';
-import type { AgentConnection, AgentSessionUpdate, HistorySummary, RecordedRun } from '../../../shared/contract';
+import type {
+  AgentConnection,
+  AgentSessionUpdate,
+  HistorySummary,
+  ProfilesState,
+  RecordedRun,
+} from '../../../shared/contract';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from '../simulator';
 import type { Core } from '../service';
 import { newCore, value } from '../testing/core-harness';
@@ -244,5 +250,26 @@ describe('agent endpoint: a real agent through the app', () => {
     expect(value<{ closed: boolean }>(await core.dispatch('agents:disconnect', {}, r)).closed).toBe(true);
     await expect(fetch(`${other.baseUrl}/`, { method: 'HEAD' })).rejects.toThrow();
     expect(r.updates.some((u) => u.kind === 'closed' && u.sessionId === other.sessionId)).toBe(true);
+  });
+
+  it('closes the port when another profile is selected, and when the core closes', async () => {
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Other', baseUrl: sim.url, key: DEMO_KEY }, r),
+    );
+    const otherId = saved.profiles.find((p) => p.name === 'Other')!.id;
+    const open = value<AgentConnection>(await core.dispatch('agents:connect', { profileId: 'demo' }, r));
+    expect((await fetch(`${open.baseUrl}/`, { method: 'HEAD' })).status).toBe(200);
+    await core.dispatch('profiles:select', { id: otherId }, r);
+    await expect(fetch(`${open.baseUrl}/`, { method: 'HEAD' })).rejects.toThrow();
+    expect(r.updates).toContainEqual({
+      kind: 'closed',
+      sessionId: open.sessionId,
+      reason: 'Another profile was selected.',
+    });
+
+    const { core: second } = await newCore(undefined, { demoGateway: { baseUrl: sim.url, key: DEMO_KEY } });
+    const last = value<AgentConnection>(await second.dispatch('agents:connect', { profileId: 'demo' }, r));
+    await second.close();
+    await expect(fetch(`${last.baseUrl}/`, { method: 'HEAD' })).rejects.toThrow();
   });
 });
