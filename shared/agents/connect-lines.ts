@@ -33,7 +33,7 @@ export function connectLines(baseUrl: string, token: string, model?: string, sma
     },
     {
       id: 'codex-config',
-      label: 'Codex CLI config.toml',
+      label: 'config.toml for Codex CLI',
       text: [
         'model_provider = "gp"',
         `model = "${model ?? 'MODEL'}"`,

@@ -59,7 +59,7 @@ describe('Agent session: connect a real agent', () => {
     expect(codex).toContain('GP_AGENT_TOKEN=gp-local-abc123 codex -c model_provider=gp');
     expect(codex).toContain('base_url="http://127.0.0.1:4567/v1",env_key="GP_AGENT_TOKEN",wire_api="responses"');
     expect(codex).toMatch(/-m claude-sim-sonnet$/);
-    expect(within(region).getByLabelText('Codex CLI config.toml', { selector: 'pre' }).textContent).toContain(
+    expect(within(region).getByLabelText('config.toml for Codex CLI', { selector: 'pre' }).textContent).toContain(
       'wire_api = "responses"',
     );
     expect(within(region).getByLabelText('Chat-completions agent', { selector: 'pre' }).textContent).toContain(
