@@ -240,6 +240,26 @@ describe('agent endpoint: a real agent through the app', () => {
     expect(await status({}, '/v1/messages', 'GET')).toBe(404);
     const huge = 'x'.repeat(33 * 1024 * 1024);
     expect(await status({ 'content-type': 'application/json' }, '/v1/messages', 'POST', huge)).toBe(413);
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: conn.port,
+          path: '/v1/messages',
+          method: 'POST',
+          headers: { 'x-api-key': conn.token, 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      const piece = Buffer.alloc(1024 * 1024, 0x20);
+      for (let i = 0; i < 34; i++) req.write(piece);
+      req.end();
+    });
+    expect(streamed).toBe(413);
     expect(sim.requests.length).toBe(before);
   });
 

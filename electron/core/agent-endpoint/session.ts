@@ -20,6 +20,7 @@ import type { RunManager } from '../runs';
 import { agentKindOf } from './agent-kind';
 import { checkOrigin, checkToken, errorBody, routeOf, type Refusal } from './guard';
 import { buildExchange, judgeAux, teeTo, type AgentRequest } from './forward';
+import { scrub } from '../secrets';
 
 export interface SessionDeps {
   profiles: ProfileStore;
@@ -109,27 +110,23 @@ export class AgentSession {
         type: 'not_found_error',
         message: `${req.method} ${url.pathname} is not forwarded: only the five gateway paths are.`,
       });
-    const declared = Number(req.headers['content-length'] ?? 0);
-    const tooLarge: Refusal = {
-      status: 413,
-      type: 'request_too_large',
-      message: `The request body is over ${MAX_PAYLOAD_BYTES} bytes.`,
-    };
-    if (declared > MAX_PAYLOAD_BYTES) return refuse(tooLarge);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > MAX_PAYLOAD_BYTES) {
-        if (!res.headersSent) refuse(tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > MAX_PAYLOAD_BYTES) return;
-      this.forward({ route, search: url.search, headers: req.headers, body: Buffer.concat(chunks) }, res, firstFamily);
-    });
+    readCapped(
+      req,
+      () => refuse(TOO_LARGE),
+      (body) => {
+        try {
+          this.forward({ route, search: url.search, headers: req.headers, body }, res, firstFamily);
+        } catch (err) {
+          // A profile whose base URL no longer parses, say: the agent is told, the core goes on.
+          const message = err instanceof Error ? err.message : String(err);
+          refuse({
+            status: 502,
+            type: 'api_error',
+            message: scrub(message, this.deps.profiles.secretsFor(this.profileId)),
+          });
+        }
+      },
+    );
   }
 
   private forward(agentReq: AgentRequest, res: http.ServerResponse, firstFamily: boolean): void {
@@ -216,4 +213,29 @@ function startedTurn(ledger: Ledger, sessionId: string, agent: AgentKind): Agent
     ...(ledger.model ? { model: ledger.model } : {}),
     startedAt: ledger.startedAt,
   };
+}
+
+const TOO_LARGE: Refusal = {
+  status: 413,
+  type: 'request_too_large',
+  message: `The request body is over ${MAX_PAYLOAD_BYTES} bytes.`,
+};
+
+/** The whole body, or `tooLarge()` once it is over MAX_PAYLOAD_BYTES (declared or sent). */
+function readCapped(req: http.IncomingMessage, tooLarge: () => void, done: (body: Buffer) => void): void {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_PAYLOAD_BYTES) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    const over = size > MAX_PAYLOAD_BYTES;
+    size += chunk.byteLength;
+    if (size <= MAX_PAYLOAD_BYTES) chunks.push(chunk);
+    else if (!over) {
+      chunks.length = 0;
+      tooLarge();
+    }
+  });
+  req.on('end', () => {
+    if (size <= MAX_PAYLOAD_BYTES) done(Buffer.concat(chunks));
+  });
 }
