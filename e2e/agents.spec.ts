@@ -88,3 +88,52 @@ test('Check all fills the agents × models matrix, kept after a reload, and expo
   expect(page).toMatch(/^<!DOCTYPE html>/);
   expect(page).not.toContain(KEY);
 });
+
+test('Connect an agent: a Claude Code–shaped request through the shown endpoint lands in the session and History', async ({
+  app,
+}) => {
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: 'Connect an agent' }).click();
+  const session = app.getByRole('region', { name: 'Agent session' });
+  const line = await session.getByLabel('Claude Code', { exact: true }).innerText();
+  const baseUrl = /ANTHROPIC_BASE_URL=(\S+)/.exec(line)![1];
+  const token = /ANTHROPIC_API_KEY=(\S+)/.exec(line)![1];
+  expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+  // The test process is the agent: the shown base URL and token, Claude Code's headers, a streamed request.
+  const res = await fetch(`${baseUrl}/v1/messages?beta=true`, {
+    method: 'POST',
+    headers: {
+      'x-api-key': token,
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'claude-code-20250219',
+      'user-agent': 'claude-cli/2.1.197 (external, cli)',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      model: 'claude-sim-sonnet',
+      max_tokens: 128,
+      stream: true,
+      messages: [{ role: 'user', content: 'Say hello.' }],
+    }),
+  });
+  expect(res.status).toBe(200);
+  const streamed = await res.text();
+  expect(streamed).toContain('event: message_stop');
+
+  const turns = session.getByRole('table', { name: 'Agent turns' });
+  await expect(turns).toContainText('POST /v1/messages?beta=true');
+  await expect(turns).toContainText('complete');
+  await session.getByRole('button', { name: 'Open turn 1' }).click();
+  await expect(session.getByRole('status', { name: 'Stream status' })).toContainText('complete');
+
+  await app.getByRole('tab', { name: 'History' }).click();
+  const runs = app.getByRole('list', { name: 'Runs' });
+  await expect(runs.getByRole('button')).toHaveCount(1);
+  await expect(runs.getByRole('button').first()).toContainText('agent');
+
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(app.getByRole('button', { name: 'Connect an agent' })).toBeVisible();
+  await expect(fetch(`${baseUrl}/`, { method: 'HEAD' })).rejects.toThrow();
+});

@@ -206,3 +206,13 @@ test('Agents: the controls, a verdict and the matrix fit', async ({ app }) => {
   await expectRegionFits(verdict);
   await expectNoWiderThanWindow(app);
 });
+
+test('Agents: the agent session and its lines to paste fit', async ({ app }) => {
+  await app.getByRole('tab', { name: 'Agents', exact: true }).click();
+  await app.getByRole('button', { name: 'Connect an agent' }).click();
+  const session = app.getByRole('region', { name: 'Agent session' });
+  await expect(session.getByLabel('Codex CLI', { exact: true })).toContainText('wire_api="responses"');
+  await expectRegionFits(session);
+  await expectReachable(session.getByRole('button', { name: 'Copy Codex CLI' }));
+  await expectNoWiderThanWindow(app);
+});

@@ -42,6 +42,7 @@ import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
+import { createAgentSessionHandlers } from './agent-endpoint/handlers';
 
 export interface CoreOptions {
   dataDir: string;
@@ -194,6 +195,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
+  const agentSession = createAgentSessionHandlers(ctx);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -203,6 +205,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       // Another gateway, auth or key may serve other models with other abilities: what the old connection
       // proved is no evidence for the new one. A rename changes nothing the gateway sees, so it keeps them.
       if (input.id && connectionChanged) {
+        await agentSession.profileChanged(input.id, 'The profile’s connection changed.');
         await capabilities.forgetProfile(input.id);
         await agents.forgetProfile(input.id);
         await models.forget(input.id);
@@ -210,13 +213,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return state;
     },
     'profiles:delete': async ({ id }) => {
+      await agentSession.profileChanged(id, 'The profile was deleted.');
       const state = await profiles.delete(id);
       await capabilities.forgetProfile(id);
       await agents.forgetProfile(id);
       await models.forget(id);
       return state;
     },
-    'profiles:select': async ({ id }) => profiles.select(id),
+    'profiles:select': async ({ id }) => {
+      const state = await profiles.select(id);
+      // The endpoint serves the profile it was opened for: another one selected ends it.
+      for (const p of state.profiles)
+        if (p.id !== id) await agentSession.profileChanged(p.id, 'Another profile was selected.');
+      return state;
+    },
     'profiles:test': async (input) =>
       'draft' in input
         ? testTarget(draftTarget(profiles, input.draft), timeouts)
@@ -244,6 +254,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'settings:update': (patch) => settings.update(patch),
     ...load.handlers,
     ...agents.handlers,
+    ...agentSession.handlers,
   };
 
   return {
@@ -283,6 +294,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     receiverClosed(receiver) {
       load.receiverClosed(receiver);
+      agentSession.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
       runs.cancelAllFor(entry.sink);
@@ -291,6 +303,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async close() {
       agents.cancelAll();
+      await agentSession.close();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.

@@ -78,6 +78,7 @@ export function App() {
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
+  const agentSessionUpdated = useAppStore((s) => s.agentSessionUpdated);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   const bringDismissed = useAppStore((s) => s.settings.bringDismissed);
   const bringOfferDismissed = useAppStore((s) => s.bringOfferDismissed);
@@ -94,6 +95,7 @@ export function App() {
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
   useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);
+  useEffect(() => gateway.on.agentsUpdate(agentSessionUpdated), [agentSessionUpdated]);
 
   const select = (tab: TabId) => {
     const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;

@@ -15,6 +15,7 @@ import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
 import { agentCalls } from './agents';
+import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
 
 export const calls = {
   ...appCalls,
@@ -28,6 +29,7 @@ export const calls = {
   ...settingsCalls,
   ...loadCalls,
   ...agentCalls,
+  ...agentSessionCalls,
 };
 
 export type Calls = typeof calls;
@@ -42,5 +44,6 @@ export interface Pushes {
   'runs:update': RunUpdate[];
   'capabilities:progress': CapabilityProgress;
   'load:progress': LoadProgress;
+  'agents:update': AgentSessionUpdate;
 }
 export type PushName = keyof Pushes;

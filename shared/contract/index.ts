@@ -16,6 +16,7 @@ export * from './drafts';
 export * from './settings';
 export * from './load';
 export * from './agents';
+export * from './agent-session';
 export * from './calls';
 export * from './names';
 export * from './api';

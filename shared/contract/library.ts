@@ -82,6 +82,8 @@ export interface HistorySummary {
   model?: string;
   profileName: string;
   origin: string;
+  /** A connected agent's session (origin "agent"). */
+  sessionId?: string;
   verdict: Verdict;
   /** How many warnings the run ended with (events skipped, a body read oddly); absent in an older index. */
   warnings?: number;

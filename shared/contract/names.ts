@@ -50,10 +50,14 @@ export const CALL_NAMES = [
   'agents:check',
   'agents:cancel',
   'agents:report',
+  'agents:connect',
+  'agents:disconnect',
+  'agents:session',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = [
   'runs:update',
   'capabilities:progress',
   'load:progress',
+  'agents:update',
 ] as const satisfies readonly PushName[];

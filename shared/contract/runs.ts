@@ -24,6 +24,10 @@ export interface Ledger {
   startedAt: string;
   /** Capability warnings the user sent anyway (protocol-switch guard). */
   warnings: string[];
+  /** A connected agent's exchange (origin "agent"): the session it belongs to. */
+  sessionId?: string;
+  /** A connected agent's path as it asked for it, query included (`/v1/messages?beta=true`). */
+  path?: string;
 }
 
 export interface ResponseInfo {

@@ -12,7 +12,11 @@ import type { CoreContext, Handlers, Receiver } from '../core-context';
 import { checkAgent } from './check';
 import type { AgentStore } from './store';
 
-type AgentCall = Extract<CallName, `agents:${string}`>;
+/** The connected-agent calls are the agent endpoint's (electron/core/agent-endpoint/handlers.ts). */
+type AgentCall = Exclude<
+  Extract<CallName, `agents:${string}`>,
+  'agents:connect' | 'agents:disconnect' | 'agents:session'
+>;
 
 export interface AgentModule {
   handlers: Pick<Handlers, AgentCall>;

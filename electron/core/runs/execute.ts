@@ -36,7 +36,7 @@ const networkError = (ctx: RunContext, err: unknown): GatewayErrorInfo =>
 async function send(ctx: RunContext): Promise<Ending> {
   let res: GatewayResponse;
   try {
-    res = await gatewayRequest(ctx.req, ctx.timer.signal);
+    res = await (ctx.send ?? gatewayRequest)(ctx.req, ctx.timer.signal);
   } catch (err) {
     return unanswered(ctx, err);
   }

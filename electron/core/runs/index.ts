@@ -17,9 +17,11 @@ import { executeRun } from './execute';
 import { buildResult } from './result';
 import { ledgerOf } from './ledger';
 import { DEFAULT_RECENT_BUDGET, RecentRuns, type KeptRun, type RecentBudget } from './recent';
-import type { FinishedRun, RunContext, RunSink } from './types';
+import type { Ending, FinishedRun, RunContext, RunSink } from './types';
 
-export type { FinishedRun, RunSink } from './types';
+type Prepared = RunContext & { log: EventLog; judge?: (ending: Ending, ctx: RunContext) => Ending };
+
+export type { Ending, FinishedRun, RunContext, RunSink } from './types';
 
 interface ActiveRun {
   timer: RequestTimer;
@@ -55,13 +57,29 @@ export class RunManager {
     sink: RunSink,
     opts: { headers?: Readonly<Record<string, string>> } = {},
   ): { runId: string; done: Promise<FinishedRun> } {
-    const ctx = this.prepare(input, sink, opts.headers);
-    const { runId } = ctx;
+    return this.launch(this.prepare(input, sink, opts.headers), input.origin);
+  }
+
+  /**
+   * A run whose request and ledger the caller built (a connected agent's exchange, electron/core/agent-endpoint):
+   * `send` replaces the plain gateway request, `judge` may re-word the ending of a path that is not a model's
+   * reply (count_tokens, the model list).
+   */
+  startBuilt(
+    built: Pick<RunContext, 'runId' | 'protocol' | 'req' | 'ledger' | 'key' | 'send'>,
+    sink: RunSink,
+    opts: { origin: string; judge?: (ending: Ending, ctx: RunContext) => Ending },
+  ): { runId: string; done: Promise<FinishedRun> } {
+    return this.launch({ ...this.contextOf(built, sink), judge: opts.judge }, opts.origin);
+  }
+
+  private launch(ctx: Prepared, origin: string): { runId: string; done: Promise<FinishedRun> } {
+    const { runId, sink } = ctx;
     this.active.set(runId, { timer: ctx.timer, sink });
     sink.push({ kind: 'started', runId, ledger: ctx.ledger });
     const done = this.run(ctx).then(async (kept) => {
       this.active.delete(runId);
-      kept.run.origin = input.origin;
+      kept.run.origin = origin;
       this.recent.add(runId, kept);
       sink.push({ kind: 'end', runId, result: kept.run.result });
       const finished = withLazyEvents(kept);
@@ -132,7 +150,7 @@ export class RunManager {
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
     clientHeaders?: Readonly<Record<string, string>>,
-  ): RunContext & { log: EventLog } {
+  ): Prepared {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
     const key = this.profiles.keyFor(profile.id);
@@ -143,17 +161,19 @@ export class RunManager {
       secrets: this.profiles.secretsFor(profile.id),
       clientHeaders,
     });
-    const { secrets } = req;
     const runId = `run_${randomUUID()}`;
     const ledger = ledgerOf(runId, input, profile, req);
+    return this.contextOf({ runId, protocol: input.protocol, req, ledger, key }, sink);
+  }
+
+  private contextOf(
+    built: Pick<RunContext, 'runId' | 'protocol' | 'req' | 'ledger' | 'key' | 'send'>,
+    sink: RunSink,
+  ): Prepared {
     const t0 = performance.now();
     return {
-      runId,
-      protocol: input.protocol,
-      req,
-      ledger,
-      key,
-      secrets,
+      ...built,
+      secrets: built.req.secrets,
       timer: new RequestTimer(this.timeouts),
       timeouts: this.timeouts,
       sink,
@@ -164,8 +184,9 @@ export class RunManager {
     };
   }
 
-  private async run(ctx: RunContext & { log: EventLog }): Promise<KeptRun> {
-    const ending = await executeRun(ctx);
+  private async run(ctx: Prepared): Promise<KeptRun> {
+    const read = await executeRun(ctx);
+    const ending = ctx.judge ? ctx.judge(read, ctx) : read;
     ctx.timer.done();
     // The exit point: whatever a parser or fold made of the answer (a reason quoting an error, a transcript
     // block, a warning) is scrubbed once more, after JSON decoding turned escaped secrets back into plain ones.

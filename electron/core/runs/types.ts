@@ -2,7 +2,8 @@
 import type { GatewayErrorInfo, Ledger, RecordedRun, ResponseInfo, RunUpdate } from '../../../shared/contract';
 import type { Transcript, Verdict } from '../../../shared/protocols/types';
 import type { RunLog } from '../event-log';
-import type { BuiltRequest } from '../http/request';
+import type { BuiltRequest, GatewayResponse } from '../http/request';
+import type { RequestSignal } from '../http/timer';
 import type { RequestTimer, Timeouts } from '../http/timer';
 
 export interface RunSink {
@@ -40,6 +41,11 @@ export interface RunContext {
    * whose rows read nothing else (runs/repeated.ts).
    */
   usageOnly?: boolean;
+  /**
+   * Sends the request in place of the plain gateway request: the agent endpoint tees the answer to the agent
+   * as it arrives (electron/core/agent-endpoint).
+   */
+  send?: (req: BuiltRequest, signal: RequestSignal) => Promise<GatewayResponse>;
   /** Filled in as the answer arrives. */
   state: {
     response?: ResponseInfo;

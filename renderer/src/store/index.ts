@@ -12,6 +12,7 @@ import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
+import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -21,7 +22,8 @@ export type AppState = ConnectionSlice &
   CompareSlice &
   SettingsSlice &
   LoadSlice &
-  AgentsSlice;
+  AgentsSlice &
+  AgentSessionSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -33,4 +35,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createSettingsSlice(...a),
   ...createLoadSlice(...a),
   ...createAgentsSlice(...a),
+  ...createAgentSessionSlice(...a),
 }));

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store';
 import { AgentMatrix } from './AgentMatrix';
 import { AgentVerdict } from './AgentVerdict';
 import { ModelSelect, ReportButtons, SweepProgress } from './AgentControls';
+import { AgentSession } from './AgentSession';
 
 const EMPTY: AgentResultView[] = [];
 
@@ -91,6 +92,7 @@ export function AgentsTab() {
           </span>
         )}
       </div>
+      <AgentSession profileId={profileId} model={chosen} smallModel={small} />
       <div className="cap-body">
         <AgentMatrix
           models={ids}
