@@ -28,6 +28,9 @@ export class BrowserWindow extends EventEmitter {
   static getAllWindows(): BrowserWindow[] {
     return BrowserWindow.windows;
   }
+  static fromWebContents(contents: unknown): BrowserWindow | null {
+    return BrowserWindow.windows.find((w) => w.webContents === contents) ?? null;
+  }
   readonly webContents = new FakeWebContents();
   loadedUrl: string | undefined;
   bounds: { x: number; y: number; width: number; height: number };
@@ -149,8 +152,15 @@ export const screen = {
 
 export const dialog = {
   errors: [] as [string, string][],
+  /** Every message box shown (its options), and the button index the next ones answer with. */
+  asked: [] as { message: string; buttons: string[] }[],
+  answer: 1,
   showErrorBox(title: string, message: string): void {
     this.errors.push([title, message]);
+  },
+  async showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> {
+    this.asked.push(args[args.length - 1] as { message: string; buttons: string[] });
+    return { response: this.answer, checkboxChecked: false };
   },
 };
 
@@ -197,6 +207,8 @@ export function resetFakeElectron(): void {
   Menu.applied = undefined;
   screen.displays = [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }];
   dialog.errors.length = 0;
+  dialog.asked.length = 0;
+  dialog.answer = 1;
   BrowserWindow.windows = [];
   app.removeAllListeners();
   app.isPackaged = false;
