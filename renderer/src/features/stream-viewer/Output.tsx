@@ -73,18 +73,11 @@ const COMPONENTS = { pre: CodeBlock, a: Link };
 /** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
 const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
   const [force, setForce] = useState(false);
-  // Depth and table size, not length, decide whether parsing is safe (docs/security.md §12): no button to force it.
-  const costly = useMemo(() => tooCostly(text), [text]);
-  if (costly) {
-    return (
-      <PlainPieces text={text} live={open}>
-        <p className="muted small md-note" role="note">
-          Shown as text: {costly}
-        </p>
-      </PlainPieces>
-    );
-  }
-  if (text.length > (open ? OPEN_BLOCK_LIMIT : BLOCK_LIMIT) && !force) {
+  const long = text.length > (open ? OPEN_BLOCK_LIMIT : BLOCK_LIMIT) && !force;
+  // Depth and table size, not length, decide whether parsing is safe (docs/security.md §12): no button to force
+  // it. Read only for a block about to be parsed, so a long open block costs nothing more per batch.
+  const costly = useMemo(() => (long ? undefined : tooCostly(text)), [long, text]);
+  if (long) {
     return (
       <PlainPieces text={text} live={open}>
         {open ? undefined : (
@@ -92,6 +85,15 @@ const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: bool
             Render as markdown ({Math.round(text.length / 1000)}k characters)
           </button>
         )}
+      </PlainPieces>
+    );
+  }
+  if (costly) {
+    return (
+      <PlainPieces text={text} live={open}>
+        <p className="muted small md-note" role="note">
+          Shown as text: {costly}
+        </p>
       </PlainPieces>
     );
   }
