@@ -38,7 +38,12 @@ const BLOCK_LIMIT = 8_000;
  * short; past this it streams as text and is rendered once it ends (the renderer bench's frame budget).
  */
 const OPEN_BLOCK_LIMIT = 2_000;
-const REHYPE = [rehypeHighlight];
+/**
+ * rehype-highlight registers every common grammar each time a processor is made, once per block rendered: made
+ * once here, its transform serves every block (docs/security.md §12, the per-10-KB budget).
+ */
+const highlight = rehypeHighlight();
+const REHYPE = [() => highlight];
 
 /** A fenced code block: highlighted (rehype-highlight, by its language tag), with a copy button of its own. */
 function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
