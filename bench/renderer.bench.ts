@@ -93,10 +93,10 @@ try {
   // A fresh page: the firehose runs' events would weigh on every frame measured here.
   const mdPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await mdPage.goto(url);
-  const md = await measureMarkdown(mdPage);
+  const markdown = await measureMarkdown(mdPage);
   console.log(`Renderer, gateway Markdown streamed in (main thread blocked; budget ≤ 100 ms per 10 KB):`);
-  for (const line of md.lines) console.log(line);
-  failures.push(...md.over);
+  for (const line of markdown.lines) console.log(line);
+  failures.push(...markdown.over);
 } finally {
   await app.close();
 }
