@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { app, FakeWebContents, resetFakeElectron, session, shell } from './testing/fake-electron';
+import { app, dialog, FakeWebContents, resetFakeElectron, session, shell } from './testing/fake-electron';
 import { CSP, hardenSessions, isAppFrame } from './security';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
@@ -32,18 +32,39 @@ describe('window hardening', () => {
     expect(fire(contents, 'will-attach-webview', {}, {})).toBe(true);
   });
 
-  it('denies every window.open, handing only credential-free https links to the OS browser', () => {
+  it('denies every window.open, and asks, naming the whole address, before a web link goes to the OS browser', async () => {
     const open = newContents().windowOpenHandler!;
     const urls = [
-      'https://docs.example.com/page',
+      'https://docs.example.com/page?q=1',
       'http://plain.example.com/',
       'https://user:pass@example.com/',
       'file:///etc/passwd',
       'javascript:alert(1)',
       'not a url',
     ];
+    // The user says no: nothing opens.
     for (const url of urls) expect(open({ url }), url).toEqual({ action: 'deny' });
-    expect(shell.opened).toEqual(['https://docs.example.com/page']);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(dialog.asked.map((a) => a.message)).toEqual([
+      'Open https://docs.example.com/page?q=1 in your browser?',
+      'Open http://plain.example.com/ in your browser?',
+    ]);
+    expect(shell.opened).toEqual([]);
+    // The user says yes: only the link asked about opens.
+    dialog.answer = dialog.asked[0].buttons.indexOf('Open in browser');
+    for (const url of urls) open({ url });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(shell.opened).toEqual(['https://docs.example.com/page?q=1', 'http://plain.example.com/']);
+  });
+
+  it('a navigation away from the app is stopped, and offered to the OS browser only with a yes', async () => {
+    const contents = newContents();
+    dialog.answer = 0;
+    expect(fire(contents, 'will-navigate', 'https://example.com/away')).toBe(true);
+    expect(fire(contents, 'will-navigate', 'app://gateway/index.html')).toBe(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(dialog.asked.map((a) => a.message)).toEqual(['Open https://example.com/away in your browser?']);
+    expect(shell.opened).toEqual(['https://example.com/away']);
   });
 
   it('refuses every permission request and check', () => {

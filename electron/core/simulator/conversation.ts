@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
 import { dominantColour, readText } from './images';
+import { replyText } from './replies';
 import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
 import { jsonText } from '../../../shared/json-text';
 
@@ -343,28 +344,6 @@ export interface Plan {
   cache: CacheUse;
   output: number;
   reasoning: number;
-}
-
-function hashInt(s: string): number {
-  return createHash('md5').update(s).digest().readUInt32BE(0);
-}
-
-const OPENERS = ['Sure', 'Certainly', 'Here goes', 'Happy to help', 'Good question'];
-const TOPICS = [
-  ['streams', 'events', 'arrive', 'one', 'at', 'a', 'time'],
-  ['gateways', 'relay', 'each', 'request', 'to', 'an', 'upstream'],
-  ['tokens', 'are', 'counted', 'before', 'and', 'after', 'sending'],
-  ['protocols', 'differ', 'in', 'how', 'they', 'end', 'a', 'stream'],
-];
-
-function replyText(model: SimModel, lastUser: string): string {
-  const h = hashInt(`${model.id}|${lastUser}`);
-  const topic = TOPICS[h % TOPICS.length];
-  const quote = lastUser.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
-  const intro = `${OPENERS[h % OPENERS.length]} — this is **${model.displayName}** answering "${quote}".`;
-  const body = `In short, ${topic.join(' ')}. A deterministic simulator wrote this, so the same request always gets the same words.`;
-  const list = `\n\n- first point from ${model.id}\n- second point: ${topic.slice(0, 3).join(' ')}\n\nThat is all.`;
-  return `${intro} ${body}${list}`;
 }
 
 /**

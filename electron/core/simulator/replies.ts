@@ -1,9 +1,10 @@
 /**
  * What every route of the simulated gateway answers with: each family's request id, rate-limit headers and
- * error envelope, and the key a request carries.
+ * error envelope, the key a request carries, and the words of a plain reply.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import type { SimModel } from './catalogue';
 
 /** What the replies read of the simulator's state: the request counter the ids are made from. */
 export interface Counter {
@@ -81,4 +82,74 @@ export function keyOf(req: IncomingMessage, from = BOTH_AUTH): string | undefine
   if (!from.includes('authorization')) return undefined;
   const auth = req.headers.authorization;
   return auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+}
+
+// ---- the words of a plain reply ----
+
+function hashInt(s: string): number {
+  return createHash('md5').update(s).digest().readUInt32BE(0);
+}
+
+const OPENERS = ['Sure', 'Certainly', 'Here goes', 'Happy to help', 'Good question'];
+const TOPICS = [
+  ['streams', 'events', 'arrive', 'one', 'at', 'a', 'time'],
+  ['gateways', 'relay', 'each', 'request', 'to', 'an', 'upstream'],
+  ['tokens', 'are', 'counted', 'before', 'and', 'after', 'sending'],
+  ['protocols', 'differ', 'in', 'how', 'they', 'end', 'a', 'stream'],
+];
+
+const CODE = [
+  [
+    '```python',
+    'import json',
+    '',
+    'def events(lines):',
+    '    """Yield the JSON of each `data:` line of a stream."""',
+    '    for line in lines:',
+    '        if line.startswith("data: ") and line != "data: [DONE]":',
+    '            yield json.loads(line[6:])',
+    '```',
+  ].join('\n'),
+  [
+    '```typescript',
+    'async function* events(body: ReadableStream<Uint8Array>) {',
+    '  const lines = body.pipeThrough(new TextDecoderStream());',
+    '  for await (const chunk of lines) {',
+    "    for (const line of chunk.split('\\n')) {",
+    "      if (line.startsWith('data: ')) yield JSON.parse(line.slice(6));",
+    '    }',
+    '  }',
+    '}',
+    '```',
+  ].join('\n'),
+];
+
+const TABLE = [
+  '| Protocol | Endpoint | Last event |',
+  '| --- | --- | --- |',
+  '| Messages | `/v1/messages` | `message_stop` |',
+  '| Chat Completions | `/v1/chat/completions` | `data: [DONE]` |',
+  '| Responses | `/v1/responses` | `response.completed` |',
+].join('\n');
+
+/**
+ * A prompt that asks for code or a table gets one, so the Demo gateway shows highlighting and tables too
+ * (whole words of the user's last turn, so instructions and system prompts never change a reply).
+ */
+function extras(lastUser: string, h: number): string {
+  let out = '';
+  if (/\b(code|snippet)\b/i.test(lastUser)) out += `\n\nA small example:\n\n${CODE[h % CODE.length]}`;
+  if (/\btables?\b/i.test(lastUser)) out += `\n\nHow each protocol ends a stream:\n\n${TABLE}`;
+  return out;
+}
+
+/** A plain reply: the same request always gets the same words. */
+export function replyText(model: SimModel, lastUser: string): string {
+  const h = hashInt(`${model.id}|${lastUser}`);
+  const topic = TOPICS[h % TOPICS.length];
+  const quote = lastUser.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
+  const intro = `${OPENERS[h % OPENERS.length]} — this is **${model.displayName}** answering "${quote}".`;
+  const body = `In short, ${topic.join(' ')}. A deterministic simulator wrote this, so the same request always gets the same words.`;
+  const list = `\n\n- first point from ${model.id}\n- second point: ${topic.slice(0, 3).join(' ')}\n\nThat is all.`;
+  return `${intro} ${body}${extras(lastUser, h)}${list}`;
 }

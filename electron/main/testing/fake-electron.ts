@@ -28,6 +28,9 @@ export class BrowserWindow extends EventEmitter {
   static getAllWindows(): BrowserWindow[] {
     return BrowserWindow.windows;
   }
+  static fromWebContents(contents: unknown): BrowserWindow | null {
+    return BrowserWindow.windows.find((w) => w.webContents === contents) ?? null;
+  }
   readonly webContents = new FakeWebContents();
   loadedUrl: string | undefined;
   bounds: { x: number; y: number; width: number; height: number };
@@ -159,8 +162,13 @@ export const dialog = {
   errors: [] as [string, string][],
   /** Each message box shown, with the window it was attached to (undefined: none). */
   boxes: [] as { window: unknown; options: MessageBoxOptions }[],
-  /** The index of the button the next message boxes answer with, as the user would click. */
-  answer: 0,
+  /** The options of each message box shown, in order. */
+  get asked(): (MessageBoxOptions & { buttons: string[] })[] {
+    return this.boxes.map((b) => ({ ...b.options, buttons: b.options.buttons ?? [] }));
+  },
+  /** The index of the button the next message boxes answer with, as the user would click; unset: the box's
+   * cancel button, as a user who closes it. */
+  answer: undefined as number | undefined,
   showErrorBox(title: string, message: string): void {
     this.errors.push([title, message]);
   },
@@ -170,7 +178,7 @@ export const dialog = {
   ): Promise<{ response: number; checkboxChecked: boolean }> {
     const [window, options] = a instanceof BrowserWindow ? [a, b!] : [undefined, a as MessageBoxOptions];
     this.boxes.push({ window, options });
-    return { response: this.answer, checkboxChecked: false };
+    return { response: this.answer ?? options.cancelId ?? 0, checkboxChecked: false };
   },
 };
 
@@ -218,7 +226,7 @@ export function resetFakeElectron(): void {
   screen.displays = [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }];
   dialog.errors.length = 0;
   dialog.boxes.length = 0;
-  dialog.answer = 0;
+  dialog.answer = undefined;
   BrowserWindow.windows = [];
   app.removeAllListeners();
   app.isPackaged = false;

@@ -81,3 +81,60 @@ describe('Output: Markdown, code and copying', () => {
     expect(text).not.toContain('```');
   });
 });
+
+describe('Output: gateway text that would blank or freeze the window', () => {
+  const of = (text: string) => ({ blocks: [{ kind: 'text' as const, text }], usage: {} });
+  const wideTable = '|' + 'a|'.repeat(1000) + '\n|' + '-|'.repeat(1000) + '\n' + 'x\n'.repeat(1992);
+
+  it.each([
+    ['a list nested 1,500 deep', '- '.repeat(1500) + 'x', 'Shown as text: nested 1,500 deep', 'ul'],
+    ['a quote nested 7,980 deep', '>'.repeat(7980), 'Shown as text: nested 7,980 deep', 'blockquote'],
+    ['a 1,000-column table of short rows', wideTable, 'Shown as text: a table of 1,993,000 cells', 'table, td'],
+  ])('%s shows as text with a note, live and finished, and the page goes on', (_name, text, note, element) => {
+    const { rerender } = render(
+      <>
+        <Output transcript={of(text)} live={true} />
+        <button type="button">Elsewhere</button>
+      </>,
+    );
+    rerender(
+      <>
+        <Output transcript={of(text)} live={false} />
+        <button type="button">Elsewhere</button>
+      </>,
+    );
+    const region = screen.getByRole('region', { name: 'Output' });
+    expect(screen.getByRole('note').textContent).toBe(note);
+    expect(region.textContent).toContain(text.trim().slice(-200));
+    // Not parsed at all: not one element of what the markdown would have made.
+    expect(region.querySelector(element)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Elsewhere' })).toBeTruthy();
+  });
+
+  it('opened whole from History (never streamed here), each block is still checked', () => {
+    const text = 'A fine intro.\n\n' + '- '.repeat(1500) + 'x\n\nA fine end with **bold**.';
+    render(<Output transcript={of(text)} live={false} />);
+    const region = screen.getByRole('region', { name: 'Output' });
+    expect(screen.getByRole('note').textContent).toBe('Shown as text: nested 1,500 deep');
+    expect(region.querySelector('.markdown strong')?.textContent).toBe('bold');
+    expect(region.textContent).toContain('A fine intro.');
+  });
+
+  it('an ordinary nested list and table still render as Markdown', () => {
+    const text = '- a\n  - b\n    - c\n\n| k | v |\n|---|---|\n| 1 | 2 |\n| 3 |\n\n> quoted *and* **strong**';
+    render(<Output transcript={of(text)} live={false} />);
+    const region = screen.getByRole('region', { name: 'Output' });
+    expect(region.querySelectorAll('.markdown ul ul ul li')).toHaveLength(1);
+    expect(region.querySelectorAll('.markdown table td')).toHaveLength(4);
+    expect(region.querySelector('.markdown blockquote strong')?.textContent).toBe('strong');
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('a link opens in a new tab, never in place of the app, and tells the page nothing', () => {
+    render(<Output transcript={of('See [the docs](https://docs.example.com/page).')} live={false} />);
+    const link = screen.getByRole('link', { name: 'the docs' });
+    expect(link.getAttribute('href')).toBe('https://docs.example.com/page');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+});

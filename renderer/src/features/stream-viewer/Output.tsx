@@ -1,10 +1,12 @@
-import { memo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
+import { memo, useMemo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
 import Markdown from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
 import { copyText, livePieces } from './format';
 import { markdownBlocks } from './markdown-blocks';
+import { tooCostly } from './markdown-limits';
+import { OutputBoundary } from './OutputBoundary';
 
 /** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
@@ -36,7 +38,12 @@ const BLOCK_LIMIT = 8_000;
  * short; past this it streams as text and is rendered once it ends (the renderer bench's frame budget).
  */
 const OPEN_BLOCK_LIMIT = 2_000;
-const REHYPE = [rehypeHighlight];
+/**
+ * rehype-highlight registers every common grammar each time a processor is made, once per block rendered: made
+ * once here, its transform serves every block (docs/security.md §13, the per-10-KB budget).
+ */
+const highlight = rehypeHighlight();
+const REHYPE = [() => highlight];
 
 /** A fenced code block: highlighted (rehype-highlight, by its language tag), with a copy button of its own. */
 function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
@@ -57,14 +64,25 @@ function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & {
     </div>
   );
 }
-const COMPONENTS = { pre: CodeBlock };
+/**
+ * A link opens in a new tab (the browser host) or, after the desktop app asks, in the OS browser: a plain click
+ * must never take the window away from the app (docs/security.md §10).
+ */
+function Link({ node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
+  return <a {...rest} target="_blank" rel="noopener noreferrer" />;
+}
+const COMPONENTS = { pre: CodeBlock, a: Link };
 
 // No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
 // in a reply shows as written; it is never rendered and never dropped.
 /** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
 const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
   const [force, setForce] = useState(false);
-  if (text.length > (open ? OPEN_BLOCK_LIMIT : BLOCK_LIMIT) && !force) {
+  const long = text.length > (open ? OPEN_BLOCK_LIMIT : BLOCK_LIMIT) && !force;
+  // Depth and table size, not length, decide whether parsing is safe (docs/security.md §13): no button to force
+  // it. Read only for a block about to be parsed, so a long open block costs nothing more per batch.
+  const costly = useMemo(() => (long ? undefined : tooCostly(text)), [long, text]);
+  if (long) {
     return (
       <PlainPieces text={text} live={open}>
         {open ? undefined : (
@@ -75,12 +93,23 @@ const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: bool
       </PlainPieces>
     );
   }
+  if (costly) {
+    return (
+      <PlainPieces text={text} live={open}>
+        <p className="muted small md-note" role="note">
+          Shown as text: {costly}
+        </p>
+      </PlainPieces>
+    );
+  }
   return (
-    <section className="md-block">
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={REHYPE} components={COMPONENTS}>
-        {text}
-      </Markdown>
-    </section>
+    <OutputBoundary text={() => text} resetKey={text}>
+      <section className="md-block">
+        <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={REHYPE} components={COMPONENTS}>
+          {text}
+        </Markdown>
+      </section>
+    </OutputBoundary>
   );
 });
 
@@ -133,13 +162,17 @@ const TextBlock = memo(function TextBlock({ text, live }: { text: string; live: 
   return <MarkdownBlocks text={text} live={live} />;
 });
 
+/** The reply's text and refusals as the model wrote them (Markdown). */
+function markdownOf(transcript: Transcript): string {
+  return transcript.blocks
+    .filter((b) => b.kind === 'text' || b.kind === 'refusal')
+    .map((b) => (b as { text: string }).text)
+    .join('\n\n');
+}
+
 /** The reply's text as the model wrote it (Markdown), and as read on screen (the rendered text). */
 function CopyOutput({ transcript, region }: { transcript: Transcript; region: RefObject<HTMLDivElement | null> }) {
-  const md = () =>
-    transcript.blocks
-      .filter((b) => b.kind === 'text' || b.kind === 'refusal')
-      .map((b) => (b as { text: string }).text)
-      .join('\n\n');
+  const md = () => markdownOf(transcript);
   const asText = () =>
     [...(region.current?.querySelectorAll<HTMLElement>(':scope > .text') ?? [])]
       .map((el) => (el.innerText ?? el.textContent ?? '').trim())
@@ -181,13 +214,34 @@ function ToolCall({ b, live }: { b: Extract<Block, { kind: 'tool_call' }>; live:
   );
 }
 
-/** `empty`: what to say, once the run ended, when nothing could be shown (the viewer knows where the body went). */
-export function Output({ transcript, live, empty }: { transcript: Transcript; live: boolean; empty?: ReactNode }) {
+interface OutputProps {
+  transcript: Transcript;
+  live: boolean;
+  /** What to say, once the run ended, when nothing could be shown (the viewer knows where the body went). */
+  empty?: ReactNode;
+}
+
+/**
+ * A run's output. Whatever throws while rendering it leaves the rest of the window working and shows the
+ * output as text (docs/security.md §13); every view of a run's text (viewer, History, Compare) comes here.
+ */
+export function Output({ transcript, live, empty }: OutputProps) {
   const region = useRef<HTMLDivElement>(null);
   const hasText = transcript.blocks.some((b) => (b.kind === 'text' || b.kind === 'refusal') && b.text !== '');
   return (
     <div className="output" role="region" aria-label="Output" ref={region}>
       {hasText && <CopyOutput transcript={transcript} region={region} />}
+      <OutputBoundary text={() => markdownOf(transcript)} resetKey={transcript}>
+        <OutputBlocks transcript={transcript} live={live} empty={empty} />
+      </OutputBoundary>
+      {transcript.stopReason && <p className="stop-reason muted small">stop: {transcript.stopReason}</p>}
+    </div>
+  );
+}
+
+function OutputBlocks({ transcript, live, empty }: OutputProps) {
+  return (
+    <>
       {transcript.blocks.length === 0 && (
         <p className="muted empty">{live ? 'Waiting for the first token…' : (empty ?? 'No output.')}</p>
       )}
@@ -220,7 +274,6 @@ export function Output({ transcript, live, empty }: { transcript: Transcript; li
           </details>
         );
       })}
-      {transcript.stopReason && <p className="stop-reason muted small">stop: {transcript.stopReason}</p>}
-    </div>
+    </>
   );
 }
