@@ -4,12 +4,12 @@
  * the profile's secrets before it leaves the core.
  */
 import type { AuthAttempt, AuthScheme, ModelList, ProfileTestResult } from '../../shared/contract';
-import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readModelsPage } from '../../shared/models';
 import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './http/request';
 import { readBodyText } from './http/body';
 import { RequestTimer, type Timeouts } from './http/timer';
 import { scrub } from './secrets';
+import { bodyErrorIn, gatewayErrorOf } from './gateway-errors';
 import type { Profile, ProfileStore } from './profiles';
 import { RunError } from './errors';
 
@@ -40,9 +40,9 @@ async function attempt(
     timer.activity();
     const { text } = await readBodyText(res, timer, PAGE_CAP_BYTES);
     const latencyMs = Math.round(performance.now() - started);
-    const problem = pageProblem(res.status, text);
+    const problem = pageProblem(res.status, text, secrets);
     if (res.ok && !problem) return { header, status: res.status, ok: true, latencyMs };
-    const info = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
+    const info = gatewayErrorOf(secrets, res.status, safeResponseHeaders(res.headers, secrets, key), text, {
       requestUrl: req.url,
     });
     return { header, status: res.status, ok: false, latencyMs, message: scrub(problem ?? info.message, secrets) };
@@ -59,7 +59,7 @@ async function attempt(
 }
 
 /** Why a 2xx body is not a model list, or undefined when it is one. */
-function pageProblem(status: number, text: string): string | undefined {
+function pageProblem(status: number, text: string, secrets: readonly string[]): string | undefined {
   if (status < 200 || status > 299) return undefined;
   let json: unknown;
   try {
@@ -67,7 +67,7 @@ function pageProblem(status: number, text: string): string | undefined {
   } catch {
     return 'The answer is not JSON.';
   }
-  const inBody = bodyErrorOf(json);
+  const inBody = bodyErrorIn(secrets, json);
   if (inBody) return inBody.message;
   const read = readModelsPage(json);
   return 'error' in read ? read.error : undefined;

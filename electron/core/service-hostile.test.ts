@@ -18,6 +18,16 @@ const unicode = (s: string) =>
   [...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : c)).join('');
 const ESCAPED = [slashes(KEY), unicode(KEY), encodeURIComponent(KEY)];
 const windows = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
+/** The key as HTML character references, decimal or hex by turns, with one more `&` escape before each when asked. */
+const references = (s: string, prefix = '&') =>
+  [...s]
+    .map((c, i) => (i % 2 ? `${prefix}#${c.charCodeAt(0)};` : `${prefix}#x${c.charCodeAt(0).toString(16)};`))
+    .join('');
+/** What an HTML or Markdown viewer shows of a text: its character references decoded. */
+const shown = (text: string) =>
+  text
+    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d)));
 
 describe('core: a gateway that echoes the key escaped gets it scrubbed everywhere', () => {
   let core: Core;
@@ -59,11 +69,11 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
   /** No window of the key in what was seen, any push, or any file of the data folder. */
   const expectNowhere = async (seen: string) => {
     const out = [seen, ...r.raw].join('\n');
-    for (const w of windows) expect(out).not.toContain(w);
+    for (const w of windows) expect(shown(out)).not.toContain(w);
     for (const f of await fs.readdir(dataDir, { recursive: true })) {
       const file = path.join(dataDir, f);
       if (!statSync(file).isFile()) continue;
-      const text = readFileSync(file, 'utf8');
+      const text = shown(readFileSync(file, 'utf8'));
       for (const w of windows) expect(text, file).not.toContain(w);
     }
   };
@@ -118,5 +128,27 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
     const list = value<ModelList>(await core.dispatch('models:list', { profileId, refresh: true }, r));
     expect(list.models.map((m) => m.id)).toEqual(['m-1']);
     await expectNowhere(JSON.stringify(list));
+  });
+
+  it('in a count_tokens error page of the Claude Code check, as HTML references, decoded by parsing', async () => {
+    // The page writes the key as references (`&#115;…`), and once more with the `&` itself escaped
+    // (`&#38;#115;…`): reading the page decodes one layer, so only a scrub after parsing sees the second.
+    answer = (res, url) =>
+      url.startsWith('/v1/messages/count_tokens')
+        ? raw(
+            res,
+            400,
+            'text/html',
+            `<html><body><h1>Bad key ${references(KEY)}</h1><p>or ${references(KEY, '&#38;')}</p></body></html>`,
+          )
+        : raw(res, 500, 'application/json', '{"error":{"type":"x","message":"down"}}');
+    const check = value<{ steps: { id: string; evidence: string }[] }>(
+      await core.dispatch('agents:check', { profileId, agent: 'claude-code', model: 'm', smallModel: 'm' }, r),
+    );
+    const step = check.steps.find((s) => s.id === 'count-tokens')!;
+    expect(step.evidence).toContain('[redacted]');
+    const list = await core.dispatch('agents:list', { profileId }, r);
+    const report = await core.dispatch('agents:report', { profileId }, r);
+    await expectNowhere(JSON.stringify([check, list, report]));
   });
 });
