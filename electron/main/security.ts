@@ -3,22 +3,13 @@
  * or reach the network. Links to https pages go to the OS browser after a check, never into the app.
  */
 import { app, session, shell, type WebContents } from 'electron';
+import { rendererCsp } from '../core/renderer-csp';
 
 export const APP_HOST = 'gateway';
 export const APP_ORIGIN = `app://${APP_HOST}`;
 
-export const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  // CodeMirror injects its theme as <style> elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The renderer's policy with no connection at all: the window reaches the core only through the preload. */
+export const CSP = rendererCsp("'none'");
 
 /** Only plain https links, with no credentials in them, leave the app (to the OS browser). */
 export function openExternalSafely(url: string): boolean {
