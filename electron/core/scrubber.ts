@@ -24,6 +24,8 @@ export interface Scrubber {
   /** Whether the text holds an escaped form; cheap when it has no escape at all. */
   escapedIn(text: string): boolean;
   scrub(text: string): string;
+  /** Where the text holds a secret in any form: [start, end) of each match, in order. */
+  find(text: string): [number, number][];
   /** The same through every string of a JSON-like value (keys too); parts without a secret stay as they are. */
   deep<T>(value: T): T;
 }
@@ -74,6 +76,12 @@ function buildScrubber(secrets: readonly string[]): Scrubber {
     hasEscape: escaped,
     escapedIn: (text) => escaped(text) && test(pattern, text),
     scrub,
+    find: (text) => {
+      if (!mayHold(text)) return [];
+      const out: [number, number][] = [];
+      for (const m of text.matchAll(pattern)) out.push([m.index, m.index + m[0].length]);
+      return out;
+    },
     deep: (value) => deepScrub(value, scrub),
   };
 }
@@ -85,6 +93,7 @@ const NOTHING: Scrubber = {
   hasEscape: () => false,
   escapedIn: () => false,
   scrub: (t) => t,
+  find: () => [],
   deep: (v) => v,
 };
 

@@ -10,6 +10,8 @@ import type { SseMessage, Transcript } from '../../../shared/protocols/types';
 import { bodyErrorOf, parseGatewayError } from '../../../shared/errors';
 import { describeRequestError, type GatewayResponse } from '../http/request';
 import { scrub, secretWatchingDecoder } from '../secrets';
+import { scrubberFor } from '../scrubber';
+import { SplitSecretGuard, type GuardedEvent } from './split-secret-guard';
 import type { Head } from './head';
 import { capped, timeoutReason } from './verdict';
 import type { Ending, RunContext } from './types';
@@ -61,7 +63,7 @@ export async function readStream(
     // A fold that threw leaves the body unread: release the connection, as leaving a for-await would.
     body.return?.().catch(() => undefined);
   }
-  take.flush();
+  take.finish();
   return judgeStream(ctx, res, headers, ingest, transportError);
 }
 
@@ -89,6 +91,12 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   // A log that keeps nothing needs no sizes, so it never looks.
   let ascii = log.keeps;
   const watch = secretWatchingDecoder(secrets);
+  // Events go to the log (and so to the window) through the guard, which holds back a secret split over deltas.
+  // A log that keeps nothing pushes nothing: it needs no guard.
+  const guard =
+    log.keeps && secrets.length > 0
+      ? new SplitSecretGuard(scrubberFor(secrets), (e) => log.add(e.t, e.type, e.data, e.event, e.size, e.rewritten))
+      : undefined;
   const keepBeforeEvents = (text: string) => {
     if (ingest.messages === 0 && ingest.beforeEvents.length < RESULT_BODY_CAP) ingest.beforeEvents += text;
     return text;
@@ -117,8 +125,16 @@ function ingester(ctx: RunContext, ingest: Ingest) {
       : ascii
         ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
         : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
-    log.add(chunkT, parsed.type, m.data, m.event, size);
-    const step = ingest.fold.push(m, parsed);
+    const e: GuardedEvent = { t: chunkT, type: parsed.type, data: m.data, event: m.event, size };
+    if (!guard) log.add(e.t, e.type, e.data, e.event, e.size);
+    let step;
+    try {
+      step = ingest.fold.push(m, parsed);
+    } catch (err) {
+      guard?.event(e, undefined, false);
+      throw err;
+    }
+    guard?.event(e, step.content ? ingest.fold.blocks() : undefined, step.content);
     if (step.content) {
       if (ctx.state.ttftMs === undefined) ctx.state.ttftMs = chunkT;
       ctx.state.contentTimes?.push(chunkT);
@@ -128,7 +144,15 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   const onComment = (comment: string) => {
     if (watch.sawSecret) log.scrubbed(secrets);
     const text = watch.sawSecret ? scrub(comment, secrets) : comment;
-    log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
+    const e: GuardedEvent = {
+      t: chunkT,
+      type: 'comment',
+      data: text,
+      event: undefined,
+      size: Buffer.byteLength(text) + 3,
+    };
+    if (guard) guard.event(e, undefined, false);
+    else log.add(e.t, e.type, e.data, e.event, e.size);
   };
   const reader = createSseReader({ onMessage, onComment }, decoder);
   const flush = () => {
@@ -149,7 +173,11 @@ function ingester(ctx: RunContext, ingest: Ingest) {
       log.ended();
       reader.end();
     },
-    flush,
+    /** The last push: what the guard still holds goes too (its text never became a secret). */
+    finish() {
+      guard?.drain();
+      flush();
+    },
   };
 }
 
