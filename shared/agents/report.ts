@@ -68,7 +68,7 @@ function sortedAgents(results: readonly AgentResult[]): AgentResult[] {
  * Any text of the report as literal Markdown: model ids, messages and evidence are the gateway's words, and a
  * model id `<img src=x onerror=…>` or `[Re-auth here](https://…)` must not become HTML or a link in whatever
  * viewer opens the file. HTML's three specials become references (every viewer decodes those to text), the
- * punctuation of inline Markdown is backslash-escaped, autolinks (`https://`, `www.`, `a@b`) are broken, and
+ * punctuation of inline Markdown is backslash-escaped (brackets, so no link or image can open), autolinks (`https://`, `www.`, `a@b`) are broken, and
  * a line break becomes a space so no text starts a block.
  */
 const md = (s: string) =>
@@ -76,7 +76,7 @@ const md = (s: string) =>
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#!|~@]/g, '\\$&')
+    .replace(/[\\`*_[\]#|~@]/g, '\\$&')
     .replace(/:\/\//g, ':\\/\\/')
     .replace(/\b(www)\./gi, '$1\\.')
     .replace(/\r?\n|\r/g, ' ');
