@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../../../shared/protocols/types';
 import { scrubberFor } from '../scrubber';
 import { decodeEscapes, SplitSecretGuard, type GuardedEvent } from './split-secret-guard';
 
@@ -12,17 +11,13 @@ const references = (s: string) =>
 function stream(text: string, size = 4): { shown: string[]; events: GuardedEvent[] } {
   const emitted: GuardedEvent[] = [];
   const guard = new SplitSecretGuard(scrubberFor([KEY]), (e) => emitted.push(e));
-  const block: Block = { kind: 'text', text: '' };
+  const block = {};
   const shown: string[] = [];
   const windowText = () => emitted.map((e) => (JSON.parse(e.data) as { text: string }).text).join('');
   for (let i = 0; i < text.length; i += size) {
     const piece = text.slice(i, i + size);
-    block.text += piece;
-    guard.event(
-      { t: i, type: 'delta', data: JSON.stringify({ text: piece }), event: undefined, size: 1 },
-      [block],
-      true,
-    );
+    guard.appended(block, piece);
+    guard.event({ t: i, type: 'delta', data: JSON.stringify({ text: piece }), event: undefined, size: 1 });
     shown.push(windowText());
   }
   guard.drain();

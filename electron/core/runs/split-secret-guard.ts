@@ -13,7 +13,6 @@
  * (the Events list, history) are the rewritten ones (EventLog keeps each rewritten payload). The final transcript
  * is scrubbed whole as before (runs/index.ts).
  */
-import type { Block } from '../../../shared/protocols/types';
 import type { Scrubber } from '../scrubber';
 
 /** Characters of a secret's start that make a delta wait: fewer cannot make an 8-character window of it. */
@@ -21,7 +20,7 @@ export const HOLD_FROM = 4;
 
 const REDACTED = '[redacted]';
 
-/** One event as the log will take it, and the text it added to a block (when it added any). */
+/** One event as the log will take it. */
 export interface GuardedEvent {
   t: number;
   type: string;
@@ -32,28 +31,36 @@ export interface GuardedEvent {
   rewritten?: boolean;
 }
 
+/** A piece of text one event appended to one block, at `start` of that block's text. */
+interface Piece {
+  block: BlockState;
+  start: number;
+  text: string;
+  /** The piece as the window may see it: `text` with what was redacted taken out. */
+  kept: string;
+  marked: boolean;
+}
+
 interface Held extends GuardedEvent {
-  piece?: { block: number; start: number; text: string; kept: string; marked: boolean };
+  pieces?: Piece[];
 }
 
 interface BlockState {
+  /** Characters appended so far. */
   length: number;
+  /** The last characters appended (at most twice the window), ending at `length`. */
+  tail: string;
   /** Text before this offset was already judged to hold a secret and redacted. */
   redactedTo: number;
-  /** Offset just past the last escape character (`%`, `&`, `\`) the block's text holds. */
+  /** Offset just past the last escape character (`%`, `&`, `\`) appended, or -1. */
   escapeEnd: number;
-}
-
-/** The text a fold keeps for a block, where deltas grow it. */
-function textOf(b: Block | undefined): string | undefined {
-  if (!b) return undefined;
-  if (b.kind === 'tool_call') return b.argsText;
-  return b.kind === 'other' ? undefined : b.text;
 }
 
 export class SplitSecretGuard {
   private readonly held: Held[] = [];
-  private readonly blocks: BlockState[] = [];
+  private readonly blocks = new WeakMap<object, BlockState>();
+  /** The pieces the event being folded appended (the fold calls `appended` while it takes the event). */
+  private pending: Piece[] = [];
   private readonly literals: readonly string[];
   private readonly longest: number;
   private readonly window: number;
@@ -64,29 +71,42 @@ export class SplitSecretGuard {
   ) {
     this.literals = scrubber.literals;
     this.longest = Math.max(0, ...this.literals.map((l) => l.length));
-    this.window = scrubber.maxFormLength;
+    this.window = Math.max(this.longest, scrubber.maxFormLength);
   }
 
-  /** Whether any event waits. */
-  get holding(): boolean {
-    return this.held.length > 0;
-  }
+  /** The fold's watch (createFold): a piece of text appended to a block. Only its own tail is kept. */
+  readonly appended = (block: object, piece: string): void => {
+    if (piece === '') return;
+    let state = this.blocks.get(block);
+    if (!state) this.blocks.set(block, (state = { length: 0, tail: '', redactedTo: 0, escapeEnd: -1 }));
+    this.pending.push({ block: state, start: state.length, text: piece, kept: piece, marked: false });
+    state.length += piece.length;
+    const tail = state.tail + piece;
+    state.tail = tail.length > 2 * this.window ? tail.slice(-this.window) : tail;
+    if (this.scrubber.hasEscape(piece)) state.escapeEnd = state.length;
+  };
 
-  /** One event, after the fold took it: `blocks` is the fold's text so far. */
-  event(e: GuardedEvent, blocks: readonly Block[] | undefined, content: boolean): void {
-    const piece = content && blocks ? this.grown(blocks) : undefined;
-    const h: Held = { ...e };
-    if (piece) {
-      const [block, start, text] = piece;
-      h.piece = { block, start, text: text.slice(start), kept: text.slice(start), marked: false };
-    }
-    this.held.push(h);
-    if (!piece) {
-      if (this.held.length === 1) this.release();
+  /** One event, after the fold took it: what it appended came through `appended`. */
+  event(e: GuardedEvent): void {
+    const pieces = this.pending;
+    if (pieces.length === 0) {
+      // Nothing waits (nearly always): straight on, without a copy.
+      if (this.held.length === 0) this.emit(e);
+      else this.held.push(e);
       return;
     }
-    const [block, start, text] = piece;
-    if (!this.judge(block, start, text)) this.release();
+    let complete = false;
+    for (const p of pieces) complete = this.completes(p.block, p.start) || complete;
+    // The common case: no secret here, none begun, nothing waiting.
+    if (!complete && this.held.length === 0 && !pieces.some((p) => this.endsInSecret(p.block))) {
+      pieces.length = 0;
+      this.emit(e);
+      return;
+    }
+    this.pending = [];
+    this.held.push({ ...e, pieces });
+    if (complete) for (const p of pieces) this.redactIn(p.block, p.start);
+    if (!pieces.some((p) => this.endsInSecret(p.block))) this.release();
   }
 
   /** The stream ended: whatever waits goes as it is (its text never became a secret). */
@@ -94,61 +114,61 @@ export class SplitSecretGuard {
     this.release();
   }
 
-  /** The block a content event grew, where its new text starts, and the block's text. */
-  private grown(blocks: readonly Block[]): [number, number, string] | undefined {
-    for (let i = blocks.length - 1; i >= 0; i--) {
-      const text = textOf(blocks[i]);
-      if (text === undefined) continue;
-      const state = (this.blocks[i] ??= { length: 0, redactedTo: 0, escapeEnd: -1 });
-      if (text.length === state.length) continue;
-      // A block's text only grows; one set anew (a `.done` event's whole text) is judged from its start.
-      const start = text.length > state.length ? state.length : 0;
-      if (start === 0) Object.assign(state, { redactedTo: 0, escapeEnd: -1 });
-      state.length = text.length;
-      if (this.scrubber.hasEscape(text.slice(start))) state.escapeEnd = text.length;
-      return [i, start, text];
-    }
-    return undefined;
+  private escaped(state: BlockState): boolean {
+    return state.escapeEnd >= 0 && state.length - state.escapeEnd < this.window;
   }
 
-  /** Redacts a secret this event completed; true when the text now ends with the start of one (hold). */
-  private judge(block: number, start: number, text: string): boolean {
-    const state = this.blocks[block];
-    const end = text.length;
-    const escaped = end - state.escapeEnd < this.window && state.escapeEnd >= 0;
-    const from = Math.max(state.redactedTo, start - (escaped ? this.window : this.longest));
-    const recent = text.slice(from);
-    const complete = escaped ? this.scrubber.mayHold(recent) : this.literals.some((l) => recent.includes(l));
-    if (complete) {
-      for (const [s, e] of this.scrubber.find(recent))
-        if (from + e > start) this.redact(block, from + s, from + e, text);
-      state.redactedTo = Math.max(state.redactedTo, ...this.scrubber.find(recent).map(([, e]) => from + e));
-    }
-    const tail = text.slice(Math.max(state.redactedTo, end - (escaped ? this.window : this.longest)));
-    return this.startsSecret(escaped ? decodeEscapes(tail) : { text: tail, open: false });
+  /** The block's last characters from `from` (block offset) on, as far as its tail reaches back. */
+  private recent(state: BlockState, from: number): [number, string] {
+    const tailStart = state.length - state.tail.length;
+    const at = Math.max(from, tailStart, 0);
+    return [at, state.tail.slice(at - tailStart)];
   }
 
-  /** Takes [s, e) of a block's text out of the held events that carry it; the first of them says so. */
-  private redact(block: number, s: number, e: number, text: string): void {
+  /** Whether a secret ends in the block's text after `start` (where this event's piece began). */
+  private completes(state: BlockState, start: number): boolean {
+    const escaped = this.escaped(state);
+    const [, recent] = this.recent(state, Math.max(state.redactedTo, start - (escaped ? this.window : this.longest)));
+    return escaped ? this.scrubber.mayHold(recent) : this.literals.some((l) => recent.includes(l));
+  }
+
+  /** Redacts each secret that ends after `start` from the held events that carry it. */
+  private redactIn(state: BlockState, start: number): void {
+    const [from, recent] = this.recent(state, Math.max(state.redactedTo, start - this.window));
+    const found = this.scrubber.find(recent);
+    for (const [s, e] of found) if (from + e > start) this.redact(state, from + s, from + e);
+    for (const [, e] of found) state.redactedTo = Math.max(state.redactedTo, from + e);
+  }
+
+  /** Whether the block's text ends with the start of a secret (hold the events from here). */
+  private endsInSecret(state: BlockState): boolean {
+    const escaped = this.escaped(state);
+    const [, tail] = this.recent(
+      state,
+      Math.max(state.redactedTo, state.length - (escaped ? this.window : this.longest)),
+    );
+    if (!escaped) return this.startsSecret(tail, false);
+    const decoded = decodeEscapes(tail);
+    return this.startsSecret(decoded.text, decoded.open);
+  }
+
+  /** Takes [s, e) of a block's text out of the held pieces that carry it; the first of them says so. */
+  private redact(state: BlockState, s: number, e: number): void {
     let marked = false;
-    for (const h of this.held) {
-      const p = h.piece;
-      if (!p || p.block !== block) continue;
-      const pEnd = p.start + p.text.length;
-      if (pEnd <= s || p.start >= e) continue;
-      // Offsets inside this piece's original text; what was taken before stays taken.
-      const a = Math.max(s, p.start) - p.start;
-      const b = Math.min(e, pEnd) - p.start;
-      const mark = marked ? '' : REDACTED;
-      marked = true;
-      const own = text.slice(p.start, pEnd);
-      p.kept = rebuild(own, p.kept, a, b, mark);
-      p.marked = true;
-    }
+    for (const h of this.held)
+      for (const p of h.pieces ?? []) {
+        if (p.block !== state) continue;
+        const pEnd = p.start + p.text.length;
+        if (pEnd <= s || p.start >= e) continue;
+        const a = Math.max(s, p.start) - p.start;
+        const b = Math.min(e, pEnd) - p.start;
+        p.kept = rebuild(p.text, p.kept, a, b, marked ? '' : REDACTED);
+        p.marked = marked = true;
+      }
   }
 
   /** Whether the text ends with at least HOLD_FROM characters of a secret's start (or one less and an escape begun). */
-  private startsSecret({ text, open }: { text: string; open: boolean }): boolean {
+  private startsSecret(text: string, open: boolean): boolean {
     const need = open ? HOLD_FROM - 1 : HOLD_FROM;
     if (text.length < need) return false;
     const last = text.slice(-need);
@@ -160,16 +180,18 @@ export class SplitSecretGuard {
   }
 
   private release(): void {
-    for (const h of this.held.splice(0)) {
-      const p = h.piece;
-      if (p?.marked) this.emit({ ...strip(h), data: rewritePiece(h.data, p.text, p.kept), rewritten: true });
-      else this.emit(strip(h));
+    const held = this.held.splice(0);
+    for (const h of held) {
+      let data = h.data;
+      let rewritten = false;
+      for (const p of h.pieces ?? [])
+        if (p.marked) {
+          data = rewritePiece(data, p.text, p.kept);
+          rewritten = true;
+        }
+      this.emit(rewritten ? { ...h, data, rewritten } : h);
     }
   }
-}
-
-function strip(h: Held): GuardedEvent {
-  return { t: h.t, type: h.type, data: h.data, event: h.event, size: h.size };
 }
 
 /**

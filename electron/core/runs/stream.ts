@@ -21,6 +21,7 @@ type Fold = ReturnType<typeof createFold>;
 /** The stream as far as it was read: the fold, and the text that came before any event. */
 interface Ingest {
   fold: Fold;
+  guard: SplitSecretGuard | undefined;
   terminalSeen: boolean;
   messages: number;
   /**
@@ -37,9 +38,16 @@ export async function readStream(
   head: Head | undefined,
   body: AsyncIterator<Uint8Array>,
 ): Promise<Ending> {
-  const fold = createFold(ctx.protocol);
+  // Events go to the log (and so to the window) through the guard, which holds back a secret split over deltas
+  // and reads the text as the fold appends it. A log that keeps nothing pushes nothing: it needs no guard.
+  const { log, secrets } = ctx;
+  const guard =
+    log.keeps && secrets.length > 0
+      ? new SplitSecretGuard(scrubberFor(secrets), (e) => log.add(e.t, e.type, e.data, e.event, e.size, e.rewritten))
+      : undefined;
+  const fold = createFold(ctx.protocol, guard?.appended);
   ctx.state.partial = () => fold.transcript();
-  const ingest: Ingest = { fold, terminalSeen: false, messages: 0, beforeEvents: '' };
+  const ingest: Ingest = { fold, guard, terminalSeen: false, messages: 0, beforeEvents: '' };
   const take = ingester(ctx, ingest);
   let transportError: unknown;
   try {
@@ -91,12 +99,7 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   // A log that keeps nothing needs no sizes, so it never looks.
   let ascii = log.keeps;
   const watch = secretWatchingDecoder(secrets);
-  // Events go to the log (and so to the window) through the guard, which holds back a secret split over deltas.
-  // A log that keeps nothing pushes nothing: it needs no guard.
-  const guard =
-    log.keeps && secrets.length > 0
-      ? new SplitSecretGuard(scrubberFor(secrets), (e) => log.add(e.t, e.type, e.data, e.event, e.size, e.rewritten))
-      : undefined;
+  const { guard } = ingest;
   const keepBeforeEvents = (text: string) => {
     if (ingest.messages === 0 && ingest.beforeEvents.length < RESULT_BODY_CAP) ingest.beforeEvents += text;
     return text;
@@ -130,11 +133,9 @@ function ingester(ctx: RunContext, ingest: Ingest) {
     let step;
     try {
       step = ingest.fold.push(m, parsed);
-    } catch (err) {
-      guard?.event(e, undefined, false);
-      throw err;
+    } finally {
+      guard?.event(e);
     }
-    guard?.event(e, step.content ? ingest.fold.blocks() : undefined, step.content);
     if (step.content) {
       if (ctx.state.ttftMs === undefined) ctx.state.ttftMs = chunkT;
       ctx.state.contentTimes?.push(chunkT);
@@ -151,7 +152,7 @@ function ingester(ctx: RunContext, ingest: Ingest) {
       event: undefined,
       size: Buffer.byteLength(text) + 3,
     };
-    if (guard) guard.event(e, undefined, false);
+    if (guard) guard.event(e);
     else log.add(e.t, e.type, e.data, e.event, e.size);
   };
   const reader = createSseReader({ onMessage, onComment }, decoder);
