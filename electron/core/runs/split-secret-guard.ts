@@ -127,9 +127,15 @@ export class SplitSecretGuard {
 
   /** Whether a secret ends in the block's text after `start` (where this event's piece began). */
   private completes(state: BlockState, start: number): boolean {
-    const escaped = this.escaped(state);
-    const [, recent] = this.recent(state, Math.max(state.redactedTo, start - (escaped ? this.window : this.longest)));
-    return escaped ? this.scrubber.mayHold(recent) : this.literals.some((l) => recent.includes(l));
+    if (this.escaped(state)) {
+      const [, recent] = this.recent(state, Math.max(state.redactedTo, start - this.window));
+      return this.scrubber.mayHold(recent);
+    }
+    // Searched in place: this runs for every delta, and a slice would be one more string each time.
+    const { tail } = state;
+    const at = Math.max(0, Math.max(state.redactedTo, start - this.longest) - (state.length - tail.length));
+    for (const l of this.literals) if (tail.includes(l, at)) return true;
+    return false;
   }
 
   /** Redacts each secret that ends after `start` from the held events that carry it. */
@@ -142,14 +148,10 @@ export class SplitSecretGuard {
 
   /** Whether the block's text ends with the start of a secret (hold the events from here). */
   private endsInSecret(state: BlockState): boolean {
-    const escaped = this.escaped(state);
-    const [, tail] = this.recent(
-      state,
-      Math.max(state.redactedTo, state.length - (escaped ? this.window : this.longest)),
-    );
-    if (!escaped) return this.startsSecret(tail, false);
+    if (!this.escaped(state)) return this.startsSecret(state.tail, false, state.length - state.redactedTo);
+    const [, tail] = this.recent(state, Math.max(state.redactedTo, state.length - this.window));
     const decoded = decodeEscapes(tail);
-    return this.startsSecret(decoded.text, decoded.open);
+    return this.startsSecret(decoded.text, decoded.open, decoded.text.length);
   }
 
   /** Takes [s, e) of a block's text out of the held pieces that carry it; the first of them says so. */
@@ -168,13 +170,14 @@ export class SplitSecretGuard {
   }
 
   /** Whether the text ends with at least HOLD_FROM characters of a secret's start (or one less and an escape begun). */
-  private startsSecret(text: string, open: boolean): boolean {
+  private startsSecret(text: string, open: boolean, usable: number): boolean {
     const need = open ? HOLD_FROM - 1 : HOLD_FROM;
-    if (text.length < need) return false;
+    const room = Math.min(usable, text.length);
+    if (room < need) return false;
     const last = text.slice(-need);
     for (const l of this.literals) {
       if (!l.includes(last)) continue;
-      for (let k = Math.min(l.length - 1, text.length); k >= need; k--) if (text.endsWith(l.slice(0, k))) return true;
+      for (let k = Math.min(l.length - 1, room); k >= need; k--) if (text.endsWith(l.slice(0, k))) return true;
     }
     return false;
   }
