@@ -246,3 +246,172 @@ test('a token holder on the WebSocket cannot make a saved key or secret header r
     await elsewhere.close();
   }
 });
+
+/** The key as HTML character references, decimal and hex by turns. */
+const references = (s: string) =>
+  [...s].map((c, i) => (i % 2 ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16)};`)).join('');
+const DOUBLE = encodeURIComponent(encodeURIComponent(KEY));
+/** Every layer a reader could peel off a text: HTML references, then URL-encoding twice. */
+const peeled = (text: string) =>
+  text
+    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/%25([0-9a-fA-F]{2})/g, '%$1')
+    .replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const keyWindows = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
+const expectNoKey = (text: string, where: string) => {
+  const seen = peeled(text);
+  for (const w of keyWindows) expect(seen, `${where}: a window of the key, ${w}`).not.toContain(w);
+};
+
+test('a key written as references, URL-encoded twice or split over deltas shows nowhere, not even mid-stream', async ({
+  app,
+  host,
+  received,
+}) => {
+  test.setTimeout(150_000);
+  // The reply text holds the key three ways, sent 4 characters a delta: no event holds 8 characters of it.
+  const reply = `Key one: ${KEY} two: ${references(KEY)} three: ${DOUBLE} end.`;
+  const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      const route = req.url?.split('?')[0];
+      const body = (raw ? JSON.parse(raw) : {}) as { model?: string; tools?: unknown };
+      const page = `<html><body><h1>Bad key ${references(KEY)}</h1><p>${DOUBLE}</p></body></html>`;
+      if (route === '/v1/models') {
+        const model = `{"id":"hostile-a","object":"model","display_name":"for ${references(KEY)} ${DOUBLE}"}`;
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${model}]}`);
+      }
+      if (route === '/v1/messages/count_tokens') return res.writeHead(400, { 'content-type': 'text/html' }).end(page);
+      if (route === '/v1/messages' && body.model === 'hostile-load') {
+        // A gateway-chosen error type a spreadsheet would run as a formula, and the key in the message.
+        const type = '=HYPERLINK("https://evil.example","Re-auth")';
+        const error = { type: 'error', error: { type, message: `@SUM(1) bad key ${references(KEY)}` } };
+        return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(error));
+      }
+      if (route !== '/v1/messages') return res.writeHead(401, { 'content-type': 'text/html' }).end(page);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        event('message_start', {
+          type: 'message_start',
+          message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'hostile-a', content: [], usage: {} },
+        }) +
+          event('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+      );
+      const pieces = Array.from({ length: Math.ceil(reply.length / 4) }, (_, i) => reply.slice(i * 4, i * 4 + 4));
+      // The composer's run arrives slowly, so the page is seen mid-stream; an agent's turns (with tools) at once.
+      const pause = body.tools ? 0 : 8;
+      const send = (i: number) => {
+        if (i === pieces.length) {
+          res.end(
+            event('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+              event('message_delta', {
+                type: 'message_delta',
+                delta: { stop_reason: 'end_turn' },
+                usage: { output_tokens: 9 },
+              }) +
+              event('message_stop', { type: 'message_stop' }),
+          );
+          return;
+        }
+        res.write(
+          event('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: pieces[i] },
+          }),
+        );
+        if (pause) setTimeout(() => send(i + 1), pause);
+        else send(i + 1);
+      };
+      send(0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await app.getByRole('button', { name: 'Connections…' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Connections' });
+    await dialog.getByRole('button', { name: '+ New profile' }).click();
+    await dialog.getByLabel('Name', { exact: true }).fill('Hostile');
+    await dialog.getByLabel('Base URL').fill(url);
+    await dialog.getByLabel('API key').fill(KEY);
+    await dialog.getByRole('button', { name: 'Add and use' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved.');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(app.getByLabel('Models fetched')).toContainText('1 model');
+
+    // Every state of the page while the reply streams, as the browser drew it.
+    await app.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => seen.push(document.body.innerHTML)).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    await openTab(app, 'Messages');
+    await pickModel(app, 'hostile-a');
+    await app.getByRole('button', { name: 'Send' }).click();
+    await expect(status(app)).toContainText('complete', { timeout: 30_000 });
+    const states = await app.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(states.filter((s) => s.includes('Key one:')).length, 'the page was seen mid-stream').toBeGreaterThan(3);
+    for (const s of states) expectNoKey(s, 'the page while streaming');
+    await expect(app.getByRole('region', { name: 'Output' })).toContainText('end.');
+    await expect(app.getByRole('region', { name: 'Output' })).toContainText('[redacted]');
+    await app.getByRole('tab', { name: 'Events' }).click();
+    expectNoKey(await app.content(), 'the Events list');
+
+    await app.getByRole('button', { name: 'Code…' }).click();
+    expectNoKey((await app.getByLabel('Exported code').textContent()) ?? '', 'the code export');
+    await app.getByRole('button', { name: 'Close' }).click();
+
+    // Agent evidence: Claude Code's count_tokens check meets the page of references.
+    await app.getByRole('tab', { name: 'Agents' }).click();
+    await app.getByRole('combobox', { name: 'Agent' }).selectOption('claude-code');
+    await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('hostile-a');
+    await app.getByRole('button', { name: 'Check', exact: true }).click();
+    const verdict = app.getByRole('region', { name: 'Agent verdict' });
+    await expect(verdict).toContainText(/^(ready|degraded|not ready)/, { timeout: 60_000 });
+    expectNoKey(await app.content(), 'the agent verdict');
+    for (const format of ['Markdown', 'HTML']) {
+      const download = app.waitForEvent('download');
+      await app.getByRole('button', { name: `Export report (${format})` }).click();
+      expectNoKey(readFileSync((await (await download).path())!, 'utf8'), `the ${format} report`);
+    }
+
+    // Load's CSV: the gateway's formula is written inert, the key nowhere.
+    await app.getByRole('tab', { name: 'Load' }).click();
+    await app.getByLabel('Model', { exact: true }).fill('hostile-load');
+    await app.getByLabel('Requests', { exact: true }).fill('2');
+    await app.getByLabel('Concurrency', { exact: true }).fill('1');
+    await app.getByRole('button', { name: 'Start' }).click();
+    await expect(app.getByRole('status', { name: 'Load status' })).toContainText('Finished', { timeout: 30_000 });
+    const csvDownload = app.waitForEvent('download');
+    await app.getByRole('region', { name: 'Load summary' }).getByRole('button', { name: 'Export CSV' }).click();
+    const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
+    expect(csv).toContain(`"'=HYPERLINK(""https://evil.example"",""Re-auth"")"`);
+    expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
+    expectNoKey(csv, 'the load CSV');
+
+    const files = readdirSync(host.dataDir, { recursive: true })
+      .map((f) => path.join(host.dataDir, String(f)))
+      .filter((f) => statSync(f).isFile())
+      .map((f) => `${f}\n${readFileSync(f, 'utf8')}`);
+    expect(received.join('\n')).toContain('[redacted]');
+    expectNoKey(received.join('\n'), 'the WebSocket frames');
+    expectNoKey(files.join('\n'), 'the data folder');
+    expectNoKey(host.output(), "the host's output");
+    expectNoKey(await app.content(), 'the page');
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});

@@ -24,7 +24,8 @@ export interface RunLog {
   readonly length: number;
   /** Whether the events are kept (their sizes are then needed). */
   readonly keeps: boolean;
-  add(t: number, type: string, data: string, event: string | undefined, size: number): void;
+  /** `rewritten`: the payload is not the one the body holds (a split secret taken out, runs/split-secret-guard.ts). */
+  add(t: number, type: string, data: string, event: string | undefined, size: number, rewritten?: boolean): void;
   take(): EventColumns | undefined;
   keep(chunk: Uint8Array): void;
   ended(): void;
@@ -45,6 +46,8 @@ export class EventLog implements RunLog {
   private bodyLength = 0;
   private readerEnded = false;
   private secrets: readonly string[] | undefined;
+  /** Payloads written again without a split secret, by seq: reading the body again would give the pieces back. */
+  private readonly rewritten = new Map<number, string>();
 
   get length(): number {
     return this.count;
@@ -56,7 +59,8 @@ export class EventLog implements RunLog {
   }
 
   /** Appends one event; its seq is the length before. */
-  add(t: number, type: string, data: string, event: string | undefined, size: number): void {
+  add(t: number, type: string, data: string, event: string | undefined, size: number, rewritten?: boolean): void {
+    if (rewritten) this.rewritten.set(this.count, data);
     this.count++;
     const f = this.fresh;
     f.t.push(t);
@@ -115,7 +119,8 @@ export class EventLog implements RunLog {
       const { first, t, type, size } = pushes[push];
       const i = seq - first;
       const clean = (text: string) => (secrets === undefined ? text : scrub(text, secrets));
-      out.push(rawEvent(seq, t[i], type[i], clean(data), event === undefined ? event : clean(event), size[i]));
+      const payload = this.rewritten.get(seq) ?? data;
+      out.push(rawEvent(seq, t[i], type[i], clean(payload), event === undefined ? event : clean(event), size[i]));
     };
     const reader = createSseReader(
       { onMessage: (m) => put(m.data, m.event), onComment: (text) => put(text, undefined) },

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { GatewayErrorInfo, ModelInfo, ModelList, StartupProblem } from '../../shared/contract';
 import { diffModelIds, mergeModels, readModelsPage } from '../../shared/models';
-import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import {
   buildRequest,
@@ -20,6 +19,7 @@ import {
 import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from './http/timer';
 import { readBodyText } from './http/body';
 import { scrub, scrubDeep } from './secrets';
+import { bodyErrorIn, gatewayErrorOf } from './gateway-errors';
 import type { ProfileStore } from './profiles';
 import { SIM_DEFAULT_MODEL, SIM_FAULT_MODELS } from './simulator/catalogue';
 
@@ -168,14 +168,15 @@ export class ModelsService {
     }
     const headers = safeResponseHeaders(res.headers, secrets, key);
     const clean = scrub(text, secrets);
-    if (!res.ok) return { error: parseGatewayError(res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
+    if (!res.ok)
+      return { error: gatewayErrorOf(secrets, res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return { error: parseGatewayError(res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
+      return { error: gatewayErrorOf(secrets, res.status, headers, clean, { requestUrl: urlShown(req.url) }) };
     }
-    const inBody = bodyErrorOf(json);
+    const inBody = bodyErrorIn(secrets, json);
     const rawBody = clean.slice(0, 65536);
     if (inBody)
       return {

@@ -4,12 +4,12 @@
  * the profile's secrets before it leaves the core.
  */
 import type { AuthAttempt, AuthScheme, ModelList, ProfileTestResult } from '../../shared/contract';
-import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import { readModelsPage } from '../../shared/models';
 import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from './http/request';
 import { readBodyText } from './http/body';
 import { RequestTimer, type Timeouts } from './http/timer';
 import { scrub } from './secrets';
+import { bodyErrorIn, gatewayErrorOf } from './gateway-errors';
 import type { Profile, ProfileStore } from './profiles';
 import { RunError } from './errors';
 
@@ -40,10 +40,10 @@ async function attempt(
     timer.activity();
     const { text } = await readBodyText(res, timer, PAGE_CAP_BYTES);
     const latencyMs = Math.round(performance.now() - started);
-    const page = readPage(res.status, text);
+    const page = readPage(res.status, text, secrets);
     const problem = 'problem' in page ? page.problem : undefined;
     if (res.ok && 'models' in page) return { header, status: res.status, ok: true, latencyMs, models: page.models };
-    const info = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
+    const info = gatewayErrorOf(secrets, res.status, safeResponseHeaders(res.headers, secrets, key), text, {
       requestUrl: req.url,
     });
     return { header, status: res.status, ok: false, latencyMs, message: scrub(problem ?? info.message, secrets) };
@@ -60,7 +60,11 @@ async function attempt(
 }
 
 /** Why a 2xx body is not a model list, or the ids it lists; nothing to say for another status. */
-function readPage(status: number, text: string): { problem: string } | { models: string[] } | object {
+function readPage(
+  status: number,
+  text: string,
+  secrets: readonly string[],
+): { problem: string } | { models: string[] } | object {
   if (status < 200 || status > 299) return {};
   let json: unknown;
   try {
@@ -68,7 +72,7 @@ function readPage(status: number, text: string): { problem: string } | { models:
   } catch {
     return { problem: 'The answer is not JSON.' };
   }
-  const inBody = bodyErrorOf(json);
+  const inBody = bodyErrorIn(secrets, json);
   if (inBody) return { problem: inBody.message };
   const read = readModelsPage(json);
   return 'error' in read ? { problem: read.error } : { models: read.models.map((m) => m.id) };

@@ -1,8 +1,10 @@
 /**
  * One scrubber for a list of secrets, matching each in every form a JSON or HTTP layer can give it
- * (docs/security.md): as written; with any character JSON-escaped (`\uXXXX` in either case of hex, `\/`, `\"`,
- * `\\`); URL-encoded (`%XX` in either case, `+` for a space); and base64 (standard and URL-safe) at any of the
- * three byte alignments, so base64 of `user:<secret>` or of `Bearer <secret>` holds a recognisable run too.
+ * (docs/security.md §4): as written; with any character JSON-escaped (`\uXXXX` in either case of hex, `\/`,
+ * `\"`, `\\`); URL-encoded once or twice (`%XX`, `%25XX`, either case, `+` for a space); written as an HTML
+ * character reference (`&#115;`, `&#x73;`, a few named ones, with or without `;`, once more escaped as `&amp;#…`);
+ * any mix of these, character by character; and base64 (standard and URL-safe) at any of the three byte
+ * alignments, so base64 of `user:<secret>` or of `Bearer <secret>` holds a recognisable run too.
  * A secret under 8 characters is matched exactly: only where no letter or digit touches it, so `abc` is
  * scrubbed from `key=abc` but not from `abcdef`.
  */
@@ -22,11 +24,20 @@ export interface Scrubber {
   /** Whether the text holds an escaped form; cheap when it has no escape at all. */
   escapedIn(text: string): boolean;
   scrub(text: string): string;
+  /** Where the text holds a secret in any form: [start, end) of each match, in order. */
+  find(text: string): [number, number][];
   /** The same through every string of a JSON-like value (keys too); parts without a secret stay as they are. */
   deep<T>(value: T): T;
 }
 
 const REDACTED = '[redacted]';
+
+/**
+ * The longest one character's escape can be: `&amp;#x0000073;` (a reference of 7 digits, the most CommonMark
+ * reads) or four UTF-8 bytes URL-encoded twice (`%25F0…`, 20). A reference padded with more zeros is still
+ * scrubbed wherever a whole text is; only a streaming watch's carry-over is sized by this.
+ */
+const MAX_ESCAPE = 20;
 
 const cache = new Map<string, Scrubber>();
 
@@ -53,16 +64,24 @@ function buildScrubber(secrets: readonly string[]): Scrubber {
   const oddChars = forms.some((f) => /["\\]/.test(f));
   // One search for a backslash first: most chunks of a stream have none, and then two searches in all.
   const escaped = (text: string) =>
-    text.includes('%') || (text.includes('\\') && (oddChars || text.includes('\\u') || text.includes('\\/')));
+    text.includes('%') ||
+    text.includes('&') ||
+    (text.includes('\\') && (oddChars || text.includes('\\u') || text.includes('\\/')));
   const mayHold = (text: string) => literals.some((l) => text.includes(l)) || (escaped(text) && test(pattern, text));
   const scrub = (text: string) => (mayHold(text) ? text.replace(pattern, REDACTED) : text);
   return {
     literals,
-    maxFormLength: Math.max(...forms.map((f) => f.length * 12)),
+    maxFormLength: Math.max(...forms.map((f) => f.length * MAX_ESCAPE)),
     mayHold,
     hasEscape: escaped,
     escapedIn: (text) => escaped(text) && test(pattern, text),
     scrub,
+    find: (text) => {
+      if (!mayHold(text)) return [];
+      const out: [number, number][] = [];
+      for (const m of text.matchAll(pattern)) out.push([m.index, m.index + m[0].length]);
+      return out;
+    },
     deep: (value) => deepScrub(value, scrub),
   };
 }
@@ -74,6 +93,7 @@ const NOTHING: Scrubber = {
   hasEscape: () => false,
   escapedIn: () => false,
   scrub: (t) => t,
+  find: () => [],
   deep: (v) => v,
 };
 
@@ -146,10 +166,41 @@ function charPattern(c: string): string {
   if (c === '"') alts.push('\\\\"');
   if (c === '\\') alts.push('\\\\\\\\');
   // URL-encoding: %XX per UTF-8 byte; a form posted as HTML does spaces as '+'.
-  alts.push([...Buffer.from(c)].map((b) => `%${hex(b, 2)}`).join(''));
+  const bytes = [...Buffer.from(c)];
+  alts.push(bytes.map((b) => `%${hex(b, 2)}`).join(''));
+  // Twice, as a value URL-encoded into a URL that is URL-encoded again (`%252F`).
+  alts.push(bytes.map((b) => `%25${hex(b, 2)}`).join(''));
   if (c === ' ') alts.push('\\+');
+  // HTML character references, decimal or hex, any leading zeros, `;` optional as HTML parsers read them.
+  const cp = c.codePointAt(0)!;
+  alts.push(`&(?:amp;)?#(?:0*${cp}|[xX]0*${hex(cp, 1)});?`);
+  const named = NAMED_ENTITIES[c];
+  if (named) alts.push(`&(?:amp;)?${named};`);
   return `(?:${alts.join('|')})`;
 }
+
+/** The named references HTML has for characters a key or token is made of (letters and digits have none). */
+const NAMED_ENTITIES: Record<string, string> = {
+  '/': 'sol',
+  '+': 'plus',
+  '=': 'equals',
+  _: 'lowbar',
+  '.': 'period',
+  ':': 'colon',
+  '&': 'amp',
+  '"': 'quot',
+  "'": 'apos',
+  '#': 'num',
+  '%': 'percnt',
+  $: 'dollar',
+  '!': 'excl',
+  '?': 'quest',
+  '@': 'commat',
+  '~': 'tilde',
+  '*': '(?:ast|midast)',
+  '^': 'Hat',
+  '|': '(?:verbar|vert|VerticalLine)',
+};
 
 /** `n` hex digits of `code`, each letter matching either case. */
 function hex(code: number, n: number): string {

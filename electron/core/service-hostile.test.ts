@@ -8,9 +8,11 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { ModelList, ProfilesState } from '../../shared/contract';
+import type { ModelList, ProfilesState, RecordedRun } from '../../shared/contract';
 import type { Core } from './service';
 import { Capture, newCore, value } from './testing/core-harness';
+import { createFold } from '../../shared/protocols';
+import { rowsOf } from '../../shared/protocols/event-columns';
 
 const KEY = 'sk-relay/KEY+0123456789abcdef';
 const slashes = (s: string) => s.replaceAll('/', '\\/');
@@ -18,6 +20,21 @@ const unicode = (s: string) =>
   [...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : c)).join('');
 const ESCAPED = [slashes(KEY), unicode(KEY), encodeURIComponent(KEY)];
 const windows = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
+/** The key as HTML character references, decimal or hex by turns, with one more `&` escape before each when asked. */
+const references = (s: string, prefix = '&') =>
+  [...s]
+    .map((c, i) => (i % 2 ? `${prefix}#${c.charCodeAt(0)};` : `${prefix}#x${c.charCodeAt(0).toString(16)};`))
+    .join('');
+/** `shown`, and URL-decoding twice: every layer a reader could peel off. */
+const peeled = (text: string) =>
+  shown(text)
+    .replace(/%25([0-9a-fA-F]{2})/g, '%$1')
+    .replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+/** What an HTML or Markdown viewer shows of a text: its character references decoded. */
+const shown = (text: string) =>
+  text
+    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d)));
 
 describe('core: a gateway that echoes the key escaped gets it scrubbed everywhere', () => {
   let core: Core;
@@ -53,17 +70,17 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
     await core.runs.settled();
     const again = await core.dispatch('runs:get', { runId }, r);
     const history = await core.dispatch('history:get', { runId }, r);
-    return { result, seen: JSON.stringify([result, again, history]) };
+    return { result, runId, seen: JSON.stringify([result, again, history]) };
   };
 
   /** No window of the key in what was seen, any push, or any file of the data folder. */
   const expectNowhere = async (seen: string) => {
     const out = [seen, ...r.raw].join('\n');
-    for (const w of windows) expect(out).not.toContain(w);
+    for (const w of windows) expect(shown(out)).not.toContain(w);
     for (const f of await fs.readdir(dataDir, { recursive: true })) {
       const file = path.join(dataDir, f);
       if (!statSync(file).isFile()) continue;
-      const text = readFileSync(file, 'utf8');
+      const text = shown(readFileSync(file, 'utf8'));
       for (const w of windows) expect(text, file).not.toContain(w);
     }
   };
@@ -119,4 +136,91 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
     expect(list.models.map((m) => m.id)).toEqual(['m-1']);
     await expectNowhere(JSON.stringify(list));
   });
+
+  it('in a count_tokens error page of the Claude Code check, as HTML references, decoded by parsing', async () => {
+    // The page writes the key as references (`&#115;…`), and once more with the `&` itself escaped
+    // (`&#38;#115;…`): reading the page decodes one layer, so only a scrub after parsing sees the second.
+    answer = (res, url) =>
+      url.startsWith('/v1/messages/count_tokens')
+        ? raw(
+            res,
+            400,
+            'text/html',
+            `<html><body><h1>Bad key ${references(KEY)}</h1><p>or ${references(KEY, '&#38;')}</p></body></html>`,
+          )
+        : raw(res, 500, 'application/json', '{"error":{"type":"x","message":"down"}}');
+    const check = value<{ steps: { id: string; evidence: string }[] }>(
+      await core.dispatch('agents:check', { profileId, agent: 'claude-code', model: 'm', smallModel: 'm' }, r),
+    );
+    const step = check.steps.find((s) => s.id === 'count-tokens')!;
+    expect(step.evidence).toContain('[redacted]');
+    const list = await core.dispatch('agents:list', { profileId }, r);
+    const report = await core.dispatch('agents:report', { profileId }, r);
+    await expectNowhere(JSON.stringify([check, list, report]));
+  });
+
+  const splitForms: [string, string][] = [
+    ['as written', KEY],
+    ['as HTML references', references(KEY)],
+    ['URL-encoded twice', encodeURIComponent(encodeURIComponent(KEY))],
+    ['with one character a reference', KEY.replace('-', '&#45;')],
+  ];
+  for (const [name, form] of splitForms) {
+    it(`split over 4-character text deltas, ${name}: never whole in the window, the events or history`, async () => {
+      const text = `Your key is ${form} — keep it.`;
+      const deltas = Array.from({ length: Math.ceil(text.length / 4) }, (_, i) => text.slice(i * 4, i * 4 + 4));
+      const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      answer = (res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(sse('message_start', { type: 'message_start', message: { id: 'm', model: 'm', usage: {} } }));
+        res.write(
+          sse('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+        );
+        for (const d of deltas)
+          res.write(
+            sse('content_block_delta', {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'text_delta', text: d },
+            }),
+          );
+        res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
+        res.end(sse('message_stop', { type: 'message_stop' }));
+      };
+      const { result, runId, seen } = await run('messages', true);
+      expect(result.verdict).toBe('complete');
+      // The window folds the pushed events as they come: after every push, what it shows holds no key.
+      const fold = createFold('messages');
+      for (const u of r.updates(runId)) {
+        if (u.kind !== 'events') continue;
+        for (const e of rowsOf(u.events)) if (e.type !== 'comment') fold.push({ event: e.event, data: e.data });
+        const shownNow = fold
+          .transcript()
+          .blocks.map((b) => ('text' in b ? b.text : ''))
+          .join('');
+        for (const w of windows) expect(peeled(shownNow)).not.toContain(w);
+      }
+      const streamed = fold
+        .transcript()
+        .blocks.map((b) => ('text' in b ? b.text : ''))
+        .join('');
+      expect(streamed).toContain('[redacted]');
+      expect(streamed).toContain('— keep it.');
+      await expectNowhere(peeled(seen));
+      // The events kept for the Events list and history, folded again as a reopened run is: no key either.
+      const history = value<RecordedRun>(await core.dispatch('history:get', { runId }, r));
+      const again = createFold('messages');
+      for (const e of history.events) if (e.type !== 'comment') again.push({ event: e.event, data: e.data });
+      const kept = again
+        .transcript()
+        .blocks.map((b) => ('text' in b ? b.text : ''))
+        .join('');
+      expect(kept).toContain('[redacted]');
+      for (const w of windows) expect(peeled(kept)).not.toContain(w);
+    });
+  }
 });

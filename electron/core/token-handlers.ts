@@ -4,7 +4,6 @@
  * never a guess from its name. A newer count from the same window aborts the one still in flight.
  */
 import type { ModelInfo } from '../../shared/contract';
-import { bodyErrorOf, parseGatewayError } from '../../shared/errors';
 import type { CapabilityStore } from './capability-store';
 import {
   buildRequest,
@@ -17,6 +16,7 @@ import {
 import { readBodyText } from './http/body';
 import { RequestTimer } from './http/timer';
 import { scrub } from './secrets';
+import { bodyErrorIn, gatewayErrorOf } from './gateway-errors';
 import type { CoreContext, Handlers, Receiver } from './core-context';
 import { RunError } from './errors';
 import { countTokens, type CountDeps } from './token-count';
@@ -54,7 +54,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           timer.activity();
           const { text } = await readBodyText(res, timer);
           if (!res.ok) {
-            const e = parseGatewayError(res.status, safeResponseHeaders(res.headers, secrets, key), text, {
+            const e = gatewayErrorOf(secrets, res.status, safeResponseHeaders(res.headers, secrets, key), text, {
               requestUrl: urlShown(req.url),
             });
             return { ok: false, status: res.status, message: `${e.type}: ${e.message}` };
@@ -65,7 +65,7 @@ export function createTokenHandlers(ctx: CoreContext, capabilities: CapabilitySt
           } catch {
             return { ok: false, status: res.status, message: 'count_tokens answered with a body that is not JSON' };
           }
-          const inBody = bodyErrorOf(json);
+          const inBody = bodyErrorIn(secrets, json);
           if (inBody) return { ok: false, status: res.status, message: inBody.message };
           const n = (json as { input_tokens?: unknown }).input_tokens;
           if (typeof n !== 'number' || !Number.isFinite(n)) {

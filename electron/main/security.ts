@@ -3,22 +3,13 @@
  * or reach the network. Links to web pages go to the OS browser once the user agrees, never into the app.
  */
 import { app, BrowserWindow, dialog, session, shell, type WebContents } from 'electron';
+import { rendererCsp } from '../core/renderer-csp';
 
 export const APP_HOST = 'gateway';
 export const APP_ORIGIN = `app://${APP_HOST}`;
 
-export const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  // CodeMirror injects its theme as <style> elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The renderer's policy with no connection at all: the window reaches the core only through the preload. */
+export const CSP = rendererCsp("'none'");
 
 /** A link that may leave the app: http or https, with no credentials in it; undefined for anything else. */
 export function externalLink(url: string): string | undefined {

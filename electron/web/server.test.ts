@@ -4,7 +4,7 @@
  * taking the host down.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { createCore, type Core } from '../core/service';
 import { LayeredVault } from '../core/vault';
+import { metaCspOf, metaPolicy } from '../core/renderer-csp';
 import { parseArgs } from './cli';
 import { startWebHost, type RunningWebHost } from './server';
 
@@ -178,6 +179,31 @@ describe('browser host', () => {
     const again = await connect(`?token=${host.token}`);
     expect(await call(again, { id: 9, name: 'app:info', input: {} })).toMatchObject({ result: { ok: true } });
     again.close();
+  });
+});
+
+describe("the page's CSP", () => {
+  it('says in its meta tag what the header says: the WebSocket of this port only', async () => {
+    const pageDir = mkdtempSync(path.join(os.tmpdir(), 'gp-page-'));
+    writeFileSync(path.join(pageDir, 'index.html'), readFileSync(path.resolve('renderer/index.html')));
+    const other = await startWebHost({ core, port: 0, staticDir: pageDir });
+    try {
+      const page = await new Promise<{ header: string; body: string }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: other.port, path: `/?token=${other.token}` }, (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ header: String(res.headers['content-security-policy']), body }));
+          })
+          .on('error', reject);
+      });
+      expect(page.header).toContain(`connect-src 'self' ws://127.0.0.1:${other.port} ws://localhost:${other.port};`);
+      expect(metaCspOf(page.body)).toBe(metaPolicy(page.header));
+      expect(page.body).not.toContain(':*');
+    } finally {
+      await other.close();
+      rmSync(pageDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { fail, MAX_FRAME_BYTES, type Result } from '../../shared/contract';
 import type { Core, Receiver } from '../core/service';
 import { rendererFile } from '../core/renderer-files';
+import { rendererCsp, withMetaCsp } from '../core/renderer-csp';
 
 export interface WebHostOptions {
   core: Core;
@@ -69,19 +70,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     return [401, 'Unauthorized: open the URL printed by `npm run web` (it carries the access token).'];
   };
 
-  const csp = () =>
-    [
-      "default-src 'none'",
-      "script-src 'self'",
-      // CodeMirror injects its theme as <style> elements at run time.
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self' data:",
-      `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ');
+  // The page's own WebSocket, on this host's port only.
+  const csp = () => rendererCsp(`'self' ws://127.0.0.1:${port} ws://localhost:${port}`);
 
   const staticRoot = path.resolve(opts.staticDir);
   const serveHttp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
@@ -120,6 +110,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
       'x-frame-options': 'DENY',
       'cache-control': rel === 'index.html' ? 'no-store' : 'private, max-age=3600',
     };
+    // The page's <meta> tag carries the Electron policy as built: here it says what the header says.
+    if (rel === 'index.html')
+      body = Buffer.from(withMetaCsp(body.toString('utf8'), headers['content-security-policy']));
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
   };
   // Nothing a request does may reject unheard: an unhandled rejection ends the host process, and with it the app.

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+// The parser react-markdown and remark-gfm are built on, with raw HTML allowed as a permissive viewer would.
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { reportHtml, reportMarkdown, type ReportInput } from './report';
 import { verdictOf } from './verdict';
 import type { AgentStep } from './types';
@@ -63,9 +66,45 @@ describe('the report', () => {
     expect(html).toContain("default-src 'none'");
   });
 
-  it('keeps a model id with a pipe inside its Markdown table cell', () => {
+  it('keeps a model id with a pipe inside its Markdown table cell, as text', () => {
     const md = reportMarkdown(input);
-    expect(md).toContain('| <img src=x onerror=alert(1)>\\|model | not ready (2026-11-26 09:59 UTC) | — | — |');
+    expect(md).toContain('| &lt;img src=x onerror=alert(1)&gt;\\|model | not ready (2026-11-26 09:59 UTC) | — | — |');
     expect(md).toContain('_Nothing measured yet._');
+  });
+
+  it('shows every gateway string of the Markdown report as text: no HTML, no link, no image', () => {
+    const bait = [
+      '<img src=x onerror=alert(1)>',
+      '[Re-auth here](https://evil.example/login)',
+      '![x](https://evil.example/p.png)',
+      '<https://evil.example>',
+      'https://evil.example/a www.evil.example a@evil.example',
+      '`code` *em* ~~gone~~ &lt;b&gt;',
+    ].join(' ');
+    const hostileInput: ReportInput = {
+      ...input,
+      capabilities: [],
+      agents: [
+        {
+          ...input.agents[0],
+          model: bait,
+          smallModel: bait,
+          verdict: bait,
+          steps: [step(bait, 'fail', { evidence: bait, consequence: bait, status: 401 })],
+        },
+      ],
+    };
+    const html = micromark(reportMarkdown(hostileInput), {
+      allowDangerousHtml: true,
+      extensions: [gfm()],
+      htmlExtensions: [gfmHtml()],
+    });
+    // (`_Nothing measured yet._` is the report's own emphasis.)
+    for (const tag of ['<img', '<a ', '<code', '<strong>`', '<del', '<b>']) expect(html).not.toContain(tag);
+    expect(html.match(/<em>/g)).toHaveLength(1);
+    expect(html).toContain('`code` *em* ~~gone~~');
+    // Each string reads as the gateway wrote it, the entity text included.
+    expect(html).toContain('[Re-auth here](https://evil.example/login)');
+    expect(html).toContain('&amp;lt;b&amp;gt;');
   });
 });

@@ -64,23 +64,38 @@ function sortedAgents(results: readonly AgentResult[]): AgentResult[] {
 
 // ---- Markdown ----
 
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Any text of the report as literal Markdown: model ids, messages and evidence are the gateway's words, and a
+ * model id `<img src=x onerror=…>` or `[Re-auth here](https://…)` must not become HTML or a link in whatever
+ * viewer opens the file. HTML's three specials become references (every viewer decodes those to text), the
+ * punctuation of inline Markdown is backslash-escaped (brackets, so no link or image can open), autolinks (`https://`, `www.`, `a@b`) are broken, and
+ * a line break becomes a space so no text starts a block.
+ */
+const md = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]#|~@]/g, '\\$&')
+    .replace(/:\/\//g, ':\\/\\/')
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/\r?\n|\r/g, ' ');
 
 function mdTable(t: Table): string {
   if (t.rows.length === 0) return '_Nothing measured yet._';
   return [
     `| ${t.head.join(' | ')} |`,
     `| ${t.head.map(() => '---').join(' | ')} |`,
-    ...t.rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+    ...t.rows.map((r) => `| ${r.map(md).join(' | ')} |`),
   ].join('\n');
 }
 
 export function reportMarkdown(input: ReportInput): string {
   const out = [
-    `# Gateway report: ${input.profileName}`,
+    `# Gateway report: ${md(input.profileName)}`,
     '',
-    `Gateway: ${input.baseUrl}  `,
-    `Generated: ${input.generatedAt}`,
+    `Gateway: ${md(input.baseUrl)}  `,
+    `Generated: ${md(input.generatedAt)}`,
     '',
     '## Agent readiness',
     '',
@@ -88,11 +103,11 @@ export function reportMarkdown(input: ReportInput): string {
     '',
   ];
   for (const r of sortedAgents(input.agents)) {
-    out.push(`### ${AGENTS[r.agent].label} × ${r.model}`, '', `**${r.verdict}**`, '');
-    out.push(`Measured ${r.at}${r.smallModel ? `, small fast model ${r.smallModel}` : ''}.`, '');
+    out.push(`### ${AGENTS[r.agent].label} × ${md(r.model)}`, '', `**${md(r.verdict)}**`, '');
+    out.push(`Measured ${md(r.at)}${r.smallModel ? `, small fast model ${md(r.smallModel)}` : ''}.`, '');
     for (const s of r.steps) {
       const status = s.status !== undefined ? ` (HTTP ${s.status})` : '';
-      out.push(`- **${s.outcome}** ${mdCell(s.title)}${status}: ${mdCell(stepWords(s))}`);
+      out.push(`- **${s.outcome}** ${md(s.title)}${status}: ${md(stepWords(s))}`);
     }
     out.push('');
   }

@@ -17,10 +17,19 @@ const COLUMNS = [
   'reason',
 ] as const;
 
+/**
+ * A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a spreadsheet, and a
+ * gateway chooses the error type and reason (`=HYPERLINK(…)`): such a cell gets a leading `'` and is quoted, as
+ * OWASP's CSV-injection guidance says. Numbers are ours and stay numbers, negative or not.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function cell(value: string | number | undefined): string {
   if (value === undefined) return '';
-  const text = typeof value === 'number' ? String(Math.round(value * 1000) / 1000) : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number') return String(Math.round(value * 1000) / 1000);
+  const formula = FORMULA_START.test(value);
+  const text = formula ? `'${value}` : value;
+  return formula || /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function rowsToCsv(rows: readonly LoadRow[]): string {

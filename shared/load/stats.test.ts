@@ -127,4 +127,16 @@ describe('the summary', () => {
     expect(csv[1]).toBe('0,0,complete,,100,1000,100,100,2,,10,,ok');
     expect(rowsToCsv([row({ i: 9, reason: 'said "no", twice' })])).toContain('"said ""no"", twice"');
   });
+
+  it('neutralises gateway text a spreadsheet would run as a formula, and keeps negative numbers numbers', () => {
+    const formulas = ['=HYPERLINK("https://evil","x")', '+cmd|/c calc!A1', '-2+3', '@SUM(A1)', '\tx', '\rx'];
+    const csv = rowsToCsv(formulas.map((f, i) => row({ i, reason: f, errorType: f, startMs: -5 })));
+    const lines = csv.split('\r\n').slice(1, -1);
+    expect(lines).toHaveLength(formulas.length);
+    formulas.forEach((f, i) => {
+      const quoted = `"'${f.replace(/"/g, '""')}"`;
+      expect(lines[i].startsWith(`${i},-5,`)).toBe(true);
+      expect(lines[i].endsWith(`,${quoted},${quoted}`)).toBe(true);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import {
   QUIET_STEP,
   completeToolCall,
   createPieces,
+  type AppendWatch,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -43,9 +44,9 @@ function reasoningOf(obj: Record<string, unknown>): string | undefined {
   return str(obj.reasoning_content) ?? str(obj.reasoning);
 }
 
-export function createChatFold(): StreamFold {
+export function createChatFold(watch?: AppendWatch): StreamFold {
   const warnings = createWarnings();
-  const pieces = createPieces();
+  const pieces = createPieces(watch);
   const blocks: Block[] = [];
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   let usage: Usage = {};
@@ -96,6 +97,7 @@ export function createChatFold(): StreamFold {
       if (name && !call.name) call.name = name;
     }
     call.argsText += args;
+    if (args !== '') watch?.(call, args);
     return args !== '';
   }
 

@@ -27,7 +27,13 @@ export const PIECES_PER_JOIN = 256;
  * The field lags while pieces wait. So the fold's rule: `flush()` before folding any event that does not
  * append through here, and in `transcript()`, the one way blocks leave the fold.
  */
-export function createPieces() {
+/**
+ * Told of every piece of streamed text as a fold appends it, with the block it grows: the core reads the text
+ * as it grows for secrets split over deltas (docs/security.md §4) without reading the blocks' fields.
+ */
+export type AppendWatch = (block: object, piece: string) => void;
+
+export function createPieces(watch?: AppendWatch) {
   type Field = 'text' | 'argsText';
   let target: Partial<Record<Field, string>> | undefined;
   let field: Field = 'text';
@@ -45,6 +51,7 @@ export function createPieces() {
         field = to;
       }
       parts.push(piece);
+      watch?.(block, piece);
       if (parts.length >= PIECES_PER_JOIN) flush();
     },
     flush,

@@ -6,7 +6,7 @@ import { createChatFold, readChatResponse } from './chat';
 import { createMessagesFold, readMessagesResponse } from './messages';
 import { createResponsesFold } from './responses';
 import { readResponsesResponse } from './responses-body';
-import { callIdWarnings } from './fold-kit';
+import { callIdWarnings, type AppendWatch } from './fold-kit';
 import { createEventParser } from './sse';
 import type { ProtocolId, ResponseReading, StreamFold } from './types';
 
@@ -37,14 +37,14 @@ export {
   type ToolResult,
 } from './compose';
 
-function protocolFold(protocol: ProtocolId): StreamFold {
+function protocolFold(protocol: ProtocolId, watch?: AppendWatch): StreamFold {
   switch (protocol) {
     case 'messages':
-      return createMessagesFold();
+      return createMessagesFold(watch);
     case 'chat':
-      return createChatFold();
+      return createChatFold(watch);
     case 'responses':
-      return createResponsesFold();
+      return createResponsesFold(watch);
   }
 }
 
@@ -59,8 +59,9 @@ function protocolReading(protocol: ProtocolId, json: unknown): ResponseReading {
   }
 }
 
-export function createFold(protocol: ProtocolId): StreamFold {
-  const fold = protocolFold(protocol);
+/** `watch` is told of each piece of text a delta appends (fold-kit.ts). */
+export function createFold(protocol: ProtocolId, watch?: AppendWatch): StreamFold {
+  const fold = protocolFold(protocol, watch);
   // A caller that parsed the event already (the core, for its Events list) passes it; the renderer does not, and
   // its events are parsed with what this stream taught its parser, made on first need. Tool-call ids are
   // checked when warnings are read.

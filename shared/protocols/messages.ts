@@ -9,6 +9,7 @@ import {
   cleanUsage,
   completeToolCall,
   createPieces,
+  type AppendWatch,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -111,9 +112,9 @@ interface BlockSlot {
   seeded?: boolean;
 }
 
-export function createMessagesFold(): StreamFold {
+export function createMessagesFold(watch?: AppendWatch): StreamFold {
   const warnings = createWarnings();
-  const pieces = createPieces();
+  const pieces = createPieces(watch);
   const blocks: Block[] = [];
   const slots = new Map<number, BlockSlot>();
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: Record<string, unknown> } = {};

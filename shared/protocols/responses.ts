@@ -9,6 +9,7 @@ import {
   QUIET_STEP,
   completeToolCall,
   createPieces,
+  type AppendWatch,
   createWarnings,
   errorOutcome,
   excerpt,
@@ -38,9 +39,9 @@ interface ItemSlot {
 
 const TERMINALS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 
-export function createResponsesFold(): StreamFold {
+export function createResponsesFold(watch?: AppendWatch): StreamFold {
   const warnings = createWarnings();
-  const pieces = createPieces();
+  const pieces = createPieces(watch);
   const items = new Map<number, ItemSlot>();
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   let usage: Usage = {};
@@ -366,7 +367,10 @@ export function createResponsesFold(): StreamFold {
       case 'response.output_text.delta': {
         const d = str(json.delta) ?? '';
         const b = textPart(json, 'text');
-        if (b) b.text += d;
+        if (b) {
+          b.text += d;
+          watch?.(b, d);
+        }
         step.content = d !== '';
         break;
       }
@@ -378,7 +382,10 @@ export function createResponsesFold(): StreamFold {
       case 'response.refusal.delta': {
         const d = str(json.delta) ?? '';
         const b = textPart(json, 'refusal');
-        if (b) b.text += d;
+        if (b) {
+          b.text += d;
+          watch?.(b, d);
+        }
         step.content = d !== '';
         break;
       }
@@ -403,13 +410,17 @@ export function createResponsesFold(): StreamFold {
         if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
         slot.lastSummary = index;
         b.text += d;
+        watch?.(b, d);
         step.content = d !== '';
         break;
       }
       case 'response.function_call_arguments.delta': {
         const d = str(json.delta) ?? '';
         const b = toolPart(json);
-        if (b) b.argsText += d;
+        if (b) {
+          b.argsText += d;
+          watch?.(b, d);
+        }
         step.content = d !== '';
         break;
       }

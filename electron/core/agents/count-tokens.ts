@@ -2,12 +2,12 @@
  * Claude Code's count_tokens call (docs/agents.md): with its system blocks and tools. It is not a run (no
  * transcript), so its exchange is kept on the step, key redacted, as the token-counting probe keeps its own.
  */
-import { parseGatewayError } from '../../../shared/errors';
 import type { AgentStep, StepExchange } from '../../../shared/agents/types';
 import { buildRequest, describeRequestError, gatewayRequest, safeResponseHeaders } from '../http/request';
 import { readBodyText } from '../http/body';
 import { RequestTimer } from '../http/timer';
 import { scrub } from '../secrets';
+import { gatewayErrorOf } from '../gateway-errors';
 import { capText, ProbeCancelled, type ProbeEnv } from '../probes/harness';
 import { agentHeaders } from './headers';
 
@@ -51,7 +51,7 @@ export async function countTokensExchange(env: ProbeEnv, payload: Record<string,
     Object.assign(exchange, { status: res.status, responseHeaders: headers, responseBody: capText(text, 4000) });
     if (!res.ok)
       return warn(
-        `answered ${parseGatewayError(res.status, headers, text, { requestUrl: req.url }).message}`,
+        `answered ${gatewayErrorOf(secrets, res.status, headers, text, { requestUrl: req.url }).message}`,
         res.status,
       );
     let n: unknown;

@@ -5,7 +5,8 @@
 import type { CallName } from '../../../shared/contract';
 import { reportHtml, reportMarkdown } from '../../../shared/agents/report';
 import type { CapabilityStore } from '../capability-store';
-import { scrub } from '../secrets';
+import { scrub, scrubDeep } from '../secrets';
+import { secretsOfProfile } from '../http/request';
 import { ProbeCancelled } from '../probes/harness';
 import { RunError } from '../errors';
 import type { CoreContext, Handlers, Receiver } from '../core-context';
@@ -31,6 +32,10 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
   /** Each check in flight: its profile, and the window that started it (only that one may stop it). */
   const inFlight = new Map<AbortController, { profileId: string; receiver: Receiver }>();
 
+  const profileSecrets = (profileId: string): string[] => {
+    const p = ctx.profiles.get(profileId);
+    return p ? secretsOfProfile(p, ctx.profiles.secretsFor(profileId)) : [];
+  };
   const requireProfile = (profileId: string) => {
     const profile = ctx.profiles.get(profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${profileId}.`);
@@ -43,7 +48,11 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
       const now = Date.now();
       return {
         profileId,
-        results: store.list(profileId).map((r) => ({ ...r, ageMs: Math.max(0, now - Date.parse(r.at)) })),
+        // Scrubbed again on the way out: a file written before a fix, or under another key, may still hold one.
+        results: scrubDeep(store.list(profileId), profileSecrets(profileId)).map((r) => ({
+          ...r,
+          ageMs: Math.max(0, now - Date.parse(r.at)),
+        })),
       };
     },
     'agents:check': async (input, receiver) => {
@@ -51,7 +60,8 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
       const controller = new AbortController();
       inFlight.set(controller, { profileId: input.profileId, receiver });
       try {
-        const result = await checkAgent(deps, input, controller.signal);
+        // Evidence quotes answers: scrubbed before agents.json and the reply, as capability results are.
+        const result = scrubDeep(await checkAgent(deps, input, controller.signal), profileSecrets(input.profileId));
         if (!controller.signal.aborted) await store.put(input.profileId, result);
         return result;
       } catch (err) {

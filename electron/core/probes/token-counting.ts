@@ -8,7 +8,6 @@
  * evidence; the Messages comparison is an ordinary run.
  */
 import { performance } from 'node:perf_hooks';
-import { parseGatewayError } from '../../../shared/errors';
 import {
   buildRequest,
   describeRequestError,
@@ -20,6 +19,7 @@ import {
 import { readBodyText } from '../http/body';
 import { RequestTimer } from '../http/timer';
 import { scrub } from '../secrets';
+import { gatewayErrorOf } from '../gateway-errors';
 import { capText, nonce, ProbeCancelled, ProbeStop, type ProbeEnv, type ProbeVerdict } from './harness';
 import { TOOL_NAME, WEATHER_SCHEMA } from './tools';
 
@@ -227,7 +227,7 @@ async function countTokensRequest(env: ProbeEnv, payload: Record<string, unknown
     evidence.responseBody = capText(text, 4000);
     evidence.ms = Math.round(performance.now() - t0);
     if (!res.ok) {
-      const info = parseGatewayError(res.status, headers, text, { requestUrl: urlShown(req.url) });
+      const info = gatewayErrorOf(secrets, res.status, headers, text, { requestUrl: urlShown(req.url) });
       return {
         ok: false,
         status: res.status,

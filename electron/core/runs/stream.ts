@@ -10,6 +10,8 @@ import type { SseMessage, Transcript } from '../../../shared/protocols/types';
 import { bodyErrorOf, parseGatewayError } from '../../../shared/errors';
 import { describeRequestError, type GatewayResponse } from '../http/request';
 import { scrub, secretWatchingDecoder } from '../secrets';
+import { scrubberFor } from '../scrubber';
+import { SplitSecretGuard, type GuardedEvent } from './split-secret-guard';
 import type { Head } from './head';
 import { capped, timeoutReason } from './verdict';
 import type { Ending, RunContext } from './types';
@@ -19,6 +21,7 @@ type Fold = ReturnType<typeof createFold>;
 /** The stream as far as it was read: the fold, and the text that came before any event. */
 interface Ingest {
   fold: Fold;
+  guard: SplitSecretGuard | undefined;
   terminalSeen: boolean;
   messages: number;
   /**
@@ -35,9 +38,16 @@ export async function readStream(
   head: Head | undefined,
   body: AsyncIterator<Uint8Array>,
 ): Promise<Ending> {
-  const fold = createFold(ctx.protocol);
+  // Events go to the log (and so to the window) through the guard, which holds back a secret split over deltas
+  // and reads the text as the fold appends it. A log that keeps nothing pushes nothing: it needs no guard.
+  const { log, secrets } = ctx;
+  const guard =
+    log.keeps && secrets.length > 0
+      ? new SplitSecretGuard(scrubberFor(secrets), (e) => log.add(e.t, e.type, e.data, e.event, e.size, e.rewritten))
+      : undefined;
+  const fold = createFold(ctx.protocol, guard?.appended);
   ctx.state.partial = () => fold.transcript();
-  const ingest: Ingest = { fold, terminalSeen: false, messages: 0, beforeEvents: '' };
+  const ingest: Ingest = { fold, guard, terminalSeen: false, messages: 0, beforeEvents: '' };
   const take = ingester(ctx, ingest);
   let transportError: unknown;
   try {
@@ -61,7 +71,7 @@ export async function readStream(
     // A fold that threw leaves the body unread: release the connection, as leaving a for-await would.
     body.return?.().catch(() => undefined);
   }
-  take.flush();
+  take.finish();
   return judgeStream(ctx, res, headers, ingest, transportError);
 }
 
@@ -89,6 +99,7 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   // A log that keeps nothing needs no sizes, so it never looks.
   let ascii = log.keeps;
   const watch = secretWatchingDecoder(secrets);
+  const { guard } = ingest;
   const keepBeforeEvents = (text: string) => {
     if (ingest.messages === 0 && ingest.beforeEvents.length < RESULT_BODY_CAP) ingest.beforeEvents += text;
     return text;
@@ -117,8 +128,14 @@ function ingester(ctx: RunContext, ingest: Ingest) {
       : ascii
         ? m.data.length + (m.event ? m.event.length + 8 : 0) + 8
         : Buffer.byteLength(m.data) + (m.event ? Buffer.byteLength(m.event) + 8 : 0) + 8;
-    log.add(chunkT, parsed.type, m.data, m.event, size);
-    const step = ingest.fold.push(m, parsed);
+    const e: GuardedEvent = { t: chunkT, type: parsed.type, data: m.data, event: m.event, size };
+    if (!guard) log.add(e.t, e.type, e.data, e.event, e.size);
+    let step;
+    try {
+      step = ingest.fold.push(m, parsed);
+    } finally {
+      guard?.event(e);
+    }
     if (step.content) {
       if (ctx.state.ttftMs === undefined) ctx.state.ttftMs = chunkT;
       ctx.state.contentTimes?.push(chunkT);
@@ -128,7 +145,15 @@ function ingester(ctx: RunContext, ingest: Ingest) {
   const onComment = (comment: string) => {
     if (watch.sawSecret) log.scrubbed(secrets);
     const text = watch.sawSecret ? scrub(comment, secrets) : comment;
-    log.add(chunkT, 'comment', text, undefined, Buffer.byteLength(text) + 3);
+    const e: GuardedEvent = {
+      t: chunkT,
+      type: 'comment',
+      data: text,
+      event: undefined,
+      size: Buffer.byteLength(text) + 3,
+    };
+    if (guard) guard.event(e);
+    else log.add(e.t, e.type, e.data, e.event, e.size);
   };
   const reader = createSseReader({ onMessage, onComment }, decoder);
   const flush = () => {
@@ -149,7 +174,11 @@ function ingester(ctx: RunContext, ingest: Ingest) {
       log.ended();
       reader.end();
     },
-    flush,
+    /** The last push: what the guard still holds goes too (its text never became a secret). */
+    finish() {
+      guard?.drain();
+      flush();
+    },
   };
 }
 
