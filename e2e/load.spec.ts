@@ -52,7 +52,9 @@ test('a load run: progress, charts, and a summary whose every figure follows fro
   const item = (label: string) => summary.getByLabel(label, { exact: true }).locator('dd');
   await expect(item('Requests sent')).toHaveText('20');
   await expect(item('Success rate')).toHaveText(`${((100 * ok.length) / rows.length).toFixed(1)} %`);
-  await expect(item('Requests/s')).toHaveText(`${((ok.length * 1000) / duration).toFixed(2)} req/s`);
+  const ended = rows.filter((r) => r.verdict !== 'cancelled');
+  await expect(item('Requests/s')).toHaveText(`${((ended.length * 1000) / duration).toFixed(2)} req/s`);
+  await expect(item('Completed/s')).toHaveText(`${((ok.length * 1000) / duration).toFixed(2)} req/s`);
   await expect(item('Output tokens/s')).toHaveText(`${((tokens * 1000) / duration).toFixed(2)} tok/s`);
   await expect(item('Output tokens')).toHaveText(String(tokens));
 
@@ -88,6 +90,11 @@ test('Stop mid-way cancels what is in flight and sends no more', async ({ app })
   await expect(loadStatus(app)).toContainText('Stopped:', { timeout: 10_000 });
   const summary = app.getByRole('region', { name: 'Load summary' });
   await expect(summary.getByLabel('Cancelled', { exact: true }).locator('dd')).toHaveText('4');
+  // Drawn as the summary counts them: cancelled (grey, in the legend), not failed.
+  await expect(summary.getByLabel('Failed', { exact: true }).locator('dd')).toHaveText('0');
+  await expect(loadStatus(app)).toContainText('0 failed, 4 cancelled');
+  await expect(app.locator('.load-chart path.dots.failed')).toHaveAttribute('d', '');
+  await expect(app.locator('.load-chart path.dots.cancelled')).not.toHaveAttribute('d', '');
   await expect(summary).toContainText('Stopped by you');
   const sent = Number(await summary.getByLabel('Requests sent', { exact: true }).locator('dd').textContent());
   expect(sent).toBeLessThan(40);
