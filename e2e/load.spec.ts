@@ -159,3 +159,45 @@ test('more than 100 requests to a gateway that is not the Demo gateway asks firs
   await expect(loadStatus(app)).toContainText('Finished: 101 of 101 done', { timeout: 30_000 });
   expect(sent()).toBe(101);
 });
+
+test('the Load form and Compare two load runs fit at 1280×720 and 1440×900: no select cut off, the header aligned', async ({
+  app,
+}) => {
+  await openLoad(app);
+  for (const model of ['claude-sim-haiku', 'sim-fault-429']) {
+    await configure(app, { model, requests: 4, concurrency: 4 });
+    await app.getByRole('button', { name: 'Start' }).click();
+    await expect(loadStatus(app)).toContainText('Finished:', { timeout: 30_000 });
+  }
+  const compare = app.getByRole('region', { name: 'Compare load runs' });
+  await compare.getByLabel('Load run A').selectOption({ index: 2 });
+  await compare.getByLabel('Load run B').selectOption({ index: 1 });
+  const table = compare.getByRole('table', { name: 'Load comparison' });
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ]) {
+    await app.setViewportSize(viewport);
+    const at = `${viewport.width}×${viewport.height}`;
+    // Each header cell stands over its column: a collapsed header sits apart from the cells below it.
+    for (const [k, name] of ['Figure', 'A', 'B'].entries()) {
+      const head = await table.getByRole('columnheader', { name, exact: true }).boundingBox();
+      const cell = await table.getByRole('row', { name: 'Profile' }).locator('th, td').nth(k).boundingBox();
+      expect(Math.abs(head!.x - cell!.x), `${at}: ${name}`).toBeLessThan(1);
+      expect(Math.abs(head!.width - cell!.width), `${at}: ${name}`).toBeLessThan(1);
+    }
+    // The text a select shows fits beside its arrow.
+    const cut = await app.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      return ['Request', 'Load profile', 'Load run A', 'Load run B'].flatMap((label) => {
+        const select = document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
+        const style = getComputedStyle(select);
+        ctx.font = style.font;
+        const text = ctx.measureText(select.selectedOptions[0].text).width;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+        return text > room ? [`${label}: "${select.selectedOptions[0].text}" needs ${text} px, has ${room}`] : [];
+      });
+    });
+    expect(cut, at).toEqual([]);
+  }
+});

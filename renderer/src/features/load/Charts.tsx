@@ -43,10 +43,11 @@ function Axes({ xs, ys, xTick, yTick, xTitle, yTitle }: AxesProps) {
           </text>
         </g>
       ))}
-      {xs.ticks.map((v) => (
+      {xs.ticks.map((v, k) => (
         <g key={`x${v}`} className="tick x">
           <line x1={x(v)} x2={x(v)} y1={H - B} y2={H - B + 4} />
-          <text x={x(v)} y={H - B + 14} textAnchor="middle">
+          {/* The last label ends at its tick: centred, it would run past the chart's right edge. */}
+          <text x={x(v)} y={H - B + 14} textAnchor={k === xs.ticks.length - 1 ? 'end' : 'middle'}>
             {xTick(v, xs)}
           </text>
         </g>
