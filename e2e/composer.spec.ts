@@ -27,7 +27,7 @@ test('temperature and top_p take a decimal typed key by key, and the request car
   await temperature.press('x');
   await expect(temperature).toHaveValue('0.7x');
   await expect(temperature).toHaveAttribute('aria-invalid', 'true');
-  await expect(app.getByText('Not a number. Send waits until it is one, or empty.')).toBeVisible();
+  await expect(app.getByText('Not a number. Send waits until it is one, or empty.', { exact: true })).toBeVisible();
   await expect(app.getByLabel('Why Send is off')).toContainText('Fix temperature before sending');
   await expect(app.getByRole('button', { name: 'Send' })).toBeDisabled();
   await temperature.press('Backspace');
