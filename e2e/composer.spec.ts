@@ -22,12 +22,14 @@ test('temperature and top_p take a decimal typed key by key, and the request car
   const maxTokens = app.getByLabel('max_tokens', { exact: true });
   await maxTokens.fill('');
   await maxTokens.pressSequentially('512');
-  // Text that is no number keeps the last value and says so.
+  // Text that is no number keeps the last value, says so, and holds Send.
   await temperature.press('End');
   await temperature.press('x');
   await expect(temperature).toHaveValue('0.7x');
   await expect(temperature).toHaveAttribute('aria-invalid', 'true');
-  await expect(app.getByText('Not a number: the request keeps the last valid value.')).toBeVisible();
+  await expect(app.getByText('Not a number. Send waits until it is one, or empty.', { exact: true })).toBeVisible();
+  await expect(app.getByLabel('Why Send is off')).toContainText('Fix temperature before sending');
+  await expect(app.getByRole('button', { name: 'Send' })).toBeDisabled();
   await temperature.press('Backspace');
   await expect(temperature).not.toHaveAttribute('aria-invalid', 'true');
   await app.getByRole('button', { name: 'Send' }).click();

@@ -52,7 +52,9 @@ test('a load run: progress, charts, and a summary whose every figure follows fro
   const item = (label: string) => summary.getByLabel(label, { exact: true }).locator('dd');
   await expect(item('Requests sent')).toHaveText('20');
   await expect(item('Success rate')).toHaveText(`${((100 * ok.length) / rows.length).toFixed(1)} %`);
-  await expect(item('Requests/s')).toHaveText(`${((ok.length * 1000) / duration).toFixed(2)} req/s`);
+  const ended = rows.filter((r) => r.verdict !== 'cancelled');
+  await expect(item('Requests/s')).toHaveText(`${((ended.length * 1000) / duration).toFixed(2)} req/s`);
+  await expect(item('Completed/s')).toHaveText(`${((ok.length * 1000) / duration).toFixed(2)} req/s`);
   await expect(item('Output tokens/s')).toHaveText(`${((tokens * 1000) / duration).toFixed(2)} tok/s`);
   await expect(item('Output tokens')).toHaveText(String(tokens));
 
@@ -88,6 +90,11 @@ test('Stop mid-way cancels what is in flight and sends no more', async ({ app })
   await expect(loadStatus(app)).toContainText('Stopped:', { timeout: 10_000 });
   const summary = app.getByRole('region', { name: 'Load summary' });
   await expect(summary.getByLabel('Cancelled', { exact: true }).locator('dd')).toHaveText('4');
+  // Drawn as the summary counts them: cancelled (grey, in the legend), not failed.
+  await expect(summary.getByLabel('Failed', { exact: true }).locator('dd')).toHaveText('0');
+  await expect(loadStatus(app)).toContainText('0 failed, 4 cancelled');
+  await expect(app.locator('.load-chart path.dots.failed')).toHaveAttribute('d', '');
+  await expect(app.locator('.load-chart path.dots.cancelled')).not.toHaveAttribute('d', '');
   await expect(summary).toContainText('Stopped by you');
   const sent = Number(await summary.getByLabel('Requests sent', { exact: true }).locator('dd').textContent());
   expect(sent).toBeLessThan(40);
@@ -148,4 +155,46 @@ test('the browser host refuses more than 100 requests to a gateway that is not t
   await app.getByRole('button', { name: 'Start' }).click();
   await expect(loadStatus(app)).toContainText('Finished: 100 of 100 done', { timeout: 30_000 });
   expect(sent()).toBe(100);
+});
+
+test('the Load form and Compare two load runs fit at 1280×720 and 1440×900: no select cut off, the header aligned', async ({
+  app,
+}) => {
+  await openLoad(app);
+  for (const model of ['claude-sim-haiku', 'sim-fault-429']) {
+    await configure(app, { model, requests: 4, concurrency: 4 });
+    await app.getByRole('button', { name: 'Start' }).click();
+    await expect(loadStatus(app)).toContainText('Finished:', { timeout: 30_000 });
+  }
+  const compare = app.getByRole('region', { name: 'Compare load runs' });
+  await compare.getByLabel('Load run A').selectOption({ index: 2 });
+  await compare.getByLabel('Load run B').selectOption({ index: 1 });
+  const table = compare.getByRole('table', { name: 'Load comparison' });
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ]) {
+    await app.setViewportSize(viewport);
+    const at = `${viewport.width}×${viewport.height}`;
+    // Each header cell stands over its column: a collapsed header sits apart from the cells below it.
+    for (const [k, name] of ['Figure', 'A', 'B'].entries()) {
+      const head = await table.getByRole('columnheader', { name, exact: true }).boundingBox();
+      const cell = await table.getByRole('row', { name: 'Profile' }).locator('th, td').nth(k).boundingBox();
+      expect(Math.abs(head!.x - cell!.x), `${at}: ${name}`).toBeLessThan(1);
+      expect(Math.abs(head!.width - cell!.width), `${at}: ${name}`).toBeLessThan(1);
+    }
+    // The text a select shows fits beside its arrow.
+    const cut = await app.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      return ['Request', 'Load profile', 'Load run A', 'Load run B'].flatMap((label) => {
+        const select = document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
+        const style = getComputedStyle(select);
+        ctx.font = style.font;
+        const text = ctx.measureText(select.selectedOptions[0].text).width;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+        return text > room ? [`${label}: "${select.selectedOptions[0].text}" needs ${text} px, has ${room}`] : [];
+      });
+    });
+    expect(cut, at).toEqual([]);
+  }
 });

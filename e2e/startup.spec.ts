@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, launchHost, test } from './fixtures';
+import { output, pickModel, status } from './helpers';
 
 test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({
   page,
@@ -118,6 +119,17 @@ test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops 
   await page.keyboard.press('ControlOrMeta+Shift+Enter');
   const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
   await expect(column).toContainText('complete', { timeout: 20_000 });
+});
+
+test('Esc stops a run sent with Ctrl/Cmd+Enter while the focus is still in the message', async ({ app: page }) => {
+  await pickModel(page, 'sim-fault-slow');
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.click();
+  await message.press('ControlOrMeta+Enter');
+  await expect(output(page)).toContainText('this is', { timeout: 10_000 });
+  await expect(message).toBeFocused();
+  await message.press('Escape');
+  await expect(status(page)).toContainText('cancelled');
 });
 
 test('a dismissed "Bring the … request here" offer stays so for that pair, after a restart', async ({

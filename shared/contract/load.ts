@@ -40,6 +40,8 @@ export interface LoadPoint {
   ttftMs?: number;
   e2eMs: number;
   ok: boolean;
+  /** Stopped before it ended (Stop, the duration cap): neither a success nor a failure. */
+  cancelled?: boolean;
 }
 
 /** A rate-limit header's value when it changed, ms since the run started. */

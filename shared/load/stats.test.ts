@@ -81,11 +81,23 @@ describe('the summary', () => {
   it('rates over the run: first request sent to last verdict', () => {
     // 0 → 2000 ms (request 1 ends at 500 + 1500).
     expect(s.durationMs).toBe(2000);
-    expect(s.requestsPerSec).toBe(1);
+    // Every request that ended counts, failed ones too (5 in 2 s); the cancelled one does not.
+    expect(s.requestsPerSec).toBe(2.5);
+    expect(s.completedPerSec).toBe(1);
     expect(s.totalOutputTokens).toBe(15);
     expect(s.outputTokensPerSec).toBe(7.5);
     // Per request: 10/1 s and 5/1.5 s.
     expect(s.outputTokensPerSecPerRequest.mean).toBeCloseTo((10 + 10 / 3) / 2, 10);
+  });
+
+  it('requests/s of a burst that all failed fast is their rate, not 0: 20 429s in 16 ms are 1,250/s', () => {
+    const burst = Array.from({ length: 20 }, (_, i) =>
+      row({ i, startMs: i * 0.5, verdict: 'http-error', status: 429, e2eMs: 6.5, reason: 'HTTP 429' }),
+    );
+    const b = summarize(burst);
+    expect(b.durationMs).toBe(16);
+    expect(b.requestsPerSec).toBe(1250);
+    expect(b.completedPerSec).toBe(0);
   });
 
   it('latencies over completed requests; ITL pooled over every gap', () => {

@@ -55,7 +55,10 @@ export interface LoadSummary {
   successRate?: number;
   /** First request sent → last verdict, in ms. */
   durationMs: number;
+  /** Requests that ended (completed or failed, not cancelled) ÷ duration; undefined when no time passed. */
   requestsPerSec?: number;
+  /** Completed requests ÷ duration (vLLM's request throughput). Absent from runs saved before it was added. */
+  completedPerSec?: number;
   outputTokensPerSec?: number;
   /** Mean over completed requests reporting output tokens of output ÷ E2E. */
   outputTokensPerSecPerRequest: Distribution;
@@ -195,7 +198,8 @@ export function summarize(rows: readonly LoadRow[]): LoadSummary {
     cancelled,
     successRate: ended > 0 ? done.length / ended : undefined,
     durationMs,
-    requestsPerSec: perSec(done.length),
+    requestsPerSec: ended > 0 ? perSec(ended) : undefined,
+    completedPerSec: ended > 0 ? perSec(done.length) : undefined,
     outputTokensPerSec: counted.length ? perSec(totalOutputTokens) : undefined,
     outputTokensPerSecPerRequest: distribution(
       counted.filter((r) => r.e2eMs > 0).map((r) => (r.outputTokens! * 1000) / r.e2eMs),

@@ -179,6 +179,7 @@ export class LoadRun {
       ttftMs: row.ttftMs,
       e2eMs: row.e2eMs,
       ok: row.verdict === 'complete',
+      ...(row.verdict === 'cancelled' ? { cancelled: true } : {}),
     });
     this.overheadTotal += performance.now() - s;
   }

@@ -12,6 +12,7 @@ import { inputTokens } from './tokens';
 import { errorFrame, renderBody, renderFrames, type Frame, type Meta } from './render';
 import { createRelays, relayFrames, type RelayedRequest, type Relays } from './relays';
 import { modelsList } from './models-route';
+import { invalidRequest, sendInvalid } from './validation';
 import { baseHeaders, familyOf, keyOf, readBody, sendError, type AuthHeader, type Family } from './replies';
 
 export { DEFAULT_KEYS, DEMO_KEY, SIM_MODELS, type SimModel } from './catalogue';
@@ -235,6 +236,8 @@ async function handleChat(
     if (err instanceof RequestError) return sendError(res, state, fam, err.status, err.type, err.message, err.code);
     throw err;
   }
+  const invalid = invalidRequest(protocol, body, conv, model);
+  if (invalid) return sendInvalid(res, state, protocol, invalid);
   if (protocol === 'responses' && typeof body.previous_response_id === 'string') {
     const prev = state.responses.get(body.previous_response_id);
     if (!prev)

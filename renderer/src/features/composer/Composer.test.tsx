@@ -106,12 +106,46 @@ describe('number fields take what is typed, key by key', () => {
       expect(body('chat').temperature).toBe(0.7);
       expect(temperature.getAttribute('aria-invalid')).toBe('true');
       expect(document.getElementById(temperature.getAttribute('aria-describedby')!)?.textContent).toMatch(
-        /keeps the last valid value/,
+        /Send waits until/,
       );
     }
     fireEvent.change(temperature, { target: { value: '0.9' } });
     expect(temperature.getAttribute('aria-invalid')).toBeNull();
     expect(body('chat').temperature).toBe(0.9);
+  });
+});
+
+describe('a number field holding text that means no number', () => {
+  const ready = () =>
+    useAppStore.setState((s) => ({
+      profiles: { activeId: 'p1', profiles: [], keyStorages: [] },
+      composers: { ...s.composers, messages: { ...s.composers.messages, body: { ...body('messages'), model: 'm' } } },
+    }));
+  const send = () => screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+
+  it('holds Send and says which field, so the body never goes with a value the field does not show', async () => {
+    ready();
+    render(<Composer protocol="messages" />);
+    const max = field('max_tokens');
+    clear(max);
+    typeKeys(max, '1e309');
+    // On the way, "1e30" was a number and went into the body; the field now shows text that is none.
+    expect(max.value).toBe('1e309');
+    expect(send().disabled).toBe(true);
+    expect(screen.getByLabelText('Why Send is off').textContent).toBe(
+      'Fix max_tokens before sending: Too large to be a JSON number. Send waits until it fits, or is empty.',
+    );
+    await act(async () => fireEvent.keyDown(max, { key: 'Enter', ctrlKey: true }));
+    expect(start).not.toHaveBeenCalled();
+
+    fireEvent.change(max, { target: { value: 'abc' } });
+    expect(screen.getByLabelText('Why Send is off').textContent).toMatch(
+      /^Fix max_tokens before sending: Not a number/,
+    );
+    fireEvent.change(max, { target: { value: '300' } });
+    expect(send().disabled).toBe(false);
+    await act(async () => fireEvent.click(send()));
+    expect(start.mock.calls[0][0].body.max_tokens).toBe(300);
   });
 });
 

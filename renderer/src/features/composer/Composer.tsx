@@ -10,6 +10,7 @@ import { Parameters } from './Parameters';
 import { SystemPrompt } from './SystemPrompt';
 import { ToolCalls } from './ToolCalls';
 import { useToolsText } from './ToolsField';
+import { FieldErrorsContext, useFieldErrors } from './field-errors';
 import { useComposerBody } from './use-composer-body';
 import { useComposerRun } from './use-composer-run';
 
@@ -70,7 +71,8 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   // While the JSON does not parse, a form edit would rewrite it from the last valid body and lose what was typed there.
   const formLocked = useAppStore((s) => !!s.composers[protocol].jsonError);
   const tools = useToolsText(protocol);
-  const run = useComposerRun(protocol, tools.error);
+  const fields = useFieldErrors();
+  const run = useComposerRun(protocol, tools.error, fields.blocked);
   useModelShortcut(protocol);
   const model = typeof body.model === 'string' ? body.model : '';
   return (
@@ -103,7 +105,9 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
               onSend={run.sendToolResults}
             />
           )}
-          <Parameters protocol={protocol} tools={tools} />
+          <FieldErrorsContext value={fields.report}>
+            <Parameters protocol={protocol} tools={tools} />
+          </FieldErrorsContext>
         </fieldset>
         <RequestJson protocol={protocol} />
       </div>

@@ -21,7 +21,7 @@ function FieldInput({
   inputMode: 'numeric' | 'decimal';
 }) {
   const { body, set } = useComposerBody(protocol);
-  const text = useFieldText(body[field], codec, (v) => set(setField(body, field, v)));
+  const text = useFieldText(body[field], codec, (v) => set(setField(body, field, v)), label);
   return (
     <label>
       <span className="label">{label}</span>

@@ -330,11 +330,11 @@ export const numberText: FieldCodec = {
   read(text) {
     const t = text.trim();
     if (t === '') return { value: undefined };
-    if (!DECIMAL.test(t)) return { error: 'Not a number: the request keeps the last valid value.' };
+    if (!DECIMAL.test(t)) return { error: 'Not a number. Send waits until it is one, or empty.' };
     const n = Number(t);
     return Number.isFinite(n)
       ? { value: n }
-      : { error: 'Too large to be a JSON number: the request keeps the last valid value.' };
+      : { error: 'Too large to be a JSON number. Send waits until it fits, or is empty.' };
   },
 };
 

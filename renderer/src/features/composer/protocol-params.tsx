@@ -48,8 +48,11 @@ function Choice({
 function Thinking({ protocol }: Params) {
   const { body, set } = useComposerBody(protocol);
   const thinking = isObj(body.thinking) ? body.thinking : undefined;
-  const budget = useFieldText(thinking?.budget_tokens, numberText, (v) =>
-    set(setNested(body, 'thinking', 'budget_tokens', v)),
+  const budget = useFieldText(
+    thinking?.budget_tokens,
+    numberText,
+    (v) => set(setNested(body, 'thinking', 'budget_tokens', v)),
+    'budget_tokens',
   );
   const choose = (v: string) => {
     if (v !== 'enabled') return set(setField(body, 'thinking', v === '' ? undefined : { type: v }));

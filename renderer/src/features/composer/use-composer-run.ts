@@ -54,7 +54,7 @@ function useDefaultModel(protocol: ProtocolId, model: string) {
  * Everything a composer tab does with its runs: Send, Stop, Continue, answering tool calls, and why Send is
  * held. Components call these; they reach the core only through the store's actions.
  */
-export function useComposerRun(protocol: ProtocolId, toolsError: string | undefined) {
+export function useComposerRun(protocol: ProtocolId, toolsError: string | undefined, fieldError?: string) {
   const body = useAppStore((s) => s.composers[protocol].body);
   const draft = useAppStore((s) => s.composers[protocol].draft);
   const jsonError = useAppStore((s) => s.composers[protocol].jsonError);
@@ -90,11 +90,13 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     ? 'Fix the JSON before sending.'
     : toolsError
       ? 'Fix the tools JSON before sending.'
-      : !profileId
-        ? 'No profile.'
-        : !model
-          ? 'Pick a model first.'
-          : conversationProblem(protocol, toSend);
+      : fieldError
+        ? fieldError
+        : !profileId
+          ? 'No profile.'
+          : !model
+            ? 'Pick a model first.'
+            : conversationProblem(protocol, toSend);
 
   /** Starts a run of `next`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (next: Body): Promise<string | undefined> => {

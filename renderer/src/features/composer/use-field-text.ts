@@ -1,5 +1,6 @@
 import { useId, useState, type ChangeEvent } from 'react';
 import type { FieldCodec } from './body-fields';
+import { useReportFieldError } from './field-errors';
 
 interface Typed {
   text: string;
@@ -13,15 +14,17 @@ interface Typed {
  * ("0." and "0", "a\n" and "a"): writing the body's value back into the field on every keystroke would eat the
  * "." of "0.7" and the new line of a second stop sequence. So the field shows what the user typed while that
  * still stands for the body's value, and the body's value once it changed elsewhere (JSON editor, preset,
- * Continue). Text that means no value (`abc` in a number field) leaves the body as it was and says so.
+ * Continue). Text that means no value (`abc` in a number field) leaves the body as it was, says so, and, for a field
+ * with a `name`, holds Send while it stands (field-errors.ts): the body must not go out with a value not shown.
  */
-export function useFieldText(value: unknown, codec: FieldCodec, write: (value: unknown) => void) {
+export function useFieldText(value: unknown, codec: FieldCodec, write: (value: unknown) => void, name?: string) {
   const errorId = useId();
   const shown = codec.format(value);
   const [typed, setTyped] = useState<Typed>();
   const current = typed?.stands === shown ? typed : undefined;
   // The body moved on: forget the typed text, so it cannot come back if the body later returns to that value.
   if (typed && !current) setTyped(undefined);
+  useReportFieldError(name, current?.error);
   return {
     error: current?.error,
     errorId,

@@ -30,7 +30,7 @@ export function LoadCompare() {
       <div className="card-head">
         <strong>Compare two load runs</strong>
       </div>
-      <div className="row">
+      <div className="load-compare-pick">
         {(['A', 'B'] as const).map((slot, k) => (
           <label key={slot} className="field-inline">
             {slot}
@@ -59,7 +59,7 @@ function CompareTable({ a, b }: { a: LoadRecord; b: LoadRecord }) {
   const fb = figuresOf(b.summary);
   const sb = setupOf(b);
   return (
-    <table className="load-table compare" aria-label="Load comparison">
+    <table className="load-table load-compare-table" aria-label="Load comparison">
       <thead>
         <tr>
           <th scope="col">Figure</th>

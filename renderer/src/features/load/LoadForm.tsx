@@ -83,7 +83,7 @@ function SourceFields({ error, disabled }: { error?: string; disabled: boolean }
   const activeName = profiles?.profiles.find((p) => p.id === profiles.activeId)?.name;
   return (
     <>
-      <label className="load-field">
+      <label className="load-field wide">
         <span className="label">Request</span>
         <select
           aria-label="Request"
@@ -106,7 +106,7 @@ function SourceFields({ error, disabled }: { error?: string; disabled: boolean }
         </select>
         {error && <span className="field-error">{error}</span>}
       </label>
-      <label className="load-field">
+      <label className="load-field wide">
         <span className="label">Profile</span>
         <select
           aria-label="Load profile"

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { LoadRecord } from '../../../../shared/contract';
 import { rowsToCsv } from '../../../../shared/load/csv';
 import { tpotOf } from '../../../../shared/load/stats';
-import { download, LATENCIES, ms, percent, rate, STATS } from './format';
+import { download, LATENCIES, ms, percent, rate, requestRate, STATS } from './format';
 
 /** Rows shown in the window; the export has them all. */
 const ROWS_SHOWN = 500;
@@ -27,7 +27,8 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
         <Item label="Cancelled" value={String(s.cancelled)} />
         <Item label="Success rate" value={percent(s.successRate)} />
         <Item label="Duration" value={ms(s.durationMs)} />
-        <Item label="Requests/s" value={rate(s.requestsPerSec, 'req/s')} />
+        <Item label="Requests/s" value={requestRate(s.requestsPerSec, s)} />
+        <Item label="Completed/s" value={requestRate(s.completedPerSec, s)} />
         <Item label="Output tokens/s" value={rate(s.outputTokensPerSec, 'tok/s')} />
         <Item
           label="Output tokens/s per request"

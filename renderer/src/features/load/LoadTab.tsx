@@ -11,9 +11,15 @@ import { LoadForm } from './LoadForm';
 import { LoadSummary } from './LoadSummary';
 import './load.css';
 
+/** Requests stopped before they ended: counted apart from the failures, as the summary counts them. */
+const cancelledOf = (live: LiveLoad) => live.points.reduce((n, p) => n + (p.cancelled ? 1 : 0), 0);
+
 function statusText(live: LiveLoad | undefined): string {
   if (!live) return 'Idle: no load run yet.';
-  const counts = `${live.done} of ${live.total} done, ${live.inFlight} in flight, ${live.failed} failed`;
+  const cancelled = cancelledOf(live);
+  const counts =
+    `${live.done} of ${live.total} done, ${live.inFlight} in flight, ${live.failed} failed` +
+    (cancelled ? `, ${cancelled} cancelled` : '');
   const secs = `${(live.elapsedMs / 1000).toFixed(1)} s`;
   switch (live.state) {
     case 'running':
@@ -29,6 +35,7 @@ function statusText(live: LiveLoad | undefined): string {
 
 function Progress({ live }: { live: LiveLoad }) {
   const pct = (n: number) => `${(100 * n) / Math.max(1, live.total)}%`;
+  const cancelled = cancelledOf(live);
   return (
     <div
       className="load-progress"
@@ -38,8 +45,9 @@ function Progress({ live }: { live: LiveLoad }) {
       aria-valuemax={live.total}
       aria-valuenow={live.done}
     >
-      <span className="seg ok" style={{ width: pct(live.done - live.failed) }} />
+      <span className="seg ok" style={{ width: pct(live.done - live.failed - cancelled) }} />
       <span className="seg failed" style={{ width: pct(live.failed) }} />
+      <span className="seg cancelled" style={{ width: pct(cancelled) }} />
       <span className="seg flight" style={{ width: pct(live.inFlight) }} />
     </div>
   );

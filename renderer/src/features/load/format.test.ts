@@ -25,10 +25,33 @@ describe('comparing two load runs', () => {
       { i: 0, startMs: 0, verdict: 'complete', e2eMs: 1000, ttftMs: 100, outputTokens: 11, itlMs: [90], reason: 'ok' },
     ];
     const figures = figuresOf(summarize(rows));
-    expect(figures).toHaveLength(4 + 16);
+    expect(figures).toHaveLength(5 + 16);
     expect(figures[0]).toMatchObject({ label: 'Success rate', text: '100.0 %' });
     expect(figures.find((f) => f.label === 'Time per output token p50')?.text).toBe('90.0 ms');
     expect(figures.find((f) => f.label === 'Output tokens/s')?.text).toBe('11.00 tok/s');
+  });
+});
+
+describe('requests per second', () => {
+  const fail = (i: number, startMs: number, e2eMs: number): LoadRow => ({
+    i,
+    startMs,
+    verdict: 'http-error',
+    status: 429,
+    e2eMs,
+    itlMs: [],
+    reason: 'HTTP 429',
+  });
+  const text = (rows: LoadRow[], label: string) => figuresOf(summarize(rows)).find((f) => f.label === label)?.text;
+
+  it('20 requests that all got 429 in 16 ms read 1,250 req/s, not 0.00', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => fail(i, i * 0.5, 6.5));
+    expect(text(rows, 'Requests/s')).toBe('1250.00 req/s');
+    expect(text(rows, 'Completed/s')).toBe('0.00 req/s');
+  });
+
+  it('requests that ended in no measurable time say so rather than a rate', () => {
+    expect(text([fail(0, 0, 0)], 'Requests/s')).toBe('too short to measure');
   });
 });
 

@@ -5,6 +5,15 @@ export const ms = (v: number | undefined) => (v === undefined ? '—' : `${v.toF
 export const rate = (v: number | undefined, unit: string) => (v === undefined ? '—' : `${v.toFixed(2)} ${unit}`);
 export const percent = (v: number | undefined) => (v === undefined ? '—' : `${(v * 100).toFixed(1)} %`);
 
+/**
+ * A per-second rate of a run's requests: none when nothing ended, and when requests ended in no measurable
+ * time, that rather than a rate (never 0.00 for requests that did end).
+ */
+export function requestRate(v: number | undefined, s: Pick<LoadSummary, 'sent' | 'cancelled'>): string {
+  if (v !== undefined) return rate(v, 'req/s');
+  return s.sent - s.cancelled > 0 ? 'too short to measure' : '—';
+}
+
 export const LATENCIES = [
   ['ttftMs', 'Time to first token'],
   ['itlMs', 'Inter-token latency'],
@@ -25,7 +34,13 @@ export interface Figure {
 export function figuresOf(s: LoadSummary): Figure[] {
   const figures: Figure[] = [
     { label: 'Success rate', value: s.successRate, text: percent(s.successRate), higherIsBetter: true },
-    { label: 'Requests/s', value: s.requestsPerSec, text: rate(s.requestsPerSec, 'req/s'), higherIsBetter: true },
+    { label: 'Requests/s', value: s.requestsPerSec, text: requestRate(s.requestsPerSec, s), higherIsBetter: true },
+    {
+      label: 'Completed/s',
+      value: s.completedPerSec,
+      text: requestRate(s.completedPerSec, s),
+      higherIsBetter: true,
+    },
     {
       label: 'Output tokens/s',
       value: s.outputTokensPerSec,

@@ -52,12 +52,21 @@ describe('model picker: Enter and leaving the box commit what the user means', (
     expect(box.value).toBe('gpt-4o');
   });
 
-  it('Enter on an unlisted id that starts a listed one keeps the id as typed', () => {
-    const box = setup(['claude-sonnet-4-5-20250929']);
-    fireEvent.change(box, { target: { value: 'claude-sonnet-4-5' } });
+  it('Enter on a fragment that only one listed model matches takes that model, not the fragment', () => {
+    const box = setup(['claude-sonnet-4-5-20250929', 'gpt-4o']);
+    fireEvent.change(box, { target: { value: 'sonnet' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect(model()).toBe('claude-sonnet-4-5');
-    expect(box.value).toBe('claude-sonnet-4-5');
+    expect(model()).toBe('claude-sonnet-4-5-20250929');
+    expect(box.value).toBe('claude-sonnet-4-5-20250929');
+    expect(screen.queryByRole('status', { name: 'Model not listed' })).toBeNull();
+  });
+
+  it('Enter on a fragment several models match keeps it as typed and says it is not listed', () => {
+    const box = setup(['gpt-4o', 'gpt-4o-mini']);
+    fireEvent.change(box, { target: { value: 'gpt-4' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(model()).toBe('gpt-4');
+    expect(screen.getByRole('status', { name: 'Model not listed' }).textContent).toContain('“gpt-4” is not in');
   });
 
   it('an option highlighted with the arrow keys is the one Enter takes; Up past the first goes back to the typed id', () => {
@@ -80,6 +89,10 @@ describe('model picker: Enter and leaving the box commit what the user means', (
     fireEvent.change(box, { target: { value: 'my-custom-model' } });
     fireEvent.blur(box);
     expect(box.value).toBe('my-custom-model');
+    // Not silently: the picker says the id matches no listed model before Send asks for it.
+    expect(screen.getByRole('status', { name: 'Model not listed' }).textContent).toContain(
+      '“my-custom-model” is not in this gateway’s models list',
+    );
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     });

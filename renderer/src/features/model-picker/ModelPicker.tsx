@@ -37,15 +37,20 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
   };
 
   /**
-   * Enter, and leaving the box, commit what the user means: the option they highlighted with the arrow keys,
-   * else the id exactly as typed — listed or not, since gateways serve models they do not list. Never the
-   * first filtered row: typing `gpt-4o` must not send `gpt-4o-mini`. An emptied box keeps the current model.
+   * Enter, and leaving the box, commit what the user means: the option they highlighted with the arrow keys;
+   * on Enter, the only listed model that matches (a fragment is not an id: sent, it is a 404); else the id
+   * exactly as typed — listed or not, since gateways serve models they do not list, and the picker then says
+   * it is not listed. Never the first of several rows: typing `gpt-4o` must not send `gpt-4o-mini`. An emptied
+   * box keeps the current model.
    */
-  const commit = () => {
+  const commit = (enter: boolean) => {
     const highlighted = active >= 0 ? shown[active]?.id : undefined;
     const typed = query?.trim();
-    choose(highlighted ?? (typed || value));
+    const only = enter && typed && shown.length === 1 ? shown[0].id : undefined;
+    const exact = typed ? shown.find((m) => m.id === typed)?.id : undefined;
+    choose(highlighted ?? exact ?? only ?? (typed || value));
   };
+  const unlisted = query === null && !!value && !!list?.models.length && !index.some((m) => m.model.id === value);
 
   return (
     <div className="model-picker">
@@ -68,7 +73,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
             if (query === null && value === '') setQuery('');
           }}
           onClick={() => setOpen(true)}
-          onBlur={commit}
+          onBlur={() => commit(false)}
           onChange={(e) => {
             setQuery(e.target.value);
             setActive(-1);
@@ -87,7 +92,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               if (active > 0) virtual.scrollToIndex(active - 1);
             } else if (e.key === 'Enter') {
               e.preventDefault();
-              commit();
+              commit(true);
             } else if (e.key === 'Escape') {
               // As Tab does: what was typed stays (and is what Send uses); only the list closes. An open list
               // takes this Escape for itself, so a window-wide Escape (stop the run) does not act on it too.
@@ -181,6 +186,11 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
               −{list.removed.length} gone: {list.removed.join(', ')}
             </span>
           )}
+        </span>
+      )}
+      {unlisted && (
+        <span className="model-unlisted warn" role="status" aria-label="Model not listed">
+          “{value}” is not in this gateway’s models list: Send asks for it as typed.
         </span>
       )}
       {list?.error && (

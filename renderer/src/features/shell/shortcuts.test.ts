@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isTyping, shortcutFor, tabKeyTarget, TAB_ORDER, type KeyLike } from './shortcuts';
+import { renderHook } from '@testing-library/react';
+import { isTyping, shortcutFor, tabKeyTarget, TAB_ORDER, type KeyLike, type ShortcutAction } from './shortcuts';
+import { useGlobalShortcuts } from './use-shell';
 
 const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
   key: k,
@@ -20,9 +22,11 @@ describe('the keyboard map', () => {
     expect(shortcutFor(key('1'), false)).toBeUndefined();
   });
 
-  it('Esc and ? act only when no text field has the focus; the modifier shortcuts act anywhere', () => {
+  it('? acts only when no text field has the focus; Esc and the modifier shortcuts act anywhere', () => {
     expect(shortcutFor(key('Escape'), false)).toEqual({ kind: 'stop' });
-    expect(shortcutFor(key('Escape'), true)).toBeUndefined();
+    // After Ctrl/Cmd+Enter the focus is in the message: Esc from there stops the run too.
+    expect(shortcutFor(key('Escape'), true)).toEqual({ kind: 'stop' });
+    expect(shortcutFor(key('Escape', { ctrlKey: true }), true)).toBeUndefined();
     expect(shortcutFor(key('?', { shiftKey: true }), false)).toEqual({ kind: 'help' });
     expect(shortcutFor(key('?', { shiftKey: true }), true)).toBeUndefined();
     expect(shortcutFor(key('Enter', { ctrlKey: true, shiftKey: true }), true)).toEqual({ kind: 'run-all' });
@@ -48,5 +52,26 @@ describe('the keyboard map', () => {
     const line = editor.appendChild(document.createElement('div'));
     expect([text, document.createElement('textarea'), line].map(isTyping)).toEqual([true, true, true]);
     expect([box, document.createElement('button'), document.body].map(isTyping)).toEqual([false, false, false]);
+  });
+});
+
+describe('the window-wide listener', () => {
+  const press = (target: Element, prevent = false) => {
+    const e = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true });
+    if (prevent) target.addEventListener('keydown', (k) => k.preventDefault(), { once: true });
+    target.dispatchEvent(e);
+  };
+
+  it('Esc in the message field asks to stop; an Esc a list or autocomplete took for itself does not', () => {
+    const actions: ShortcutAction[] = [];
+    const hook = renderHook(() => useGlobalShortcuts((a) => void actions.push(a)));
+    const message = document.body.appendChild(document.createElement('textarea'));
+    message.focus();
+    press(message);
+    expect(actions).toEqual([{ kind: 'stop' }]);
+    press(message, true);
+    expect(actions).toHaveLength(1);
+    message.remove();
+    hook.unmount();
   });
 });

@@ -22,7 +22,7 @@ export type ShortcutAction =
 
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl/Cmd+Enter', what: 'Send the request (in a protocol tab)' },
-  { keys: 'Esc', what: 'Stop the run in view' },
+  { keys: 'Esc', what: 'Stop the run in view (from a text field too)' },
   {
     keys: 'Ctrl/Cmd+1 … 9',
     what: 'Messages, Chat Completions, Responses, Compare, History, Presets, Capabilities, Load, Agents',
@@ -51,15 +51,21 @@ export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && target.isContentEditable === true;
 }
 
-/** The action a key press asks for, or undefined. Modifier shortcuts work anywhere; plain keys not while typing. */
+/**
+ * The action a key press asks for, or undefined. Modifier shortcuts work anywhere, and so does Esc: after
+ * Ctrl/Cmd+Enter the focus is still in the message, and a field has nothing to do with Esc that stopping
+ * outranks (a list, autocomplete or dialog that closes on it takes the key first; see use-shell.ts). Other
+ * plain keys are text while typing.
+ */
 export function shortcutFor(e: KeyLike, typing: boolean): ShortcutAction | undefined {
   const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
   if (mod && !e.shiftKey && /^[1-9]$/.test(e.key) && Number(e.key) <= TAB_ORDER.length)
     return { kind: 'tab', tab: TAB_ORDER[Number(e.key) - 1] };
   if (mod && e.shiftKey && e.key === 'Enter') return { kind: 'run-all' };
   if (mod && !e.shiftKey && e.key.toLowerCase() === 'k') return { kind: 'focus-model' };
-  if (typing || e.ctrlKey || e.metaKey || e.altKey) return undefined;
-  if (e.key === 'Escape') return { kind: 'stop' };
+  if (e.ctrlKey || e.metaKey || e.altKey) return undefined;
+  if (e.key === 'Escape' && !e.shiftKey) return { kind: 'stop' };
+  if (typing) return undefined;
   if (e.key === '?') return { kind: 'help' };
   return undefined;
 }

@@ -11,6 +11,7 @@ import { isTyping, shortcutFor, type ShortcutAction } from './shortcuts';
 export function useGlobalShortcuts(onAction: (action: ShortcutAction) => boolean | void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A control that handled the key (an open list, the editor's autocomplete) prevented it or kept it.
       if (e.defaultPrevented || e.isComposing) return;
       // A modal dialog (Connections, the shortcuts list) owns the keyboard while it is open.
       if (document.querySelector('dialog[open]')) return;

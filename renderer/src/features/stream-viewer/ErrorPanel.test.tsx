@@ -62,26 +62,28 @@ describe('ErrorPanel: Retry on a 429 or 529', () => {
   });
   const button = () => screen.getByRole('button', { name: /^Retry/ });
 
-  it('counts down on the button, and a click retries at once', () => {
+  it('the button says what a click does, "Retry now", and the countdown is the retry-after line', () => {
     const onRetry = vi.fn();
     render(<ErrorPanel error={err429(3)} endedAt={iso(T0)} onRetry={onRetry} />);
-    expect(button().textContent).toBe('Retry in 3 s');
+    expect(button().textContent).toBe('Retry now');
+    expect(retryText()).toBe('3 s — retry in 3 s');
     act(() => {
       vi.advanceTimersByTime(1000);
     });
-    expect(button().textContent).toBe('Retry in 2 s');
+    expect(button().textContent).toBe('Retry now');
+    expect(retryText()).toBe('3 s — retry in 2 s');
     fireEvent.click(button());
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
-  it('at zero says Retry and waits for a click while automatic retry is off (the default)', () => {
+  it('at zero still says Retry now and waits for a click while automatic retry is off (the default)', () => {
     const onRetry = vi.fn();
     render(<ErrorPanel error={err429(2)} endedAt={iso(T0)} onRetry={onRetry} />);
     expect((screen.getByRole('checkbox', { name: /Retry automatically/ }) as HTMLInputElement).checked).toBe(false);
     act(() => {
       vi.advanceTimersByTime(5000);
     });
-    expect(button().textContent).toBe('Retry');
+    expect(button().textContent).toBe('Retry now');
     expect(onRetry).not.toHaveBeenCalled();
   });
 

@@ -7,8 +7,9 @@ import type { GatewayErrorInfo } from '../../../../shared/contract';
 const RETRYABLE = new Set([429, 529]);
 
 /**
- * "Retry in N s", counting down from retry-after: a click retries at once; at zero the button says Retry, and
- * retries by itself only when automatic retry is switched on (a setting the core keeps, off by default).
+ * "Retry now" says what a click does: it sends at once, whatever the wait (the countdown is the retry-after line
+ * above, not the button's, so a label like "Retry in 28 s" cannot read as a schedule). Retrying by itself when
+ * the wait is over is the switch beside it (a setting the core keeps, off by default).
  */
 function RetryButton({ left, onRetry }: { left?: number; onRetry: () => void }) {
   const autoRetry = useAppStore((s) => s.settings.autoRetry);
@@ -21,12 +22,17 @@ function RetryButton({ left, onRetry }: { left?: number; onRetry: () => void }) 
   }, [autoRetry, left, onRetry]);
   return (
     <div className="row retry">
-      <button type="button" className="primary small" onClick={onRetry}>
-        {left ? `Retry in ${left} s` : 'Retry'}
+      <button
+        type="button"
+        className="primary small"
+        onClick={onRetry}
+        title={left ? `Sends the request again now, ${left} s before retry-after allows` : 'Sends the request again'}
+      >
+        Retry now
       </button>
       <label className="inline small muted">
         <input type="checkbox" checked={autoRetry} onChange={(e) => void autoRetrySwitched(e.target.checked)} />
-        Retry automatically when the wait is over
+        Retry automatically when the wait is over{autoRetry && left ? ` (in ${left} s)` : ''}
       </label>
     </div>
   );

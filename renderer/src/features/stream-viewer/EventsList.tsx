@@ -67,6 +67,16 @@ export function matchEvents(prev: Matches | undefined, events: RawEvent[], type:
   return { events, type, search, shown: found };
 }
 
+/**
+ * The time of the event before `shown[i]` in the stream, not in the list: a gap is how long the stream took
+ * between two events, and a filter or a search that hides the ones between must not turn it into a stall.
+ */
+export function streamPrevT(events: readonly RawEvent[], shown: readonly RawEvent[], i: number): number {
+  if (shown === events) return i > 0 ? events[i - 1].t : 0;
+  const at = indexOfSeq(events, shown[i].seq);
+  return at > 0 ? events[at - 1].t : 0;
+}
+
 /** `types`: each type and its count, first-seen order (the store counts them as events arrive). */
 export function EventsList({ events, live, types }: { events: RawEvent[]; live: boolean; types: TypeCount[] }) {
   const [filter, setFilter] = useState('');
@@ -243,7 +253,7 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {items.map((v) => {
             const e = shown[v.index];
-            const prevT = v.index > 0 ? shown[v.index - 1].t : 0;
+            const prevT = streamPrevT(events, shown, v.index);
             const open = expanded.has(e.seq);
             return (
               <div

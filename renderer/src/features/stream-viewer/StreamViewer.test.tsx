@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { Ledger, RecordedRun, RunResult } from '../../../../shared/contract';
 import { createFold } from '../../../../shared/protocols';
@@ -511,6 +511,35 @@ describe('StreamViewer: Search events', () => {
     await act(() => new Promise((r) => setTimeout(r, 0)));
     expect(region.textContent).toContain('0 shown');
     expect(region.textContent).toContain('No event matches.');
+  });
+});
+
+describe('StreamViewer: the gap column', () => {
+  it("shows each event's gap to the one before it in the stream, whatever a search hides", async () => {
+    const events = record([
+      [3, chunk({ role: 'assistant', content: '' })],
+      [400, chunk({ content: 'The' })],
+      [411.7, chunk({ content: ' PINEAPPLE' })],
+      [415, chunk({}, 'stop')],
+      [416, 'data: [DONE]\n\n'],
+    ]);
+    show(recordedRunUpdates('run_g', finished('run_g', 'chat', events, 2, { ttftMs: 400 })));
+    // jsdom lays nothing out: the list is given a height, or it would draw no row.
+    const height = vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(400);
+    const width = vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(600);
+    onTestFinished(() => {
+      height.mockRestore();
+      width.mockRestore();
+    });
+    render(<StreamViewer runId="run_g" />);
+    const region = screen.getByRole('region', { name: 'Events' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search events' }), { target: { value: 'pineapple' } });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    expect(region.textContent).toContain('1 shown');
+    const row = region.querySelector('.event-line')!;
+    expect(row.textContent).toContain('411.7 ms');
+    expect(row.textContent).toContain('+11.7');
+    expect(row.textContent).not.toContain('+411.7');
   });
 });
 
