@@ -31,6 +31,7 @@ import type {
   StreamFold,
   Usage,
 } from './types';
+import { plural } from '../plural';
 
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
 type TextLike = Extract<Block, { kind: 'text' | 'thinking' | 'refusal' }>;
@@ -202,7 +203,7 @@ export function createChatFold(): StreamFold {
       if (done) {
         return {
           verdict: 'truncated',
-          reason: `The stream sent [DONE] without any finish_reason (${count} events received): the answer may be cut short.`,
+          reason: `The stream sent [DONE] without any finish_reason (${plural(count, 'event')} received): the answer may be cut short.`,
           warnings: list,
         };
       }

@@ -10,6 +10,7 @@ import { RunError } from '../errors';
 import type { CoreContext, Handlers, Receiver } from '../service';
 import { LoadRun, type LoadOutcome } from './engine';
 import type { LoadStore } from './load-store';
+import { plural } from '../../../shared/plural';
 
 type LoadCall = Extract<CallName, `load:${string}`>;
 
@@ -51,7 +52,7 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
       if (input.requests > LOAD_CONFIRM_ABOVE && profile.builtin !== 'demo' && !input.confirmed) {
         throw new RunError(
           'confirm_needed',
-          `${input.requests} requests to ${profile.name} may cost money: ` +
+          `${plural(input.requests, 'request')} to ${profile.name} may cost money: ` +
             `confirm before sending more than ${LOAD_CONFIRM_ABOVE}.`,
         );
       }

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store';
 import { AgentMatrix } from './AgentMatrix';
 import { AgentVerdict } from './AgentVerdict';
 import { ModelSelect, ReportButtons, SweepProgress } from './AgentControls';
+import { plural } from '../../../../shared/plural';
 
 const EMPTY: AgentResultView[] = [];
 
@@ -81,7 +82,7 @@ export function AgentsTab() {
           {checking ? 'Checking…' : 'Check'}
         </button>
         <button type="button" disabled={!ids.length || busy} onClick={() => void checkAll()}>
-          Check all ({ids.length} models × {AGENT_IDS.length} agents)
+          Check all ({plural(ids.length, 'model')} × {plural(AGENT_IDS.length, 'agent')})
         </button>
         {sweep && <SweepProgress sweep={sweep} onStop={agentCheckAllStopped} />}
         {profileId && <ReportButtons profileId={profileId} onError={setError} />}

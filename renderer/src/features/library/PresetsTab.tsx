@@ -4,6 +4,7 @@ import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared
 import { translateRequest, type Loss } from '../../../../shared/translate';
 import { useAppStore } from '../../store';
 import { LossList } from '../translate/LossList';
+import { plural } from '../../../../shared/plural';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -229,7 +230,7 @@ export function PresetsTab() {
               )}
               <span className="muted small">
                 {p.compare
-                  ? `Comparison · ${p.compare.columns.length} columns`
+                  ? `Comparison · ${plural(p.compare.columns.length, 'column')}`
                   : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
                 · {p.stream ? 'stream' : 'no stream'}
                 {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}

@@ -10,6 +10,7 @@ import { LoadCompare } from './LoadCompare';
 import { LoadForm } from './LoadForm';
 import { LoadSummary } from './LoadSummary';
 import './load.css';
+import { plural } from '../../../../shared/plural';
 
 function statusText(live: LiveLoad | undefined): string {
   if (!live) return 'Idle: no load run yet.';
@@ -81,12 +82,12 @@ function Confirm() {
   return (
     <div className="card load-confirm" role="alertdialog" aria-label="Confirm load run">
       <p>
-        Send {pending.requests} requests to <strong>{name ?? pending.profileId}</strong>? It is not the Demo gateway:
-        every request may cost money.
+        Send {plural(pending.requests, 'request')} to <strong>{name ?? pending.profileId}</strong>? It is not the Demo
+        gateway: every request may cost money.
       </p>
       <div className="row">
         <button type="button" className="primary" onClick={() => void answer(true)}>
-          Send {pending.requests} requests
+          Send {plural(pending.requests, 'request')}
         </button>
         <button type="button" onClick={() => void answer(false)}>
           Cancel
