@@ -186,6 +186,18 @@ describe('the Demo gateway starts on a model', () => {
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('the Environment profile (GATEWAY_BASE_URL) starts on the model the core suggests too, and Send is on', async () => {
+    answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
+    const env = { id: 'env', name: 'Environment', builtin: 'env' } as ProfileView;
+    useAppStore.setState({
+      profiles: { activeId: 'env', profiles: [env], keyStorages: [] },
+      models: { env: { ...list, profileId: 'env' } },
+    });
+    await act(async () => void render(<Composer protocol="messages" />));
+    expect(useAppStore.getState().composers.messages.body.model).toBe('claude-sim-sonnet');
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('leaves a profile of the user’s own without a model: the choice is theirs', async () => {
     answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
     useAppStore.setState({
