@@ -197,6 +197,12 @@ test('each tab keeps its composer across a restart of the host, and Reset to sam
   await expect.poll(drafts).toContain('half a thought');
   await expect.poll(drafts).toContain('"temperature": 0.4');
   await relaunch();
+  // The app opens on the tab last open (Chat Completions): the Messages tab is a click away.
+  await expect(page.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await openTab(page, 'Messages');
   await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
   await openTab(page, 'Chat Completions');

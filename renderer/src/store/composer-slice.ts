@@ -22,7 +22,8 @@ import { emptiedConversation } from '../features/composer/conversation-rules';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
-export type TabId = ProtocolId | 'compare' | 'capabilities' | 'history' | 'presets' | 'load' | 'agents';
+import type { TabId } from '../../../shared/contract';
+export type { TabId };
 
 export interface ComposerState {
   /** The request body: the single source of truth the form and the JSON editor both show. */
@@ -208,7 +209,11 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
     draftsState: 'idle',
-    tabSelected: (tab) => set({ activeTab: tab }),
+    tabSelected: (tab) => {
+      set({ activeTab: tab });
+      // Kept by the core with the theme (never web storage), so the next start opens on this tab.
+      void gateway.settings.update({ lastTab: tab }).then((r) => r.ok && set({ settings: r.value }));
+    },
     composerBodyEdited: (protocol, body) =>
       edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
     composerBodyLoaded: (protocol, body, warnings = []) => patch(protocol, (c) => loaded(c, body, warnings)),
