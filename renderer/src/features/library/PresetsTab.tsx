@@ -73,12 +73,16 @@ export function PresetsTab() {
   };
 
   const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
+    // A new import or an answer settles the question asked about the file before: its bar goes.
+    setPendingImport(undefined);
+    setMessage(undefined);
     const r = await presetsImportRequested({ text, onConflict });
     if (!r.ok) return setMessage(r.error.message);
     if (r.value.conflicts.length && onConflict === 'ask')
       return setPendingImport({ text, conflicts: r.value.conflicts });
-    setPendingImport(undefined);
-    setMessage(`Imported ${r.value.imported} preset(s)${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`);
+    setMessage(
+      `Imported ${plural(r.value.imported, 'preset')}${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`,
+    );
     void presetsRequested();
   };
 
@@ -153,7 +157,9 @@ export function PresetsTab() {
       {pendingImport && (
         <div className="bring-along" role="alertdialog" aria-label="Import conflicts">
           <span>
-            {pendingImport.conflicts.length} preset name(s) already exist: {pendingImport.conflicts.join(', ')}.
+            {pendingImport.conflicts.length === 1
+              ? `A preset named ${pendingImport.conflicts[0]} already exists.`
+              : `${pendingImport.conflicts.length} preset names already exist: ${pendingImport.conflicts.join(', ')}.`}
           </span>
           <button type="button" onClick={() => void importText(pendingImport.text, 'keep-both')}>
             Keep both
