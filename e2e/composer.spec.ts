@@ -180,6 +180,20 @@ test('Attach image refuses a text file named .png, and the conversation is uncha
   await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
 });
 
+test('Attach image refuses a PNG header over garbage data, saying so; nothing broken is shown', async ({ app }) => {
+  const header = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({
+    name: 'broken.png',
+    mimeType: 'image/png',
+    buffer: Buffer.concat([header, Buffer.alloc(400, 7)]),
+  });
+  await expect(app.getByRole('alert').filter({ hasText: 'broken.png' })).toHaveText(
+    'broken.png: It starts like a PNG image but its image data cannot be decoded (damaged or cut short), so it was not attached.',
+  );
+  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
+});
+
 test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({
   app: page,
   host,
@@ -199,6 +213,12 @@ test('each tab keeps its composer across a restart of the host, and Reset to sam
   await expect.poll(drafts).toContain('half a thought');
   await expect.poll(drafts).toContain('"temperature": 0.4');
   await relaunch();
+  // The app opens on the tab last open (Chat Completions): the Messages tab is a click away.
+  await expect(page.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await openTab(page, 'Messages');
   await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');
   await openTab(page, 'Chat Completions');

@@ -65,3 +65,27 @@ test('a Model box clicked before the Demo model is picked stays the user’s: ty
   await box.press('Enter');
   await expect(box).toHaveValue('sim-fault-slow');
 });
+
+test('a window whose token the restarted host no longer accepts says so and how to get in; Send is off', async ({
+  page,
+  host,
+}) => {
+  const sockets: { close(): Promise<void> }[] = [];
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    sockets.push(ws);
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => ws.send(m));
+  });
+  await page.goto(host.url);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  // The host starts again with a new token: it answers this window's token with 401, and the link drops.
+  await page.route(/\/\?token=/, (route) => route.fulfill({ status: 401, body: 'Unauthorized' }));
+  await sockets[0].close();
+  const banner = page.getByRole('alert', { name: 'Old link' });
+  await expect(banner).toContainText("This window's link is from an earlier start of Gateway Playground");
+  await expect(banner).toContainText('Open the address the host printed when it started');
+  await expect(page.getByText('reconnecting…')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await expect(page.getByLabel('Why Send is off')).toContainText('earlier start of the app');
+});

@@ -67,6 +67,14 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
   await expect(html).toHaveAttribute('data-theme', 'light');
 });
 
+test('the tab open when the app was quit is the one it opens on', async ({ app: page, relaunch }) => {
+  await page.getByRole('tab', { name: 'History', exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'History', exact: true })).toHaveAttribute('aria-selected', 'true');
+  const again = await relaunch();
+  await expect(again.getByRole('tab', { name: 'History', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(again.getByRole('tabpanel', { name: 'History' })).toBeVisible();
+});
+
 test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ app: page }) => {
   const tab = (name: string) => page.getByRole('tab', { name, exact: true });
   await page.keyboard.press('ControlOrMeta+5');

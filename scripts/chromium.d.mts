@@ -1,3 +1,4 @@
 export const CHROMIUM_ARGS: string[];
 
 export function chromiumLaunchOptions(extraArgs?: string[]): { executablePath: string | undefined; args: string[] };
+export function systemChromium(): string | undefined;

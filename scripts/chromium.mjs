@@ -14,12 +14,13 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+/** Debian's (or another distribution's) Chromium, looked for at each call: ensure-chromium.mjs may install it. */
+export const systemChromium = () => ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 /** @param {string[]} [extraArgs] flags beyond the usual ones (e.g. precise memory info for a bench) */
 export function chromiumLaunchOptions(extraArgs = []) {
   return {
-    executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? systemChromium,
+    executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? systemChromium(),
     args: [...CHROMIUM_ARGS, ...extraArgs],
   };
 }

@@ -31,17 +31,23 @@ for (const name of ['package', 'electronegativity']) {
   for (const c of bad) console.log(`  failed: ${c.name}`);
 }
 
-if (existsSync('.tmp/vitest.json')) {
-  const v = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
+/** A Vitest JSON report counted test by test; `label` names it in the summary. */
+function vitestReport(file, label) {
+  if (!existsSync(file)) {
+    failed++;
+    console.log(`${label}: no results`);
+    return;
+  }
+  const v = JSON.parse(readFileSync(file, 'utf8'));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
   if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites;
-  console.log(`unit: ${v.numPassedTests} passed, ${v.numFailedTests} failed`);
-} else {
-  failed++;
-  console.log('unit: no results');
+  console.log(`${label}: ${v.numPassedTests} passed, ${v.numFailedTests} failed`);
 }
+vitestReport('.tmp/vitest.json', 'unit');
+// The same suite on Node 22, the Node the desktop app's core runs on (.ci/run).
+vitestReport('.tmp/vitest-node22.json', 'unit (Node 22)');
 
 if (existsSync('.tmp/playwright.json')) {
   const p = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));

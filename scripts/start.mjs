@@ -7,31 +7,38 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll, isStale } from './build.mjs';
 import { hasDesktop, runWebHost } from './web-host.mjs';
+import { ensureElectron, INSTALL_LOG, noElectronSentence, wantsVerbose } from './electron-binary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
+const verbose = wantsVerbose();
+const args = process.argv.slice(2).filter((a) => a !== '--verbose');
+// The electron package would download its binary on first require, printing the download's failure (a raw
+// stack) to the terminal: the download is made here instead, its output kept in a log (scripts/electron-binary.mjs).
+// ELECTRON_OVERRIDE_DIST_PATH names a binary of the user's own: the electron package then downloads nothing.
+const override = !!process.env.ELECTRON_OVERRIDE_DIST_PATH;
+const found = override
+  ? undefined
+  : ensureElectron({ electronDir: path.dirname(require.resolve('electron/package.json')), verbose });
 let electronPath;
-try {
-  // The electron package downloads its binary on first require when the install script did not run
-  // (npm's allowScripts, or ELECTRON_SKIP_BINARY_DOWNLOAD); it throws when the download is impossible.
-  electronPath = require('electron');
-} catch {
-  electronPath = undefined;
+if (override || found?.binary) {
+  try {
+    electronPath = require('electron');
+  } catch {
+    electronPath = undefined;
+  }
 }
 
 if (!electronPath) {
-  console.error(
-    'The Electron binary could not be installed on this machine (no download possible), so the desktop window ' +
-      'cannot open: starting the same app in your browser instead (`npm run web`).',
-  );
+  console.error(noElectronSentence(found?.log ?? INSTALL_LOG, verbose));
   await runWebHost(hasDesktop() ? [] : ['--no-open']);
 } else {
   if (isStale()) {
     console.error('Building the app…');
     await buildAll({ quiet: true });
   }
-  const child = spawn(electronPath, [path.join(root, 'dist/electron/main.cjs'), ...process.argv.slice(2)], {
+  const child = spawn(electronPath, [path.join(root, 'dist/electron/main.cjs'), ...args], {
     stdio: 'inherit',
   });
   child.on('exit', (code) => process.exit(code ?? 0));

@@ -69,6 +69,8 @@ describe('npm start', () => {
       expect(sentence).toMatch(
         /^The Electron binary could not be installed .*starting the same app in your browser.*\.$/,
       );
+      // The failed download's own stack stays out of the terminal (it is in a log, or shown with --verbose).
+      expect(run.stderr).not.toMatch(/TypeError|fetch failed|^\s+at /m);
       expect(run.status).toBe(200);
       expect(run.html).toContain('<title>Gateway Playground</title>');
       // No display: nothing to open a browser on, so only the URL is printed.

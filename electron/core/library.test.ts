@@ -64,6 +64,27 @@ describe('presets', () => {
     expect(migrate({ format: 'other' })).toMatchObject({
       error: expect.stringMatching(/not a Gateway Playground presets file/),
     });
+    const postman = {
+      info: {
+        _postman_id: '5f0c',
+        name: 'My API',
+        schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+      },
+      item: [{ name: 'chat', request: { method: 'POST', url: 'https://gw.example/v1/chat/completions' } }],
+    };
+    const said = (doc: unknown) => (migrate(doc) as { error: string }).error;
+    expect(said(postman)).toMatch(
+      /^This looks like a Postman collection \(v2\.1\.0\); Presets imports Gateway Playground preset files \(.*Export all.*\)\. .*Import from curl/,
+    );
+    expect(said(postman)).not.toContain('null');
+    expect(
+      said({ ...postman, info: { ...postman.info, schema: 'https://schema.getpostman.com/json/collection/v2.0.0/' } }),
+    ).toMatch(/^This looks like a Postman collection \(v2\.0\.0\);/);
+    expect(said({ name: 'My API', version: '1', items: [], brunoConfig: { version: '1' } })).toMatch(
+      /^This looks like a Bruno collection; Presets imports Gateway Playground preset files/,
+    );
+    expect(said({ presets: [] })).toMatch(/no "format" field\)\. Presets imports Gateway Playground preset files/);
+    expect(said([1, 2])).toMatch(/^The file is not a JSON object\. Presets imports/);
     expect(migrate({ format: 'gateway-playground-presets', version: 9 })).toMatchObject({
       error: expect.stringMatching(/Unknown presets file version 9/),
     });

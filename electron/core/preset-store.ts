@@ -41,11 +41,42 @@ const V1 = z.object({
   ),
 });
 
+const ACCEPTED =
+  'Presets imports Gateway Playground preset files (what Export all saves, with "format": ' +
+  `"${PRESET_FORMAT}"). To bring over one request from another tool, copy it as curl there and use ` +
+  'Import from curl in a protocol tab.';
+
+/** What another tool's export is, by its shape, so a wrong file is named rather than met with "format is null". */
+function foreignKind(doc: Record<string, unknown>): string | undefined {
+  const info = doc.info as { schema?: unknown; _postman_id?: unknown } | undefined;
+  const schema = typeof info?.schema === 'string' ? info.schema : '';
+  const postman = /schema\.getpostman\.com\/json\/collection\/v(\d+(?:\.\d+)*)/.exec(schema);
+  if (postman) return `a Postman collection (v${postman[1]})`;
+  if (info?._postman_id !== undefined && Array.isArray(doc.item)) return 'a Postman collection';
+  if (doc._postman_variable_scope !== undefined) return 'a Postman environment';
+  if (doc.brunoConfig !== undefined || (doc.version === '1' && Array.isArray(doc.items) && 'name' in doc))
+    return 'a Bruno collection';
+  if (doc._type === 'export' || doc.__export_format !== undefined) return 'an Insomnia export';
+  if (typeof doc.openapi === 'string' || typeof doc.swagger === 'string') return 'an OpenAPI document';
+  const log = doc.log as { entries?: unknown } | undefined;
+  if (Array.isArray(log?.entries)) return 'a HAR file (recorded browser traffic)';
+  return undefined;
+}
+
 export function migrate(doc: unknown): { presets: Preset[] } | { error: string } {
-  if (!doc || typeof doc !== 'object') return { error: 'The file is not a JSON object.' };
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    return { error: `The file is not a JSON object. ${ACCEPTED}` };
   const d = doc as { format?: unknown; version?: unknown };
-  if (d.format !== PRESET_FORMAT)
-    return { error: `This is not a Gateway Playground presets file (format is ${JSON.stringify(d.format ?? null)}).` };
+  if (d.format !== PRESET_FORMAT) {
+    const kind = foreignKind(doc as Record<string, unknown>);
+    if (kind) return { error: `This looks like ${kind}; ${ACCEPTED}` };
+    return {
+      error:
+        d.format === undefined
+          ? `This is not a Gateway Playground presets file (it has no "format" field). ${ACCEPTED}`
+          : `This is not a Gateway Playground presets file ("format" is ${JSON.stringify(d.format)}). ${ACCEPTED}`,
+    };
+  }
   if (d.version === 2) {
     const v2 = V2.safeParse(doc);
     return v2.success ? { presets: v2.data.presets } : { error: `Version 2 presets file, but ${describe(v2.error)}.` };

@@ -22,10 +22,28 @@ describe('settings', () => {
       theme: 'light',
       bringDismissed: ['messages>chat'],
       autoRetry: false,
+      lastTab: 'messages',
     });
     const again = new SettingsStore(dataDir);
     await again.load();
-    expect(again.get()).toEqual({ theme: 'light', bringDismissed: ['messages>chat'], autoRetry: false });
+    expect(again.get()).toEqual({
+      theme: 'light',
+      bringDismissed: ['messages>chat'],
+      autoRetry: false,
+      lastTab: 'messages',
+    });
+  });
+
+  it('the tab last open survives a restart; a file from before it was kept opens on Messages', async () => {
+    const dataDir = temp();
+    writeFileSync(path.join(dataDir, 'settings.json'), '{"version":1,"settings":{"theme":"dark"}}');
+    const s = new SettingsStore(dataDir);
+    expect(await s.load()).toEqual([]);
+    expect(s.get().lastTab).toBe('messages');
+    await s.update({ lastTab: 'history' });
+    const again = new SettingsStore(dataDir);
+    await again.load();
+    expect(again.get()).toMatchObject({ theme: 'dark', lastTab: 'history' });
   });
 
   it('a corrupt file is moved aside and reported; the defaults apply', async () => {

@@ -89,7 +89,11 @@ function call(
 describe('browser host', () => {
   it('serves the page only with the token, its scripts without, and sets no cookie any other local port would get', async () => {
     expect((await get('/')).status).toBe(401);
-    expect((await get('/?token=wrong')).status).toBe(401);
+    const wrong = await get('/?token=wrong');
+    expect(wrong.status).toBe(401);
+    // Whichever command started the host, the page says where its address is, naming both.
+    expect(wrong.body).toContain('`npm start` or `npm run web`');
+    expect(wrong.body).toContain('Open the address it printed when it started');
     // The same file by another spelling is the same page.
     expect((await get('/%69ndex.html')).status).toBe(401);
     expect((await get('/index.html')).status).toBe(401);

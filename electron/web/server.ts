@@ -52,6 +52,15 @@ function parseTarget(target: string | undefined): URL | undefined {
 
 const BAD_REQUEST: [number, string] = [400, 'Bad Request: the request target cannot be read.'];
 
+/**
+ * The 401 text: true whichever way the host was started (`npm start` falls back to this host and prints the
+ * same address `npm run web` does), and for an old tab whose token is from an earlier start.
+ */
+export const UNAUTHORIZED =
+  'Unauthorized: this address does not carry the access token of the running Gateway Playground (a token is ' +
+  'made anew each time it starts). Open the address it printed when it started: ' +
+  '"Gateway Playground: http://127.0.0.1:PORT/?token=…", in the terminal where you ran `npm start` or `npm run web`.';
+
 export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   let port = 0;
@@ -67,7 +76,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<RunningWebHost
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin)) return [403, 'Forbidden: cross-origin request.'];
     if (!withToken || sameToken(url.searchParams.get('token'), token)) return null;
-    return [401, 'Unauthorized: open the URL printed by `npm run web` (it carries the access token).'];
+    return [401, UNAUTHORIZED];
   };
 
   // The page's own WebSocket, on this host's port only.

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
-import { gateway, onHostConnection } from './bridge';
+import { gateway, onHostConnection, onHostStale, STALE_LINK_MESSAGE } from './bridge';
 import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
 import { ProfilePicker } from './features/connection/ProfilePicker';
@@ -71,6 +71,7 @@ function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTa
 export function App() {
   const appStarted = useAppStore((s) => s.appStarted);
   const hostUp = useAppStore((s) => s.hostUp);
+  const hostStale = useAppStore((s) => s.hostStale);
   const problems = useAppStore((s) => s.appInfo?.problems);
   const activeTab = useAppStore((s) => s.activeTab);
   const tabSelected = useAppStore((s) => s.tabSelected);
@@ -90,7 +91,12 @@ export function App() {
   useEffect(() => {
     void appStarted();
     void useAppStore.getState().settingsRequested();
-    return onHostConnection(hostConnectionChanged);
+    const offStale = onHostStale(useAppStore.getState().hostLinkStale);
+    const offConnection = onHostConnection(hostConnectionChanged);
+    return () => {
+      offStale();
+      offConnection();
+    };
   }, [appStarted, hostConnectionChanged]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
@@ -150,10 +156,16 @@ export function App() {
         </button>
       </header>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
-      {!hostUp && (
-        <div className="banner warn" role="alert">
-          The connection to the app host dropped — reconnecting…
+      {hostStale ? (
+        <div className="banner warn" role="alert" aria-label="Old link">
+          {STALE_LINK_MESSAGE}
         </div>
+      ) : (
+        !hostUp && (
+          <div className="banner warn" role="alert">
+            The connection to the app host dropped — reconnecting…
+          </div>
+        )
       )}
       {problems && problems.length > 0 && problemsDismissed !== problemsKey && (
         <div className="banner warn" role="alert" aria-label="Data folder problems">

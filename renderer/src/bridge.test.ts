@@ -41,10 +41,20 @@ class FakeSocket {
 
 const socket = (n: number) => FakeSocket.all[n];
 
-/** The real bridge module, fresh for each test, over FakeSocket. */
-async function freshBridge() {
+/**
+ * The real bridge module, fresh for each test, over FakeSocket. `pageStatus`: what the host answers when the
+ * bridge asks for the page with its token (undefined: no host answers at all).
+ */
+async function freshBridge(pageStatus?: number) {
   vi.resetModules();
   vi.stubGlobal('WebSocket', FakeSocket);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => {
+      if (pageStatus === undefined) throw new TypeError('fetch failed');
+      return new Response(null, { status: pageStatus });
+    }),
+  );
   return import('./bridge');
 }
 
@@ -147,5 +157,36 @@ describe('browser-host bridge: calls made while the host is unreachable', () => 
       ok: false,
       error: { code: 'disconnected', message: 'The connection to the app host was lost.' },
     });
+  });
+});
+
+describe('browser-host bridge: a window from an earlier start of the host', () => {
+  it('says the link is old and how to get the new one, stops retrying, and fails every call at once', async () => {
+    const { gateway, onHostStale, STALE_LINK_MESSAGE } = await freshBridge(401);
+    let told = false;
+    onHostStale(() => (told = true));
+    socket(0).open();
+    socket(0).drop(); // the host restarted: same port, a new token
+    const queued = gateway.app.info({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toBe(true);
+    expect(STALE_LINK_MESSAGE).toMatch(/earlier start of Gateway Playground.*Open the address the host printed/);
+    expect(await state(queued)).toEqual({ ok: false, error: { code: 'disconnected', message: STALE_LINK_MESSAGE } });
+    expect(await state(gateway.profiles.list({}))).toMatchObject({ ok: false, error: { message: STALE_LINK_MESSAGE } });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('while the host is only down (the page does not answer, or answers 200), keeps retrying', async () => {
+    for (const status of [undefined, 200]) {
+      FakeSocket.all = [];
+      const { onHostStale } = await freshBridge(status);
+      let told = false;
+      onHostStale(() => (told = true));
+      socket(0).drop();
+      await vi.advanceTimersByTimeAsync(250);
+      expect(told).toBe(false);
+      expect(FakeSocket.all).toHaveLength(2);
+    }
   });
 });

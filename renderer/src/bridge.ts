@@ -39,12 +39,24 @@ export const QUEUE_TIMEOUT_MS = 10_000;
 const disconnected = (message: string): Result<unknown> => ({ ok: false, error: { code: 'disconnected', message } });
 
 /**
+ * What a window says once the host answers its token with 401: the host was started again (each start makes a
+ * new token), so this window can never get back in by retrying.
+ */
+export const STALE_LINK_MESSAGE =
+  "This window's link is from an earlier start of Gateway Playground: the app host running now does not accept " +
+  'it. Open the address the host printed when it started ("Gateway Playground: http://127.0.0.1:PORT/?token=…", ' +
+  'in the terminal where you ran `npm start` or `npm run web`).';
+
+/**
  * Browser host: one WebSocket, calls matched by id, pushes fanned out by name; reconnects after a drop.
  * A call is written only to a socket that is open: otherwise it waits in `queue` for the next socket that
  * opens, or fails with `disconnected` after QUEUE_TIMEOUT_MS. Calls already sent when a socket drops fail
  * with `disconnected` (the host may or may not have run them, so they are not sent again).
  */
-function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => void): () => void } {
+function webSocketTransport(): Transport & {
+  onConnection(cb: (up: boolean) => void): () => void;
+  onStale(cb: () => void): () => void;
+} {
   const params = new URLSearchParams(location.search);
   const token = params.get('token') ?? '';
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
@@ -52,6 +64,9 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
   const queue = new Map<number, Queued>();
   const listeners = new Map<PushName, Set<(payload: unknown) => void>>();
   const connectionListeners = new Set<(up: boolean) => void>();
+  const staleListeners = new Set<() => void>();
+  // Set once the host refuses this window's token: no retry can succeed, every call fails at once.
+  let stale = false;
   let nextId = 1;
   let socket: WebSocket;
   // Set and cleared by the current socket's open and close events: calls are written only in between.
@@ -102,9 +117,33 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
         resolve(disconnected('The connection to the app host was lost.'));
         pending.delete(id);
       }
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 5000);
+      void tokenRefused().then((refused) => {
+        if (refused) return becomeStale();
+        setTimeout(connect, retryMs);
+        retryMs = Math.min(retryMs * 2, 5000);
+      });
     });
+  };
+  /**
+   * A browser does not tell a page why a WebSocket upgrade failed, so the page itself is asked for with the same
+   * token: 401 means a host is there and this token is not its own; no answer means the host is down (retry).
+   */
+  const tokenRefused = async (): Promise<boolean> => {
+    try {
+      const r = await fetch(`/?token=${encodeURIComponent(token)}`, { method: 'HEAD', cache: 'no-store' });
+      return r.status === 401;
+    } catch {
+      return false;
+    }
+  };
+  const becomeStale = () => {
+    stale = true;
+    for (const [id, q] of queue) {
+      clearTimeout(q.timer);
+      q.resolve(disconnected(STALE_LINK_MESSAGE));
+      queue.delete(id);
+    }
+    staleListeners.forEach((cb) => cb());
   };
   connect();
 
@@ -112,6 +151,7 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
     invoke(name: CallName, input: unknown) {
       const id = nextId++;
       return new Promise<Result<unknown>>((resolve) => {
+        if (stale) return resolve(disconnected(STALE_LINK_MESSAGE));
         if (open) return send(id, name, input, resolve);
         const timer = setTimeout(() => {
           queue.delete(id);
@@ -130,6 +170,11 @@ function webSocketTransport(): Transport & { onConnection(cb: (up: boolean) => v
       connectionListeners.add(cb);
       return () => connectionListeners.delete(cb);
     },
+    onStale(cb) {
+      staleListeners.add(cb);
+      if (stale) cb();
+      return () => staleListeners.delete(cb);
+    },
   };
 }
 
@@ -139,3 +184,6 @@ export const gateway: GatewayApi = (typeof window !== 'undefined' && window.gate
 
 /** Browser host only: tells when the WebSocket to the host drops or comes back. */
 export const onHostConnection = (cb: (up: boolean) => void): (() => void) => web?.onConnection(cb) ?? (() => {});
+
+/** Browser host only: the host refused this window's token (it was started again); see STALE_LINK_MESSAGE. */
+export const onHostStale = (cb: () => void): (() => void) => web?.onStale(cb) ?? (() => {});

@@ -23,7 +23,10 @@ export function verdictOf(steps: readonly AgentStep[]): { level: AgentLevel; ver
   const warned = steps.filter((s) => s.outcome === 'warn');
   if (warned.length) return { level: 'degraded', verdict: `degraded — ${warned.map(stepSentence).join(' ')}` };
   const passed = steps.filter((s) => s.outcome === 'pass').length;
-  return { level: 'ready', verdict: `ready — all ${passed} steps passed on evidence.` };
+  return {
+    level: 'ready',
+    verdict: `ready — ${passed === 1 ? 'its 1 step' : `all ${passed} steps`} passed on evidence.`,
+  };
 }
 
 /** "2 of 5 (40 %)". */

@@ -1,13 +1,27 @@
 /**
  * The app's own settings, kept by the core in `settings.json` in the data folder (never in web storage): the
- * theme, the "Bring the … request here" offers the user dismissed, and whether a rate-limited run is retried by
- * itself.
+ * theme, the "Bring the … request here" offers the user dismissed, whether a rate-limited run is retried by
+ * itself, and the tab last open.
  */
 import { z } from 'zod';
 import { defineCall } from './define';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
+
+/** The window's tabs, as the tab list shows them. */
+export const TAB_IDS = [
+  'messages',
+  'chat',
+  'responses',
+  'compare',
+  'history',
+  'presets',
+  'capabilities',
+  'load',
+  'agents',
+] as const;
+export type TabId = (typeof TAB_IDS)[number];
 
 export interface AppSettings {
   /** "system" follows the OS (prefers-color-scheme). */
@@ -16,9 +30,16 @@ export interface AppSettings {
   bringDismissed: string[];
   /** Retry a 429 or 529 once its retry-after has passed, without a click. Off unless switched on. */
   autoRetry: boolean;
+  /** The tab open when the window was last used: the next start opens on it. */
+  lastTab: TabId;
 }
 
-export const DEFAULT_SETTINGS: AppSettings = { theme: 'system', bringDismissed: [], autoRetry: false };
+export const DEFAULT_SETTINGS: AppSettings = {
+  theme: 'system',
+  bringDismissed: [],
+  autoRetry: false,
+  lastTab: 'messages',
+};
 
 const Pair = z.string().regex(/^(messages|chat|responses)>(messages|chat|responses)$/);
 
@@ -26,6 +47,7 @@ export const AppSettingsSchema = z.object({
   theme: z.enum(THEMES),
   bringDismissed: z.array(Pair).max(9),
   autoRetry: z.boolean(),
+  lastTab: z.enum(TAB_IDS),
 });
 
 export const settingsCalls = {

@@ -32,6 +32,7 @@ import type {
   StreamFold,
   Usage,
 } from './types';
+import { plural } from '../plural';
 
 type ToolBlock = Extract<Block, { kind: 'tool_call' }>;
 type TextLike = Extract<Block, { kind: 'text' | 'thinking' | 'refusal' }>;
@@ -204,7 +205,7 @@ export function createChatFold(watch?: AppendWatch): StreamFold {
       if (done) {
         return {
           verdict: 'truncated',
-          reason: `The stream sent [DONE] without any finish_reason (${count} events received): the answer may be cut short.`,
+          reason: `The stream sent [DONE] without any finish_reason (${plural(count, 'event')} received): the answer may be cut short.`,
           warnings: list,
         };
       }

@@ -16,6 +16,7 @@ import type {
 } from '../../../shared/contract';
 import { gapsOf, type LoadRow } from '../../../shared/load/stats';
 import type { RepeatedRequest, RepeatedSend } from '../runs/repeated';
+import { plural } from '../../../shared/plural';
 
 export type LoadPlan = z.output<typeof LoadStartInput>;
 
@@ -68,7 +69,7 @@ export class LoadRun {
   stop(why = 'Stopped by you'): boolean {
     if (this.state !== 'running') return false;
     this.state = 'stopping';
-    this.endReason = `${why} after ${this.rows.length} of ${this.plan.requests} requests had ended.`;
+    this.endReason = `${why} after ${this.rows.length} of ${plural(this.plan.requests, 'request')} had ended.`;
     this.stopper.abort();
     for (const sent of this.active) sent.cancel();
     this.emit();
@@ -96,7 +97,7 @@ export class LoadRun {
     }
     const stopped = this.state === 'stopping';
     this.state = stopped ? 'stopped' : 'finished';
-    this.endReason ??= `All ${this.plan.requests} requests ended.`;
+    this.endReason ??= this.plan.requests === 1 ? 'The 1 request ended.' : `All ${this.plan.requests} requests ended.`;
     this.rows.sort((a, b) => a.i - b.i);
     return {
       state: this.state,

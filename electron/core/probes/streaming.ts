@@ -6,6 +6,7 @@
 import type { ProtocolId, RawEvent } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import { failureOf, nonce, ProbeStop, statusOf, userBody, type ProbeEnv, type ProbeVerdict } from './harness';
+import { plural } from '../../../shared/plural';
 
 const MIN_DELTAS = 10;
 /** Below this total time a flush cannot be told from a fast model on loopback. */
@@ -93,7 +94,7 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
     return {
       outcome: 'not-supported',
       status: statusOf(run),
-      message: `The stream closed before ${TERMINAL[env.protocol]} twice in a row (${run.events.length} events).`,
+      message: `The stream closed before ${TERMINAL[env.protocol]} twice in a row (${plural(run.events.length, 'event')}).`,
       explanation: 'A stream is complete only when its terminal marker arrives; this gateway cuts streams off.',
       fields: { contentType, events: run.events.length, reason: r.reason },
     };
@@ -116,7 +117,7 @@ export async function probeStreaming(env: ProbeEnv): Promise<ProbeVerdict> {
     return {
       outcome: 'not-supported',
       status: statusOf(run),
-      message: `No ${TERMINAL[env.protocol]} arrived, twice in a row: ${run.events.length} events with ${deltas.length} content deltas, the last a "${last ?? 'nothing'}" event, then the stream closed.`,
+      message: `No ${TERMINAL[env.protocol]} arrived, twice in a row: ${plural(run.events.length, 'event')} with ${plural(deltas.length, 'content delta')}, the last a "${last ?? 'nothing'}" event, then the stream closed.`,
       explanation: 'A stream is complete only when its terminal event arrives; this gateway ends streams without it.',
       fields: {
         contentType,

@@ -15,6 +15,7 @@ import { SplitSecretGuard, type GuardedEvent } from './split-secret-guard';
 import type { Head } from './head';
 import { capped, timeoutReason } from './verdict';
 import type { Ending, RunContext } from './types';
+import { plural } from '../../../shared/plural';
 
 type Fold = ReturnType<typeof createFold>;
 
@@ -200,7 +201,7 @@ function judgeStream(
     ctx.warnings.push(...fold.warnings());
     return {
       verdict: 'cancelled',
-      reason: `Stopped by you after ${log.length} events; the partial output is kept.`,
+      reason: `Stopped by you after ${plural(log.length, 'event')}; the partial output is kept.`,
       transcript: transcript(),
       ...kept,
     };

@@ -8,6 +8,7 @@ import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
 import { readResponse } from '../../../shared/protocols';
 import { bodyErrorOf, closeCutJson, parseGatewayError } from '../../../shared/errors';
 import { EMPTY_TRANSCRIPT, type Ending } from './types';
+import { plural } from '../../../shared/plural';
 
 /** A whole body that arrived, as its verdict needs it. */
 export interface DocumentBody {
@@ -123,5 +124,5 @@ export function timeoutReason(
 ): string {
   return cause === 'timeout-headers'
     ? `No response headers within ${Math.round(timeouts.headersMs / 1000)} s.`
-    : `No bytes for ${Math.round(timeouts.idleMs / 1000)} s after ${events} events: the stream went quiet.`;
+    : `No bytes for ${Math.round(timeouts.idleMs / 1000)} s after ${plural(events, 'event')}: the stream went quiet.`;
 }

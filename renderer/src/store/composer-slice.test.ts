@@ -84,6 +84,11 @@ describe('composer slice: a whole body loaded over a run', () => {
     expect(useAppStore.getState().composers.chat.detachedRunId).toBeUndefined();
     s.composerRunReopened('chat', loadedBody);
     expect(useAppStore.getState().composers.chat.detachedRunId).toBe('r_new');
+    // …and its output is set aside, undoably, as a preset's load does.
+    expect(useAppStore.getState().composers.chat.activeRunId).toBeUndefined();
+    expect(useAppStore.getState().composers.chat.undo?.label).toBe('Opened a recorded request');
+    s.composerTurnContinued('chat', 'r_new', reply);
+    expect(useAppStore.getState().composers.chat.body).toEqual(loadedBody);
   });
 
   it('keeps the warnings accepted with a translated body, and drops them when a preset or a reopened run replaces it', () => {

@@ -22,7 +22,8 @@ import { emptiedConversation } from '../features/composer/conversation-rules';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
-export type TabId = ProtocolId | 'compare' | 'capabilities' | 'history' | 'presets' | 'load' | 'agents';
+import type { TabId } from '../../../shared/contract';
+export type { TabId };
 
 export interface ComposerState {
   /** The request body: the single source of truth the form and the JSON editor both show. */
@@ -89,8 +90,8 @@ export interface ComposerSlice {
    */
   composerToolResultsSent(protocol: ProtocolId, answeredRunId: string, body: Body): void;
   /**
-   * A recorded run's request came back from History: its body (loaded as `composerBodyLoaded` does), and a note
-   * when Send now goes to another gateway.
+   * A recorded run's request came back ("Open in composer"): it replaces the tab's work undoably, with the old
+   * output set aside, as a preset does; `note` says when Send now goes to another gateway.
    */
   composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
   composerNoteDismissed(protocol: ProtocolId): void;
@@ -114,7 +115,7 @@ export interface ComposerSlice {
     language: ExportLanguage,
     source: { runId: string } | { profileId: string; protocol: ProtocolId; body: Body },
   ): Promise<Result<CallOutput<'export:code'>>>;
-  /** A pasted curl command: what it names goes into its protocol's tab, as `composerBodyLoaded` does. */
+  /** A pasted curl command: what it names replaces its protocol's tab's work, undoably, as a preset does. */
   curlImportRequested(text: string): Promise<Result<CurlImport>>;
   /** Reads the drafts the core kept; from then on every change of a tab's body or message is saved, debounced. */
   draftsRequested(): Promise<void>;
@@ -143,7 +144,8 @@ function replaced(c: ComposerState, body: Body, label: string): Partial<Composer
     draft: '',
     activeRunId: undefined,
     continuedRunId: undefined,
-    detachedRunId: undefined,
+    // The run set aside answered the old conversation: its reply must not join the new one.
+    detachedRunId: c.activeRunId,
     warnings: [],
     note: undefined,
     undo: { label, previous },
@@ -208,7 +210,11 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
     draftsState: 'idle',
-    tabSelected: (tab) => set({ activeTab: tab }),
+    tabSelected: (tab) => {
+      set({ activeTab: tab });
+      // Kept by the core with the theme (never web storage), so the next start opens on this tab.
+      void gateway.settings.update({ lastTab: tab }).then((r) => r.ok && set({ settings: r.value }));
+    },
     composerBodyEdited: (protocol, body) =>
       edit(protocol, () => ({ body, jsonText: pretty(body), jsonError: undefined })),
     composerBodyLoaded: (protocol, body, warnings = []) => patch(protocol, (c) => loaded(c, body, warnings)),
@@ -253,7 +259,8 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         continuedRunId: answeredRunId,
         draft: '',
       })),
-    composerRunReopened: (protocol, body, note) => patch(protocol, (c) => ({ ...loaded(c, body, []), note })),
+    composerRunReopened: (protocol, body, note) =>
+      edit(protocol, (c) => ({ ...replaced(c, body, 'Opened a recorded request'), note })),
     composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
     composerPresetLoaded(preset, translated) {
       const label = `Loaded preset “${preset.name}”${translated ? ', translated' : ''}`;
@@ -281,7 +288,8 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         : gateway.export.code({ ...source, language }),
     async curlImportRequested(text) {
       const r = await gateway.import.curl({ text });
-      if (r.ok && r.value.protocol && r.value.body) get().composerBodyLoaded(r.value.protocol, r.value.body);
+      const { protocol, body } = r.ok ? r.value : {};
+      if (protocol && body) edit(protocol, (c) => replaced(c, body, 'Imported from curl'));
       return r;
     },
     async draftsRequested() {

@@ -20,10 +20,13 @@ export interface ConnectionSlice {
   models: Record<string, ModelList | undefined>;
   modelsLoading: Record<string, boolean>;
   hostUp: boolean;
+  /** The host refused this window's token: it was started again, and only its new address gets in. */
+  hostStale: boolean;
   appStarted(): Promise<void>;
   profilesRequested(): Promise<void>;
   /** The window's link to the host went down or came back; coming back fetches again what the drop lost. */
   hostConnectionChanged(up: boolean): void;
+  hostLinkStale(): void;
   profileSelected(id: string): Promise<AppError | undefined>;
   profileSaved(input: ProfileInput): Promise<AppError | undefined>;
   profileDeleted(id: string): Promise<AppError | undefined>;
@@ -56,6 +59,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   models: {},
   modelsLoading: {},
   hostUp: true,
+  hostStale: false,
 
   async appStarted() {
     await Promise.all([
@@ -76,6 +80,10 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     const cameBack = up && !get().hostUp;
     set({ hostUp: up });
     if (cameBack) void refetchLost(get());
+  },
+
+  hostLinkStale() {
+    set({ hostStale: true, hostUp: false });
   },
 
   async profileSelected(id) {

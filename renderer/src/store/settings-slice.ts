@@ -38,7 +38,10 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     systemDark: true,
     async settingsRequested() {
       const r = await gateway.settings.get({});
-      if (r.ok) set({ settings: r.value, settingsLoaded: true });
+      if (!r.ok) return;
+      // The tab last open comes back at start, unless the user has already moved on from the first tab.
+      const restore = !get().settingsLoaded && get().activeTab === 'messages';
+      set({ settings: r.value, settingsLoaded: true, ...(restore ? { activeTab: r.value.lastTab } : {}) });
     },
     themeChosen: (theme) => update({ theme }),
     systemSchemeChanged: (dark) => set({ systemDark: dark }),

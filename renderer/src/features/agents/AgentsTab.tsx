@@ -6,6 +6,7 @@ import { AgentMatrix } from './AgentMatrix';
 import { AgentVerdict } from './AgentVerdict';
 import { ModelSelect, ReportButtons, SweepProgress } from './AgentControls';
 import { AgentSession } from './AgentSession';
+import { plural } from '../../../../shared/plural';
 
 const EMPTY: AgentResultView[] = [];
 
@@ -82,7 +83,7 @@ export function AgentsTab() {
           {checking ? 'Checking…' : 'Check'}
         </button>
         <button type="button" disabled={!ids.length || busy} onClick={() => void checkAll()}>
-          Check all ({ids.length} models × {AGENT_IDS.length} agents)
+          Check all ({plural(ids.length, 'model')} × {plural(AGENT_IDS.length, 'agent')})
         </button>
         {sweep && <SweepProgress sweep={sweep} onStop={agentCheckAllStopped} />}
         {profileId && <ReportButtons profileId={profileId} onError={setError} />}

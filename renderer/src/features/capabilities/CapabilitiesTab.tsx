@@ -14,6 +14,7 @@ import { useAppStore } from '../../store';
 import { useNow } from '../../lib/use-now';
 import { CellEvidence, type Cell } from './CellEvidence';
 import { MatrixLegend, OUTCOME_MARK, PROOF, SHORT } from './matrix-legend';
+import { plural } from '../../../../shared/plural';
 
 const EMPTY: CapabilityResultView[] = [];
 /** How often the matrix lists again while a probe job of its profile is running. */
@@ -71,7 +72,7 @@ function ProbeToolbar({ rows, jobs, waits, filter, onFilter, probe }: ToolbarPro
         disabled={!rows.length || jobs.length > 0}
         onClick={() => probe(rows, [...PROTOCOL_IDS], [...CAPABILITY_IDS])}
       >
-        Probe everything shown ({rows.length} models)
+        Probe everything shown ({plural(rows.length, 'model')})
       </button>
       {jobs.length > 0 && (
         <div

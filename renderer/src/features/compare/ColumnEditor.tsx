@@ -6,6 +6,7 @@ import { useAppStore } from '../../store';
 import { Output } from '../stream-viewer/Output';
 import { VERDICT_TONE, ms } from '../stream-viewer/format';
 import { changeSummary, LossList } from '../translate/LossList';
+import { plural } from '../../../../shared/plural';
 
 /** One column's live run, compact. Subscribes to its own run only, so six streams never re-render each other. */
 const ColumnRun = memo(function ColumnRun({ runId, onOpen }: { runId?: string; onOpen: () => void }) {
@@ -22,7 +23,7 @@ const ColumnRun = memo(function ColumnRun({ runId, onOpen }: { runId?: string; o
         {run.result && <span className="reason small"> — {run.result.reason}</span>}
       </div>
       <p className="muted small mono">
-        TTFT {ms(ttft)} · total {ms(total)} · {run.live.events} events
+        TTFT {ms(ttft)} · total {ms(total)} · {plural(run.live.events, 'event')}
       </p>
       <Output transcript={run.transcript} live={run.status !== 'done'} />
       <button type="button" className="ghost small" onClick={onOpen}>

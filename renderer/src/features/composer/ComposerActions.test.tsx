@@ -111,6 +111,38 @@ describe('loading a preset', () => {
   });
 });
 
+describe('what else replaces the tab’s work: Import from curl, Open in composer', () => {
+  const incoming = { model: 'x', messages: [{ role: 'user', content: 'from elsewhere' }] };
+
+  it('Import from curl says so, sets the old reply aside, and Undo brings back the work and its output', async () => {
+    const body = conversationOnView();
+    answers['import:curl'] = async () => ({
+      ok: true,
+      value: { protocol: 'chat', path: '/v1/chat/completions', method: 'POST', body: incoming, notes: [] },
+    });
+    await act(async () => void (await useAppStore.getState().curlImportRequested('curl …')));
+    expect(composer().body).toEqual(incoming);
+    expect(composer().activeRunId).toBeUndefined();
+    expect(screen.getByRole('status', { name: 'Last change' }).textContent).toContain('Imported from curl.');
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(composer().body).toEqual(body);
+    expect(composer().draft).toBe('half typed');
+    expect(composer().activeRunId).toBe('r1');
+  });
+
+  it('Open in composer (a recorded request) is undoable the same way', () => {
+    const body = conversationOnView();
+    act(() => useAppStore.getState().composerRunReopened('chat', incoming));
+    expect(composer().body).toEqual(incoming);
+    expect(composer().activeRunId).toBeUndefined();
+    expect(screen.getByRole('status', { name: 'Last change' }).textContent).toContain('Opened a recorded request.');
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(composer().body).toEqual(body);
+    expect(composer().draft).toBe('half typed');
+    expect(composer().activeRunId).toBe('r1');
+  });
+});
+
 describe('loading a preset translated into another tab', () => {
   it('goes into that tab, says so, and is undone like any load', () => {
     const body = conversationOnView();
@@ -181,6 +213,18 @@ describe('the Demo gateway starts on a model', () => {
   it('takes the model the core suggests, once the kept drafts are read, and Send is on', async () => {
     answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
     useAppStore.setState({ profiles: { activeId: 'demo', profiles: [demo], keyStorages: [] }, models: { demo: list } });
+    await act(async () => void render(<Composer protocol="messages" />));
+    expect(useAppStore.getState().composers.messages.body.model).toBe('claude-sim-sonnet');
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('the Environment profile (GATEWAY_BASE_URL) starts on the model the core suggests too, and Send is on', async () => {
+    answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
+    const env = { id: 'env', name: 'Environment', builtin: 'env' } as ProfileView;
+    useAppStore.setState({
+      profiles: { activeId: 'env', profiles: [env], keyStorages: [] },
+      models: { env: { ...list, profileId: 'env' } },
+    });
     await act(async () => void render(<Composer protocol="messages" />));
     expect(useAppStore.getState().composers.messages.body.model).toBe('claude-sim-sonnet');
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);

@@ -30,6 +30,23 @@ async function attach(bytes: Uint8Array<ArrayBuffer>, name: string, type: string
 }
 const body = () => useAppStore.getState().composers.messages.body;
 
+describe('an image that cannot be shown', () => {
+  it('(damaged data from a preset, curl or History) is a chip that says so, inside its box, not a broken thumbnail', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgoHBwcH' } };
+    useAppStore.getState().composerBodyEdited('messages', {
+      model: 'm',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, image] }],
+    });
+    render(<Composer protocol="messages" />);
+    fireEvent.error(screen.getByRole('img', { name: 'Turn 1 image 1' }));
+    const chip = screen.getByRole('img', { name: "Turn 1 image 1: can't be shown" });
+    expect(chip.tagName).toBe('SPAN');
+    expect(chip.textContent).toBe("Image can't be shown");
+    expect(document.querySelector('.turn-images img')).toBeNull();
+  });
+});
+
 describe('Attach image', () => {
   it('refuses a text file named .png, in a sentence, and the conversation stays as it was', async () => {
     render(<Composer protocol="messages" />);

@@ -73,7 +73,7 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
         <div className="turn-images">
           {turn.images.map((img, k) => (
             <figure key={img.part}>
-              <img src={img.src} alt={`Turn ${n} image ${k + 1}`} />
+              <TurnImage src={img.src} name={`Turn ${n} image ${k + 1}`} />
               <button
                 type="button"
                 className="ghost small"
@@ -88,6 +88,35 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
       )}
     </div>
   );
+}
+
+/**
+ * Whether the browser can decode the image: a valid header over damaged data would go out as an image no model
+ * can read. Where the browser has no decoder to ask (tests under jsdom), the signature alone decides.
+ */
+async function decodes(bytes: Uint8Array, type: string): Promise<boolean> {
+  if (typeof createImageBitmap !== 'function') return true;
+  try {
+    (await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }))).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const UNDECODABLE = (type: string) =>
+  `It starts like a ${type.slice(6).toUpperCase()} image but its image data cannot be decoded (damaged or cut short), so it was not attached.`;
+
+/** A turn's image, or, where it cannot be shown (damaged data from a preset, curl or history), a chip saying so. */
+function TurnImage({ src, name }: { src: string; name: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken)
+    return (
+      <span className="image-broken small" role="img" aria-label={`${name}: can't be shown`}>
+        Image can't be shown
+      </span>
+    );
+  return <img src={src} alt={name} onError={() => setBroken(true)} />;
 }
 
 /** "Attach image": the bytes decide what the file is; anything but PNG, JPEG, GIF or WebP is refused. */
@@ -113,8 +142,9 @@ function AttachImage({ protocol }: { protocol: ProtocolId }) {
               const bytes = new Uint8Array(await file.arrayBuffer());
               input.value = '';
               const type = sniffImage(bytes);
-              setRefused(type ? undefined : `${file.name}: ${NOT_AN_IMAGE}`);
-              if (!type) return;
+              const problem = !type ? NOT_AN_IMAGE : (await decodes(bytes, type)) ? undefined : UNDECODABLE(type);
+              setRefused(problem && `${file.name}: ${problem}`);
+              if (!type || problem) return;
               const withDraft = bodyToSend(protocol, body, draft);
               typeDraft(protocol, '');
               set(addImage(protocol, withDraft, type, base64(bytes)));

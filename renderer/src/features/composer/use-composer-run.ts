@@ -61,6 +61,7 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   const warnings = useAppStore((s) => s.composers[protocol].warnings);
   const continuedRunId = useAppStore((s) => s.composers[protocol].continuedRunId);
   const profileId = useAppStore((s) => s.profiles?.activeId);
+  const hostStale = useAppStore((s) => s.hostStale);
   const edited = useAppStore((s) => s.composerBodyEdited);
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const runStarted = useAppStore((s) => s.composerRunStarted);
@@ -86,17 +87,19 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     !!transcript && own.verdict !== undefined && continuedRunId !== own.ownRunId && transcript.blocks.length > 0;
   const lastStored = own.sent?.store !== false;
   // Half-typed tools would go out as the last tools that parsed, which is not what the box shows.
-  const blockedReason = jsonError
-    ? 'Fix the JSON before sending.'
-    : toolsError
-      ? 'Fix the tools JSON before sending.'
-      : fieldError
-        ? fieldError
-        : !profileId
-          ? 'No profile.'
-          : !model
-            ? 'Pick a model first.'
-            : conversationProblem(protocol, toSend);
+  const blockedReason = hostStale
+    ? 'Send is off: this window is from an earlier start of the app (see the message at the top).'
+    : jsonError
+      ? 'Fix the JSON before sending.'
+      : toolsError
+        ? 'Fix the tools JSON before sending.'
+        : fieldError
+          ? fieldError
+          : !profileId
+            ? 'No profile.'
+            : !model
+              ? 'Pick a model first.'
+              : conversationProblem(protocol, toSend);
 
   /** Starts a run of `next`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (next: Body): Promise<string | undefined> => {

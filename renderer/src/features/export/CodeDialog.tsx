@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { CurlImport, ExportLanguage } from '../../../../shared/contract';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
-import { copyText } from '../stream-viewer/format';
 import { useBodyToSend } from '../composer/body-to-send';
+import { CopyButton } from '../../lib/CopyButton';
 
 const LANGS: [ExportLanguage, string][] = [
   ['curl', 'curl'],
@@ -116,9 +116,7 @@ export function CodeDialog({
                 The key is written &lt;API_KEY&gt;: paste yours where you run it.
               </span>
               <div className="spacer" />
-              <button type="button" onClick={() => void copyText(code)}>
-                Copy
-              </button>
+              <CopyButton text={() => code} />
             </div>
             <pre className="mono code-out" aria-label="Exported code">
               {code}

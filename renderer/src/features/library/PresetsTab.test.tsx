@@ -234,3 +234,36 @@ describe('presets: a deleted preset that comes back', () => {
     expect(calls.filter((c) => c.call === 'presets:restore')).toEqual([]);
   });
 });
+
+describe('presets: import', () => {
+  const importFile = async (text: string) => {
+    const input = screen.getByLabelText('Import presets file');
+    await act(async () => fireEvent.change(input, { target: { files: [new File([text], 'p.json')] } }));
+    await settle();
+  };
+
+  it('the "already exist… Keep both / Replace" question goes when another file is imported', async () => {
+    let next: 'conflict' | 'foreign' | 'clean' = 'conflict';
+    answers['presets:import'] = async () =>
+      next === 'conflict'
+        ? { ok: true, value: { imported: 0, replaced: 0, conflicts: ['My long prompt'] } }
+        : next === 'foreign'
+          ? { ok: false, error: { code: 'invalid_input', message: 'This looks like a Postman collection (v2.1.0).' } }
+          : { ok: true, value: { imported: 1, replaced: 0, conflicts: [] } };
+    render(<PresetsTab />);
+    await settle();
+    await importFile('{"first":1}');
+    const bar = screen.getByRole('alertdialog', { name: 'Import conflicts' });
+    expect(bar.textContent).toContain('A preset named My long prompt already exists.');
+    next = 'foreign';
+    await importFile('{"second":1}');
+    expect(screen.queryByRole('alertdialog', { name: 'Import conflicts' })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('This looks like a Postman collection (v2.1.0).');
+    next = 'conflict';
+    await importFile('{"third":1}');
+    next = 'clean';
+    await importFile('{"fourth":1}');
+    expect(screen.queryByRole('alertdialog', { name: 'Import conflicts' })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Imported 1 preset.');
+  });
+});

@@ -4,6 +4,7 @@ import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared
 import { translateRequest, type Loss } from '../../../../shared/translate';
 import { useAppStore } from '../../store';
 import { LossList } from '../translate/LossList';
+import { plural } from '../../../../shared/plural';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -72,12 +73,16 @@ export function PresetsTab() {
   };
 
   const importText = async (text: string, onConflict: 'ask' | 'keep-both' | 'replace') => {
+    // A new import or an answer settles the question asked about the file before: its bar goes.
+    setPendingImport(undefined);
+    setMessage(undefined);
     const r = await presetsImportRequested({ text, onConflict });
     if (!r.ok) return setMessage(r.error.message);
     if (r.value.conflicts.length && onConflict === 'ask')
       return setPendingImport({ text, conflicts: r.value.conflicts });
-    setPendingImport(undefined);
-    setMessage(`Imported ${r.value.imported} preset(s)${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`);
+    setMessage(
+      `Imported ${plural(r.value.imported, 'preset')}${r.value.replaced ? `, replaced ${r.value.replaced}` : ''}.`,
+    );
     void presetsRequested();
   };
 
@@ -152,7 +157,9 @@ export function PresetsTab() {
       {pendingImport && (
         <div className="bring-along" role="alertdialog" aria-label="Import conflicts">
           <span>
-            {pendingImport.conflicts.length} preset name(s) already exist: {pendingImport.conflicts.join(', ')}.
+            {pendingImport.conflicts.length === 1
+              ? `A preset named ${pendingImport.conflicts[0]} already exists.`
+              : `${pendingImport.conflicts.length} preset names already exist: ${pendingImport.conflicts.join(', ')}.`}
           </span>
           <button type="button" onClick={() => void importText(pendingImport.text, 'keep-both')}>
             Keep both
@@ -229,7 +236,7 @@ export function PresetsTab() {
               )}
               <span className="muted small">
                 {p.compare
-                  ? `Comparison · ${p.compare.columns.length} columns`
+                  ? `Comparison · ${plural(p.compare.columns.length, 'column')}`
                   : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
                 · {p.stream ? 'stream' : 'no stream'}
                 {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}

@@ -137,15 +137,15 @@ describe('model picker: how old the list is', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     setup(['gpt-4o']);
     const fetched = () => screen.getByLabelText('Models fetched').textContent;
-    expect(fetched()).toBe('1 models · fetched just now');
+    expect(fetched()).toBe('1 model · fetched just now');
     act(() => {
       vi.advanceTimersByTime(30_000);
     });
-    expect(fetched()).toBe('1 models · fetched 30 s ago');
+    expect(fetched()).toBe('1 model · fetched 30 s ago');
     act(() => {
       vi.advanceTimersByTime(5 * 60_000);
     });
-    expect(fetched()).toBe('1 models · fetched 6 min ago');
+    expect(fetched()).toBe('1 model · fetched 6 min ago');
   });
 });
 

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAppStore } from '../../store';
 import { useNow } from '../../lib/use-now';
 import { filterModels, indexModels, relativeTime } from './filter';
+import { plural } from '../../../../shared/plural';
 
 const EMPTY: never[] = [];
 const NO_EVIDENCE = 'The models list gives no evidence of this model’s family (the list’s shape alone is not evidence)';
@@ -167,7 +168,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
         ⟳
       </button>
       <span className="muted small" aria-label="Models fetched">
-        {list ? `${list.models.length} models · ${relativeTime(list.fetchedAt, now)}` : ''}
+        {list ? `${plural(list.models.length, 'model')} · ${relativeTime(list.fetchedAt, now)}` : ''}
       </span>
       {list && (list.added.length > 0 || list.removed.length > 0) && (
         <span

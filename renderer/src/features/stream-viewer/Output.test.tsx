@@ -80,6 +80,28 @@ describe('Output: Markdown, code and copying', () => {
     expect(text).not.toContain('**');
     expect(text).not.toContain('```');
   });
+
+  it('every Copy says "Copied" for a moment, to the eye and to a screen reader, then reads as before', async () => {
+    vi.useFakeTimers();
+    try {
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => {} }, configurable: true });
+      render(<Output transcript={of(reply)} live={false} />);
+      for (const name of ['Copy output as Markdown', 'Copy code']) {
+        const button = screen.getByRole('button', { name });
+        const before = button.textContent;
+        await act(async () => fireEvent.click(button));
+        expect(button.textContent).toBe('Copied');
+        const live = button.nextElementSibling!;
+        expect(live.getAttribute('aria-live')).toBe('polite');
+        expect(live.textContent).toBe('Copied');
+        await act(async () => vi.advanceTimersByTime(2000));
+        expect(button.textContent).toBe(before);
+        expect(live.textContent).toBe('');
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('Output: gateway text that would blank or freeze the window', () => {

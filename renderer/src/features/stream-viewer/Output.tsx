@@ -3,10 +3,11 @@ import Markdown from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
-import { copyText, livePieces } from './format';
+import { livePieces } from './format';
 import { markdownBlocks } from './markdown-blocks';
 import { tooCostly } from './markdown-limits';
 import { OutputBoundary } from './OutputBoundary';
+import { CopyButton } from '../../lib/CopyButton';
 
 /** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
@@ -50,14 +51,7 @@ function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & {
   const ref = useRef<HTMLPreElement>(null);
   return (
     <div className="code-block">
-      <button
-        type="button"
-        className="ghost small copy-code"
-        aria-label="Copy code"
-        onClick={() => void copyText(ref.current?.textContent ?? '')}
-      >
-        Copy
-      </button>
+      <CopyButton className="ghost small copy-code" label="Copy code" text={() => ref.current?.textContent ?? ''} />
       <pre ref={ref} {...rest}>
         {children}
       </pre>
@@ -177,15 +171,14 @@ function CopyOutput({ transcript, region }: { transcript: Transcript; region: Re
     [...(region.current?.querySelectorAll<HTMLElement>(':scope > .text') ?? [])]
       .map((el) => (el.innerText ?? el.textContent ?? '').trim())
       .join('\n\n');
-  const copy = (text: string) => void copyText(text);
   return (
     <div className="output-actions">
-      <button type="button" className="ghost small" aria-label="Copy output as text" onClick={() => copy(asText())}>
+      <CopyButton className="ghost small" label="Copy output as text" text={asText}>
         Copy text
-      </button>
-      <button type="button" className="ghost small" aria-label="Copy output as Markdown" onClick={() => copy(md())}>
+      </CopyButton>
+      <CopyButton className="ghost small" label="Copy output as Markdown" text={md}>
         Copy Markdown
-      </button>
+      </CopyButton>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react';
 import { RESULT_BODY_CAP } from '../../../../shared/contract';
-import { bytes, copyText, indentJson, livePieces } from './format';
+import { bytes, indentJson, livePieces } from './format';
+import { CopyButton } from '../../lib/CopyButton';
 
 /** Above this, re-indenting and laying out every line would hold the Ledger up for a noticeable moment. */
 export const INDENT_LIMIT = 512 * 1024;
@@ -69,14 +70,7 @@ export const ResponseBody = memo(function ResponseBody({
               ? ' · shown as received (too large to re-indent)'
               : ' · text'}
         </span>
-        <button
-          type="button"
-          className="ghost small"
-          aria-label="Copy response body"
-          onClick={() => void copyText(rawBody!)}
-        >
-          Copy
-        </button>
+        <CopyButton className="ghost small" label="Copy response body" text={() => rawBody!} />
       </div>
       {view.capped && (
         <p className="capped small" role="note">

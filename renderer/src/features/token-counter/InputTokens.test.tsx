@@ -178,7 +178,7 @@ describe('sent vs reported', () => {
     render(<Composer protocol="messages" />);
     await waitFor(() =>
       expect(screen.getByLabelText('Count vs usage').textContent).toBe(
-        ` · sent ${reported}, gateway reported ${reported} (+0)`,
+        ` · last run: sent ${reported}, gateway reported ${reported} (+0)`,
       ),
     );
     expect(count.mock.calls.some(([input]) => JSON.stringify(input.body) === JSON.stringify(sentBody))).toBe(true);

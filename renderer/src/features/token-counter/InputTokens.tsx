@@ -134,7 +134,7 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
       {preSend && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
-          · sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} (
+          · last run: sent {formatCount(preSend.tokens)}, gateway reported {formatCount(reported)} (
           {reported - preSend.tokens >= 0 ? '+' : ''}
           {reported - preSend.tokens})
         </span>
