@@ -48,14 +48,15 @@ export class RunManager {
 
   /**
    * Starts the run and returns at once; everything after arrives as pushes to `sink`. `opts.headers` are a
-   * replayed client's own headers (the core's agent checks; not part of `runs:start`), see buildRequest.
+   * replayed client's own headers (the core's agent checks; not part of `runs:start`), see buildRequest;
+   * `opts.query` the query string such a client puts on the protocol's path (`beta=true`).
    */
   start(
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
-    opts: { headers?: Readonly<Record<string, string>> } = {},
+    opts: { headers?: Readonly<Record<string, string>>; query?: string } = {},
   ): { runId: string; done: Promise<FinishedRun> } {
-    const ctx = this.prepare(input, sink, opts.headers);
+    const ctx = this.prepare(input, sink, opts.headers, opts.query);
     const { runId } = ctx;
     this.active.set(runId, { timer: ctx.timer, sink });
     sink.push({ kind: 'started', runId, ledger: ctx.ledger });
@@ -132,6 +133,7 @@ export class RunManager {
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
     clientHeaders?: Readonly<Record<string, string>>,
+    query?: string,
   ): RunContext & { log: EventLog } {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
@@ -140,6 +142,7 @@ export class RunManager {
     const path = PROTOCOL_INFO[input.protocol].path;
     const req = buildRequest(profile, key, 'POST', path, input.body, {
       stream,
+      ...(query ? { query: Object.fromEntries(new URLSearchParams(query)) } : {}),
       secrets: this.profiles.secretsFor(profile.id),
       clientHeaders,
     });

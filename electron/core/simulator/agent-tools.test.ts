@@ -20,15 +20,13 @@ async function post(path: string, body: Json): Promise<{ status: number; text: s
   return { status: res.status, text: await res.text() };
 }
 
-/** The tool calls a stream or body names: `name` and its arguments as sent. */
+/** The tool calls a stream names: `name`, and its arguments (Messages' partial JSON, Responses' final arguments). */
 function calls(text: string): { name: string; args: string }[] {
-  const out: { name: string; args: string }[] = [];
   const named = [...text.matchAll(/"type":"(?:tool_use|function_call)"[^}]*?"name":"([^"]+)"/g)].map((m) => m[1]);
-  const args = [...text.matchAll(/"(?:partial_json|delta)":"((?:[^"\\]|\\.)*)"/g)].map(
-    (m) => JSON.parse(`"${m[1]}"`) as string,
-  );
-  for (const name of named) out.push({ name, args: args.join('') });
-  return out;
+  const unquote = (m: RegExpMatchArray) => JSON.parse(`"${m[1]}"`) as string;
+  const partial = [...text.matchAll(/"partial_json":"((?:[^"\\]|\\.)*)"/g)].map(unquote).join('');
+  const final = [...text.matchAll(/"arguments":"((?:[^"\\]|\\.)*)"/g)].map(unquote).at(-1) ?? '';
+  return [...new Set(named)].map((name) => ({ name, args: partial || final }));
 }
 
 /** A captured request with its working dir back in place of the placeholder. */

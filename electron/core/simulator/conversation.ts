@@ -332,7 +332,8 @@ export function readConversation(protocol: ProtocolId, body: Json, modelThinks =
             ? { name: tc.name }
             : 'auto';
     const r = body.reasoning;
-    conv.thinking = isObj(r) && typeof r.effort === 'string' && r.effort !== 'none';
+    // A reasoning object without an effort (Codex on an id it does not know) reasons at the default effort.
+    conv.thinking = isObj(r) && r.effort !== 'none';
     conv.reasoningSummary = isObj(r) && typeof r.summary === 'string';
     const fmt = isObj(body.text) ? body.text.format : undefined;
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
