@@ -15,6 +15,7 @@ test('check agents one by one: ready, degraded and not ready, with each step in 
   await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-o3');
   await app.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(verdict).toContainText(/^ready — all \d+ steps passed/, { timeout: 45_000 });
+  await expect(verdict).toContainText('replaying Codex 0.171.0 (an id it does not know)');
   await verdict.getByRole('button', { name: 'Open run 2 of Whole sessions ×4 (turn 1 + turn 2)', exact: true }).click();
   await expect(verdict.getByRole('status', { name: 'Stream status' })).toContainText('complete');
 

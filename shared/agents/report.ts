@@ -89,7 +89,8 @@ export function reportMarkdown(input: ReportInput): string {
   ];
   for (const r of sortedAgents(input.agents)) {
     out.push(`### ${AGENTS[r.agent].label} × ${r.model}`, '', `**${r.verdict}**`, '');
-    out.push(`Measured ${r.at}${r.smallModel ? `, small fast model ${r.smallModel}` : ''}.`, '');
+    const small = r.smallModel ? `, small fast model ${r.smallModel}` : '';
+    out.push(`Measured ${r.at}${small}${r.replayed ? `, replaying ${r.replayed}` : ''}.`, '');
     for (const s of r.steps) {
       const status = s.status !== undefined ? ` (HTTP ${s.status})` : '';
       out.push(`- **${s.outcome}** ${mdCell(s.title)}${status}: ${mdCell(stepWords(s))}`);

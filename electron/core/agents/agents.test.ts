@@ -323,8 +323,13 @@ describe('results and the report', () => {
     expect(again.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort()).toEqual(
       listed.results.map((r) => `${r.agent}|${r.model}|${r.at}`).sort(),
     );
+    // A stored verdict says which captured agent release it is for.
+    expect(again.results.find((r) => r.agent === 'codex' && r.model === 'gpt-sim-o3')?.replayed).toBe(
+      'Codex 0.171.0 (an id it does not know)',
+    );
     const report = value<AgentReport>(await core.dispatch('agents:report', { profileId: 'demo' }, receiver));
     expect(report.markdown).toContain('| gpt-sim-o3 | ready (');
+    expect(report.markdown).toContain('replaying Codex 0.171.0');
     expect(report.markdown).toMatch(/\*\*not ready — Signed thinking returned/);
     expect(report.html).toMatch(/^<!DOCTYPE html>/);
     expect(report.html).not.toMatch(/<script|src=|href=/);

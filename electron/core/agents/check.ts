@@ -9,7 +9,7 @@ import type { FinishedRun } from '../runs';
 import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
-import { replaySession } from './replay';
+import { replayedName, replaySession } from './replay';
 import { sessionLoop, type ReplaySend } from './session-loop';
 import { CHAT_SCHEMA, CHAT_TOOL, chatTurn1, chatTurn2, claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
@@ -234,6 +234,7 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     agent: input.agent,
     model: input.model,
     ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
+    ...(input.agent === 'chat-agent' ? {} : { replayed: replayedName(input.agent, input.model) }),
     level,
     verdict,
     steps,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelIdKnown, replaySession } from './replay';
+import { modelIdKnown, replayedName, replaySession } from './replay';
 
 describe('a replay from the captures', () => {
   it('sends what Claude Code sends for that id: enabled thinking for a known id, adaptive for another', () => {
@@ -11,6 +11,8 @@ describe('a replay from the captures', () => {
     const other = replaySession('claude-code', 'my-relay-sonnet').turn1;
     expect(other.body).toMatchObject({ model: 'my-relay-sonnet', thinking: { type: 'adaptive' } });
     expect(other.path).toBe('/v1/messages?beta=true');
+    expect(replayedName('claude-code', 'my-relay-sonnet')).toBe('Claude Code 2.1.197 (an id it does not know)');
+    expect(replayedName('codex', 'gpt-5.5')).toBe('Codex 0.171.0 (an id it knows)');
   });
 
   it('puts fresh ids in each session, the same id wherever the CLI repeated it, and no credential', () => {

@@ -27,6 +27,13 @@ export function modelIdKnown(agent: CapturedAgent, model: string): boolean {
   return agent === 'claude-code' ? /^claude-(opus|sonnet|haiku)-\d/.test(model) : /^gpt-(5\.\d|6)/.test(model);
 }
 
+/** Which captured release a verdict is for: "Claude Code 2.1.197 (an id it does not know)". */
+export function replayedName(agent: CapturedAgent, model: string): string {
+  const known = modelIdKnown(agent, model);
+  const name = agent === 'claude-code' ? 'Claude Code' : 'Codex';
+  return `${name} ${capture(agent, known).version} (${known ? 'an id it knows' : 'an id it does not know'})`;
+}
+
 export interface ReplayRequest {
   /** Path and query as the CLI sent it (`/v1/messages?beta=true`). */
   path: string;
