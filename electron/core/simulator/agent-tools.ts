@@ -39,7 +39,10 @@ const kind = (t: ToolDef) => {
   return READ_ONLY.has(n) ? 'read' : SHELL.has(n) ? 'shell' : UNSAFE.test(n) ? 'unsafe' : 'other';
 };
 
-/** Whether `word` stands as a whole word in `text` (a tool named "LS" is not mentioned by "tells"). */
+/**
+ * Whether `word` stands as a whole word in `text` (a tool named "LS" is not mentioned by "tells"). Values are
+ * schema data ("c++", "a.b"), never patterns: a plain search with word edges checked by hand.
+ */
 export function mentionsWord(text: string, word: string): boolean {
   if (!word) return false;
   const t = text.toLowerCase();

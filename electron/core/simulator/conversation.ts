@@ -9,7 +9,7 @@ import type { SimModel } from './catalogue';
 import { dominantColour, readText } from './images';
 import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
 import { jsonText } from '../../../shared/json-text';
-import { agentArgs, answeredTool, pickTool, promptText } from './agent-tools';
+import { agentArgs, answeredTool, mentionsWord, pickTool, promptText } from './agent-tools';
 
 type Json = Record<string, unknown>;
 
@@ -377,26 +377,11 @@ function replyText(model: SimModel, lastUser: string): string {
   return `${intro} ${body}${list}`;
 }
 
-/**
- * Whether the prompt mentions an enum value as a whole word. Values are schema data ("c++", "a.b"), never
- * patterns, so this is a plain search with word edges checked by hand (`\b` would not match after a "+").
- */
-function mentions(prompt: string, value: string): boolean {
-  if (!value) return false;
-  const text = prompt.toLowerCase();
-  const needle = value.toLowerCase();
-  const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-    if (!wordChar(text[at - 1]) && !wordChar(text[at + needle.length])) return true;
-  }
-  return false;
-}
-
 /** A value that satisfies a JSON schema, using hints from the prompt (enum values mentioned, a nonce). */
 export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (!isObj(schema)) return 'example';
   if (Array.isArray(schema.enum) && schema.enum.length) {
-    return schema.enum.find((v) => typeof v === 'string' && mentions(prompt, v)) ?? schema.enum[0];
+    return schema.enum.find((v) => typeof v === 'string' && mentionsWord(prompt, v)) ?? schema.enum[0];
   }
   if (schema.const !== undefined) return schema.const;
   const type: unknown = Array.isArray(schema.type) ? schema.type[0] : schema.type;
