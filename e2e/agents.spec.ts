@@ -6,6 +6,8 @@ const KEY = 'sk-agents-e2e-key-98765';
 test('check agents one by one: ready, degraded and not ready, with each step in the viewer and the composer', async ({
   app,
 }) => {
+  // Four checks of whole replayed sessions (docs/agents.md "Judging per agent"): longer than the default.
+  test.setTimeout(150_000);
   await app.getByRole('tab', { name: 'Agents' }).click();
   const verdict = app.getByRole('region', { name: 'Agent verdict' });
   await app.getByRole('combobox', { name: 'Agent' }).selectOption('codex');
@@ -13,7 +15,8 @@ test('check agents one by one: ready, degraded and not ready, with each step in 
   await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-o3');
   await app.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(verdict).toContainText(/^ready — all \d+ steps passed/, { timeout: 45_000 });
-  await verdict.getByRole('button', { name: 'Open run 2 of Turn 2 (stateless) ×5', exact: true }).click();
+  await expect(verdict).toContainText('replaying Codex 0.171.0 (an id it does not know)');
+  await verdict.getByRole('button', { name: 'Open run 2 of Whole sessions ×4 (turn 1 + turn 2)', exact: true }).click();
   await expect(verdict.getByRole('status', { name: 'Stream status' })).toContainText('complete');
 
   await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('sim-relay-ignores-cache');
@@ -23,8 +26,10 @@ test('check agents one by one: ready, degraded and not ready, with each step in 
 
   await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('sim-relay-key-pool');
   await app.getByRole('button', { name: 'Check', exact: true }).click();
-  await expect(verdict).toContainText(/^not ready — Turn 2 \(stateless\) ×5 \(HTTP 400\)/, { timeout: 45_000 });
-  await expect(verdict).toContainText(/Codex would fail on its second turn [1-4] of 5 \(\d+ %\) of the time: HTTP 400/);
+  await expect(verdict).toContainText(/^not ready — Whole sessions ×4 \(turn 1 \+ turn 2\) \(HTTP 400\)/, {
+    timeout: 45_000,
+  });
+  await expect(verdict).toContainText(/Codex would fail [1-3] of 4 \(\d+ %\) sessions, on its second turn: HTTP 400/);
   await expect(app.getByRole('button', { name: /^sim-relay-key-pool Codex CLI: not ready/ })).toBeVisible();
 
   await app.getByRole('combobox', { name: 'Agent' }).selectOption('claude-code');
@@ -35,7 +40,9 @@ test('check agents one by one: ready, degraded and not ready, with each step in 
   await expect(verdict).toContainText('Claude Code would fail on its second turn: HTTP 400');
 
   // The failing turn, to try by hand: it opens in the Messages composer, saying where it came from.
-  await verdict.getByRole('button', { name: 'Open run 1 of Turn 2 (stateless) ×5 in the composer' }).click();
+  await verdict
+    .getByRole('button', { name: 'Open run 2 of Whole sessions ×4 (turn 1 + turn 2) in the composer' })
+    .click();
   await expect(app.getByRole('tab', { name: 'Messages' })).toHaveAttribute('aria-selected', 'true');
   await expect(app.getByRole('tabpanel', { name: 'Messages' })).toContainText(
     'Step of the Claude Code check on sim-relay-strips-signatures.',
@@ -46,6 +53,8 @@ test('Check all fills the agents × models matrix, kept after a reload, and expo
   app,
   startGateway,
 }) => {
+  // Six checks of whole replayed sessions (docs/agents.md "Judging per agent"): longer than one check.
+  test.setTimeout(150_000);
   const gw = await startGateway({ keys: { [KEY]: ['gpt-sim-4o', 'sim-relay-chat-text-tools'] } });
   await app.getByRole('button', { name: 'Connections…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Connections' });

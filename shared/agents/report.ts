@@ -104,7 +104,8 @@ export function reportMarkdown(input: ReportInput): string {
   ];
   for (const r of sortedAgents(input.agents)) {
     out.push(`### ${AGENTS[r.agent].label} × ${md(r.model)}`, '', `**${md(r.verdict)}**`, '');
-    out.push(`Measured ${md(r.at)}${r.smallModel ? `, small fast model ${md(r.smallModel)}` : ''}.`, '');
+    const small = r.smallModel ? `, small fast model ${md(r.smallModel)}` : '';
+    out.push(`Measured ${md(r.at)}${small}${r.replayed ? `, replaying ${md(r.replayed)}` : ''}.`, '');
     for (const s of r.steps) {
       const status = s.status !== undefined ? ` (HTTP ${s.status})` : '';
       out.push(`- **${s.outcome}** ${md(s.title)}${status}: ${md(stepWords(s))}`);

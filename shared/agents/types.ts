@@ -79,6 +79,11 @@ export interface AgentResult {
   agent: AgentId;
   model: string;
   smallModel?: string;
+  /**
+   * The agent release whose captured requests were replayed ("Claude Code 2.1.197 on an id it does not know");
+   * absent for a hand-written replay and in results stored before captures.
+   */
+  replayed?: string;
   level: AgentLevel;
   /** One sentence starting with "ready", "degraded" or "not ready". */
   verdict: string;

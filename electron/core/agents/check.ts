@@ -9,26 +9,18 @@ import type { FinishedRun } from '../runs';
 import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
-import {
-  CHAT_SCHEMA,
-  CHAT_TOOL,
-  chatTurn1,
-  chatTurn2,
-  CLAUDE_BASH_SCHEMA,
-  CLAUDE_TOOL,
-  claudeCountTokens,
-  claudeSmallModel,
-  claudeTurn1,
-  claudeTurn2,
-  CODEX_SHELL_SCHEMA,
-  CODEX_TOOL,
-  codexTurn1,
-  codexTurn2,
-} from './sessions';
+import { replayedName, replaySession } from './replay';
+import { sessionLoop, type ReplaySend } from './session-loop';
+import { CHAT_SCHEMA, CHAT_TOOL, chatTurn1, chatTurn2, claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
 
 /** The stateless second turn is sent this many times: intermittent faults are looked for, not hoped away. */
 export const TURN2_REPEATS = 5;
+/**
+ * A replayed agent runs this many whole sessions (turn 1 and turn 2 as the agent sends them), one after
+ * another: a relay that rotates upstream keys per request meets them at different points of its rotation.
+ */
+export const SESSIONS = 4;
 /** Longest one request of a check may take before it counts as failed. */
 export const AGENT_RUN_TIMEOUT_MS = 120_000;
 
@@ -43,13 +35,17 @@ type Json = Record<string, unknown>;
 type ToolCall = Extract<Block, { kind: 'tool_call' }>;
 
 /** Sends one body; a timeout (ProbeStop) becomes a failed step rather than an exception. */
-type Send = (body: Json) => Promise<FinishedRun | { timeout: string }>;
+type Send = (
+  body: Json,
+  as?: { headers: Record<string, string>; path: string },
+) => Promise<FinishedRun | { timeout: string }>;
 
-/** Every request goes out with the agent's own headers (headers.ts). */
+/** Every request goes out with the agent's own headers: the captured ones for a replay, else headers.ts. */
 function sender(env: ProbeEnv, agent: AgentId): Send {
-  return async (body) => {
+  return async (body, as) => {
     try {
-      return await env.send(body, undefined, agentHeaders(agent, body));
+      const query = as?.path.split('?')[1];
+      return await env.send(body, undefined, as?.headers ?? agentHeaders(agent, body), query);
     } catch (err) {
       if (err instanceof ProbeStop) return { timeout: err.verdict.message };
       throw err;
@@ -158,20 +154,29 @@ function claudeThinking(run: FinishedRun): AgentStep {
   return { ...base, outcome: 'pass', evidence: `${blocks.length} thinking block(s) with a signature.` };
 }
 
-async function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
-  const { body } = codexTurn1(model);
-  return toolLoop(
-    send,
-    {
-      agent: 'codex',
-      body,
-      tool: CODEX_TOOL,
-      schema: CODEX_SHELL_SCHEMA,
-      turn2: (run, call) => codexTurn2(body, run.result.transcript, call),
-      sent: 'the reasoning item, the function_call and its output (call id round-tripped)',
-    },
+/** Codex's captured sessions; its reasoning items must come back encrypted to be sent back. */
+function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
+  return sessionLoop(
+    replayed(send),
+    { agent: 'codex', model, sessions: SESSIONS, sent: 'the reasoning item, the function_call and its output' },
     codexReasoning,
   );
+}
+
+const replayed =
+  (send: Send): ReplaySend =>
+  (body, as) =>
+    send(body, as);
+
+async function smallModelStep(send: Send, smallModel: string, model: string): Promise<AgentStep> {
+  const small = await send(claudeSmallModel(smallModel));
+  const title = `Small fast model (${smallModel}${smallModel === model ? ', the main model' : ''})`;
+  if ('timeout' in small) return timedOut('small-model', title, small.timeout);
+  const base = { id: 'small-model', title, status: small.response?.status, runIds: [small.ledger.runId] };
+  if (small.result.verdict === 'complete')
+    return { ...base, outcome: 'pass', evidence: 'answered a short streamed request.' };
+  const words = failureWords(small);
+  return { ...base, outcome: 'fail', evidence: words, consequence: `Claude Code's side requests would fail: ${words}` };
 }
 
 async function claudeSteps(
@@ -180,42 +185,16 @@ async function claudeSteps(
   model: string,
   smallModel: string | undefined,
 ): Promise<AgentStep[]> {
-  const body = claudeTurn1(model);
-  const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(body))];
-  if (smallModel) {
-    const small = await send(claudeSmallModel(smallModel));
-    const title = `Small fast model (${smallModel})`;
-    if ('timeout' in small) steps.push(timedOut('small-model', title, small.timeout));
-    else if (small.result.verdict !== 'complete') {
-      const words = failureWords(small);
-      steps.push({
-        id: 'small-model',
-        title,
-        outcome: 'fail',
-        status: small.response?.status,
-        runIds: [small.ledger.runId],
-        evidence: words,
-        consequence: `Claude Code's side requests would fail: ${words}`,
-      });
-    } else
-      steps.push({
-        id: 'small-model',
-        title,
-        outcome: 'pass',
-        status: small.response?.status,
-        runIds: [small.ledger.runId],
-        evidence: 'answered a short streamed request.',
-      });
-  }
-  const loop = await toolLoop(
-    send,
+  const { turn1 } = replaySession('claude-code', model);
+  const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(turn1.body))];
+  if (smallModel) steps.push(await smallModelStep(send, smallModel, model));
+  const loop = await sessionLoop(
+    replayed(send),
     {
       agent: 'claude-code',
-      body,
-      tool: CLAUDE_TOOL,
-      schema: CLAUDE_BASH_SCHEMA,
-      turn2: (run, call) => claudeTurn2(body, run.result.transcript, call),
-      sent: 'the signed thinking block, the tool_use and its tool_result (id round-tripped)',
+      model,
+      sessions: SESSIONS,
+      sent: 'the signed thinking block, the tool_use and its tool_result',
     },
     claudeThinking,
   );
@@ -255,6 +234,7 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     agent: input.agent,
     model: input.model,
     ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
+    ...(input.agent === 'chat-agent' ? {} : { replayed: replayedName(input.agent, input.model) }),
     level,
     verdict,
     steps,

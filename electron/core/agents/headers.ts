@@ -4,13 +4,14 @@
  */
 import type { AgentId } from '../../../shared/agents/types';
 import { ANTHROPIC_VERSION } from '../../../shared/request-headers';
+import versions from './captures/versions.json' with { type: 'json' };
 
 /**
- * The client versions the replayed user-agents name: Codex's and Claude Code's as seen in the captures
- * docs/agents.md cites; the SDKs' a recent release (a relay reads the form, not the number).
+ * The client versions the user-agents of the side requests name (Claude Code's small model and count_tokens;
+ * the turns replay the captured headers, replay.ts): the captured CLI versions; the SDKs' a recent release.
  */
-export const CODEX_VERSION = '0.38.0';
-export const CLAUDE_CODE_VERSION = '2.1.2';
+export const CODEX_VERSION = versions.codex;
+export const CLAUDE_CODE_VERSION = versions['claude-code'];
 export const OPENAI_JS_VERSION = '4.104.0';
 const ANTHROPIC_JS_VERSION = '0.60.0';
 
@@ -32,8 +33,8 @@ const stainless = (version: string): Record<string, string> => ({
 
 function codexHeaders(body: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {
-    originator: 'codex_cli_rs',
-    'user-agent': `codex_cli_rs/${CODEX_VERSION} (Ubuntu 24.04; x86_64) unknown`,
+    originator: 'codex_exec',
+    'user-agent': `codex_exec/${CODEX_VERSION} (Ubuntu 24.04; x86_64) unknown`,
     version: CODEX_VERSION,
   };
   // Codex's conversation id is both its prompt_cache_key and its session_id header.
@@ -47,7 +48,7 @@ function claudeCodeHeaders(countTokens: boolean): Record<string, string> {
     'anthropic-beta': [...CLAUDE_CODE_BETAS, ...(countTokens ? [COUNT_TOKENS_BETA] : [])].join(','),
     'anthropic-dangerous-direct-browser-access': 'true',
     'x-app': 'cli',
-    'user-agent': `claude-cli/${CLAUDE_CODE_VERSION} (external, cli)`,
+    'user-agent': `claude-cli/${CLAUDE_CODE_VERSION} (external, sdk-cli)`,
     ...stainless(ANTHROPIC_JS_VERSION),
   };
 }

@@ -1,10 +1,11 @@
 /**
- * The scripted sessions, in each agent's own wire shape (docs/agents.md names the sources). Every turn asks
+ * The hand-written parts of the checks (docs/agents.md names the sources): the chat-completions agent's
+ * session, and Claude Code's side requests (count_tokens, the small fast model). Every turn asks
  * for its tool by name, so any model that supports tools calls it, and the instructions and tool definitions
  * are as long as the agents really send: thousands of tokens, above every family's minimum cacheable prefix.
  */
-import { randomUUID } from 'node:crypto';
-import type { Block, Transcript } from '../../../shared/protocols/types';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Block } from '../../../shared/protocols/types';
 
 type Json = Record<string, unknown>;
 type ToolCall = Extract<Block, { kind: 'tool_call' }>;
@@ -44,225 +45,10 @@ function described(name: string, summary: string): string {
   return `${summary}\n\n${RULES.map((r) => `- ${r}`).join('\n')}\n\nUse ${name} only for what it is meant for.`;
 }
 
-// ---- Codex CLI: /v1/responses ----
+// ---- Claude Code's side requests (its turns are replayed from captures, replay.ts) ----
 
-export const CODEX_TOOL = 'shell';
-const strict = (properties: Json, required = Object.keys(properties)): Json => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
-export const CODEX_SHELL_SCHEMA = strict({
-  command: { type: 'array', items: { type: 'string' }, description: 'The command to execute' },
-  workdir: { type: 'string', description: 'The working directory to execute the command in' },
-  timeout_ms: { type: 'number', description: 'The timeout for the command in milliseconds' },
-});
-
-function codexTools(): Json[] {
-  const fn = (name: string, description: string, parameters: Json) => ({
-    type: 'function',
-    name,
-    description,
-    strict: true,
-    parameters,
-  });
-  return [
-    fn(CODEX_TOOL, described(CODEX_TOOL, 'Runs a shell command and returns its output.'), CODEX_SHELL_SCHEMA),
-    fn(
-      'apply_patch',
-      described('apply_patch', 'Edits files with a patch in the envelope format.'),
-      strict({ input: { type: 'string' } }),
-    ),
-    fn(
-      'update_plan',
-      described('update_plan', 'Updates the task plan: steps and their status.'),
-      strict({
-        explanation: { type: 'string' },
-        plan: {
-          type: 'array',
-          items: strict({
-            step: { type: 'string' },
-            status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] },
-          }),
-        },
-      }),
-    ),
-    fn(
-      'view_image',
-      described('view_image', 'Attaches a local image to the conversation.'),
-      strict({ path: { type: 'string' } }),
-    ),
-    fn(
-      'web_search_preview',
-      described('web_search_preview', 'Searches the web (needs approval).'),
-      strict({ query: { type: 'string' } }),
-    ),
-  ];
-}
-
-const ENVIRONMENT_CONTEXT = [
-  '<environment_context>',
-  '  <cwd>/workspace</cwd>',
-  '  <sandbox_mode>workspace-write</sandbox_mode>',
-  '</environment_context>',
-].join('\n');
-
-export interface CodexSession {
-  body: Json;
-  sessionId: string;
-}
-
-export function codexTurn1(model: string): CodexSession {
-  const sessionId = randomUUID();
-  const userText = `List the files in the workspace root: call the ${CODEX_TOOL} tool with command ["ls", "-la"].`;
-  const body: Json = {
-    model,
-    instructions: longInstructions('You are Codex, a coding agent running in the Codex CLI on a user’s computer.'),
-    input: [
-      {
-        type: 'message',
-        role: 'user',
-        content: [
-          {
-            type: 'input_text',
-            text: ENVIRONMENT_CONTEXT,
-          },
-        ],
-      },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: userText }] },
-    ],
-    tools: codexTools(),
-    tool_choice: 'auto',
-    parallel_tool_calls: false,
-    reasoning: { effort: 'medium', summary: 'auto' },
-    store: false,
-    stream: true,
-    include: ['reasoning.encrypted_content'],
-    prompt_cache_key: sessionId,
-    text: { verbosity: 'medium' },
-  };
-  return { body, sessionId };
-}
-
-/** Turn two, stateless: the whole input again plus the reasoning item as received, the call and its output. */
-export function codexTurn2(turn1: Json, transcript: Transcript, call: ToolCall): Json {
-  const items: unknown[] = [];
-  for (const b of transcript.blocks) {
-    // Codex sends its reasoning items back whatever they hold: without encrypted content they cannot be verified.
-    if (b.kind === 'thinking' && b.item) items.push({ ...b.item });
-  }
-  items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argsText });
-  items.push({
-    type: 'function_call_output',
-    call_id: call.id,
-    output: JSON.stringify({
-      output: 'total 8\n-rw-r--r-- 1 user user 42 README.md\n',
-      metadata: { exit_code: 0, duration_seconds: 0.1 },
-    }),
-  });
-  return { ...turn1, input: [...(turn1.input as unknown[]), ...items] };
-}
-
-// ---- Claude Code: /v1/messages and count_tokens ----
-
-export const CLAUDE_TOOL = 'Bash';
-export const CLAUDE_BASH_SCHEMA = {
-  type: 'object',
-  properties: {
-    command: { type: 'string', description: 'The command to execute' },
-    description: { type: 'string' },
-    timeout: { type: 'number' },
-  },
-  required: ['command'],
-  additionalProperties: false,
-  $schema: 'http://json-schema.org/draft-07/schema#',
-};
-
-function claudeTools(): Json[] {
-  const tool = (name: string, summary: string, properties: Json, required: string[]) => ({
-    name,
-    description: described(name, summary),
-    input_schema: {
-      type: 'object',
-      properties,
-      required,
-      additionalProperties: false,
-      $schema: 'http://json-schema.org/draft-07/schema#',
-    },
-  });
-  const tools = [
-    {
-      name: CLAUDE_TOOL,
-      description: described(CLAUDE_TOOL, 'Executes a bash command in a persistent shell session.'),
-      input_schema: CLAUDE_BASH_SCHEMA,
-    },
-    tool('Glob', 'Fast file pattern matching.', { pattern: { type: 'string' }, path: { type: 'string' } }, ['pattern']),
-    tool('Grep', 'Searches file contents with ripgrep.', { pattern: { type: 'string' }, path: { type: 'string' } }, [
-      'pattern',
-    ]),
-    tool(
-      'Edit',
-      'Performs exact string replacements in files.',
-      { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
-      ['file_path', 'old_string', 'new_string'],
-    ),
-    tool(
-      'Write',
-      'Writes a file to the local filesystem.',
-      { file_path: { type: 'string' }, content: { type: 'string' } },
-      ['file_path', 'content'],
-    ),
-    tool(
-      'TodoWrite',
-      'Creates and manages a structured task list.',
-      { todos: { type: 'array', items: { type: 'object' } } },
-      ['todos'],
-    ),
-  ];
-  // The last tool carries the cache mark, so system + tools form one cached prefix.
-  return tools.map((t, i) => (i === tools.length - 1 ? { ...t, cache_control: { type: 'ephemeral' } } : t));
-}
-
-function claudeSystem(): Json[] {
-  return [
-    {
-      type: 'text',
-      text: 'You are Claude Code, Anthropic’s official CLI for Claude.',
-      cache_control: { type: 'ephemeral' },
-    },
-    {
-      type: 'text',
-      text: longInstructions('You are an interactive CLI tool that helps users with software engineering tasks.'),
-      cache_control: { type: 'ephemeral' },
-    },
-  ];
-}
-
-const userId = (session: string) => `user_${'0'.repeat(64)}_account__session_${session}`;
-
-export function claudeTurn1(model: string): Json {
-  return {
-    model,
-    max_tokens: 32_000,
-    thinking: { type: 'enabled', budget_tokens: 4_000 },
-    system: claudeSystem(),
-    tools: claudeTools(),
-    metadata: { user_id: userId(randomUUID()) },
-    messages: [
-      {
-        role: 'user',
-        content: [
-          {
-            type: 'text',
-            text: `List the files in this directory: use the ${CLAUDE_TOOL} tool with the command "ls -la".`,
-          },
-        ],
-      },
-    ],
-    stream: true,
-  };
-}
+const userId = (session: string) =>
+  JSON.stringify({ device_id: randomBytes(32).toString('hex'), account_uuid: '', session_id: session });
 
 /** count_tokens takes the context without generation controls (docs/protocols.md §2). */
 export function claudeCountTokens(turn1: Json): Json {
@@ -291,24 +77,6 @@ export function claudeSmallModel(model: string): Json {
     messages: [{ role: 'user', content: 'List the files in this directory.' }],
     metadata: { user_id: userId(randomUUID()) },
     stream: true,
-  };
-}
-
-/** Turn two as Claude Code sends it: the assistant turn as received (thinking with its signature), then the result. */
-export function claudeTurn2(turn1: Json, transcript: Transcript, call: ToolCall): Json {
-  const content: Json[] = [];
-  for (const b of transcript.blocks) {
-    if (b.kind === 'thinking' && !b.redacted)
-      content.push({ type: 'thinking', thinking: b.text, signature: b.signature ?? '' });
-    else if (b.kind === 'thinking' && b.data !== undefined) content.push({ type: 'redacted_thinking', data: b.data });
-    else if (b.kind === 'text' && b.text) content.push({ type: 'text', text: b.text });
-    else if (b.kind === 'tool_call' && b.complete)
-      content.push({ type: 'tool_use', id: b.id, name: b.name, input: b.args ?? {} });
-  }
-  const result = { type: 'tool_result', tool_use_id: call.id, content: 'total 8\n-rw-r--r-- 1 user user 42 README.md' };
-  return {
-    ...turn1,
-    messages: [...(turn1.messages as unknown[]), { role: 'assistant', content }, { role: 'user', content: [result] }],
   };
 }
 

@@ -115,6 +115,51 @@ export function judgeRepeats(
   };
 }
 
+/** One replayed session: its runs, and the run it failed on or why (a timeout, a line the agent cannot read). */
+export interface SessionRun {
+  runs: FinishedRun[];
+  failed?: FinishedRun;
+  failure?: string;
+}
+
+/**
+ * Whole sessions, counted as the agent's user meets them: "k of n sessions" failed, and what the first failure
+ * looked like. A 400 is final for both CLIs (neither retries it), so the count is what the user sees.
+ */
+export function judgeSessions(
+  sessions: SessionRun[],
+  o: { id: string; title: string; agent: string; sent: string },
+): AgentStep {
+  const n = sessions.length;
+  const runIds = sessions.flatMap((s) => s.runs.map((r) => r.ledger.runId));
+  const bad = sessions.filter((s) => s.failed || s.failure);
+  const base = { id: o.id, title: o.title, runIds };
+  if (bad.length === 0) {
+    const last = sessions[0].runs.at(-1);
+    return {
+      ...base,
+      outcome: 'pass',
+      status: last && statusOf(last),
+      evidence: `${n} of ${n} sessions completed: turn 2 sent ${o.sent}.`,
+    };
+  }
+  const first = bad[0];
+  const words = first.failure ?? (first.failed ? failureWords(first.failed) : 'no answer');
+  const onTurn2 = first.failed !== undefined && first.runs.indexOf(first.failed) === 1;
+  const where = onTurn2 ? 'on its second turn' : 'on its first request';
+  const k = bad.length;
+  const intermittent = k < n;
+  return {
+    ...base,
+    outcome: 'fail',
+    status: first.failed && statusOf(first.failed),
+    evidence: `${rate(k, n)} sessions failed${intermittent ? ' — intermittently' : ''}, first in session ${sessions.indexOf(first) + 1} ${where}.`,
+    consequence: intermittent
+      ? `${o.agent} would fail ${rate(k, n)} sessions, ${where}: ${words}`
+      : `${o.agent} would fail ${where}: ${words}`,
+  };
+}
+
 /** A cache read on a repeat of the same prefix; counters absent or always zero mean every turn pays full price. */
 export function judgeCache(runs: FinishedRun[], agent: string): AgentStep {
   const ok = runs.filter((r) => r.result.verdict === 'complete');

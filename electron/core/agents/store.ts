@@ -34,6 +34,7 @@ const StoredResult = z.object({
   agent: z.enum(AGENT_IDS),
   model: z.string().min(1),
   smallModel: z.string().optional(),
+  replayed: z.string().optional(),
   level: z.enum(AGENT_LEVELS),
   verdict: z.string(),
   steps: z.array(Step),

@@ -98,12 +98,13 @@ export class ProbeEnv {
     body: Body,
     protocol: ProtocolId = this.target.protocol,
     headers?: Readonly<Record<string, string>>,
+    query?: string,
   ): Promise<FinishedRun> {
     if (this.signal.aborted) throw new ProbeCancelled();
     const { runId, done } = this.deps.runs.start(
       { profileId: this.target.profileId, protocol, body, warnings: [], origin: 'probe' },
       SILENT_SINK,
-      { headers },
+      { headers, query },
     );
     this.runIds.push(runId);
     let timedOut = false;

@@ -50,14 +50,15 @@ export class RunManager {
 
   /**
    * Starts the run and returns at once; everything after arrives as pushes to `sink`. `opts.headers` are a
-   * replayed client's own headers (the core's agent checks; not part of `runs:start`), see buildRequest.
+   * replayed client's own headers (the core's agent checks; not part of `runs:start`), see buildRequest;
+   * `opts.query` the query string such a client puts on the protocol's path (`beta=true`).
    */
   start(
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
-    opts: { headers?: Readonly<Record<string, string>> } = {},
+    opts: { headers?: Readonly<Record<string, string>>; query?: string } = {},
   ): { runId: string; done: Promise<FinishedRun> } {
-    return this.launch(this.prepare(input, sink, opts.headers), input.origin);
+    return this.launch(this.prepare(input, sink, opts.headers, opts.query), input.origin);
   }
 
   /**
@@ -150,6 +151,7 @@ export class RunManager {
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
     clientHeaders?: Readonly<Record<string, string>>,
+    query?: string,
   ): Prepared {
     const profile = this.profiles.get(input.profileId);
     if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
@@ -158,6 +160,7 @@ export class RunManager {
     const path = PROTOCOL_INFO[input.protocol].path;
     const req = buildRequest(profile, key, 'POST', path, input.body, {
       stream,
+      ...(query ? { query: Object.fromEntries(new URLSearchParams(query)) } : {}),
       secrets: this.profiles.secretsFor(profile.id),
       clientHeaders,
     });

@@ -116,6 +116,9 @@ export const SIM_MODELS: readonly SimModel[] = [
       ['strips-signatures', 'Relay: strips thinking signatures'],
       ['ignores-cache', 'Relay: ignores cache marks'],
       ['chat-text-tools', 'Relay: tools as text on Chat Completions'],
+      ['refuses-system-turns', 'Relay: refuses system turns in messages'],
+      ['function-tools-only', 'Relay: only function tools on Responses'],
+      ['cuts-stream-line', 'Relay: cuts a stream line (malformed JSON)'],
     ] as const
   ).map(([relay, name], i) => ({
     ...base,
@@ -125,6 +128,8 @@ export const SIM_MODELS: readonly SimModel[] = [
     created: 1725000000 - i,
     thinking: true,
     relay,
+    // A line cut in half reaches the client as one malformed event (the fault's stream writer sends it).
+    ...(relay === 'cuts-stream-line' ? { fault: 'malformed' as const } : {}),
   })),
   {
     ...base,

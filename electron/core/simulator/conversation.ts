@@ -10,6 +10,7 @@ import { dominantColour, readText } from './images';
 import { replyText } from './replies';
 import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
 import { jsonText } from '../../../shared/json-text';
+import { agentArgs, answeredTool, mentionsWord, pickTool, promptText } from './agent-tools';
 
 type Json = Record<string, unknown>;
 
@@ -152,7 +153,11 @@ function checkToolTurns(messages: unknown[], thinking: boolean): void {
   });
 }
 
-export function readConversation(protocol: ProtocolId, body: Json): Conversation {
+/**
+ * `modelThinks`: a model without thinking ignores the request's thinking on every turn, so it never demands a
+ * thinking block it did not give (docs/agents.md "The Demo gateway as a model").
+ */
+export function readConversation(protocol: ProtocolId, body: Json, modelThinks = true): Conversation {
   const conv: Conversation = {
     system: '',
     systemCacheMark: false,
@@ -178,8 +183,12 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
         if (isObj(b) && b.cache_control) conv.systemCacheMark = true;
       }
     }
-    for (const m of body.messages)
-      if (isObj(m)) conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
+    for (const m of body.messages) {
+      if (!isObj(m)) continue;
+      // A system turn inside messages (Claude Code's mid-conversation-system beta) instructs; it is not the prompt.
+      if (m.role === 'system') conv.system += partsToTurn('user', m.content, protocol)[0]?.text ?? '';
+      else conv.turns.push(...partsToTurn(m.role === 'assistant' ? 'assistant' : 'user', m.content, protocol));
+    }
     if (Array.isArray(body.tools))
       for (const t of body.tools)
         if (isObj(t) && typeof t.name === 'string')
@@ -215,7 +224,7 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
           'Thinking may not be enabled when tool_choice forces tool use.',
         );
     }
-    checkToolTurns(body.messages, conv.thinking);
+    checkToolTurns(body.messages, conv.thinking && modelThinks);
     if (Array.isArray(body.stop_sequences))
       conv.stopSequences = body.stop_sequences.filter((s): s is string => typeof s === 'string');
     const fmt = isObj(body.output_config) ? body.output_config.format : undefined;
@@ -324,7 +333,8 @@ export function readConversation(protocol: ProtocolId, body: Json): Conversation
             ? { name: tc.name }
             : 'auto';
     const r = body.reasoning;
-    conv.thinking = isObj(r) && typeof r.effort === 'string' && r.effort !== 'none';
+    // A reasoning object without an effort (Codex on an id it does not know) reasons at the default effort.
+    conv.thinking = isObj(r) && r.effort !== 'none';
     conv.reasoningSummary = isObj(r) && typeof r.summary === 'string';
     const fmt = isObj(body.text) ? body.text.format : undefined;
     if (isObj(fmt) && fmt.type === 'json_schema' && isObj(fmt.schema)) conv.jsonSchema = fmt.schema;
@@ -346,26 +356,13 @@ export interface Plan {
   reasoning: number;
 }
 
-/**
- * Whether the prompt mentions an enum value as a whole word. Values are schema data ("c++", "a.b"), never
- * patterns, so this is a plain search with word edges checked by hand (`\b` would not match after a "+").
- */
-function mentions(prompt: string, value: string): boolean {
-  if (!value) return false;
-  const text = prompt.toLowerCase();
-  const needle = value.toLowerCase();
-  const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-    if (!wordChar(text[at - 1]) && !wordChar(text[at + needle.length])) return true;
-  }
-  return false;
 }
 
 /** A value that satisfies a JSON schema, using hints from the prompt (enum values mentioned, a nonce). */
 export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (!isObj(schema)) return 'example';
   if (Array.isArray(schema.enum) && schema.enum.length) {
-    return schema.enum.find((v) => typeof v === 'string' && mentions(prompt, v)) ?? schema.enum[0];
+    return schema.enum.find((v) => typeof v === 'string' && mentionsWord(prompt, v)) ?? schema.enum[0];
   }
   if (schema.const !== undefined) return schema.const;
   const type: unknown = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -404,28 +401,21 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
     p.reasoning = textTokens(p.thinking) + 8;
   }
 
-  const wantsTool =
-    model.tools &&
-    conv.tools.length > 0 &&
-    conv.toolChoice !== 'none' &&
-    last?.role !== 'tool' &&
-    (conv.toolChoice === 'any' ||
-      typeof conv.toolChoice === 'object' ||
-      conv.tools.some((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())));
-  if (wantsTool) {
-    const tool =
-      typeof conv.toolChoice === 'object'
-        ? (conv.tools.find((t) => t.name === (conv.toolChoice as { name: string }).name) ?? conv.tools[0])
-        : (conv.tools.find((t) => (lastUser?.text ?? '').toLowerCase().includes(t.name.toLowerCase())) ??
-          conv.tools[0]);
-    const args = valueFor(tool.schema, lastUser?.text ?? '') as Json;
-    p.toolCall = { id: callId(''), name: tool.name, args: isObj(args) ? args : {} };
+  const prompt = promptText(lastUser);
+  const tool =
+    model.tools && conv.tools.length > 0 && conv.toolChoice !== 'none' && !answeredTool(conv.turns)
+      ? pickTool(conv, prompt)
+      : undefined;
+  if (tool) {
+    const args = valueFor(tool.schema, prompt) as Json;
+    p.toolCall = { id: callId(''), name: tool.name, args: agentArgs(tool, isObj(args) ? args : {}, conv, prompt) };
     p.text = `I'll call ${tool.name}.`;
     p.stop = 'tool';
   } else if (conv.jsonSchema && model.structured) {
     p.text = JSON.stringify(valueFor(conv.jsonSchema, `${conv.system}\n${lastUser?.text ?? ''}`));
-  } else if (last?.role === 'tool') {
-    p.text = `The tool returned: ${last.text}. Based on that result, here is the answer you asked for.`;
+  } else if (last?.role === 'tool' || answeredTool(conv.turns)) {
+    const result = conv.turns.findLast((t) => t.role === 'tool')?.text ?? '';
+    p.text = `The tool returned: ${result.slice(0, 400)}. Based on that result, here is the answer you asked for.`;
   } else if (lastUser?.images.length && model.vision) {
     const text = readText(lastUser.images[0]);
     const colour = text ? undefined : dominantColour(lastUser.images[0]);

@@ -231,7 +231,7 @@ async function handleChat(
   try {
     relayed = state.relays.relay(model.relay, protocol, body);
     body = relayed.body;
-    conv = readConversation(protocol, body);
+    conv = readConversation(protocol, body, model.thinking);
   } catch (err) {
     if (err instanceof RequestError) return sendError(res, state, fam, err.status, err.type, err.message, err.code);
     throw err;
@@ -366,7 +366,7 @@ function countTokensRoute(res: ServerResponse, state: State, body: Json, allowed
     );
   let conv: Conversation;
   try {
-    conv = readConversation('messages', { ...body, max_tokens: 1_000_000 });
+    conv = readConversation('messages', { ...body, max_tokens: 1_000_000 }, model.thinking);
   } catch (err) {
     if (err instanceof RequestError) return sendError(res, state, fam, err.status, err.type, err.message);
     throw err;

@@ -12,7 +12,15 @@ import { RequestError } from './conversation';
 import { SIGNATURE, type Frame } from './render';
 import { jsonText } from '../../../shared/json-text';
 
-export type RelayId = 'drops-include' | 'key-pool' | 'strips-signatures' | 'ignores-cache' | 'chat-text-tools';
+export type RelayId =
+  | 'drops-include'
+  | 'key-pool'
+  | 'strips-signatures'
+  | 'ignores-cache'
+  | 'chat-text-tools'
+  | 'refuses-system-turns'
+  | 'function-tools-only'
+  | 'cuts-stream-line';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -68,6 +76,8 @@ export function createRelays(): Relays {
       if (relay === 'drops-include') delete body.include;
       if (relay === 'ignores-cache') stripCacheMarks(body);
       if (relay === 'chat-text-tools' && protocol === 'chat') flattenTools(body);
+      if (relay === 'refuses-system-turns' && protocol === 'messages') refuseSystemTurns(body);
+      if (relay === 'function-tools-only' && protocol === 'responses') refuseOtherTools(body);
       checkUpstream(protocol, body, secret);
       const include = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
       const rewrite = (v: unknown): unknown =>
@@ -88,6 +98,32 @@ function stripCacheMarks(body: Json): void {
     return out;
   };
   for (const key of ['system', 'messages', 'tools', 'input']) if (body[key] !== undefined) body[key] = strip(body[key]);
+}
+
+/**
+ * A relay that validates Messages requests against an older schema of its own: a `system` turn inside
+ * `messages` (Claude Code's mid-conversation-system beta) is refused in the relay's words.
+ */
+function refuseSystemTurns(body: Json): void {
+  if (!Array.isArray(body.messages)) return;
+  const at = body.messages.findIndex((m) => isObj(m) && m.role !== 'user' && m.role !== 'assistant');
+  if (at >= 0)
+    throw new RequestError(400, 'invalid_request_error', `messages.${at}.role: Input should be 'user' or 'assistant'`);
+}
+
+/** A relay that translates only function tools on Responses and refuses the rest (namespace, web_search, custom). */
+function refuseOtherTools(body: Json): void {
+  if (!Array.isArray(body.tools)) return;
+  const at = body.tools.findIndex((t) => !isObj(t) || t.type !== 'function');
+  if (at >= 0) {
+    const type = isObj(body.tools[at]) ? jsonText(body.tools[at].type) : typeof body.tools[at];
+    throw new RequestError(
+      400,
+      'invalid_request_error',
+      `tools.${at}.type: unsupported tool type '${type}'; this relay accepts only 'function' tools`,
+      'unsupported_tool_type',
+    );
+  }
 }
 
 /** Relays that "support" tools by describing them in the prompt: the model answers in prose. */

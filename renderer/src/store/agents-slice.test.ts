@@ -87,6 +87,25 @@ describe('agents slice', () => {
     expect(cancels).toEqual([]);
   });
 
+  it("Check all runs Claude Code's small-model step as Check does: a small model the key lists, or the main one", async () => {
+    const sweep = s().agentCheckAllRequested('p1', ['big-model', 'claude-sim-haiku']);
+    await settle();
+    while (waiting().length) await answer(waiting()[0], 'ready');
+    await sweep;
+    const small = (model: string) =>
+      pending.find((p) => p.input.agent === 'claude-code' && p.input.model === model)?.input.smallModel;
+    expect(small('big-model')).toBe('claude-sim-haiku');
+    expect(small('claude-sim-haiku')).toBe('claude-sim-haiku');
+    expect(pending.find((p) => p.input.agent === 'codex')?.input).not.toHaveProperty('smallModel');
+
+    pending.length = 0;
+    const only = s().agentCheckAllRequested('p1', ['big-model']);
+    await settle();
+    while (waiting().length) await answer(waiting()[0], 'ready');
+    await only;
+    expect(small('big-model')).toBe('big-model');
+  });
+
   it('Stop cancels every check in flight and starts no more; what was measured is kept', async () => {
     const sweep = s().agentCheckAllRequested('p1', ['m1', 'm2', 'm3', 'm4']);
     await settle();

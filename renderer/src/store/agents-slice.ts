@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AgentCheckInput, AgentList, AgentReport, AgentResult, AppError, Result } from '../../../shared/contract';
-import { AGENT_IDS, agentResultKey } from '../../../shared/agents/types';
+import { AGENT_IDS, AGENTS, agentResultKey } from '../../../shared/agents/types';
+import { defaultSmallModel } from '../../../shared/agents/small-model';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -79,7 +80,11 @@ export const createAgentsSlice: StateCreator<AppState, [], [], AgentsSlice> = (s
       for (let model = queue.shift(); model !== undefined; model = queue.shift()) {
         for (const agent of AGENT_IDS) {
           if (get().agentSweep?.stopping) return;
-          const err = await get().agentCheckRequested({ profileId, agent, model, smallModel });
+          // The same steps as Check: Claude Code's small-model step too, with the model Check would default to.
+          const small = AGENTS[agent].hasSmallModel
+            ? { smallModel: smallModel ?? defaultSmallModel(models, model) }
+            : {};
+          const err = await get().agentCheckRequested({ profileId, agent, model, ...small });
           // A check cancelled by Stop is what the user asked for, not an error to show.
           if (err?.code !== 'cancelled') firstError ??= err;
           set((s) => ({ agentSweep: s.agentSweep && { ...s.agentSweep, done: s.agentSweep.done + 1 } }));

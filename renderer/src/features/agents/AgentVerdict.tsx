@@ -67,8 +67,9 @@ export function AgentVerdict({
       <p className="verdict-text">{result.verdict}</p>
       <p className="muted small">
         {AGENTS[result.agent].label} · <span className="mono">{result.model}</span>
-        {result.smallModel ? ` · small fast model ${result.smallModel}` : ''} · measured{' '}
-        {new Date(result.at).toLocaleString()} (<Age at={result.at} /> ago) · {tookSeconds} s
+        {result.smallModel ? ` · small fast model ${result.smallModel}` : ''}
+        {result.replayed ? ` · replaying ${result.replayed}` : ''} · measured {new Date(result.at).toLocaleString()} (
+        <Age at={result.at} /> ago) · {tookSeconds} s
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AGENT_IDS, AGENTS, agentResultKey, type AgentId } from '../../../../shared/agents/types';
+import { defaultSmallModel } from '../../../../shared/agents/small-model';
 import type { AgentResultView } from '../../../../shared/contract';
 import { useAppStore } from '../../store';
 import { AgentMatrix } from './AgentMatrix';
@@ -36,7 +37,7 @@ export function AgentsTab() {
   const ids = useMemo(() => (models ?? []).map((m) => m.id), [models]);
   // A chosen model stays chosen only while this profile lists it.
   const chosen = ids.includes(model) ? model : (ids[0] ?? '');
-  const small = ids.includes(smallModel) ? smallModel : chosen;
+  const small = ids.includes(smallModel) ? smallModel : defaultSmallModel(ids, chosen);
   const results = list?.results ?? EMPTY;
   const shown = results.find((r) => agentResultKey(r) === agentResultKey({ agent, model: chosen }));
   const busy = !!sweep || Object.keys(running).some((k) => k.startsWith(`${profileId}|`));
@@ -54,7 +55,7 @@ export function AgentsTab() {
   };
   const checkAll = async () => {
     if (!profileId || !ids.length) return;
-    const err = await agentCheckAllRequested(profileId, ids, undefined);
+    const err = await agentCheckAllRequested(profileId, ids, ids.includes(smallModel) ? smallModel : undefined);
     setError(err?.message);
   };
 

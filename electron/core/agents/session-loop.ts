@@ -1,0 +1,96 @@
+/**
+ * A replayed agent's sessions (replay.ts): turn 1 and turn 2 as the captured CLI sends them, run as whole
+ * sessions one after another, judged as the agent would read each answer (agent-reading.ts).
+ */
+import { AGENTS, type AgentId, type AgentStep } from '../../../shared/agents/types';
+import type { Block } from '../../../shared/protocols/types';
+import type { FinishedRun } from '../runs';
+import type { CapturedAgent } from './captures';
+import { agentStops } from './agent-reading';
+import { replaySession, type ReplayRequest } from './replay';
+import { judgeCache, judgeSessions, judgeToolTurn, judgeUsage, skipped, type SessionRun } from './steps';
+
+type Json = Record<string, unknown>;
+type ToolCall = Extract<Block, { kind: 'tool_call' }>;
+export type ReplaySend = (body: Json, as: ReplayRequest) => Promise<FinishedRun | { timeout: string }>;
+
+const timedOut = (id: string, title: string, why: string): AgentStep => ({
+  id,
+  title,
+  outcome: 'fail',
+  evidence: why,
+  runIds: [],
+});
+
+/** Both CLIs retry a request that got no HTTP answer at all (a reset connection); so does the replay, once. */
+async function send1(send: ReplaySend, r: ReplayRequest): Promise<FinishedRun | { timeout: string }> {
+  const run = await send(r.body, r);
+  if ('timeout' in run || run.result.verdict === 'complete' || run.response !== undefined) return run;
+  return send(r.body, r);
+}
+
+/** A run the agent reads through: complete, and nothing in it that ends this agent. */
+function agentFailure(agent: AgentId, run: FinishedRun | { timeout: string }): string | undefined {
+  if ('timeout' in run) return run.timeout;
+  if (run.result.verdict !== 'complete') return undefined;
+  return agentStops(agent, run);
+}
+
+/** One more session after the first: its turn 1, the tool call, its turn 2. */
+async function oneSession(send: ReplaySend, agent: CapturedAgent, model: string): Promise<SessionRun> {
+  const session = replaySession(agent, model);
+  const t1 = await send1(send, session.turn1);
+  if ('timeout' in t1) return { runs: [], failure: t1.timeout };
+  const call = t1.result.transcript.blocks.find((b): b is ToolCall => b.kind === 'tool_call' && b.complete);
+  const stop = agentFailure(agent, t1);
+  if (t1.result.verdict !== 'complete' || !call || stop) return { runs: [t1], failed: t1, failure: stop };
+  const t2 = await send1(send, session.turn2(t1.result.transcript, call));
+  if ('timeout' in t2) return { runs: [t1], failure: t2.timeout };
+  const stop2 = agentFailure(agent, t2);
+  return t2.result.verdict !== 'complete' || stop2
+    ? { runs: [t1, t2], failed: t2, failure: stop2 }
+    : { runs: [t1, t2] };
+}
+
+/** Turn 1 judged, what comes back checked (`between`), then whole sessions; cache and usage. */
+export async function sessionLoop(
+  send: ReplaySend,
+  o: { agent: CapturedAgent; model: string; sessions: number; sent: string },
+  between?: (run: FinishedRun) => AgentStep | undefined,
+): Promise<AgentStep[]> {
+  const name = AGENTS[o.agent].sentenceName;
+  const session = replaySession(o.agent, o.model);
+  const version = `${name} ${session.capture.version}`;
+  const title = `Turn 1: ${session.tool} call (as ${version} sends it)`;
+  const first = await send1(send, session.turn1);
+  if ('timeout' in first) return [timedOut('turn-1', title, first.timeout)];
+  const turn1 = judgeToolTurn(first, { id: 'turn-1', title, tool: session.tool, schema: session.schema, agent: name });
+  const stop = turn1.ok ? agentStops(o.agent, first) : undefined;
+  if (stop) {
+    turn1.step.outcome = 'fail';
+    turn1.step.evidence = stop;
+    turn1.step.consequence = `${name} would stop on its first request: ${stop}`;
+  }
+  const sessionsTitle = `Whole sessions ×${o.sessions} (turn 1 + turn 2)`;
+  if (!turn1.ok || stop) return [turn1.step, skipped('turn-2', sessionsTitle, 'not run: turn 1 failed.')];
+  const steps = [turn1.step];
+  const extra = between?.(first);
+  if (extra) steps.push(extra);
+  const t2 = await send1(send, session.turn2(first.result.transcript, turn1.call));
+  const sessions: SessionRun[] = [];
+  if ('timeout' in t2) sessions.push({ runs: [first], failure: t2.timeout });
+  else {
+    const stop2 = agentFailure(o.agent, t2);
+    sessions.push(
+      t2.result.verdict !== 'complete' || stop2
+        ? { runs: [first, t2], failed: t2, failure: stop2 }
+        : { runs: [first, t2] },
+    );
+  }
+  for (let i = 1; i < o.sessions; i++) sessions.push(await oneSession(send, o.agent, o.model));
+  const judged = judgeSessions(sessions, { id: 'turn-2', title: sessionsTitle, agent: name, sent: o.sent });
+  if (extra?.outcome === 'fail' && judged.outcome === 'fail') extra.consequence = judged.consequence;
+  const turn2s = sessions.flatMap((s) => (s.runs[1] ? [s.runs[1]] : []));
+  steps.push(judged, judgeCache(turn2s, name), judgeUsage(first, name));
+  return steps;
+}
