@@ -356,8 +356,6 @@ export interface Plan {
   reasoning: number;
 }
 
-}
-
 /** A value that satisfies a JSON schema, using hints from the prompt (enum values mentioned, a nonce). */
 export function valueFor(schema: unknown, prompt: string, name = ''): unknown {
   if (!isObj(schema)) return 'example';
