@@ -87,7 +87,7 @@ test('a finished reply shows HTML-looking text as written, neither rendered nor 
 });
 
 test('while the JSON does not parse the form is read-only, so what is typed in the JSON is kept', async ({ app }) => {
-  const editor = app.getByLabel('Request JSON').locator('.cm-content');
+  const editor = app.getByRole('textbox', { name: 'Request JSON' });
   await editor.click();
   await app.keyboard.press('ControlOrMeta+End');
   await app.keyboard.type(',');
@@ -95,7 +95,7 @@ test('while the JSON does not parse the form is read-only, so what is typed in t
   const temperature = app.getByLabel('temperature', { exact: true });
   await expect(temperature).toBeDisabled();
   await expect(app.getByRole('combobox', { name: 'Model' })).toBeDisabled();
-  await expect(app.getByLabel('Request JSON')).toContainText('},');
+  await expect(app.getByRole('textbox', { name: 'Request JSON' })).toContainText('},');
   await app.keyboard.press('Backspace');
   await expect(temperature).toBeEnabled();
 });

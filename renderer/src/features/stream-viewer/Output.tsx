@@ -147,10 +147,16 @@ function CopyOutput({ transcript, region }: { transcript: Transcript; region: Re
   const copy = (text: string) => void copyText(text);
   return (
     <div className="output-actions">
-      <button type="button" className="ghost small" aria-label="Copy output as text" onClick={() => copy(asText())}>
+      {/* Named by what they show (WCAG 2.5.3); the Output region around them says what they copy. */}
+      <button
+        type="button"
+        className="ghost small"
+        title="Copy the output as plain text"
+        onClick={() => copy(asText())}
+      >
         Copy text
       </button>
-      <button type="button" className="ghost small" aria-label="Copy output as Markdown" onClick={() => copy(md())}>
+      <button type="button" className="ghost small" title="Copy the output as Markdown" onClick={() => copy(md())}>
         Copy Markdown
       </button>
     </div>
