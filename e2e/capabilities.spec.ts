@@ -53,7 +53,7 @@ test('a rate-limited model shows its wait; other rows can be probed meanwhile; c
   await expect(wait).toContainText(/waits (2\d|30) s/, { timeout: 20_000 });
   const progress = app.getByRole('progressbar', { name: 'Probe progress' });
   await expect(progress).toContainText(/rate limited: sim-fault-429 waits \d+ s \(other models go on\)/);
-  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await app.getByRole('group', { name: 'Probe jobs' }).getByRole('button', { name: 'Cancel' }).click();
   await expect(progress).toBeHidden({ timeout: 20_000 });
 });
 

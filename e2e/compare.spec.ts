@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 async function openCompare(page: import('@playwright/test').Page) {
@@ -115,4 +116,48 @@ test('at 1280×720 the stream checkbox is clear of max_tokens: a click on its ed
   await app.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
   await expect(maxTokens).toBeFocused();
   expect(await stream.isChecked()).toBe(before);
+});
+
+/**
+ * `count` columns run at this window size: the Compare area does not scroll sideways, each column ends inside
+ * the window, and each reply reads as lines of words (a paragraph no taller than a few words a line would give).
+ */
+async function expectReadableColumns(page: Page, count: number): Promise<void> {
+  await openCompare(page);
+  await expect(page.getByLabel('Column 1 model')).toHaveValue('claude-sim-sonnet');
+  for (let i = 3; i <= count; i++) await page.getByRole('button', { name: '+ Column' }).click();
+  await expect(page.getByRole('region', { name: /^Column \d$/ })).toHaveCount(count);
+  await page.getByRole('button', { name: 'Run all' }).click();
+  const width = page.viewportSize()!.width;
+  const panel = page.getByRole('tabpanel', { name: 'Compare' });
+  for (let i = 1; i <= count; i++) {
+    const column = page.getByRole('region', { name: `Column ${i}`, exact: true });
+    await expect(column.getByRole('status', { name: 'Stream status' })).toContainText('complete', { timeout: 20_000 });
+    const box = (await column.boundingBox())!;
+    expect(box.x + box.width, `column ${i}'s right edge`).toBeLessThanOrEqual(width);
+    const output = column.getByRole('region', { name: 'Output' });
+    expect((await output.boundingBox())!.width, `column ${i}'s output width`).toBeGreaterThanOrEqual(150);
+    const paragraph = output.locator('p').filter({ hasText: 'A deterministic simulator wrote this' });
+    const shape = await paragraph.evaluate((p) => ({
+      lines: p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight),
+      words: (p.textContent ?? '').split(/\s+/).length,
+    }));
+    expect(shape.words / shape.lines, `column ${i}: words per line`).toBeGreaterThanOrEqual(3);
+  }
+  const overflow = await panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow, 'the Compare area scrolls sideways').toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+}
+
+test('six columns at 1440×900 stay readable: no sideways scroll, every column in view, lines of words', async ({
+  app,
+}) => {
+  await expectReadableColumns(app, 6);
+});
+
+test('four columns at 1280×720 stay readable: no sideways scroll, every column in view, lines of words', async ({
+  app,
+}) => {
+  await app.setViewportSize({ width: 1280, height: 720 });
+  await expectReadableColumns(app, 4);
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { openTab, output, pickModel, status } from './helpers';
+import { appTab, openTab, output, pickModel, status } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** The request body as the Ledger shows it was sent, for the run on screen. */
@@ -89,7 +89,7 @@ test('a finished reply shows HTML-looking text as written, neither rendered nor 
 });
 
 test('while the JSON does not parse the form is read-only, so what is typed in the JSON is kept', async ({ app }) => {
-  const editor = app.getByLabel('Request JSON').locator('.cm-content');
+  const editor = app.getByRole('textbox', { name: 'Request JSON' });
   await editor.click();
   await app.keyboard.press('ControlOrMeta+End');
   await app.keyboard.type(',');
@@ -97,7 +97,7 @@ test('while the JSON does not parse the form is read-only, so what is typed in t
   const temperature = app.getByLabel('temperature', { exact: true });
   await expect(temperature).toBeDisabled();
   await expect(app.getByRole('combobox', { name: 'Model' })).toBeDisabled();
-  await expect(app.getByLabel('Request JSON')).toContainText('},');
+  await expect(app.getByRole('textbox', { name: 'Request JSON' })).toContainText('},');
   await app.keyboard.press('Backspace');
   await expect(temperature).toBeEnabled();
 });
@@ -214,10 +214,7 @@ test('each tab keeps its composer across a restart of the host, and Reset to sam
   await expect.poll(drafts).toContain('"temperature": 0.4');
   await relaunch();
   // The app opens on the tab last open (Chat Completions): the Messages tab is a click away.
-  await expect(page.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute(
-    'aria-selected',
-    'true',
-  );
+  await expect(appTab(page, 'Chat Completions')).toHaveAttribute('aria-selected', 'true');
   await openTab(page, 'Messages');
   await expect(page.getByLabel('Turn 1 text')).toHaveValue('My own question');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half a thought');

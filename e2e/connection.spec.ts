@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { openTab, pickModel, status } from './helpers';
+import { openTab, pickModel, status, appTab } from './helpers';
 import type { Page } from '@playwright/test';
 
 const KEY = 'sk-e2e-secret-key-0123456789-zyxw';
@@ -135,10 +135,7 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
   await app.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
   await app.getByRole('button', { name: 'Open in composer' }).click();
 
-  await expect(app.getByRole('tab', { name: 'Chat Completions', exact: true })).toHaveAttribute(
-    'aria-selected',
-    'true',
-  );
+  await expect(appTab(app, 'Chat Completions')).toHaveAttribute('aria-selected', 'true');
   await expect(app.getByLabel('System prompt', { exact: true })).toHaveValue('Sent to the second gateway.');
   await expect(profile.locator('option:checked')).toHaveText('Second gateway');
   await expect(app.getByRole('note', { name: 'Where this request goes' })).toContainText(

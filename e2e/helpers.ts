@@ -1,8 +1,17 @@
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * One of the app's tabs, by the start of its name: a tab is named by all its visible text ("Messages
+ * /v1/messages"), and a plain substring match of "Load" or "Messages" could also meet another tab's subtitle.
+ */
+export const appTab = (page: Page, name: string) =>
+  page
+    .getByRole('tablist', { name: 'Protocols' })
+    .getByRole('tab', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`) });
+
 export async function openTab(page: Page, name: 'Messages' | 'Chat Completions' | 'Responses'): Promise<void> {
-  await page.getByRole('tab', { name, exact: true }).click();
-  await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');
+  await appTab(page, name).click();
+  await expect(appTab(page, name)).toHaveAttribute('aria-selected', 'true');
 }
 
 export async function pickModel(page: Page, id: string): Promise<void> {
@@ -19,7 +28,7 @@ export const output = (page: Page) => page.getByRole('region', { name: 'Output' 
 
 /** Replaces the request body through the JSON editor, as a user pasting a request would. */
 export async function typeJson(page: Page, body: unknown): Promise<void> {
-  const editor = page.getByLabel('Request JSON').locator('.cm-content');
+  const editor = page.getByRole('textbox', { name: 'Request JSON' });
   await editor.click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');

@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openTab, pickModel } from './helpers';
+import { openTab, pickModel, appTab } from './helpers';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -44,7 +44,7 @@ async function expectTopBar(page: Page): Promise<void> {
   await expectReachable(page.getByRole('combobox', { name: 'Profile', exact: true }));
   await expectReachable(page.getByRole('button', { name: 'Connections…' }));
   for (const name of ['Messages', 'Compare', 'History', 'Presets', 'Capabilities', 'Load', 'Agents']) {
-    await expectReachable(page.getByRole('tab', { name, exact: true }));
+    await expectReachable(appTab(page, name));
   }
 }
 
@@ -180,7 +180,7 @@ test("Connections: an added profile's Save profile button fits the dialog", asyn
 });
 
 test("Load: the form, Start, Stop and a finished run's summary fit", async ({ app }) => {
-  await app.getByRole('tab', { name: 'Load', exact: true }).click();
+  await appTab(app, 'Load').click();
   await expectNoWiderThanWindow(app);
   await expectTopBar(app);
   await app.getByLabel('Model', { exact: true }).fill('claude-sim-haiku');
@@ -194,7 +194,7 @@ test("Load: the form, Start, Stop and a finished run's summary fit", async ({ ap
 });
 
 test('Agents: the controls, a verdict and the matrix fit', async ({ app }) => {
-  await app.getByRole('tab', { name: 'Agents', exact: true }).click();
+  await appTab(app, 'Agents').click();
   await expectNoWiderThanWindow(app);
   await expectTopBar(app);
   await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-o3');

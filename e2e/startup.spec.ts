@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { expect, launchHost, test } from './fixtures';
-import { output, pickModel, status } from './helpers';
+import { appTab, output, pickModel, status } from './helpers';
 
 test('a corrupt profile file is moved aside, reported in the UI, and the app still starts on the Demo gateway', async ({
   page,
@@ -40,7 +40,7 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
   const theme = page.getByRole('combobox', { name: 'Theme' });
   await expect(theme).toHaveValue('system');
   const html = page.locator('html');
-  const editor = page.getByLabel('Request JSON');
+  const editor = page.locator('.json-editor', { has: page.getByRole('textbox', { name: 'Request JSON' }) });
   // Following the system: light now, dark as soon as the system says so.
   await expect(html).toHaveAttribute('data-theme', 'light');
   await expect(editor).toHaveClass(/cm-theme-light/);
@@ -68,15 +68,15 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
 });
 
 test('the tab open when the app was quit is the one it opens on', async ({ app: page, relaunch }) => {
-  await page.getByRole('tab', { name: 'History', exact: true }).click();
-  await expect(page.getByRole('tab', { name: 'History', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await appTab(page, 'History').click();
+  await expect(appTab(page, 'History')).toHaveAttribute('aria-selected', 'true');
   const again = await relaunch();
-  await expect(again.getByRole('tab', { name: 'History', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(appTab(again, 'History')).toHaveAttribute('aria-selected', 'true');
   await expect(again.getByRole('tabpanel', { name: 'History' })).toBeVisible();
 });
 
 test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops the run', async ({ app: page }) => {
-  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  const tab = (name: string) => appTab(page, name);
   await page.keyboard.press('ControlOrMeta+5');
   await expect(tab('History')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ControlOrMeta+2');
@@ -145,22 +145,22 @@ test('a dismissed "Bring the … request here" offer stays so for that pair, aft
   relaunch,
 }) => {
   const offer = page.getByRole('note').filter({ hasText: 'Bring the Messages request here' });
-  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  await appTab(page, 'Chat Completions').click();
   await expect(offer).toBeVisible();
   await offer.getByRole('button', { name: 'Dismiss' }).click();
-  await page.getByRole('tab', { name: 'Messages', exact: true }).click();
+  await appTab(page, 'Messages').click();
   // Another pair is still offered.
   await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
-  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-  const chat = page.getByRole('tab', { name: 'Chat Completions', exact: true });
+  await appTab(page, 'Chat Completions').click();
+  const chat = appTab(page, 'Chat Completions');
   await expect(chat).toHaveAttribute('aria-selected', 'true');
   await expect(offer).toHaveCount(0);
 
   await relaunch();
-  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
-  await page.getByRole('tab', { name: 'Responses', exact: true }).click();
+  await appTab(page, 'Chat Completions').click();
+  await appTab(page, 'Responses').click();
   await expect(page.getByRole('note').filter({ hasText: 'Bring the Chat Completions request here' })).toBeVisible();
-  await page.getByRole('tab', { name: 'Messages', exact: true }).click();
-  await page.getByRole('tab', { name: 'Chat Completions', exact: true }).click();
+  await appTab(page, 'Messages').click();
+  await appTab(page, 'Chat Completions').click();
   await expect(offer).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { PNG } from 'pngjs';
-import { openTab, output, pickModel, status } from './helpers';
+import { openTab, output, pickModel, status, appTab } from './helpers';
 
 const TABS = ['Messages', 'Chat Completions', 'Responses'] as const;
 
@@ -497,7 +497,7 @@ test('at 1280×720 no tab is wider than the window', async ({ app }) => {
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   const tabs = ['Messages', 'Chat Completions', 'Responses', 'Compare', 'History', 'Presets', 'Capabilities'];
   for (const name of tabs) {
-    await app.getByRole('tab', { name, exact: true }).click();
+    await appTab(app, name).click();
     await expect(app.getByRole('tabpanel').first()).toBeVisible();
     const width = await app.evaluate(() => document.documentElement.scrollWidth);
     expect({ tab: name, width }).toEqual({ tab: name, width: 1280 });

@@ -24,7 +24,7 @@ test('typing in the Messages composer updates "Input tokens" from the gateway, a
 
 test('invalid JSON: the counter says to fix it and Send is off', async ({ app }) => {
   await pickModel(app, 'claude-sim-sonnet');
-  const editor = app.getByLabel('Request JSON').locator('.cm-content');
+  const editor = app.getByRole('textbox', { name: 'Request JSON' });
   await editor.click();
   await app.keyboard.press('ControlOrMeta+End');
   await app.keyboard.type(' oops');

@@ -5,7 +5,7 @@ import { shoot } from './screenshot-kit.mjs';
 const out = process.argv[2] ?? 'docs/load-screenshot.png';
 
 await shoot(out, { height: 1000, colorScheme: 'light' }, async (page) => {
-  await page.getByRole('tab', { name: 'Load', exact: true }).click();
+  await page.getByRole('tab', { name: /^Load / }).click();
   await page.getByLabel('Model', { exact: true }).fill('claude-sim-haiku');
   await page.getByLabel('Requests', { exact: true }).fill('120');
   await page.getByLabel('Concurrency', { exact: true }).fill('16');

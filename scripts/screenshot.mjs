@@ -1,6 +1,6 @@
 // Takes the README screenshot (docs/screenshot.png) of the browser host on the Demo gateway:
 // node scripts/screenshot.mjs [out.png] [--tab "Chat Completions"] [--model claude-sim-sonnet] [--no-send]
-//   [--theme light|dark]
+//   [--theme light|dark] [--size 1280x720]
 import { shoot } from './screenshot-kit.mjs';
 
 const args = process.argv.slice(2);
@@ -10,8 +10,11 @@ const flag = (name, fallback) => {
 };
 const out = args[0] && !args[0].startsWith('--') ? args[0] : 'docs/screenshot.png';
 
-await shoot(out, { colorScheme: flag('--theme', 'dark') }, async (page) => {
-  await page.getByRole('tab', { name: flag('--tab', 'Messages'), exact: true }).click();
+const [width, height] = flag('--size', '1440x900').split('x').map(Number);
+
+await shoot(out, { width, height, colorScheme: flag('--theme', 'dark') }, async (page) => {
+  // A tab is named by its label and then its path or subtitle ("Messages /v1/messages").
+  await page.getByRole('tab', { name: new RegExp(`^${flag('--tab', 'Messages')} `) }).click();
   const model = flag('--model', 'claude-sim-sonnet');
   const picker = page.getByRole('combobox', { name: 'Model' });
   await picker.click();

@@ -33,7 +33,10 @@ const OTHER_TABS = {
   agents: { label: 'Agents', sub: 'will my agent work' },
 };
 
-/** The tab list, in TAB_ORDER: each label is the tab's accessible name, which the e2e tests find it by. */
+/**
+ * The tab list, in TAB_ORDER. A tab's accessible name is all its visible text, label first ("Messages
+ * /v1/messages"): WCAG 2.5.3 wants the name to contain what is seen, and the e2e tests find a tab by its start.
+ */
 const TABS: { id: TabId; label: string; sub: string; mono?: boolean }[] = TAB_ORDER.map((id) =>
   isProtocol(id)
     ? { id, label: PROTOCOL_INFO[id].label, sub: PROTOCOL_INFO[id].path, mono: true }
@@ -81,6 +84,10 @@ export function App() {
   const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
   const agentSessionUpdated = useAppStore((s) => s.agentSessionUpdated);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
+  /** Requests whose offer was taken or turned down: the same request is not offered again, on any tab. */
+  const handledOffers = useRef(new Set<string>());
+  /** A tab's request as it is now (read when the offer is answered: the model may have been filled in since). */
+  const requestKey = (from: ProtocolId) => `${from}:${JSON.stringify(useAppStore.getState().composers[from].body)}`;
   const bringDismissed = useAppStore((s) => s.settings.bringDismissed);
   const bringOfferDismissed = useAppStore((s) => s.bringOfferDismissed);
   const [help, setHelp] = useState(false);
@@ -105,8 +112,10 @@ export function App() {
 
   const select = (tab: TabId) => {
     const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;
-    const offer = between && !bringDismissed.includes(bringPair(activeTab, tab));
-    if (offer) setBring({ from: activeTab, to: tab });
+    const from = isProtocol(activeTab) ? activeTab : undefined;
+    const offer =
+      between && from && !bringDismissed.includes(bringPair(from, tab)) && !handledOffers.current.has(requestKey(from));
+    if (offer) setBring({ from, to: tab });
     else if (tab !== activeTab) setBring(undefined);
     tabSelected(tab);
   };
@@ -183,15 +192,13 @@ export function App() {
             key={t.id}
             type="button"
             role="tab"
-            aria-label={t.label}
             aria-selected={activeTab === t.id}
             aria-keyshortcuts={`Control+${TAB_ORDER.indexOf(t.id) + 1}`}
             tabIndex={activeTab === t.id ? 0 : -1}
             className={activeTab === t.id ? 'selected' : ''}
             onClick={() => select(t.id)}
           >
-            {t.label}
-            <span className={t.mono ? 'path mono' : 'path'}>{t.sub}</span>
+            {t.label} <span className={t.mono ? 'path mono' : 'path'}>{t.sub}</span>
           </button>
         ))}
       </nav>
@@ -212,9 +219,15 @@ export function App() {
           key={activeTab}
           protocol={activeTab}
           bringFrom={bring?.to === activeTab ? bring.from : undefined}
-          onBrought={() => setBring(undefined)}
+          onBrought={() => {
+            if (bring) handledOffers.current.add(requestKey(bring.from));
+            setBring(undefined);
+          }}
           onDismissed={() => {
-            if (bring) void bringOfferDismissed(bring.from, bring.to);
+            if (bring) {
+              handledOffers.current.add(requestKey(bring.from));
+              void bringOfferDismissed(bring.from, bring.to);
+            }
             setBring(undefined);
           }}
         />

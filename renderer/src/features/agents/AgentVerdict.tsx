@@ -126,7 +126,7 @@ function StepItem({
               aria-label={`Open run ${i + 1} of ${s.title} in the composer`}
               onClick={() => onCompose(id)}
             >
-              in composer
+              in the composer
             </button>
           </span>
         ))}

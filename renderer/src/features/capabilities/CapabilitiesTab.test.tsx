@@ -70,7 +70,7 @@ afterEach(cleanup);
 async function openCapabilities() {
   render(<App />);
   await settle();
-  fireEvent.click(screen.getByRole('tab', { name: 'Capabilities' }));
+  fireEvent.click(screen.getByRole('tab', { name: /^Capabilities / }));
   await settle();
 }
 const cell = (model: string) =>
@@ -157,7 +157,7 @@ describe('probe jobs the core is still running (a reloaded window)', () => {
     expect(progress.textContent).toContain('3 / 40');
     expect((screen.getByRole('button', { name: /^Probe everything shown/ }) as HTMLButtonElement).disabled).toBe(true);
 
-    fireEvent.click(within(progress).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Probe jobs' })).getByRole('button', { name: 'Cancel' }));
     await settle();
     expect(calls.filter((c) => c.call === 'capabilities:cancel').map((c) => c.input)).toEqual([{ jobId: 'j9' }]);
 

@@ -75,16 +75,17 @@ function ProbeToolbar({ rows, jobs, waits, filter, onFilter, probe }: ToolbarPro
         Probe everything shown ({plural(rows.length, 'model')})
       </button>
       {jobs.length > 0 && (
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="Probe progress"
-          aria-valuemin={0}
-          aria-valuemax={total}
-          aria-valuenow={done}
-        >
+        // The Cancel buttons sit beside the progressbar, not in it: a progressbar holds no controls.
+        <div className="progress" role="group" aria-label="Probe jobs">
           <div className="bar" style={{ width: `${total ? (done / total) * 100 : 0}%` }} />
-          <span className="small">
+          <span
+            className="small"
+            role="progressbar"
+            aria-label="Probe progress"
+            aria-valuemin={0}
+            aria-valuemax={total}
+            aria-valuenow={done}
+          >
             {done} / {total}
             {waiting ? ` · rate limited: ${waiting} (other models go on)` : ''}
           </span>
@@ -141,7 +142,7 @@ function MatrixHead({ rows, busy, probe }: Pick<MatrixProps, 'rows' | 'busy' | '
               type="button"
               className="ghost small"
               title={headTitle(c.protocol, c.capability)}
-              aria-label={`Probe column ${PROTOCOL_INFO[c.protocol].label} ${c.capability}`}
+              aria-label={`${SHORT[c.capability]}: probe column ${PROTOCOL_INFO[c.protocol].label} ${c.capability}`}
               disabled={busy}
               onClick={() => probe(rows, [c.protocol], [c.capability])}
             >

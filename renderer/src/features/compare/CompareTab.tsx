@@ -36,7 +36,8 @@ export function CompareTab() {
   return (
     <div className="compare" role="tabpanel" aria-label="Compare">
       <SharedPrompt />
-      <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${count}, minmax(260px, 1fr))` }}>
+      {/* The columns share the width: six fit 1280 px (a narrower window scrolls rather than crush them). */}
+      <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${count}, minmax(180px, 1fr))` }}>
         {Array.from({ length: count }, (_, i) => (
           <ColumnEditor
             key={idOf(i)}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { EditorView } from '@codemirror/view';
 import { JsonEditor } from './JsonEditor';
 
@@ -40,5 +40,10 @@ describe('JsonEditor', () => {
     type(',"c":4');
     expect(onChange).toHaveBeenLastCalledWith('{"a":3,"b":2,"c":4}');
     expect(onChange).toHaveBeenCalledTimes(2);
+  });
+
+  it('names its editable text box by its label, where a screen reader lands', () => {
+    render(<JsonEditor label="Request JSON" value='{"a":1}' onChange={() => undefined} />);
+    expect(screen.getByRole('textbox', { name: 'Request JSON' }).classList).toContain('cm-content');
   });
 });

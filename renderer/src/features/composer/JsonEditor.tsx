@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ExternalChange, useCodeMirror } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
@@ -40,11 +40,13 @@ export function JsonEditor({
   // outside dispatch here.
   // The app's effective theme (light, dark, or the system's): the editor follows a switch at once.
   const theme = useAppStore(selectEffectiveTheme);
+  // The name goes on the editable element itself (role textbox), where a screen reader lands.
+  const named = useMemo(() => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label })], [label]);
   const { setContainer, view } = useCodeMirror({
     value: created ? undefined : value,
     onCreateEditor: () => setCreated(true),
     onChange: changed,
-    extensions,
+    extensions: named,
     theme,
     minHeight,
     basicSetup,
@@ -55,5 +57,5 @@ export function JsonEditor({
     if (value !== doc)
       view.dispatch({ changes: { from: 0, to: doc.length, insert: value }, annotations: [ExternalChange.of(true)] });
   }, [value, view]);
-  return <div className={`json-editor cm-theme-${theme}`} aria-label={label} ref={setContainer} />;
+  return <div className={`json-editor cm-theme-${theme}`} ref={setContainer} />;
 }

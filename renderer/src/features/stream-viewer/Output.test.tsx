@@ -72,9 +72,9 @@ describe('Output: Markdown, code and copying', () => {
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     render(<Output transcript={of(reply)} live={false} />);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy output as Markdown' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy Markdown' })));
     expect(writeText).toHaveBeenLastCalledWith(reply);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy output as text' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy text' })));
     const text = (writeText.mock.calls.at(-1) as unknown as [string])[0];
     expect(text).toContain('Intro with bold.');
     expect(text).not.toContain('**');
@@ -86,7 +86,7 @@ describe('Output: Markdown, code and copying', () => {
     try {
       Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => {} }, configurable: true });
       render(<Output transcript={of(reply)} live={false} />);
-      for (const name of ['Copy output as Markdown', 'Copy code']) {
+      for (const name of ['Copy Markdown', 'Copy code']) {
         const button = screen.getByRole('button', { name });
         const before = button.textContent;
         await act(async () => fireEvent.click(button));

@@ -173,10 +173,11 @@ function CopyOutput({ transcript, region }: { transcript: Transcript; region: Re
       .join('\n\n');
   return (
     <div className="output-actions">
-      <CopyButton className="ghost small" label="Copy output as text" text={asText}>
+      {/* Named by what they show (WCAG 2.5.3); the Output region around them says what they copy. */}
+      <CopyButton className="ghost small" text={asText}>
         Copy text
       </CopyButton>
-      <CopyButton className="ghost small" label="Copy output as Markdown" text={md}>
+      <CopyButton className="ghost small" text={md}>
         Copy Markdown
       </CopyButton>
     </div>

@@ -96,14 +96,19 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
 
   if (!open) {
     return (
-      <div className="bring-along" role="note">
-        <span>
-          Bring the {PROTOCOL_INFO[from].label} request here, translated to {PROTOCOL_INFO[to].label}?
+      <div className="bring-along offer" role="note">
+        <span title={`Translated to ${PROTOCOL_INFO[to].label}, with what the translation loses shown first`}>
+          Bring the {PROTOCOL_INFO[from].label} request here?
         </span>
-        <button type="button" onClick={() => setOpen(true)}>
+        <button type="button" className="small" onClick={() => setOpen(true)}>
           Bring this request along
         </button>
-        <button type="button" className="ghost" title="Not offered again for these tabs" onClick={onDismiss ?? onDone}>
+        <button
+          type="button"
+          className="ghost small"
+          title="Not offered again for these tabs"
+          onClick={onDismiss ?? onDone}
+        >
           Dismiss
         </button>
       </div>
