@@ -104,3 +104,70 @@ describe('a Host header never steers the key', () => {
     }
   });
 });
+
+describe('a secret never moves between the proxy and the gateway', () => {
+  const proxyPass = 'Basic cHJveHk6cHJveHktcGFzcy0wMDc=';
+  const relayToken = 'relay-token-SECRET-4242';
+
+  it('keeping a stored value under Proxy-Authorization from a gateway header, or the reverse, is refused', async () => {
+    const { core } = await newCore();
+    try {
+      const extraHeaders = { 'Proxy-Authorization': proxyPass, 'X-Relay-Token': relayToken };
+      const id = idOf(
+        value<ProfilesState>(
+          await core.dispatch('profiles:save', { name: 'Work', baseUrl: ownUrl, key: KEY, extraHeaders }, r),
+        ),
+        'Work',
+      );
+      seen.length = 0;
+      const both = { 'Proxy-Authorization': '', 'X-Relay-Token': '' };
+      for (const keep of [
+        { 'Proxy-Authorization': 'X-Relay-Token', 'X-Relay-Token': 'X-Relay-Token' },
+        { 'Proxy-Authorization': 'Proxy-Authorization', 'X-Relay-Token': 'Proxy-Authorization' },
+      ]) {
+        const draft = { id, name: 'Work', baseUrl: ownUrl, extraHeaders: both, keepSecretHeaders: keep };
+        for (const res of [
+          await core.dispatch('profiles:test', { draft }, r),
+          await core.dispatch('profiles:save', draft, r),
+        ]) {
+          expect(res.ok).toBe(false);
+          expect(JSON.stringify(res)).toMatch(/cannot take the stored value of .*: type the value/);
+        }
+      }
+      // Each under its own name is still kept.
+      const draft = {
+        id,
+        name: 'Work',
+        baseUrl: ownUrl,
+        extraHeaders: both,
+        keepSecretHeaders: { 'Proxy-Authorization': 'Proxy-Authorization', 'X-Relay-Token': 'X-Relay-Token' },
+      };
+      value(await core.dispatch('profiles:save', draft, r));
+      await core.dispatch('profiles:test', { id }, r);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const h of seen) expect(h['x-relay-token']).toBe(relayToken);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('with no proxy on the way, Proxy-Authorization is not sent to the gateway', async () => {
+    const { core } = await newCore();
+    try {
+      const extraHeaders = { 'Proxy-Authorization': proxyPass };
+      const id = idOf(
+        value<ProfilesState>(
+          await core.dispatch('profiles:save', { name: 'Work', baseUrl: ownUrl, key: KEY, extraHeaders }, r),
+        ),
+        'Work',
+      );
+      seen.length = 0;
+      await core.dispatch('profiles:test', { id }, r);
+      await core.dispatch('profiles:test', { draft: { name: 'New', baseUrl: ownUrl, extraHeaders } }, r);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const h of seen) expect(h['proxy-authorization']).toBeUndefined();
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -81,6 +81,8 @@ export const TRANSPORT_HEADERS = [
  * certificate against it, so on a shared edge another site would answer, with the key, while the base URL
  * (all the key-follows-host checks look at) still shows the saved host (docs/security.md §3).
  */
+const PROXY_AUTH = 'proxy-authorization';
+
 const HOST_HEADER_PROBLEM =
   'is taken from the base URL: another Host would send the key to another site. Put that host in the base URL instead';
 
@@ -171,7 +173,17 @@ export const ProfileInput = z
         ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} ${HOST_HEADER_PROBLEM}` });
     }
     const marked = new Set(input.secretHeaders.map((name) => name.toLowerCase()));
-    for (const name of Object.keys(input.keepSecretHeaders)) {
+    for (const [name, from] of Object.entries(input.keepSecretHeaders)) {
+      const toProxy = name.toLowerCase() === PROXY_AUTH;
+      if (toProxy !== (from.toLowerCase() === PROXY_AUTH))
+        // One goes to the proxy (in clear on CONNECT), the other to the gateway: neither may get the other's secret.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: toProxy
+            ? `${name} goes to the proxy, so it cannot take the stored value of ${from}, which is the gateway's: type the value`
+            : `${name} goes to the gateway, so it cannot take the stored value of ${from}, which is the proxy's: type the value`,
+        });
       if (!(name in input.extraHeaders))
         ctx.addIssue({
           code: 'custom',
