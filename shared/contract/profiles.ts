@@ -118,7 +118,16 @@ export const HttpUrl = z
 export const ProfileInput = z
   .object({
     id: z.string().min(1).max(100).optional(),
-    name: z.string().trim().min(1, 'a name is required').max(100),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'a name is required')
+      .max(100)
+      // The name is quoted in the desktop app's own dialogs: it must not be able to redraw them (docs/security.md §6).
+      .refine(
+        (s) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(s),
+        'the name contains a line break, a tab or an invisible or text-direction character: type it again',
+      ),
     baseUrl: HttpUrl,
     authScheme: z.enum(AUTH_SCHEMES).default('native'),
     /** Values of secret headers here are new values: they go to the vault with the key, never to profiles.json. */
