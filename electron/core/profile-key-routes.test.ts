@@ -8,9 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { ProfilesState, Result } from '../../shared/contract';
+import type { ProfilesState, ProfileTestResult, Result } from '../../shared/contract';
 import { createCore, type Receiver } from './service';
 import { LayeredVault } from './vault';
+import { sameOrigin } from './profile-headers';
 import { tempDirs } from './testing/temp-dirs';
 
 const KEY = 'sk-route-key-0123456789abcdef';
@@ -169,5 +170,39 @@ describe('a secret never moves between the proxy and the gateway', () => {
     } finally {
       await core.close();
     }
+  });
+});
+
+describe('Test connection on a form not yet saved', () => {
+  it('scrubs the model ids of the first page of the key it sent', async () => {
+    const echo = http.createServer((req, res) => {
+      req.resume();
+      const sent = String(req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '') ?? 'none');
+      const data = [
+        { id: 'gpt-sim-mini', object: 'model' },
+        { id: `echo-${sent}`, object: 'model' },
+      ];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+    });
+    await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+    const { core } = await newCore();
+    try {
+      const baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      const result = value<ProfileTestResult>(
+        await core.dispatch('profiles:test', { draft: { name: 'New', baseUrl, key: KEY } }, r),
+      );
+      expect(result.ok).toBe(true);
+      expect(result.models).toEqual(['gpt-sim-mini', 'echo-[redacted]']);
+      expect(JSON.stringify(result)).not.toContain(KEY);
+    } finally {
+      await core.close();
+      await new Promise((done) => echo.close(done));
+    }
+  });
+
+  it('two base URLs that cannot be read are not the same origin', () => {
+    expect(sameOrigin('not a url', 'not a url')).toBe(false);
+    expect(sameOrigin('https://a.example/v1', 'https://a.example')).toBe(true);
+    expect(sameOrigin('https://a.example', 'http://a.example')).toBe(false);
   });
 });
