@@ -27,7 +27,10 @@ export function requestHeaders(opts: {
     if (s === 'bearer' || s === 'both' || (s === 'native' && !anthropicRoute))
       headers.authorization = `Bearer ${opts.key}`;
   }
-  for (const [name, value] of Object.entries(opts.extraHeaders)) headers[name.toLowerCase()] = value;
+  // Host always comes from the URL: a profile saved before it was refused must not steer the key (docs/security.md §3).
+  for (const [name, value] of Object.entries(opts.extraHeaders)) {
+    if (name.toLowerCase() !== 'host') headers[name.toLowerCase()] = value;
+  }
   return headers;
 }
 

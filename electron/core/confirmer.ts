@@ -22,13 +22,45 @@ export interface Confirmer {
   confirm(question: Question): Promise<boolean>;
 }
 
-/** The host part of a URL, for a question: what the user recognises, never a user name or path. */
-export function hostOf(url: string): string {
+/**
+ * A URL's origin for a question (`https://api.example.com`, with the port when it is not the default): the
+ * scheme too, so a move from https to http shows. Never a user name or a path.
+ */
+export function originShown(url: string): string {
   try {
-    return new URL(url.trim()).host;
+    return new URL(url.trim()).origin;
   } catch {
     return 'another address';
   }
+}
+
+/** Whether requests to `url` would cross a network unencrypted: http: to anywhere but this machine. */
+export function unencrypted(url: string): boolean {
+  try {
+    const u = new URL(url.trim());
+    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return u.protocol === 'http:' && !(host === 'localhost' || host === '::1' || /^127\./.test(host));
+  } catch {
+    return false;
+  }
+}
+
+const NAME_SHOWN_MAX = 40;
+
+/**
+ * A profile name as a question quotes it: anyone with the window's powers chose it, so it must not be able to
+ * redraw the question (line breaks pushing the real host out of sight, a right-to-left override, a closing
+ * quote and a host of its own). Invisible and control characters go, whitespace runs become one space, quotes
+ * become plain ones, and a long name is cut.
+ */
+export function nameShown(name: string): string {
+  const clean = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+    .replace(/[“”„‟"«»]/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...clean];
+  return chars.length > NAME_SHOWN_MAX ? `${chars.slice(0, NAME_SHOWN_MAX - 1).join('')}…` : clean;
 }
 
 /** What a profile that moves to another origin holds that the new host would receive if it were kept. */
@@ -52,7 +84,6 @@ export async function keepOnMove(
   wish: string | undefined,
 ): Promise<boolean> {
   if (!moving.key && !moving.headers) return false;
-  const to = hostOf(moving.toUrl);
   let target: string | undefined;
   try {
     target = new URL(moving.toUrl.trim()).origin;
@@ -66,25 +97,29 @@ export async function keepOnMove(
       : moving.key
         ? 'saved key'
         : 'saved secret header values';
+  // The origin first and whole: the name cannot push it out of sight, and a move to plain http shows.
+  const plain = unencrypted(moving.toUrl);
+  const to = originShown(moving.toUrl);
+  const name = nameShown(moving.profileName);
   if (!confirmer) {
     throw new RunError(
       'not_confirmed',
-      `Nothing was saved: this window cannot confirm sending the ${what} of “${moving.profileName}” to ${to}, ` +
+      `Nothing was saved: this window cannot confirm sending the ${what} of “${name}” to ${to}, ` +
         'so they never follow a change of host here. Save without keeping them, then type the key again for the new host.',
     );
   }
   const yes = await confirmer.confirm({
     title: 'Send the saved key to another host?',
-    message: `Send the ${what} of “${moving.profileName}” to ${to}?`,
+    message: `Send the ${what} for ${originShown(moving.fromUrl)} to ${to}${plain ? ', unencrypted (http)' : ''}? (profile “${name}”)`,
     detail:
-      `“${moving.profileName}” was saved for ${hostOf(moving.fromUrl)}. ` +
+      (plain ? 'Over http anyone on the network between here and that host can read it. ' : '') +
       `With Yes, every request of this profile sends its ${what} to ${to} from now on. ` +
       'Choose No unless you trust that host with them.',
   });
   if (!yes) {
     throw new RunError(
       'not_confirmed',
-      `Nothing was saved: you did not confirm sending the ${what} of “${moving.profileName}” to ${to}.`,
+      `Nothing was saved: you did not confirm sending the ${what} of “${name}” to ${to}.`,
     );
   }
   return true;

@@ -8,7 +8,7 @@ import type { ProfileInput } from '../../shared/contract';
 import { SECRET_HEADER } from '../../shared/request-headers';
 import { normalizeBaseUrl } from '../../shared/url';
 import { FieldError, RunError } from './errors';
-import { originOf } from './profile-headers';
+import { sameOrigin } from './profile-headers';
 import type { ProfileStore } from './profiles';
 import type { TestTarget } from './profile-test';
 import { requestSecrets } from './secrets';
@@ -18,7 +18,7 @@ export function draftTarget(profiles: ProfileStore, draft: z.output<typeof Profi
   if (!base.ok) throw new FieldError({ baseUrl: base.error });
   const saved = draft.id ? profiles.get(draft.id) : undefined;
   if (draft.id && !saved) throw new RunError('not_found', `No profile with id ${draft.id}.`);
-  const stored = saved && originOf(saved.baseUrl) === originOf(draft.baseUrl) ? saved : undefined;
+  const stored = saved && sameOrigin(saved.baseUrl, draft.baseUrl) ? saved : undefined;
   const storedValue = (name: string) =>
     Object.entries(stored?.extraHeaders ?? {}).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
   const headers: Record<string, string> = {};

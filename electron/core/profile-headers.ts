@@ -147,6 +147,12 @@ export function originOf(baseUrl: string): string | undefined {
   }
 }
 
+/** Whether two base URLs share an origin. One that cannot be read is no origin at all: always a move. */
+export function sameOrigin(a: string, b: string): boolean {
+  const origin = originOf(a);
+  return origin !== undefined && origin === originOf(b);
+}
+
 /**
  * A URL fit to show in a message: its user name and password hidden, and nothing at all of a text that is not
  * a URL (it could be `user:pass@host` without a scheme).

@@ -331,7 +331,9 @@ describe('a key never follows a host change', () => {
         ),
       );
       expect(kept.profiles.find((p) => p.id === id)!.key.hasKey).toBe(true);
-      expect(asked.map((q) => q.message)).toEqual([`Send the saved key of “P” to ${new URL(gwB.url).host}?`]);
+      expect(asked.map((q) => q.message)).toEqual([
+        `Send the saved key for ${new URL(gwA.url).origin} to ${new URL(gwB.url).origin}? (profile “P”)`,
+      ]);
       const list = value<{ models: { id: string }[] }>(
         await core.dispatch('models:list', { profileId: id, refresh: true }, r),
       );

@@ -144,7 +144,8 @@ export async function testTarget(
   const list =
     first.ok && listModels
       ? await listModels(profile.id)
-      : { models: page.map((m) => ({ id: m })), error: undefined as ModelList['error'] };
+      : // The first page comes straight from the gateway: it may echo the key the test sent as a model id.
+        { models: page.map((m) => ({ id: scrub(m, secrets) })), error: undefined as ModelList['error'] };
   const ids = list.models.map((m) => m.id);
   return {
     ok: first.ok && !list.error,

@@ -24,10 +24,10 @@ import { proxyFor } from './http/proxy';
 import { requestSecrets } from './secrets';
 import {
   basicCredentials,
-  originOf,
   parseVaultId,
   planHeaders,
   proxyCredentials,
+  sameOrigin,
   secretHeaderId,
   storedSecret,
   urlShown,
@@ -395,7 +395,7 @@ export class ProfileStore {
       // A stored key is for the origin it was typed for: it follows elsewhere only on the user's yes outside the page.
       const moved =
         existing !== undefined &&
-        originOf(existing.baseUrl) !== originOf(input.baseUrl) &&
+        !sameOrigin(existing.baseUrl, input.baseUrl) &&
         !(await keepOnMove(
           this.confirmer,
           {

@@ -79,7 +79,9 @@ describe('the desktop host confirms a key that would follow a host change', () =
     expect(dialog.boxes).toHaveLength(1);
     const [box] = dialog.boxes;
     expect(box.window).toBe(BrowserWindow.windows[0]);
-    expect(box.options.message).toBe(`Send the saved key of “Work” to ${new URL(listenerUrl).host}?`);
+    expect(box.options.message).toBe(
+      `Send the saved key for ${new URL(gwA.url).origin} to ${new URL(listenerUrl).origin}? (profile “Work”)`,
+    );
     expect(box.options.buttons![box.options.defaultId!]).toBe('No');
     expect(box.options.buttons![box.options.cancelId!]).toBe('No');
 
@@ -112,7 +114,9 @@ describe('the desktop host confirms a key that would follow a host change', () =
     };
     const refused = await core.dispatch('load:start', input, window);
     expect(refused).toMatchObject({ ok: false, error: { code: 'not_confirmed' } });
-    expect(dialog.boxes.at(-1)?.options.message).toBe('Send 101 requests to “Work”?');
+    expect(dialog.boxes.at(-1)?.options.message).toBe(
+      `Send 101 requests to ${new URL(gwA.url).origin}? (profile “Work”)`,
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(gwA.requests.length).toBe(before);
   });

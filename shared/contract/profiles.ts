@@ -60,8 +60,7 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a vali
 
 /**
  * Headers HTTP/1.1 manages itself: the HTTP client refuses a request that carries them (or, for
- * content-length, one whose value does not match the body it sends). `host` is not among them: overriding it
- * to reach a virtual host by IP works.
+ * content-length, one whose value does not match the body it sends). `host` is refused apart (HOST_HEADER_PROBLEM).
  */
 export const TRANSPORT_HEADERS = [
   'content-length',
@@ -77,6 +76,16 @@ export const TRANSPORT_HEADERS = [
  * client then refuses the header on every request (some clients quote the whole value, key included). Tab is
  * legal inside a header value; a key has no use for it.
  */
+/**
+ * Why `host` cannot be an extra header: the HTTP client names the TLS server after it and checks the
+ * certificate against it, so on a shared edge another site would answer, with the key, while the base URL
+ * (all the key-follows-host checks look at) still shows the saved host (docs/security.md §3).
+ */
+const PROXY_AUTH = 'proxy-authorization';
+
+const HOST_HEADER_PROBLEM =
+  'is taken from the base URL: another Host would send the key to another site. Put that host in the base URL instead';
+
 export function headerValueProblem(value: string, allowTab: boolean): 'control' | 'non-latin1' | undefined {
   if ((allowTab ? /[\u0000-\u0008\u000a-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(value)) return 'control';
   return /[^\u0000-\u00ff]/.test(value) ? 'non-latin1' : undefined;
@@ -109,7 +118,16 @@ export const HttpUrl = z
 export const ProfileInput = z
   .object({
     id: z.string().min(1).max(100).optional(),
-    name: z.string().trim().min(1, 'a name is required').max(100),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'a name is required')
+      .max(100)
+      // The name is quoted in the desktop app's own dialogs: it must not be able to redraw them (docs/security.md §6).
+      .refine(
+        (s) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(s),
+        'the name contains a line break, a tab or an invisible or text-direction character: type it again',
+      ),
     baseUrl: HttpUrl,
     authScheme: z.enum(AUTH_SCHEMES).default('native'),
     /** Values of secret headers here are new values: they go to the vault with the key, never to profiles.json. */
@@ -160,9 +178,21 @@ export const ProfileInput = z
           message: `${name} is set by HTTP itself and cannot be sent as an extra header`,
         });
       }
+      if (name.toLowerCase() === 'host')
+        ctx.addIssue({ code: 'custom', path: ['extraHeaders', name], message: `${name} ${HOST_HEADER_PROBLEM}` });
     }
     const marked = new Set(input.secretHeaders.map((name) => name.toLowerCase()));
-    for (const name of Object.keys(input.keepSecretHeaders)) {
+    for (const [name, from] of Object.entries(input.keepSecretHeaders)) {
+      const toProxy = name.toLowerCase() === PROXY_AUTH;
+      if (toProxy !== (from.toLowerCase() === PROXY_AUTH))
+        // One goes to the proxy (in clear on CONNECT), the other to the gateway: neither may get the other's secret.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraHeaders', name],
+          message: toProxy
+            ? `${name} goes to the proxy, so it cannot take the stored value of ${from}, which is the gateway's: type the value`
+            : `${name} goes to the gateway, so it cannot take the stored value of ${from}, which is the proxy's: type the value`,
+        });
       if (!(name in input.extraHeaders))
         ctx.addIssue({
           code: 'custom',

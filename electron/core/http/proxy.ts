@@ -107,18 +107,19 @@ const patientPool = (origin: string | URL, options: Pool.Options) =>
  * proxy often refuses CONNECT to ports other than 443); an https:// one through a CONNECT tunnel. A user name
  * alone is sent as `name:` (curl's reading). A profile's Proxy-Authorization header is the proxy's, not the
  * gateway's: through a proxy it becomes the proxy's credentials (undici refuses it as a request header there),
- * in place of any in the proxy URL.
+ * in place of any in the proxy URL; with no proxy it is not sent at all.
  */
 export function routeFor(req: { proxy?: string; headers: Record<string, string> }): {
   dispatcher: Dispatcher;
   headers: Record<string, string>;
 } {
-  if (!req.proxy) return { dispatcher: gatewayDispatcher, headers: req.headers };
   const proxyAuth = Object.keys(req.headers).find((name) => name.toLowerCase() === 'proxy-authorization');
   const headers =
     proxyAuth === undefined
       ? req.headers
       : Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== proxyAuth));
+  // With no proxy on the way it has no one to go to: the gateway never gets the proxy's password.
+  if (!req.proxy) return { dispatcher: gatewayDispatcher, headers };
   const cacheKey = proxyAuth === undefined ? req.proxy : `${req.proxy}\n${req.headers[proxyAuth]}`;
   let agent = proxyAgents.get(cacheKey);
   if (!agent) {

@@ -104,6 +104,8 @@ export function buildRequest(
     }),
     'user-agent': 'GatewayPlayground/0.1',
   });
+  // Neither a profile nor a replayed client names the server: the URL does (docs/security.md §3).
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'host') delete headers[name];
   // A plain header may repeat a value sent under a credential's name (a tenant id built from a token, say).
   const secrets = opts.secrets ?? requestSecrets(key, profile.extraHeaders, (name) => SECRET_HEADER.test(name));
   const redactedHeaders: Record<string, string> = {};

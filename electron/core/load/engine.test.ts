@@ -213,7 +213,7 @@ describe('load engine against the simulator', () => {
     dialog.answer = false;
     const refused = await core.dispatch('load:start', input, w);
     expect(refused).toMatchObject({ ok: false, error: { code: 'not_confirmed' } });
-    expect(dialog.asked.at(-1)).toBe('Send 101 requests to “Paid”?');
+    expect(dialog.asked.at(-1)).toBe(`Send 101 requests to ${new URL(url).origin}? (profile “Paid”)`);
     // The field a caller used to send as the yes is no longer one.
     expect((await core.dispatch('load:start', { ...input, confirmed: true }, w)).ok).toBe(false);
     expect(open.total).toBe(sentBefore);

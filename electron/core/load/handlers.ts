@@ -6,7 +6,9 @@
 import { LOAD_CONFIRM_ABOVE, type CallName, type LoadRecord } from '../../../shared/contract';
 import { summarize } from '../../../shared/load/stats';
 import { RepeatedRequest } from '../runs/repeated';
+import { nameShown, originShown } from '../confirmer';
 import { RunError } from '../errors';
+import type { Profile } from '../profiles';
 import type { CoreContext, Handlers, Receiver } from '../service';
 import { LoadRun, type LoadOutcome } from './engine';
 import type { LoadStore } from './load-store';
@@ -28,8 +30,11 @@ const KEEP_IN_MEMORY = 4;
  * (the desktop app's dialog), since any token holder can send whatever the page sends. A host that cannot ask
  * (the browser host) refuses, and says how to run it (docs/security.md §6).
  */
-async function confirmCost(ctx: CoreContext, name: string, requests: number): Promise<void> {
-  const cost = `${requests} requests to ${name} may cost money`;
+async function confirmCost(ctx: CoreContext, profile: Profile, requests: number): Promise<void> {
+  // The host first: a name is the caller's to choose, the base URL is where the requests go.
+  const to = originShown(profile.baseUrl);
+  const name = nameShown(profile.name);
+  const cost = `${requests} requests to ${to} (“${name}”) may cost money`;
   if (!ctx.confirmer) {
     throw new RunError(
       'confirm_unavailable',
@@ -40,11 +45,11 @@ async function confirmCost(ctx: CoreContext, name: string, requests: number): Pr
   }
   const yes = await ctx.confirmer.confirm({
     title: 'Send a large load run?',
-    message: `Send ${requests} requests to “${name}”?`,
+    message: `Send ${requests} requests to ${to}? (profile “${name}”)`,
     detail: `It is not the Demo gateway: every request may cost money.`,
   });
   if (!yes)
-    throw new RunError('not_confirmed', `Not started: you did not confirm sending ${requests} requests to ${name}.`);
+    throw new RunError('not_confirmed', `Not started: you did not confirm sending ${requests} requests to ${to}.`);
 }
 
 export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModule {
@@ -73,7 +78,7 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
       const profile = ctx.profiles.get(input.profileId);
       if (!profile) throw new RunError('not_found', `No profile with id ${input.profileId}.`);
       if (input.requests > LOAD_CONFIRM_ABOVE && profile.builtin !== 'demo')
-        await confirmCost(ctx, profile.name, input.requests);
+        await confirmCost(ctx, profile, input.requests);
       const request = new RepeatedRequest(ctx.profiles, ctx.timeouts, {
         profileId: input.profileId,
         protocol: input.protocol,
