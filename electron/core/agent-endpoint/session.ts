@@ -49,7 +49,7 @@ export class AgentSession {
     if (!profile) throw new Error(`No profile with id ${profileId}.`);
     const server = http.createServer();
     const session = new AgentSession(server, profileId, profile.name, deps);
-    server.on('request', (req, res) => session.handle(req, res));
+    server.on('request', (req, res) => session.handleSafely(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -84,18 +84,31 @@ export class AgentSession {
     await done;
   }
 
+  /** Never throws out of the server's listener: an uncaught error would take the host down with it. */
+  private handleSafely(req: http.IncomingMessage, res: http.ServerResponse): void {
+    try {
+      this.handle(req, res);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      failed(req, res, { status: 500, type: 'api_error', message: scrub(message, this.secrets()) });
+    }
+  }
+
+  private secrets(): readonly string[] {
+    return this.deps.profiles.secretsFor(this.profileId);
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const firstFamily = url.pathname.startsWith('/v1/messages') || req.headers['anthropic-version'] !== undefined;
-    const refuse = (r: Refusal) => {
-      // The body is not read: the connection is not kept for another request.
-      res
-        .writeHead(r.status, { 'content-type': 'application/json', connection: 'close' })
-        .end(errorBody(firstFamily, r));
-      res.once('finish', () => req.destroy());
-    };
+    const versioned = req.headers['anthropic-version'] !== undefined;
+    let firstFamily = (req.url ?? '').startsWith('/v1/messages') || versioned;
+    const refuse = (r: Refusal) => failed(req, res, r, firstFamily);
+    // Host and Origin before anything of the request is read (docs/security.md §12).
     const wrongPlace = checkOrigin(req.headers, this.port);
     if (wrongPlace) return refuse(wrongPlace);
+    const url = parsedTarget(req.url);
+    if (!url)
+      return refuse({ status: 400, type: 'invalid_request_error', message: 'The request target is not a path.' });
+    firstFamily = url.pathname.startsWith('/v1/messages') || versioned;
     // Claude Code probes the base URL with a bare HEAD before it starts.
     if (req.method === 'HEAD' && url.pathname === '/') {
       res.writeHead(200).end();
@@ -122,7 +135,7 @@ export class AgentSession {
           refuse({
             status: 502,
             type: 'api_error',
-            message: scrub(message, this.deps.profiles.secretsFor(this.profileId)),
+            message: scrub(message, this.secrets()),
           });
         }
       },
@@ -213,6 +226,28 @@ function startedTurn(ledger: Ledger, sessionId: string, agent: AgentKind): Agent
     ...(ledger.model ? { model: ledger.model } : {}),
     startedAt: ledger.startedAt,
   };
+}
+
+/** The request's path and query, or undefined for a target that is not one (`//[`, `http://[x`). */
+function parsedTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://local');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A refusal or an error in the family's shape. The body is not read: the connection is not kept for another
+ * request. Headers already sent (an error mid-answer): the connection is cut instead.
+ */
+function failed(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal, firstFamily = false): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(r.status, { 'content-type': 'application/json', connection: 'close' }).end(errorBody(firstFamily, r));
+  res.once('finish', () => req.destroy());
 }
 
 const TOO_LARGE: Refusal = {

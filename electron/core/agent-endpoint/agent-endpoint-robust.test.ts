@@ -1,0 +1,83 @@
+/**
+ * Integration (docs/security.md §12): the agent endpoint against malformed requests, a gateway that answers
+ * oddly, and an agent that hangs up. Every case ends with an answer or a closed connection, never a crash, a
+ * hung run or a key passed on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { AgentConnection, ProfilesState } from '../../../shared/contract';
+import type { Core } from '../service';
+import { newCore, value } from '../testing/core-harness';
+
+const KEY = 'sk-relay/KEY+0123456789abcdef';
+type Gateway = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** The raw bytes a request written by hand gets back, read until the endpoint closes or `waitMs` passes. */
+function raw(port: number, data: string, waitMs = 1500): Promise<string> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    const out: Buffer[] = [];
+    const done = () => {
+      s.destroy();
+      resolve(Buffer.concat(out).toString('latin1'));
+    };
+    s.on('data', (d: Buffer) => out.push(d));
+    s.on('error', done);
+    s.on('close', done);
+    s.write(data);
+    setTimeout(done, waitMs);
+  });
+}
+
+describe('agent endpoint: odd requests, odd gateways, agents that hang up', () => {
+  let core: Core;
+  let gateway: http.Server;
+  let conn: AgentConnection;
+  let profileId: string;
+  let answer: Gateway = (_req, res) => res.writeHead(500).end();
+  const sink = { send: () => undefined };
+
+  beforeAll(async () => {
+    ({ core } = await newCore());
+    gateway = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => answer(req, res));
+    });
+    await new Promise<void>((res) => gateway.listen(0, '127.0.0.1', () => res()));
+    const baseUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const saved = value<ProfilesState>(
+      await core.dispatch('profiles:save', { name: 'Odd', baseUrl, key: KEY, authScheme: 'x-api-key' }, sink),
+    );
+    profileId = saved.profiles.find((p) => p.name === 'Odd')!.id;
+    await core.dispatch('profiles:select', { id: profileId }, sink);
+    conn = value<AgentConnection>(await core.dispatch('agents:connect', { profileId }, sink));
+  });
+  afterAll(async () => {
+    await core.close();
+    gateway.closeAllConnections();
+    await new Promise<void>((res) => gateway.close(() => res()));
+  });
+
+  it('answers a request target that is not a path with 400, and goes on serving', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (const target of ['//[', '//%', '//a:99999/', 'http://[x']) {
+        const got = await raw(conn.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${conn.port}\r\n\r\n`);
+        expect(got, target).toMatch(/^HTTP\/1\.1 400/);
+      }
+      // A stranger's Host is refused before the target is read at all.
+      const stranger = await raw(conn.port, `GET //[ HTTP/1.1\r\nHost: evil.example:${conn.port}\r\n\r\n`);
+      expect(stranger).toMatch(/^HTTP\/1\.1 421/);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    const models = await fetch(`${conn.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${conn.token}` } });
+    expect(models.status).toBe(200);
+  });
+});
