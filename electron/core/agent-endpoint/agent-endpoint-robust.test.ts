@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { AgentConnection, ProfilesState } from '../../../shared/contract';
+import type { AgentConnection, ProfilesState, RecordedRun } from '../../../shared/contract';
 import type { Core } from '../service';
 import { newCore, value } from '../testing/core-harness';
 
@@ -79,5 +79,50 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
     const models = await fetch(`${conn.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${conn.token}` } });
     expect(models.status).toBe(200);
+  });
+
+  it('ends the run as cancelled, and keeps it, when the agent hangs up in a fast stream', async () => {
+    const event = (i: number) =>
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${'x'.repeat(900)} ${i}"}}\n\n`;
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let i = 0;
+      const pump = (): void => {
+        while (i < 20000) if (!res.write(event(i++))) return void res.once('drain', pump);
+        res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+      };
+      pump();
+    };
+    const turns: string[] = [];
+    await core.dispatch(
+      'agents:session',
+      {},
+      {
+        send: (name: string, u: unknown) => {
+          const update = u as { kind: string; turn?: { runId: string } };
+          if (name === 'agents:update' && update.turn) turns.push(update.turn.runId);
+        },
+      },
+    );
+    const body = JSON.stringify({
+      model: 'm',
+      max_tokens: 5,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const agent = net.connect(conn.port, '127.0.0.1');
+    agent.on('error', () => undefined);
+    agent.write(
+      `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${conn.port}\r\nx-api-key: ${conn.token}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    // The agent reads nothing, so the endpoint waits on it, then the agent goes away.
+    agent.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    agent.destroy();
+    await Promise.race([core.runs.settled(), new Promise((r) => setTimeout(r, 5000))]);
+    expect(core.runs.activeCount()).toBe(0);
+    const run = value<RecordedRun>(await core.dispatch('history:get', { runId: turns[0]! }, sink));
+    expect(run.result.verdict).toBe('cancelled');
   });
 });

@@ -109,6 +109,8 @@ async function* relay(body: AsyncIterable<Uint8Array>, res: ServerResponse, scru
   let failed = false;
   try {
     for await (const chunk of body) {
+      // The agent hung up (session.ts cancels the run then): nothing more is read for it.
+      if (res.destroyed) throw new Error('The agent closed the connection.');
       const out = scrubber.write(chunk);
       if (out.byteLength > 0 && !res.write(out)) await drained(res);
       yield chunk;
@@ -122,7 +124,9 @@ async function* relay(body: AsyncIterable<Uint8Array>, res: ServerResponse, scru
   }
 }
 
+/** The agent read what was written, or is gone: a 'close' that came already would never come again. */
 function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
