@@ -125,4 +125,24 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     const run = value<RecordedRun>(await core.dispatch('history:get', { runId: turns[0]! }, sink));
     expect(run.result.verdict).toBe('cancelled');
   });
+
+  it('leaves no port answering after two connects at once and a disconnect', async () => {
+    const answers = (port: number) =>
+      new Promise<boolean>((resolve) => {
+        const s = net.connect(port, '127.0.0.1');
+        s.on('connect', () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
+      });
+    const [a, b] = await Promise.all([
+      core.dispatch('agents:connect', { profileId }, sink),
+      core.dispatch('agents:connect', { profileId }, sink),
+    ]);
+    const ports = [conn.port, value<AgentConnection>(a).port, value<AgentConnection>(b).port];
+    value(await core.dispatch('agents:disconnect', {}, sink));
+    for (const port of ports) expect(await answers(port), `port ${port}`).toBe(false);
+    conn = value<AgentConnection>(await core.dispatch('agents:connect', { profileId }, sink));
+  });
 });
