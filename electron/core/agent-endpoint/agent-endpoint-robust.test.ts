@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { AgentConnection, ProfilesState, RecordedRun } from '../../../shared/contract';
 import type { Core } from '../service';
 import { newCore, value } from '../testing/core-harness';
 
-const KEY = 'sk-relay/KEY+0123456789abcdef';
+/** A key that can stand in a header name, as a gateway echoing it in one would put it. */
+const KEY = 'sk-ant-api03-abcdefghijklmnop0123456789';
 type Gateway = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /** The raw bytes a request written by hand gets back, read until the endpoint closes or `waitMs` passes. */
@@ -38,6 +40,7 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
   let profileId: string;
   let answer: Gateway = (_req, res) => res.writeHead(500).end();
   const sink = { send: () => undefined };
+  const turnIds: string[] = [];
 
   beforeAll(async () => {
     ({ core } = await newCore());
@@ -53,6 +56,17 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     profileId = saved.profiles.find((p) => p.name === 'Odd')!.id;
     await core.dispatch('profiles:select', { id: profileId }, sink);
     conn = value<AgentConnection>(await core.dispatch('agents:connect', { profileId }, sink));
+    await core.dispatch(
+      'agents:session',
+      {},
+      {
+        send: (name: string, u: unknown) => {
+          const update = u as { turn?: { runId: string } };
+          if (name === 'agents:update' && update.turn && !turnIds.includes(update.turn.runId))
+            turnIds.push(update.turn.runId);
+        },
+      },
+    );
   });
   afterAll(async () => {
     await core.close();
@@ -93,17 +107,6 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
       };
       pump();
     };
-    const turns: string[] = [];
-    await core.dispatch(
-      'agents:session',
-      {},
-      {
-        send: (name: string, u: unknown) => {
-          const update = u as { kind: string; turn?: { runId: string } };
-          if (name === 'agents:update' && update.turn) turns.push(update.turn.runId);
-        },
-      },
-    );
     const body = JSON.stringify({
       model: 'm',
       max_tokens: 5,
@@ -122,7 +125,7 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     agent.destroy();
     await Promise.race([core.runs.settled(), new Promise((r) => setTimeout(r, 5000))]);
     expect(core.runs.activeCount()).toBe(0);
-    const run = value<RecordedRun>(await core.dispatch('history:get', { runId: turns[0]! }, sink));
+    const run = value<RecordedRun>(await core.dispatch('history:get', { runId: turnIds[turnIds.length - 1]! }, sink));
     expect(run.result.verdict).toBe('cancelled');
   });
 
@@ -144,5 +147,59 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     value(await core.dispatch('agents:disconnect', {}, sink));
     for (const port of ports) expect(await answers(port), `port ${port}`).toBe(false);
     conn = value<AgentConnection>(await core.dispatch('agents:connect', { profileId }, sink));
+  });
+
+  const post = (path = '/v1/messages') =>
+    fetch(`${conn.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': conn.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+  const keyless = (text: string) => {
+    for (let i = 0; i + 8 <= KEY.length; i++) expect(text).not.toContain(KEY.slice(i, i + 8));
+  };
+
+  it('refuses with 502 an answer in an encoding it cannot undo, and reads "gzip," as gzip', async () => {
+    const error = JSON.stringify({ error: `bad key ${KEY}` });
+    let encoding = '';
+    answer = (_req, res) =>
+      res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': encoding }).end(gzipSync(error));
+    for (encoding of ['zstd', 'x-custom', 'gzip, zstd']) {
+      const res = await post();
+      const text = await res.text();
+      expect(res.status, encoding).toBe(502);
+      expect(res.headers.get('content-encoding')).toBeNull();
+      expect(text).toContain('unsupported content-encoding');
+      keyless(text);
+    }
+    encoding = 'gzip,';
+    const res = await post();
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).toContain('bad key [redacted]');
+    keyless(text);
+  });
+
+  it('turns a redirect into a 502 that says where to, and keeps the real 3xx in History', async () => {
+    answer = (_req, res) => res.writeHead(307, { location: `https://evil.example/c?k=${KEY}` }).end();
+    const res = await post();
+    const text = await res.text();
+    expect(res.status).toBe(502);
+    expect(res.redirected).toBe(false);
+    expect(res.headers.get('location')).toBeNull();
+    expect(text).toContain('https://evil.example/c?k=[redacted]');
+    keyless(text);
+    await core.runs.settled();
+    const run = value<RecordedRun>(await core.dispatch('history:get', { runId: turnIds[turnIds.length - 1]! }, sink));
+    expect(run.result.metrics.status).toBe(307);
+  });
+
+  it('drops a header whose name held the key, and passes the answer on', async () => {
+    answer = (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', [`x-echo-${KEY}`]: '1' }).end('{"data":[]}');
+    const res = await fetch(`${conn.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${conn.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('{"data":[]}');
+    expect([...res.headers.keys()].filter((n) => n.startsWith('x-echo'))).toEqual([]);
   });
 });

@@ -164,7 +164,7 @@ export class AgentSession {
     const agent = agentKindOf(agentReq.headers, agentReq.route);
     const sink = { push: (u: RunUpdate) => this.update(u, agent) };
     const { route } = agentReq;
-    const send = teeTo(res, key);
+    const send = teeTo(res, key, firstFamily);
     this.inFlight.add(runId);
     // The agent hung up before its answer was complete: the run stops there, as the agent did.
     res.on('close', () => {
