@@ -202,4 +202,34 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     expect(await res.text()).toBe('{"data":[]}');
     expect([...res.headers.keys()].filter((n) => n.startsWith('x-echo'))).toEqual([]);
   });
+
+  it('sends no header that would route the request elsewhere, and survives Expect: 100-continue', async () => {
+    let got: http.IncomingHttpHeaders = {};
+    answer = (req, res) => {
+      got = req.headers;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
+    };
+    const body = '{"model":"m","messages":[]}';
+    const routing = {
+      'x-http-method-override': 'DELETE',
+      'x-method-override': 'DELETE',
+      'x-original-url': '/admin/keys',
+      'x-rewrite-url': '/admin/keys',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-for': '10.0.0.1',
+      'x-forwarded-proto': 'http',
+      forwarded: 'host=evil.example',
+      via: '1.1 evil',
+    };
+    const head = Object.entries(routing)
+      .map(([n, v]) => `${n}: ${v}\r\n`)
+      .join('');
+    const out = await raw(
+      conn.port,
+      `POST /v1/messages/count_tokens HTTP/1.1\r\nHost: 127.0.0.1:${conn.port}\r\nx-api-key: ${conn.token}\r\n` +
+        `${head}Expect: 100-continue\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    expect(out).toMatch(/HTTP\/1\.1 200/);
+    for (const name of [...Object.keys(routing), 'expect']) expect(got[name], name).toBeUndefined();
+  });
 });
