@@ -232,4 +232,22 @@ describe('agent endpoint: odd requests, odd gateways, agents that hang up', () =
     expect(out).toMatch(/HTTP\/1\.1 200/);
     for (const name of [...Object.keys(routing), 'expect']) expect(got[name], name).toBeUndefined();
   });
+
+  it('holds at most 32 connections at once', async () => {
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve) => {
+        const s = net.connect(conn.port, '127.0.0.1', () => resolve(s));
+        s.on('error', () => undefined);
+      });
+    const closedSoon = (s: net.Socket, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (s.destroyed) return resolve(true);
+        s.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), ms);
+      });
+    const held = await Promise.all(Array.from({ length: 32 }, open));
+    const extra = await open();
+    expect(await closedSoon(extra, 1000)).toBe(true);
+    for (const s of held) s.destroy();
+  });
 });

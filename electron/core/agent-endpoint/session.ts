@@ -47,7 +47,9 @@ export class AgentSession {
   static async open(profileId: string, deps: SessionDeps): Promise<AgentSession> {
     const profile = deps.profiles.get(profileId);
     if (!profile) throw new Error(`No profile with id ${profileId}.`);
-    const server = http.createServer();
+    const server = http.createServer(SERVER_LIMITS);
+    // A few agents with a handful of connections each; more is something else holding the port.
+    server.maxConnections = MAX_CONNECTIONS;
     const session = new AgentSession(server, profileId, profile.name, deps);
     server.on('request', (req, res) => session.handleSafely(req, res));
     await new Promise<void>((resolve, reject) => {
@@ -249,6 +251,19 @@ function failed(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal,
   res.writeHead(r.status, { 'content-type': 'application/json', connection: 'close' }).end(errorBody(firstFamily, r));
   res.once('finish', () => req.destroy());
 }
+
+const MAX_CONNECTIONS = 32;
+
+/**
+ * A client that opens a connection and sends its head or body slowly cannot hold it for ever. requestTimeout
+ * bounds receiving the request (a body up to MAX_PAYLOAD_BYTES on a slow link), not the answer: a long streamed
+ * answer is not cut.
+ */
+const SERVER_LIMITS: http.ServerOptions = {
+  headersTimeout: 10_000,
+  requestTimeout: 120_000,
+  connectionsCheckingInterval: 1_000,
+};
 
 const TOO_LARGE: Refusal = {
   status: 413,
