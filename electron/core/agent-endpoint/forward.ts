@@ -20,7 +20,7 @@ import type { RequestSignal } from '../http/timer';
 import { ledgerOf } from '../runs/ledger';
 import type { Ending, RunContext } from '../runs';
 import { scrub } from '../secrets';
-import { agentHeadersOf, HOP_BY_HOP, type Route } from './guard';
+import { agentHeadersOf, errorBody, HOP_BY_HOP, type Route } from './guard';
 import { streamScrubber, type StreamScrubber } from './scrub-stream';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -92,23 +92,65 @@ function parsedObject(text: string): Record<string, unknown> | undefined {
 export function teeTo(
   res: ServerResponse,
   key: string | undefined,
+  firstFamily: boolean,
 ): (req: BuiltRequest, signal: RequestSignal) => Promise<GatewayResponse> {
   return async (req, signal) => {
     const answer = await gatewayRequest(req, signal);
-    res.writeHead(
-      answer.status,
-      scrub(answer.statusText, req.secrets),
-      headersForAgent(answer.headers, req.secrets, key),
-    );
+    const withheld = withheldBecause(answer, req.secrets);
+    if (withheld) {
+      // The run still reads (and keeps) the gateway's real answer; the agent gets why it did not.
+      res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(errorBody(firstFamily, { status: 502, type: 'api_error', message: withheld }));
+      return answer;
+    }
+    try {
+      res.writeHead(
+        answer.status,
+        scrub(answer.statusText, req.secrets),
+        headersForAgent(answer.headers, req.secrets, key),
+      );
+    } catch (err) {
+      // Nothing of the answer can go on: the gateway's body is let go of rather than left open.
+      await answer.body[Symbol.asyncIterator]().return?.();
+      throw err;
+    }
     res.flushHeaders();
     return { ...answer, body: relay(answer.body, res, streamScrubber(req.secrets)) };
   };
+}
+
+/**
+ * Why the gateway's answer is not passed on to the agent, if it is not (docs/security.md §12): a redirect would
+ * be followed by the agent's client with the local token, to wherever it points; a body in an encoding not
+ * undone here could not be scrubbed.
+ */
+function withheldBecause(answer: GatewayResponse, secrets: readonly string[]): string | undefined {
+  const { status, headers } = answer;
+  if (status >= 300 && status <= 399) {
+    const to = headers.location === undefined ? 'nowhere' : hintless(scrub(headers.location, secrets));
+    return `The gateway answered ${status}, a redirect to ${to}; redirects are not passed on to the agent.`;
+  }
+  const left = encodingsOf(headers['content-encoding']).filter((e) => !DECODED.has(e));
+  if (left.length > 0)
+    return `The gateway answered with an unsupported content-encoding (${hintless(scrub(left.join(', '), secrets))}): it cannot be checked for the key, so it is not passed on.`;
+  return undefined;
+}
+
+/** A content-encoding list as http/decode.ts reads it: lower case, empty entries dropped. */
+function encodingsOf(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
 }
 
 async function* relay(body: AsyncIterable<Uint8Array>, res: ServerResponse, scrubber: StreamScrubber) {
   let failed = false;
   try {
     for await (const chunk of body) {
+      // The agent hung up (session.ts cancels the run then): nothing more is read for it.
+      if (res.destroyed) throw new Error('The agent closed the connection.');
       const out = scrubber.write(chunk);
       if (out.byteLength > 0 && !res.write(out)) await drained(res);
       yield chunk;
@@ -122,7 +164,9 @@ async function* relay(body: AsyncIterable<Uint8Array>, res: ServerResponse, scru
   }
 }
 
+/** The agent read what was written, or is gone: a 'close' that came already would never come again. */
 function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -137,6 +181,12 @@ function drained(res: ServerResponse): Promise<void> {
 /** Encodings gatewayRequest decodes (http/decode.ts): the agent gets the body decoded, so not their label. */
 const DECODED = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'identity']);
 
+/** A header name as HTTP allows it (RFC 9110 token): scrubbing a name may leave one that is not. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The key's hint (`[redacted …abcd]`) is for the app's ledger; a header value must be Latin-1 anyway. */
+const hintless = (text: string) => text.replace(/\[redacted [^\]]*\]/g, '[redacted]');
+
 /** The gateway's headers for the agent: scrubbed like any that leave the core, without the connection's own. */
 function headersForAgent(
   headers: Record<string, string>,
@@ -144,15 +194,13 @@ function headersForAgent(
   key: string | undefined,
 ): Record<string, string> {
   const out = safeResponseHeaders(headers, secrets, key);
-  const encoding = out['content-encoding'];
-  if (encoding !== undefined && encoding.split(',').every((e) => DECODED.has(e.trim().toLowerCase())))
-    delete out['content-encoding'];
+  // Any encoding left is refused before this (withheldBecause): the body goes on decoded.
+  delete out['content-encoding'];
   // Scrubbing may change the body's length: the agent gets it chunked.
   delete out['content-length'];
   for (const name of Object.keys(out)) {
-    if (HOP_BY_HOP.has(name)) delete out[name];
-    // The key's hint (`[redacted …abcd]`) is for the app's ledger; a header value must be Latin-1 anyway.
-    else out[name] = out[name].replace(/\[redacted [^\]]*\]/g, '[redacted]');
+    if (HOP_BY_HOP.has(name) || !TOKEN.test(name)) delete out[name];
+    else out[name] = hintless(out[name]);
   }
   return out;
 }

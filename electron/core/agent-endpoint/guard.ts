@@ -125,4 +125,16 @@ const DROPPED = new Set([
   'authorization',
   'origin',
   'cookie',
+  // What would make the gateway (or a proxy before it) read the request as another: its method, path, host.
+  'x-http-method-override',
+  'x-method-override',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-forwarded-host',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'forwarded',
+  'via',
+  // The endpoint has read the whole body already; a forwarded 100-continue is refused by undici.
+  'expect',
 ]);

@@ -24,6 +24,14 @@ export function createAgentSessionHandlers(ctx: CoreContext): AgentSessionModule
   const push = (update: AgentSessionUpdate) => {
     for (const r of listeners) r.send('agents:update', update);
   };
+  // Connect, disconnect and a profile's change run one after another: two connects at once would otherwise
+  // both open a session, and the one not kept would listen on with no way to close it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = queue.then(step);
+    queue = next.catch(() => undefined);
+    return next;
+  };
   const end = async (reason: string) => {
     const s = session;
     if (!s) return false;
@@ -35,30 +43,32 @@ export function createAgentSessionHandlers(ctx: CoreContext): AgentSessionModule
 
   return {
     handlers: {
-      'agents:connect': async ({ profileId }, receiver) => {
-        if (!ctx.profiles.get(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
-        await end('A new session was opened.');
-        listeners.add(receiver);
-        const opened = await AgentSession.open(profileId, {
-          profiles: ctx.profiles,
-          runs: ctx.runs,
-          onTurn: (turn) => push({ kind: 'turn', sessionId: turn.sessionId, turn }),
-        });
-        session = opened;
-        return opened.connection();
-      },
-      'agents:disconnect': async () => ({ closed: await end('Disconnected.') }),
+      'agents:connect': ({ profileId }, receiver) =>
+        serial(async () => {
+          if (!ctx.profiles.get(profileId)) throw new RunError('not_found', `No profile with id ${profileId}.`);
+          await end('A new session was opened.');
+          listeners.add(receiver);
+          const opened = await AgentSession.open(profileId, {
+            profiles: ctx.profiles,
+            runs: ctx.runs,
+            onTurn: (turn) => push({ kind: 'turn', sessionId: turn.sessionId, turn }),
+          });
+          session = opened;
+          return opened.connection();
+        }),
+      'agents:disconnect': () => serial(async () => ({ closed: await end('Disconnected.') })),
       'agents:session': async (_input, receiver) => {
         listeners.add(receiver);
         return session ? { connection: session.connection(), turns: [...session.turns.values()] } : { turns: [] };
       },
     },
-    async profileChanged(profileId, why) {
-      if (session?.profileId === profileId) await end(why);
-    },
+    profileChanged: (profileId, why) =>
+      serial(async () => {
+        if (session?.profileId === profileId) await end(why);
+      }),
     receiverClosed(receiver) {
       listeners.delete(receiver);
     },
-    close: async () => void (await end('The app is closing.')),
+    close: () => serial(async () => void (await end('The app is closing.'))),
   };
 }

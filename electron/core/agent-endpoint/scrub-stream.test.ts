@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { streamScrubber } from './scrub-stream';
 
 const KEY = 'sk-stream/KEY+0123456789';
@@ -32,5 +32,24 @@ describe('the agent endpoint scrubs a streamed answer on its way', () => {
     const { out, parts } = pass([KEY], [`{"t":"${filler}${KEY.slice(0, 6)}`, `${KEY.slice(6)}"}`]);
     expect(parts[0]!.length).toBeGreaterThan(1024 * 1024 - 1000);
     expect(out.toString()).toBe(`{"t":"${filler}[redacted]"}`);
+  });
+
+  it('passes an event stream whose lines end in a lone CR on at once', () => {
+    const events = 'event: a\rdata: {"x":1}\r\r';
+    const { parts } = pass([KEY], [events, `data: ${KEY}\r\r`]);
+    expect(parts[0]!.toString()).toBe(events);
+    expect(parts[1]!.toString()).toBe('data: [redacted]\r\r');
+  });
+
+  it('joins a long line sent in small chunks once, not once per chunk', () => {
+    const chunks = Array.from({ length: 3000 }, (_, i) => (i === 1500 ? KEY : 'a'.repeat(500)));
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      const { out } = pass([KEY], chunks);
+      expect(out.toString()).toBe(chunks.join('').replace(KEY, '[redacted]'));
+      expect(concat.mock.calls.length).toBeLessThan(20);
+    } finally {
+      concat.mockRestore();
+    }
   });
 });

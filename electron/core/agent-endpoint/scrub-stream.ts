@@ -2,7 +2,7 @@
  * The profile's secrets taken out of an answer on its way to a connected agent (docs/security.md §12), with
  * the bytes otherwise unchanged and passed on as they arrive. No form of a secret holds a line break (a
  * credential is one header value; its JSON, URL and base64 forms have none), so a chunk is passed on up to
- * its last line break and only the unfinished line after it waits for the next chunk: an event stream's
+ * its last line break (LF or CR) and only the unfinished line after it waits for the next chunk: an event stream's
  * chunks end with their event's blank line, so nothing of a stream waits, and a client cannot use a line
  * before its end anyway. The text checked is scrubbed by secrets.ts, the one scrubber of the core.
  */
@@ -23,7 +23,14 @@ export interface StreamScrubber {
 export function streamScrubber(secrets: readonly string[]): StreamScrubber {
   if (secrets.length === 0) return { write: (chunk) => chunk, end: () => EMPTY };
   const keep = Math.max(...secrets.map((s) => s.length)) * FORM_FACTOR;
-  let held: Buffer = EMPTY;
+  // What waits, as it came: joined only when a line ends or the cap is reached, not on every chunk (a body with
+  // no line break in small chunks would otherwise be copied and searched again whole, chunk after chunk).
+  let held: Buffer[] = [];
+  let heldLength = 0;
+  const hold = (bytes: Buffer) => {
+    held = bytes.length === 0 ? [] : [Buffer.from(bytes)];
+    heldLength = bytes.length;
+  };
   const clean = (bytes: Buffer): Uint8Array => {
     if (bytes.length === 0) return bytes;
     const text = bytes.toString('utf8');
@@ -33,28 +40,31 @@ export function streamScrubber(secrets: readonly string[]): StreamScrubber {
   };
   return {
     write(chunk) {
-      let all =
-        held.length === 0
-          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-          : Buffer.concat([held, chunk]);
-      const cut = all.lastIndexOf(0x0a) + 1;
-      if (cut > 0 || all.length <= LINE_CAP) {
-        held = cut === all.length ? EMPTY : Buffer.from(all.subarray(cut));
-        return clean(all.subarray(0, cut));
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      // Only the new chunk is searched: what is held has no line end. A lone CR ends a line too (SSE allows it).
+      const cut = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+      if (cut > 0) {
+        const line = heldLength === 0 ? bytes.subarray(0, cut) : Buffer.concat([...held, bytes.subarray(0, cut)]);
+        hold(bytes.subarray(cut));
+        return clean(line);
       }
+      held.push(Buffer.from(bytes));
+      heldLength += bytes.length;
+      if (heldLength <= LINE_CAP) return EMPTY;
       // One huge line (a document on one line): every whole secret in it is taken out first; then all but the
       // last `keep` bytes, where a secret still arriving may have begun, is passed on.
+      let all = Buffer.concat(held);
       const whole = completeEnd(all);
       const text = all.toString('utf8', 0, whole);
       const scrubbed = scrub(text, secrets);
       if (scrubbed !== text) all = Buffer.concat([Buffer.from(scrubbed, 'utf8'), all.subarray(whole)]);
       const at = charStart(all, all.length - keep);
-      held = Buffer.from(all.subarray(at));
+      hold(all.subarray(at));
       return all.subarray(0, at);
     },
     end() {
-      const rest = held;
-      held = EMPTY;
+      const rest = Buffer.concat(held);
+      hold(EMPTY);
       return clean(rest);
     },
   };

@@ -47,9 +47,11 @@ export class AgentSession {
   static async open(profileId: string, deps: SessionDeps): Promise<AgentSession> {
     const profile = deps.profiles.get(profileId);
     if (!profile) throw new Error(`No profile with id ${profileId}.`);
-    const server = http.createServer();
+    const server = http.createServer(SERVER_LIMITS);
+    // A few agents with a handful of connections each; more is something else holding the port.
+    server.maxConnections = MAX_CONNECTIONS;
     const session = new AgentSession(server, profileId, profile.name, deps);
-    server.on('request', (req, res) => session.handle(req, res));
+    server.on('request', (req, res) => session.handleSafely(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -84,18 +86,31 @@ export class AgentSession {
     await done;
   }
 
+  /** Never throws out of the server's listener: an uncaught error would take the host down with it. */
+  private handleSafely(req: http.IncomingMessage, res: http.ServerResponse): void {
+    try {
+      this.handle(req, res);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      failed(req, res, { status: 500, type: 'api_error', message: scrub(message, this.secrets()) });
+    }
+  }
+
+  private secrets(): readonly string[] {
+    return this.deps.profiles.secretsFor(this.profileId);
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const firstFamily = url.pathname.startsWith('/v1/messages') || req.headers['anthropic-version'] !== undefined;
-    const refuse = (r: Refusal) => {
-      // The body is not read: the connection is not kept for another request.
-      res
-        .writeHead(r.status, { 'content-type': 'application/json', connection: 'close' })
-        .end(errorBody(firstFamily, r));
-      res.once('finish', () => req.destroy());
-    };
+    const versioned = req.headers['anthropic-version'] !== undefined;
+    let firstFamily = (req.url ?? '').startsWith('/v1/messages') || versioned;
+    const refuse = (r: Refusal) => failed(req, res, r, firstFamily);
+    // Host and Origin before anything of the request is read (docs/security.md §12).
     const wrongPlace = checkOrigin(req.headers, this.port);
     if (wrongPlace) return refuse(wrongPlace);
+    const url = parsedTarget(req.url);
+    if (!url)
+      return refuse({ status: 400, type: 'invalid_request_error', message: 'The request target is not a path.' });
+    firstFamily = url.pathname.startsWith('/v1/messages') || versioned;
     // Claude Code probes the base URL with a bare HEAD before it starts.
     if (req.method === 'HEAD' && url.pathname === '/') {
       res.writeHead(200).end();
@@ -122,7 +137,7 @@ export class AgentSession {
           refuse({
             status: 502,
             type: 'api_error',
-            message: scrub(message, this.deps.profiles.secretsFor(this.profileId)),
+            message: scrub(message, this.secrets()),
           });
         }
       },
@@ -151,7 +166,7 @@ export class AgentSession {
     const agent = agentKindOf(agentReq.headers, agentReq.route);
     const sink = { push: (u: RunUpdate) => this.update(u, agent) };
     const { route } = agentReq;
-    const send = teeTo(res, key);
+    const send = teeTo(res, key, firstFamily);
     this.inFlight.add(runId);
     // The agent hung up before its answer was complete: the run stops there, as the agent did.
     res.on('close', () => {
@@ -214,6 +229,41 @@ function startedTurn(ledger: Ledger, sessionId: string, agent: AgentKind): Agent
     startedAt: ledger.startedAt,
   };
 }
+
+/** The request's path and query, or undefined for a target that is not one (`//[`, `http://[x`). */
+function parsedTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://local');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A refusal or an error in the family's shape. The body is not read: the connection is not kept for another
+ * request. Headers already sent (an error mid-answer): the connection is cut instead.
+ */
+function failed(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal, firstFamily = false): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(r.status, { 'content-type': 'application/json', connection: 'close' }).end(errorBody(firstFamily, r));
+  res.once('finish', () => req.destroy());
+}
+
+const MAX_CONNECTIONS = 32;
+
+/**
+ * A client that opens a connection and sends its head or body slowly cannot hold it for ever. requestTimeout
+ * bounds receiving the request (a body up to MAX_PAYLOAD_BYTES on a slow link), not the answer: a long streamed
+ * answer is not cut.
+ */
+const SERVER_LIMITS: http.ServerOptions = {
+  headersTimeout: 10_000,
+  requestTimeout: 120_000,
+  connectionsCheckingInterval: 1_000,
+};
 
 const TOO_LARGE: Refusal = {
   status: 413,

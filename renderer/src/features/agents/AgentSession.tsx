@@ -31,6 +31,8 @@ export function AgentSession({
   const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
   const [error, setError] = useState<string>();
   const [shown, setShown] = useState<string>();
+  // One connect at a time: a second click while the first is opening would open a second session.
+  const [connecting, setConnecting] = useState(false);
 
   useEffect(() => void agentSessionRequested(), [agentSessionRequested]);
 
@@ -45,8 +47,15 @@ export function AgentSession({
       <div className="agent-connect">
         <button
           type="button"
-          disabled={!profileId}
-          onClick={() => void (profileId && connect(profileId).then((e) => setError(e?.message)))}
+          disabled={!profileId || connecting}
+          onClick={() => {
+            if (!profileId) return;
+            setConnecting(true);
+            void connect(profileId).then((e) => {
+              setConnecting(false);
+              setError(e?.message);
+            });
+          }}
         >
           Connect an agent
         </button>{' '}
