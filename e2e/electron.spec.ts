@@ -39,12 +39,24 @@ test('the desktop window opens on the Demo gateway with its models, and the rend
     await expect(win.getByRole('option', { name: /claude-sim-sonnet/ })).toBeVisible();
     expect(await win.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await win.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
+    // A link asks in a native dialog before it goes to the OS browser (docs/security.md §10): the user cancels.
+    await app.evaluate(({ dialog }) => {
+      const asked: string[] = [];
+      (globalThis as { asked?: string[] }).asked = asked;
+      dialog.showMessageBox = (async (...args: unknown[]) => {
+        asked.push((args.at(-1) as { message: string }).message);
+        return { response: 1, checkboxChecked: false };
+      }) as typeof dialog.showMessageBox;
+    });
     expect(await win.evaluate(() => window.open('https://example.com') === null)).toBe(true);
     await win.evaluate(() => {
       location.href = 'https://example.com/';
     });
     await win.waitForTimeout(300);
     expect(win.url()).toMatch(/^app:\/\/gateway\//);
+    expect(await app.evaluate(() => (globalThis as { asked?: string[] }).asked)).toContain(
+      'Open https://example.com/ in your browser?',
+    );
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
