@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
-import { gateway, onHostConnection, onHostStale, STALE_LINK_MESSAGE } from './bridge';
+import { gateway, onHostConnection, onHostStale } from './bridge';
+import { STALE_LINK_MESSAGE } from './stale-link';
 import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
 import { ProfilePicker } from './features/connection/ProfilePicker';

@@ -62,3 +62,4 @@ export const storedPreset = (p: CallInput<'presets:restore'>['preset']): Preset 
 
 export const gateway = createGatewayApi(transport) satisfies Partial<GatewayApi>;
 export const onHostConnection = (): (() => void) => () => {};
+export const onHostStale = (): (() => void) => () => {};

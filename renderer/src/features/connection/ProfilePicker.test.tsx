@@ -67,7 +67,7 @@ describe('header profile picker', () => {
     await settle();
     expect((screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement).value).toBe('p1');
     expect(within(header).queryByRole('alert')).toBeNull();
-    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 models');
+    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 model ·');
   });
 
   it('a profile switch the core refuses says why, next to the picker', async () => {
@@ -89,7 +89,7 @@ describe('header profile picker', () => {
     answers['profiles:delete'] = ok(state('demo', demo));
     render(<App />);
     await settle();
-    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 models');
+    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 model ·');
 
     fireEvent.click(screen.getByRole('button', { name: 'Connections…' }));
     const dialog = screen.getByRole('dialog', { name: 'Connections' });
@@ -101,6 +101,6 @@ describe('header profile picker', () => {
 
     expect((screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement).value).toBe('demo');
     expect(calls.filter((c) => c.call === 'models:list').map((c) => c.input.profileId)).toEqual(['p1', 'demo']);
-    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 models');
+    expect(screen.getByLabelText('Models fetched').textContent).toContain('1 model ·');
   });
 });
