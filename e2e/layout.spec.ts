@@ -68,3 +68,14 @@ test('the "Bring the … request here?" offer is one slim line, and not offered 
   await openTab(app, 'Chat Completions');
   await expect(offer).toBeVisible();
 });
+
+test("Capabilities: each row's ▶ stands clear of its model name, in both themes", async ({ app }) => {
+  await appTab(app, 'Capabilities').click();
+  for (const theme of ['light', 'dark']) {
+    await app.getByRole('combobox', { name: 'Theme' }).selectOption(theme);
+    const probe = app.getByRole('button', { name: 'Probe row claude-sim-sonnet' });
+    const name = app.locator('.matrix .row-head', { has: probe }).locator('.mono');
+    const [b, n] = [await box(probe), await box(name)];
+    expect(b.x - (n.x + n.width), `the ▶ starts this far after the name (${theme})`).toBeGreaterThanOrEqual(4);
+  }
+});

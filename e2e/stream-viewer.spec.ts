@@ -389,6 +389,7 @@ test('copy one event, or all of them, as SSE text that replays as sent', async (
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   const events = app.getByRole('region', { name: 'Events' });
   await events.getByRole('button', { name: 'Copy all as SSE' }).click();
+  await expect(events.getByRole('button', { name: 'Copied' }), 'a copy says so').toBeVisible();
   const all = await app.evaluate(() => navigator.clipboard.readText());
   expect(all.startsWith('event: message_start\ndata: {"type":"message_start"')).toBe(true);
   expect(all.trimEnd().endsWith('event: message_stop\ndata: {"type":"message_stop"}')).toBe(true);
@@ -398,6 +399,7 @@ test('copy one event, or all of them, as SSE text that replays as sent', async (
   await events.locator('.events-scroll').evaluate((el) => (el.scrollTop = 0));
   await events.getByRole('button', { name: /^1 content_block_start/ }).click();
   await events.locator('.event-payload').getByRole('button', { name: 'Copy' }).click();
+  await expect(events.locator('.event-payload').getByRole('button', { name: 'Copied' })).toBeVisible();
   const one = await app.evaluate(() => navigator.clipboard.readText());
   expect(one).toMatch(/^event: content_block_start\ndata: \{"type":"content_block_start","index":0,.*\}\n\n$/);
 });

@@ -12,12 +12,14 @@ export function CopyButton({
   text,
   label,
   className,
+  disabled,
   children = 'Copy',
 }: {
   text: () => string;
   /** The accessible name, when the visible "Copy" needs more words to say what it copies. */
   label?: string;
   className?: string;
+  disabled?: boolean;
   children?: ReactNode;
 }) {
   const [copied, setCopied] = useState(false);
@@ -31,7 +33,7 @@ export function CopyButton({
   };
   return (
     <>
-      <button type="button" className={className} aria-label={label} onClick={() => void copy()}>
+      <button type="button" className={className} aria-label={label} disabled={disabled} onClick={() => void copy()}>
         {copied ? 'Copied' : children}
       </button>
       <span className="visually-hidden" aria-live="polite">

@@ -2,7 +2,8 @@ import { memo, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, 
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { RawEvent } from '../../../../shared/protocols/types';
 import type { TypeCount } from '../../store/runs-slice';
-import { bytes, copyText, count, eventsToSse, indexOfSeq, prettyJson, toSse } from './format';
+import { bytes, count, eventsToSse, indexOfSeq, prettyJson, toSse } from './format';
+import { CopyButton } from '../../lib/CopyButton';
 
 /** A collapsed row's height (styles.css `.event-line`). Only expanded rows are measured: measuring every row
  * mounted during a firehose forced a layout per row and was the largest cost of a busy frame. */
@@ -30,9 +31,7 @@ const Row = memo(function Row({
       </button>
       {expanded && (
         <div className="event-payload">
-          <button type="button" className="ghost small" onClick={() => void copyText(toSse(e))}>
-            Copy
-          </button>
+          <CopyButton className="ghost small" text={() => toSse(e)} />
           <pre className="mono">{prettyJson(e.data)}</pre>
         </div>
       )}
@@ -205,14 +204,9 @@ export function EventsList({ events, live, types }: { events: RawEvent[]; live: 
         />
         <span className="muted small">{count(shown.length)} shown</span>
         <div className="spacer" />
-        <button
-          type="button"
-          className="ghost small"
-          disabled={!shown.length}
-          onClick={() => void copyText(eventsToSse(shown))}
-        >
+        <CopyButton className="ghost small" disabled={!shown.length} text={() => eventsToSse(shown)}>
           Copy all as SSE
-        </button>
+        </CopyButton>
       </div>
       <div className="events-head mono small muted">
         <span>#</span>
