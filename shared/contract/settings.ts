@@ -5,23 +5,12 @@
  */
 import { z } from 'zod';
 import { defineCall } from './define';
+import { TAB_IDS, type TabId } from '../tabs';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** The window's tabs, as the tab list shows them. */
-export const TAB_IDS = [
-  'messages',
-  'chat',
-  'responses',
-  'compare',
-  'history',
-  'presets',
-  'capabilities',
-  'load',
-  'agents',
-] as const;
-export type TabId = (typeof TAB_IDS)[number];
+export { TAB_IDS, type TabId };
 
 export interface AppSettings {
   /** "system" follows the OS (prefers-color-scheme). */

@@ -10,7 +10,7 @@ import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
 import { replayedName, replaySession } from './replay';
-import { sessionLoop, type ReplaySend } from './session-loop';
+import { sessionLoop, timedOut, type ReplaySend } from './session-loop';
 import { CHAT_SCHEMA, CHAT_TOOL, chatTurn1, chatTurn2, claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
 
@@ -52,14 +52,6 @@ function sender(env: ProbeEnv, agent: AgentId): Send {
     }
   };
 }
-
-const timedOut = (id: string, title: string, why: string): AgentStep => ({
-  id,
-  title,
-  outcome: 'fail',
-  evidence: why,
-  runIds: [],
-});
 
 async function repeats(send: Send, body: Json): Promise<FinishedRun[] | AgentStep> {
   const runs: FinishedRun[] = [];

@@ -14,7 +14,8 @@ type Json = Record<string, unknown>;
 type ToolCall = Extract<Block, { kind: 'tool_call' }>;
 export type ReplaySend = (body: Json, as: ReplayRequest) => Promise<FinishedRun | { timeout: string }>;
 
-const timedOut = (id: string, title: string, why: string): AgentStep => ({
+/** A step whose request got no answer in time. */
+export const timedOut = (id: string, title: string, why: string): AgentStep => ({
   id,
   title,
   outcome: 'fail',

@@ -2,20 +2,11 @@
  * The app's keyboard map, as data: what each key does and whether it works while typing. App.tsx listens once
  * on the window and asks `shortcutFor`; the shortcuts dialog lists SHORTCUTS, so the two never disagree.
  */
+import { TAB_IDS } from '../../../../shared/tabs';
 import type { TabId } from '../../store/composer-slice';
 
 /** The tabs in the order of the tab list: Ctrl/Cmd+1…9 pick them. */
-export const TAB_ORDER: readonly TabId[] = [
-  'messages',
-  'chat',
-  'responses',
-  'compare',
-  'history',
-  'presets',
-  'capabilities',
-  'load',
-  'agents',
-];
+export const TAB_ORDER: readonly TabId[] = TAB_IDS;
 
 export type ShortcutAction =
   { kind: 'tab'; tab: TabId } | { kind: 'stop' } | { kind: 'run-all' } | { kind: 'focus-model' } | { kind: 'help' };
