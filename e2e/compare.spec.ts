@@ -84,7 +84,7 @@ test('an Environment profile listing other models: the columns use its models an
   // A second gateway whose key lists none of the Demo gateway's default model.
   const sim = await startGateway({ keys: { 'sk-env-only': ['gpt-sim-4o', 'gpt-sim-mini', 'sim-chat-only'] } });
   const page = await relaunch({ env: { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: 'sk-env-only' } });
-  await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('env');
+  await expect(page.getByRole('combobox', { name: 'Profile', exact: true })).toHaveValue('env');
   await openCompare(page);
   for (let i = 1; i <= 2; i++) await expect(page.getByLabel(`Column ${i} model`)).toHaveValue('gpt-sim-4o');
   // Ctrl/Cmd+Shift+Enter runs all, wherever the focus is in the tab.

@@ -8,8 +8,10 @@ const KEY = 'sk-e2e-secret-key-0123456789-zyxw';
 const HELICONE = 'Bearer sk-helicone-e2e-secret-4321-hlcn';
 
 test('first launch opens on the Demo gateway with its models', async ({ app }) => {
-  await expect(app.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
-  await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Demo gateway');
+  await expect(app.getByRole('combobox', { name: 'Profile', exact: true })).toHaveValue('demo');
+  await expect(app.getByRole('combobox', { name: 'Profile', exact: true }).locator('option:checked')).toHaveText(
+    'Demo gateway',
+  );
   await app.getByRole('combobox', { name: 'Model' }).click();
   await expect(app.getByRole('option', { name: /claude-sim-sonnet/ })).toBeVisible();
   await expect(app.getByLabel('Models fetched')).toContainText(/\d+ models · fetched/);
@@ -44,7 +46,9 @@ test('a second gateway: add a profile with a key and a credential header, see it
 
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Second gateway');
+  await expect(app.getByRole('combobox', { name: 'Profile', exact: true }).locator('option:checked')).toHaveText(
+    'Second gateway',
+  );
   await expect(app.getByLabel('Models fetched')).toContainText('2 models');
   expect([
     ...new Set(second.requests.filter((q) => q.path === '/v1/models').map((q) => q.headers['helicone-auth'])),
@@ -120,7 +124,7 @@ test('a run brought back from History goes to the gateway it was sent to, and sa
   await dialog.getByRole('button', { name: 'Add and use' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved.');
   await dialog.getByRole('button', { name: 'Close' }).click();
-  const profile = app.getByRole('combobox', { name: 'Profile' });
+  const profile = app.getByRole('combobox', { name: 'Profile', exact: true });
   await expect(profile.locator('option:checked')).toHaveText('Second gateway');
 
   await openTab(app, 'Chat Completions');

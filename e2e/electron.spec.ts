@@ -33,8 +33,8 @@ test('the desktop window opens on the Demo gateway with its models, and the rend
   });
   try {
     const win = await app.firstWindow();
-    await expect(win.getByRole('combobox', { name: 'Profile' })).toBeVisible();
-    await expect(win.getByRole('combobox', { name: 'Profile' })).toContainText('Demo gateway');
+    await expect(win.getByRole('combobox', { name: 'Profile', exact: true })).toBeVisible();
+    await expect(win.getByRole('combobox', { name: 'Profile', exact: true })).toContainText('Demo gateway');
     await win.getByRole('combobox', { name: 'Model' }).click();
     await expect(win.getByRole('option', { name: /claude-sim-sonnet/ })).toBeVisible();
     expect(await win.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');

@@ -83,7 +83,7 @@ interface Fixtures {
 /** Opens the host's page and waits until the app is ready. */
 async function open(page: Page, url: string): Promise<Page> {
   await page.goto(url);
-  await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Profile', exact: true })).toBeVisible();
   return page;
 }
 

@@ -20,7 +20,7 @@ test('when the link to the host drops as the app starts, the models and drafts l
     server.onMessage((m) => ws.send(m));
   });
   await page.goto(host.url);
-  await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Profile', exact: true })).toBeVisible();
   await expect.poll(() => dropped).toBe(true);
   // No click on ⟳: the list comes back by itself and the Demo gateway's model is picked, so Send works.
   await expect(page.getByText(/\d+ models/)).not.toHaveText(/^0 models/);

@@ -121,7 +121,9 @@ test('a gateway that echoes every credential it receives gets nothing out of the
     await dialog.getByRole('button', { name: 'Add and use' }).click();
     await expect(dialog.getByRole('status')).toContainText('Saved.');
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(app.getByRole('combobox', { name: 'Profile' }).locator('option:checked')).toHaveText('Hostile');
+    await expect(app.getByRole('combobox', { name: 'Profile', exact: true }).locator('option:checked')).toHaveText(
+      'Hostile',
+    );
     await expect(app.getByLabel('Models fetched')).toContainText('2 models');
 
     for (const tab of ['Messages', 'Chat Completions', 'Responses'] as const) {

@@ -52,7 +52,7 @@ async function useGateway(app: Page, url: string): Promise<void> {
   await dialog.getByRole('button', { name: 'Add profile' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved.');
   await dialog.getByRole('button', { name: 'Close' }).click();
-  await app.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Markdown' });
+  await app.getByRole('combobox', { name: 'Profile', exact: true }).selectOption({ label: 'Markdown' });
   await expect(app.getByLabel('Models fetched')).toContainText('1 model');
   await pickModel(app, 'md-model');
 }

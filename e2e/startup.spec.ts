@@ -17,7 +17,7 @@ test('a corrupt profile file is moved aside, reported in the UI, and the app sti
       'profiles.json is not valid JSON',
     );
     await expect(page.getByRole('alert', { name: 'Data folder problems' })).toContainText('moved aside');
-    await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('demo');
+    await expect(page.getByRole('combobox', { name: 'Profile', exact: true })).toHaveValue('demo');
     expect(readdirSync(dataDir).some((f) => f.startsWith('profiles.json.corrupt-'))).toBe(true);
   } finally {
     await host.stop();

@@ -477,7 +477,7 @@ test('at 1280×720, a Ledger holding an image stays inside the window, its base6
   await expect(body).toContainText(/"iVBORw0KGgo\S*… \d+\.\d KB base64"/);
   const widths = () => app.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   expect(await widths()).toEqual([1280, 1280]);
-  await expect(app.getByRole('combobox', { name: 'Profile' })).toBeInViewport();
+  await expect(app.getByRole('combobox', { name: 'Profile', exact: true })).toBeInViewport();
 
   // In full, the base64 wraps inside the Ledger instead of widening the page.
   await app.getByRole('button', { name: 'Show in full' }).click();
