@@ -1,7 +1,7 @@
 /**
- * Proof against the real thing (docs/agents.md "Proof against the real CLIs"): the pinned Claude Code and Codex
- * CLIs (captures/versions.json) run in print mode against the Demo gateway, and for every `sim-relay-*` model
- * the real CLI's outcome must agree with the app's Check. Needs the CLIs installed under $AGENT_CLIS
+ * Proof against the real thing (docs/agents.md "Proof against the real CLIs"): the pinned Claude Code, Codex and
+ * Qwen Code CLIs (captures/versions.json) run in print mode against the Demo gateway, and for every `sim-relay-*`
+ * model the real Claude Code's and Codex's outcome must agree with the app's Check. Needs the CLIs installed under $AGENT_CLIS
  * (`npm i --prefix "$AGENT_CLIS" …`, as .ci/run does); skipped, saying so, without it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +22,11 @@ if (!installed)
   );
 
 const PROMPT = 'Read the file notes.txt and tell me in one sentence what it says.';
-const MAIN: Record<CapturedAgent, string> = { 'claude-code': 'claude-sim-sonnet', codex: 'gpt-sim-o3' };
+const MAIN: Record<CapturedAgent, string> = {
+  'claude-code': 'claude-sim-sonnet',
+  codex: 'gpt-sim-o3',
+  'qwen-code': 'gpt-sim-4o',
+};
 /** Real sessions on an intermittent relay: compared by its rate over several sessions, within 20 points. */
 const SESSIONS = 4;
 
@@ -63,7 +67,7 @@ async function check(agent: CapturedAgent, model: string): Promise<AgentResult> 
 }
 
 describe.skipIf(!installed)('the real CLIs against the Demo gateway', () => {
-  it.each(['claude-code', 'codex'] as const)(
+  it.each(['claude-code', 'codex', 'qwen-code'] as const)(
     '%s completes a session: a harmless tool executed, the next turn accepted, exit 0',
     async (agent) => {
       const s = await session(agent, MAIN[agent]);
