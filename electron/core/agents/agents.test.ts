@@ -265,10 +265,14 @@ describe('judged as the real CLIs behaved (docs/agents.md "Judging per agent")',
     expect(r.verdict).toContain('Codex would stop on its first request');
   });
 
-  it('a cut stream line ends Claude Code, while Codex skips it', async () => {
+  it('a cut stream line ends Claude Code and Qwen Code, while Codex skips it', async () => {
     const claude = await check('claude-code', 'sim-relay-cuts-stream-line');
     expect(claude.verdict).toMatch(/^not ready — Turn 1: Read call .*API Error: JSON Parse error: Unexpected EOF/);
     expect((await check('codex', 'sim-relay-cuts-stream-line')).level).toBe('ready');
+    // The chat-completions agent is Qwen Code, which a cut line ends too.
+    const chat = await check('chat-agent', 'sim-relay-cuts-stream-line');
+    expect(chat.verdict).toMatch(/^not ready — Turn 1: tool call .*API Error: Unexpected end of JSON input/);
+    expect(chat.verdict).toContain('The agent would stop on its first request');
   });
 });
 

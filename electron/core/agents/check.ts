@@ -7,6 +7,7 @@ import { verdictOf } from '../../../shared/agents/verdict';
 import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
+import { agentStops } from './agent-reading';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
 import { replayedName, replaySession, type ReplayRequest } from './replay';
@@ -94,7 +95,13 @@ async function toolLoop(
     schema: o.schema,
     agent: name,
   });
-  if (!turn1.ok) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
+  const stop = turn1.ok ? agentStops(o.agent, first) : undefined;
+  if (stop) {
+    turn1.step.outcome = 'fail';
+    turn1.step.evidence = stop;
+    turn1.step.consequence = `${name} would stop on its first request: ${stop}`;
+  }
+  if (!turn1.ok || stop) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
   const steps = [turn1.step];
   const extra = between?.(first);
   if (extra) steps.push(extra);
