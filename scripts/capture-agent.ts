@@ -3,8 +3,9 @@
  * (electron/core/agents/captures, docs/agents.md "Captures"). Each CLI runs in print mode, with a temp HOME,
  * telemetry off, in an empty temp dir holding one file, against the Demo gateway through a logging proxy.
  *
- *   npm i --prefix /tmp/agent-clis @anthropic-ai/claude-code@<v> @openai/codex@<v>   (versions: captures/versions.json)
- *   AGENT_CLIS=/tmp/agent-clis npx tsx scripts/capture-agent.ts [claude-code|codex ...]
+ *   npm i --prefix /tmp/agent-clis @anthropic-ai/claude-code@<v> @openai/codex@<v> @qwen-code/qwen-code@<v>
+ *   (versions: captures/versions.json)
+ *   AGENT_CLIS=/tmp/agent-clis npx tsx scripts/capture-agent.ts [claude-code|codex|qwen-code ...]
  *
  * A model id the CLI knows (a real catalogue id) is captured by letting the proxy route it to a Demo model;
  * the fixture keeps the id the CLI sent, replaced by a placeholder, since the replay substitutes its own.
@@ -26,6 +27,9 @@ const RUNS: AgentRun[] = [
   { agent: 'claude-code', version: versions['claude-code'], modelIdKnown: true, model: 'claude-sonnet-4-5' },
   { agent: 'codex', version: versions.codex, modelIdKnown: false, model: 'gpt-sim-o3' },
   { agent: 'codex', version: versions.codex, modelIdKnown: true, model: 'gpt-5.5' },
+  // The chat-completions agent: Qwen Code's OpenAI provider; a catalogue id of its own is routed like the others.
+  { agent: 'qwen-code', version: versions['qwen-code'], modelIdKnown: false, model: 'gpt-sim-4o' },
+  { agent: 'qwen-code', version: versions['qwen-code'], modelIdKnown: true, model: 'qwen3-coder-plus' },
 ];
 
 async function main(): Promise<void> {

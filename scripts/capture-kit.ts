@@ -4,7 +4,7 @@
  * telemetry off, a minimal environment (nothing of ours is inherited), in an empty temp dir holding one file.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -112,11 +112,13 @@ export async function startCaptureProxy(target: string, route: (model: string) =
 export interface CliPaths {
   claude: string;
   codex: string;
+  qwen: string;
 }
 
 export const cliPaths = (prefix: string): CliPaths => ({
   claude: join(prefix, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
   codex: join(prefix, 'node_modules/@openai/codex/bin/codex.js'),
+  qwen: join(prefix, 'node_modules/@qwen-code/qwen-code/cli.js'),
 });
 
 export interface CliResult {
@@ -143,6 +145,30 @@ function runCli(cmd: string, args: string[], env: Record<string, string>, cwd: s
       resolve({ exitCode: code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Qwen Code as a chat-completions agent: its OpenAI provider pointed at the gateway by environment, usage
+ * statistics and telemetry off in its settings, the default approval mode (read-only tools run, a shell
+ * command or an edit is refused in headless mode).
+ */
+function runQwen(
+  cli: string,
+  o: { model: string; prompt: string; url: string; key: string; home: string; cwd: string },
+  timeoutMs: number,
+): Promise<CliResult> {
+  mkdirSync(join(o.home, '.qwen'), { recursive: true });
+  writeFileSync(
+    join(o.home, '.qwen/settings.json'),
+    JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
+  );
+  return runCli(
+    process.execPath,
+    [cli, '--auth-type', 'openai', '-m', o.model, o.prompt],
+    { HOME: o.home, OPENAI_BASE_URL: `${o.url}/v1`, OPENAI_API_KEY: o.key, OPENAI_MODEL: o.model },
+    o.cwd,
+    timeoutMs,
+  );
 }
 
 export interface AgentSession extends CliResult {
@@ -178,6 +204,12 @@ export async function runAgent(
           DISABLE_AUTOUPDATER: '1',
         },
         cwd,
+        timeoutMs,
+      );
+    } else if (o.agent === 'qwen-code') {
+      result = await runQwen(
+        paths.qwen,
+        { model: o.model, prompt: o.prompt, url: proxy.url, key: o.key, home, cwd },
         timeoutMs,
       );
     } else {
@@ -229,6 +261,16 @@ export function toolsRun(requests: CapturedRequest[]): string[] {
         names.set(m.call_id, `${String(m.name)} ${JSON.stringify(m.arguments ?? m.input ?? '')}`);
       if (m.type === 'function_call_output' || m.type === 'custom_tool_call_output')
         seen.set(String(m.call_id), `${names.get(m.call_id) ?? '?'} → ${JSON.stringify(m.output).slice(0, 80)}`);
+      // Chat completions: the assistant's tool_calls, then a `tool` message per call.
+      for (const c of Array.isArray(m.tool_calls) ? m.tool_calls.filter(isObj) : []) {
+        const fn = isObj(c.function) ? c.function : {};
+        names.set(c.id, `${String(fn.name)} ${typeof fn.arguments === 'string' ? fn.arguments : ''}`);
+      }
+      if (m.role === 'tool')
+        seen.set(
+          String(m.tool_call_id),
+          `${names.get(m.tool_call_id) ?? '?'} → ${JSON.stringify(m.content).slice(0, 80)}`,
+        );
       for (const b of Array.isArray(m.content) ? m.content.filter(isObj) : []) {
         if (b.type === 'tool_use') names.set(b.id, `${String(b.name)} ${JSON.stringify(b.input)}`);
         if (b.type === 'tool_result')
@@ -271,7 +313,11 @@ export function placeholders(
   return out;
 }
 
-const DEMO_FOR: Record<CapturedAgent, string> = { 'claude-code': 'claude-sim-sonnet', codex: 'gpt-sim-o3' };
+const DEMO_FOR: Record<CapturedAgent, string> = {
+  'claude-code': 'claude-sim-sonnet',
+  codex: 'gpt-sim-o3',
+  'qwen-code': 'gpt-sim-4o',
+};
 
 /** One capture: the Demo gateway on loopback, the CLI through the proxy, the requests as a fixture. */
 export async function captureRun(run: AgentRun, o: { clis: string; prompt: string }): Promise<Capture> {

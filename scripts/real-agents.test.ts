@@ -1,7 +1,7 @@
 /**
- * Proof against the real thing (docs/agents.md "Proof against the real CLIs"): the pinned Claude Code and Codex
- * CLIs (captures/versions.json) run in print mode against the Demo gateway, and for every `sim-relay-*` model
- * the real CLI's outcome must agree with the app's Check. Needs the CLIs installed under $AGENT_CLIS
+ * Proof against the real thing (docs/agents.md "Proof against the real CLIs"): the pinned Claude Code, Codex and
+ * Qwen Code CLIs (captures/versions.json) run in print mode against the Demo gateway, and for every `sim-relay-*`
+ * model the real CLI's outcome must agree with the app's Check (Qwen Code's with the chat-completions agent's). Needs the CLIs installed under $AGENT_CLIS
  * (`npm i --prefix "$AGENT_CLIS" …`, as .ci/run does); skipped, saying so, without it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +22,11 @@ if (!installed)
   );
 
 const PROMPT = 'Read the file notes.txt and tell me in one sentence what it says.';
-const MAIN: Record<CapturedAgent, string> = { 'claude-code': 'claude-sim-sonnet', codex: 'gpt-sim-o3' };
+const MAIN: Record<CapturedAgent, string> = {
+  'claude-code': 'claude-sim-sonnet',
+  codex: 'gpt-sim-o3',
+  'qwen-code': 'gpt-sim-4o',
+};
 /** Real sessions on an intermittent relay: compared by its rate over several sessions, within 20 points. */
 const SESSIONS = 4;
 
@@ -52,10 +56,25 @@ afterAll(async () => {
 const session = (agent: CapturedAgent, model: string): Promise<AgentSession> =>
   runAgent({ agent, model, prompt: PROMPT, clis: CLIS ?? '', gateway: sim.url, key: DEMO_KEY });
 
+/**
+ * A real session did the task: exit 0 and a tool executed (Qwen Code ends at 0 with a text answer where a
+ * relay turned the tool call into text, never reading the file).
+ */
+async function done(agent: CapturedAgent, model: string): Promise<boolean> {
+  const s = await session(agent, model);
+  return s.exitCode === 0 && toolsRun(s.requests).length > 0;
+}
+
 async function check(agent: CapturedAgent, model: string): Promise<AgentResult> {
   const r = (await core.dispatch(
     'agents:check',
-    { profileId: 'demo', agent, model, ...(agent === 'claude-code' ? { smallModel: model } : {}) },
+    {
+      profileId: 'demo',
+      // Qwen Code is what the Check's chat-completions agent replays.
+      agent: agent === 'qwen-code' ? 'chat-agent' : agent,
+      model,
+      ...(agent === 'claude-code' ? { smallModel: model } : {}),
+    },
     { send: () => undefined },
   )) as Result<AgentResult>;
   if (!r.ok) throw new Error(r.error.message);
@@ -63,7 +82,7 @@ async function check(agent: CapturedAgent, model: string): Promise<AgentResult> 
 }
 
 describe.skipIf(!installed)('the real CLIs against the Demo gateway', () => {
-  it.each(['claude-code', 'codex'] as const)(
+  it.each(['claude-code', 'codex', 'qwen-code'] as const)(
     '%s completes a session: a harmless tool executed, the next turn accepted, exit 0',
     async (agent) => {
       const s = await session(agent, MAIN[agent]);
@@ -84,11 +103,11 @@ describe.skipIf(!installed)('the real CLIs against the Demo gateway', () => {
     const rows: string[] = [];
     const disagreements: string[] = [];
     for (const model of relays) {
-      for (const agent of ['claude-code', 'codex'] as const) {
+      for (const agent of ['claude-code', 'codex', 'qwen-code'] as const) {
         let failed = 0;
         // Only a relay that fails some requests needs several real sessions to show its rate.
         const n = model === 'sim-relay-key-pool' ? SESSIONS : 1;
-        for (let i = 0; i < n; i++) if ((await session(agent, model)).exitCode !== 0) failed++;
+        for (let i = 0; i < n; i++) if (!(await done(agent, model))) failed++;
         const verdict = await check(agent, model);
         const turn2 = verdict.steps.find((s) => s.id === 'turn-2');
         const k = /^(\d+) of (\d+)/.exec(turn2?.evidence ?? '');

@@ -221,11 +221,14 @@ describe('Claude Code over /v1/messages and count_tokens', () => {
 describe('a chat-completions agent over /v1/chat/completions', () => {
   it('is ready on a tools model, with usage in the last chunk', async () => {
     const { result: r, requests } = await received(() => check('chat-agent', 'gpt-sim-4o'));
-    expectAgentHeaders(requests, { 'user-agent': /^OpenAI\/JS \d+\.\d+\.\d+$/, 'x-stainless-lang': 'js' });
+    // Qwen Code's captured session: its own user-agent and the openai SDK it bundles.
+    expectAgentHeaders(requests, { 'user-agent': /^QwenCode\/\d+\.\d+\.\d+ /, 'x-stainless-lang': 'js' });
     expect(r.verdict).toMatch(/^ready/);
-    const body = sentBody(step(r, 'turn-1').runIds[0]);
-    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, temperature: 0 });
-    // Cline leaves tool_choice to its default: the model chooses, and the turn asks for the tool by name.
+    expect(r.replayed).toMatch(/^Qwen Code \d+\.\d+\.\d+ \(an id it does not know\)$/);
+    const body = sentBody(step(r, 'turn-1').runIds[0]) as { tools: { function: { name: string } }[] };
+    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, model: 'gpt-sim-4o' });
+    expect(body.tools.map((t) => t.function.name)).toContain('read_file');
+    // Qwen Code leaves tool_choice to its default: the model chooses from the prompt, which names a file.
     expect(body).not.toHaveProperty('tool_choice');
     expect(step(r, 'usage').outcome).toBe('pass');
   });
@@ -233,7 +236,7 @@ describe('a chat-completions agent over /v1/chat/completions', () => {
   it('is not ready where the relay answers tools with text on Chat Completions only', async () => {
     const chat = await check('chat-agent', 'sim-relay-chat-text-tools');
     expect(chat.verdict).toMatch(/^not ready — Turn 1: tool call \(HTTP 200\): a plain text reply and no tool call/);
-    expect(chat.verdict).toContain('The agent would never run its execute_command tool');
+    expect(chat.verdict).toContain('The agent would never run its read_file tool');
     // The same relay passes tools through on the other protocols.
     expect((await check('codex', 'sim-relay-chat-text-tools')).level).toBe('ready');
   });
@@ -262,10 +265,14 @@ describe('judged as the real CLIs behaved (docs/agents.md "Judging per agent")',
     expect(r.verdict).toContain('Codex would stop on its first request');
   });
 
-  it('a cut stream line ends Claude Code, while Codex skips it', async () => {
+  it('a cut stream line ends Claude Code and Qwen Code, while Codex skips it', async () => {
     const claude = await check('claude-code', 'sim-relay-cuts-stream-line');
     expect(claude.verdict).toMatch(/^not ready — Turn 1: Read call .*API Error: JSON Parse error: Unexpected EOF/);
     expect((await check('codex', 'sim-relay-cuts-stream-line')).level).toBe('ready');
+    // The chat-completions agent is Qwen Code, which a cut line ends too.
+    const chat = await check('chat-agent', 'sim-relay-cuts-stream-line');
+    expect(chat.verdict).toMatch(/^not ready — Turn 1: tool call .*API Error: Unexpected end of JSON input/);
+    expect(chat.verdict).toContain('The agent would stop on its first request');
   });
 });
 

@@ -7,11 +7,12 @@ import { verdictOf } from '../../../shared/agents/verdict';
 import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
+import { agentStops } from './agent-reading';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
-import { replayedName, replaySession } from './replay';
+import { replayedName, replaySession, type ReplayRequest } from './replay';
 import { sessionLoop, timedOut, type ReplaySend } from './session-loop';
-import { CHAT_SCHEMA, CHAT_TOOL, chatTurn1, chatTurn2, claudeCountTokens, claudeSmallModel } from './sessions';
+import { claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
 
 /** The stateless second turn is sent this many times: intermittent faults are looked for, not hoped away. */
@@ -53,10 +54,10 @@ function sender(env: ProbeEnv, agent: AgentId): Send {
   };
 }
 
-async function repeats(send: Send, body: Json): Promise<FinishedRun[] | AgentStep> {
+async function repeats(send: Send, body: Json, as?: ReplayRequest): Promise<FinishedRun[] | AgentStep> {
   const runs: FinishedRun[] = [];
   for (let i = 0; i < TURN2_REPEATS; i++) {
-    const run = await send(body);
+    const run = await send(body, as);
     if ('timeout' in run) return timedOut('turn-2', 'Turn 2 (stateless)', run.timeout);
     runs.push(run);
   }
@@ -68,16 +69,16 @@ async function toolLoop(
   send: Send,
   o: {
     agent: AgentId;
-    body: Json;
+    turn1: ReplayRequest;
     tool: string;
     schema: object;
-    turn2: (run: FinishedRun, call: ToolCall) => Json;
+    turn2: (run: FinishedRun, call: ToolCall) => ReplayRequest;
     sent: string;
   },
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;
-  const first = await send(o.body);
+  const first = await send(o.turn1.body, o.turn1);
   if ('timeout' in first) return [timedOut('turn-1', 'Turn 1: tool call', first.timeout)];
   const turn1 = judgeToolTurn(first, {
     id: 'turn-1',
@@ -86,11 +87,18 @@ async function toolLoop(
     schema: o.schema,
     agent: name,
   });
-  if (!turn1.ok) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
+  const stop = turn1.ok ? agentStops(o.agent, first) : undefined;
+  if (stop) {
+    turn1.step.outcome = 'fail';
+    turn1.step.evidence = stop;
+    turn1.step.consequence = `${name} would stop on its first request: ${stop}`;
+  }
+  if (!turn1.ok || stop) return [turn1.step, skipped('turn-2', 'Turn 2 (stateless)', 'not run: turn 1 failed.')];
   const steps = [turn1.step];
   const extra = between?.(first);
   if (extra) steps.push(extra);
-  const runs = await repeats(send, o.turn2(first, turn1.call));
+  const second = o.turn2(first, turn1.call);
+  const runs = await repeats(send, second.body, second);
   if (!Array.isArray(runs)) return [...steps, runs];
   const title = `Turn 2 (stateless) ×${TURN2_REPEATS}`;
   const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent });
@@ -193,14 +201,15 @@ async function claudeSteps(
   return [...steps, ...loop];
 }
 
+/** The chat-completions agent is Qwen Code's captured session (replay.ts), judged turn 1 then turn 2 repeated. */
 async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
-  const body = chatTurn1(model);
+  const session = replaySession('qwen-code', model);
   return toolLoop(send, {
     agent: 'chat-agent',
-    body,
-    tool: CHAT_TOOL,
-    schema: CHAT_SCHEMA,
-    turn2: (_run, call) => chatTurn2(body, call),
+    turn1: session.turn1,
+    tool: session.tool,
+    schema: session.schema,
+    turn2: (run, call) => session.turn2(run.result.transcript, call),
     sent: 'the assistant tool_calls and the tool message (tool_call_id round-tripped)',
   });
 }
@@ -226,7 +235,7 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     agent: input.agent,
     model: input.model,
     ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
-    ...(input.agent === 'chat-agent' ? {} : { replayed: replayedName(input.agent, input.model) }),
+    replayed: replayedName(input.agent === 'chat-agent' ? 'qwen-code' : input.agent, input.model),
     level,
     verdict,
     steps,

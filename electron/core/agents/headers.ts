@@ -12,8 +12,9 @@ import versions from './captures/versions.json' with { type: 'json' };
  */
 export const CODEX_VERSION = versions.codex;
 export const CLAUDE_CODE_VERSION = versions['claude-code'];
-export const OPENAI_JS_VERSION = '4.104.0';
 const ANTHROPIC_JS_VERSION = '0.60.0';
+/** The openai SDK Qwen Code bundles (its captured x-stainless-package-version). */
+const QWEN_OPENAI_JS_VERSION = '5.11.0';
 
 /** The betas Claude Code asks for on /v1/messages; count_tokens adds the token-counting one. */
 export const CLAUDE_CODE_BETAS = [
@@ -23,7 +24,7 @@ export const CLAUDE_CODE_BETAS = [
 ];
 const COUNT_TOKENS_BETA = 'token-counting-2024-11-01';
 
-/** What the first family's and the second family's JS SDKs add to every request (Claude Code, Cline). */
+/** What the first family's and the second family's JS SDKs add to every request (Claude Code, Qwen Code). */
 const stainless = (version: string): Record<string, string> => ({
   'x-stainless-lang': 'js',
   'x-stainless-package-version': version,
@@ -65,7 +66,7 @@ export function agentHeaders(
     case 'claude-code':
       return claudeCodeHeaders(opts.countTokens === true);
     case 'chat-agent':
-      // Cline's OpenAI-compatible provider sends the openai SDK's defaults and nothing of its own.
-      return { 'user-agent': `OpenAI/JS ${OPENAI_JS_VERSION}`, ...stainless(OPENAI_JS_VERSION) };
+      // Its turns replay Qwen Code's captured headers (replay.ts); the same client's, should another request need them.
+      return { 'user-agent': `QwenCode/${versions['qwen-code']} (linux; x64)`, ...stainless(QWEN_OPENAI_JS_VERSION) };
   }
 }

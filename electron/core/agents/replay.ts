@@ -13,25 +13,27 @@ type ToolCall = Extract<Block, { kind: 'tool_call' }>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The tool each captured prompt ("Read the file notes.txt …") leads the agent's model to call. */
-const TOOL: Record<CapturedAgent, string> = { 'claude-code': 'Read', codex: 'exec_command' };
+const TOOL: Record<CapturedAgent, string> = { 'claude-code': 'Read', codex: 'exec_command', 'qwen-code': 'read_file' };
+const NAME: Record<CapturedAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', 'qwen-code': 'Qwen Code' };
 
 /** Headers the replay never sends as captured: credentials (the profile's auth goes instead) and transport. */
 const NOT_REPLAYED = new Set(['x-api-key', 'authorization', 'accept-encoding', 'content-type', 'content-length']);
 
 /**
  * Whether the CLI knows the id: Claude Code knows its own family's dated and aliased ids, Codex its catalogue's
- * `gpt-5.x` / `gpt-6.x` slugs. Any other id (a relay's rename, a Demo id) gets the unknown-id shape.
+ * `gpt-5.x` / `gpt-6.x` slugs, Qwen Code its own `qwen…` ids. Any other id (a relay's rename, a Demo id) gets the
+ * unknown-id shape.
  */
 export function modelIdKnown(agent: CapturedAgent, model: string): boolean {
   if (model.includes('sim')) return false;
+  if (agent === 'qwen-code') return /^qwen/.test(model);
   return agent === 'claude-code' ? /^claude-(opus|sonnet|haiku)-\d/.test(model) : /^gpt-(5\.\d|6)/.test(model);
 }
 
 /** Which captured release a verdict is for: "Claude Code 2.1.197 (an id it does not know)". */
 export function replayedName(agent: CapturedAgent, model: string): string {
   const known = modelIdKnown(agent, model);
-  const name = agent === 'claude-code' ? 'Claude Code' : 'Codex';
-  return `${name} ${capture(agent, known).version} (${known ? 'an id it knows' : 'an id it does not know'})`;
+  return `${NAME[agent]} ${capture(agent, known).version} (${known ? 'an id it knows' : 'an id it does not know'})`;
 }
 
 export interface ReplayRequest {
@@ -51,7 +53,7 @@ export interface ReplaySession {
 }
 
 const isTurn = (r: CapturedRequest) =>
-  r.method === 'POST' && isObj(r.body) && /^\/v1\/(messages|responses)(\?|$)/.test(r.path);
+  r.method === 'POST' && isObj(r.body) && /^\/v1\/(messages|responses|chat\/completions)(\?|$)/.test(r.path);
 
 /** Fresh ids for the placeholders, the same placeholder the same id throughout one session. */
 function filler(model: string, captured: string): (text: string) => string {
@@ -82,7 +84,8 @@ function request(r: CapturedRequest, fill: (t: string) => string): ReplayRequest
 
 function toolSchema(agent: CapturedAgent, body: Json): object {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObj) : [];
-  const tool = tools.find((t) => t.name === TOOL[agent]);
+  const fn = (t: Json) => (agent === 'qwen-code' && isObj(t.function) ? t.function : t);
+  const tool = tools.map(fn).find((t) => t.name === TOOL[agent]);
   const schema = agent === 'claude-code' ? tool?.input_schema : tool?.parameters;
   if (!isObj(schema)) return {};
   // The validator reads the schema's own rules; which draft it names (2020-12 for Claude Code's) changes none here.
@@ -135,6 +138,28 @@ function codexTurn2(turn1: Json, captured: Json, transcript: Transcript, call: T
   return { ...captured, input: [...first, ...items] };
 }
 
+/** A chat-completions agent sends the assistant's tool_calls and one `tool` message per call back. */
+function chatTurn2(captured: Json, transcript: Transcript, call: ToolCall): Json {
+  const messages = (Array.isArray(captured.messages) ? captured.messages : []).filter(isObj);
+  const at = messages.findLastIndex((m) => m.role === 'assistant');
+  const text = transcript.blocks.flatMap((b) => (b.kind === 'text' && b.text ? [b.text] : [])).join('');
+  const out = messages.map((m, i) => {
+    if (i === at) {
+      const tool_calls = [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.argsText } }];
+      return { ...m, content: text || null, tool_calls };
+    }
+    return i > at && m.role === 'tool' ? { ...m, tool_call_id: call.id } : m;
+  });
+  return { ...captured, messages: out };
+}
+
+const turn2Of = (agent: CapturedAgent, turn1: Json, second: Json, transcript: Transcript, call: ToolCall): Json =>
+  agent === 'claude-code'
+    ? claudeTurn2(second, transcript, call)
+    : agent === 'codex'
+      ? codexTurn2(turn1, second, transcript, call)
+      : chatTurn2(second, transcript, call);
+
 /** One replayed session of `agent` on `model`: fresh ids, the capture for whether the CLI knows the id. */
 export function replaySession(agent: CapturedAgent, model: string): ReplaySession {
   const cap = capture(agent, modelIdKnown(agent, model));
@@ -147,12 +172,6 @@ export function replaySession(agent: CapturedAgent, model: string): ReplaySessio
     turn1,
     tool: TOOL[agent],
     schema: toolSchema(agent, turn1.body),
-    turn2: (transcript, call) => ({
-      ...second,
-      body:
-        agent === 'claude-code'
-          ? claudeTurn2(second.body, transcript, call)
-          : codexTurn2(turn1.body, second.body, transcript, call),
-    }),
+    turn2: (transcript, call) => ({ ...second, body: turn2Of(agent, turn1.body, second.body, transcript, call) }),
   };
 }

@@ -12,6 +12,8 @@ import { judgeCache, judgeSessions, judgeToolTurn, judgeUsage, skipped, type Ses
 
 type Json = Record<string, unknown>;
 type ToolCall = Extract<Block, { kind: 'tool_call' }>;
+/** The agents replayed as whole sessions (the chat-completions agent keeps check.ts's turn-2 repeats). */
+type SessionAgent = Extract<CapturedAgent, AgentId>;
 export type ReplaySend = (body: Json, as: ReplayRequest) => Promise<FinishedRun | { timeout: string }>;
 
 /** A step whose request got no answer in time. */
@@ -38,7 +40,7 @@ function agentFailure(agent: AgentId, run: FinishedRun | { timeout: string }): s
 }
 
 /** One more session after the first: its turn 1, the tool call, its turn 2. */
-async function oneSession(send: ReplaySend, agent: CapturedAgent, model: string): Promise<SessionRun> {
+async function oneSession(send: ReplaySend, agent: SessionAgent, model: string): Promise<SessionRun> {
   const session = replaySession(agent, model);
   const t1 = await send1(send, session.turn1);
   if ('timeout' in t1) return { runs: [], failure: t1.timeout };
@@ -56,7 +58,7 @@ async function oneSession(send: ReplaySend, agent: CapturedAgent, model: string)
 /** Turn 1 judged, what comes back checked (`between`), then whole sessions; cache and usage. */
 export async function sessionLoop(
   send: ReplaySend,
-  o: { agent: CapturedAgent; model: string; sessions: number; sent: string },
+  o: { agent: SessionAgent; model: string; sessions: number; sent: string },
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;

@@ -5,6 +5,7 @@ import { capture, type Capture } from '../agents/captures';
 const claudeUnknown = capture('claude-code', false);
 const claudeKnown = capture('claude-code', true);
 const codexUnknown = capture('codex', false);
+const qwenUnknown = capture('qwen-code', false);
 
 type Json = Record<string, unknown>;
 let sim: RunningSimulator;
@@ -63,6 +64,15 @@ describe('the Demo gateway as a model to a real agent', () => {
     const [call] = calls(text);
     expect(call.name).toBe('exec_command');
     expect(JSON.parse(call.args)).toEqual({ cmd: 'ls notes.txt' });
+  });
+
+  it("calls Qwen Code's read_file (not glob, listed first) with the file's absolute path from its context", async () => {
+    const { status, text } = await post('/v1/chat/completions', body(qwenUnknown, 0, 'gpt-sim-4o'));
+    expect(status).toBe(200);
+    const names = [...text.matchAll(/"function":\{"name":"([^"]+)"/g)].map((m) => m[1]);
+    const args = [...text.matchAll(/"arguments":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+    expect(names).toEqual(['read_file']);
+    expect(JSON.parse(args.join(''))).toEqual({ file_path: '/home/dev/project/notes.txt' });
   });
 
   it('on a shell tool prints the working dir when no file is named, whatever the schema asks', async () => {

@@ -58,10 +58,15 @@ export function fileNamed(prompt: string): string | undefined {
   return /(?:^|[\s"'`(])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{2,6})(?=$|[\s"'`),.:;?!])/.exec(prompt)?.[1];
 }
 
-/** The agent's working dir, as Claude Code and Codex state it in their context. */
+/** The agent's working dir, as Claude Code, Codex and Qwen Code state it in their context. */
 function workingDir(conv: Conversation): string | undefined {
   const all = `${conv.system}\n${conv.turns.map((t) => t.text).join('\n')}`;
-  return /Primary working directory:\s*(\/\S+)/.exec(all)?.[1] ?? /<cwd>(\/[^<]+)<\/cwd>/.exec(all)?.[1] ?? undefined;
+  return (
+    /Primary working directory:\s*(\/\S+)/.exec(all)?.[1] ??
+    /<cwd>(\/[^<]+)<\/cwd>/.exec(all)?.[1] ??
+    /working in the directory:\s*(\/\S+)/.exec(all)?.[1] ??
+    undefined
+  );
 }
 
 /**
@@ -91,8 +96,7 @@ export function pickTool(conv: Conversation, prompt: string): ToolDef | undefine
   if (pick) return pick;
   // An agent's prompt rarely names a tool: a file it names is read with the read-only tool, or listed with the shell.
   if (fileNamed(prompt)) {
-    const reader =
-      conv.tools.find((t) => t.name.toLowerCase() === 'read') ?? conv.tools.find((t) => kind(t) === 'read');
+    const reader = conv.tools.find((t) => /^read(_file)?$/i.test(t.name)) ?? conv.tools.find((t) => kind(t) === 'read');
     const fallback = reader ?? conv.tools.find((t) => kind(t) === 'shell');
     if (fallback) return fallback;
   }

@@ -6,8 +6,10 @@ import claudeKnown from './claude-code-known-id.json' with { type: 'json' };
 import claudeUnknown from './claude-code-unknown-id.json' with { type: 'json' };
 import codexKnown from './codex-known-id.json' with { type: 'json' };
 import codexUnknown from './codex-unknown-id.json' with { type: 'json' };
+import qwenKnown from './qwen-code-known-id.json' with { type: 'json' };
+import qwenUnknown from './qwen-code-unknown-id.json' with { type: 'json' };
 
-export type CapturedAgent = 'claude-code' | 'codex';
+export type CapturedAgent = 'claude-code' | 'codex' | 'qwen-code';
 
 export interface CapturedRequest {
   method: string;
@@ -37,6 +39,7 @@ export interface Capture {
 const CAPTURES = {
   'claude-code': { known: claudeKnown as Capture, unknown: claudeUnknown as Capture },
   codex: { known: codexKnown as Capture, unknown: codexUnknown as Capture },
+  'qwen-code': { known: qwenKnown as Capture, unknown: qwenUnknown as Capture },
 } as const;
 
 export function capture(agent: CapturedAgent, modelIdKnown: boolean): Capture {
