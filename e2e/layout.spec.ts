@@ -49,6 +49,8 @@ test('Agents: the verdict sits beside the matrix with no empty gap and does not 
 
 test('the "Bring the … request here?" offer is one slim line, and not offered again once taken', async ({ app }) => {
   const offer = app.getByRole('note').filter({ hasText: 'Bring the Messages request here' });
+  // The model is the user's before anything is brought: a default picked later would make it another request.
+  await pickModel(app, 'claude-sim-sonnet');
   await openTab(app, 'Chat Completions');
   await expect(offer).toBeVisible();
   expect((await box(offer)).height, 'the offer is this tall').toBeLessThanOrEqual(36);

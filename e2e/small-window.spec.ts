@@ -208,7 +208,7 @@ test('Agents: the controls, a verdict and the matrix fit', async ({ app }) => {
 });
 
 test('Agents: the agent session and its lines to paste fit', async ({ app }) => {
-  await app.getByRole('tab', { name: 'Agents', exact: true }).click();
+  await appTab(app, 'Agents').click();
   await app.getByRole('button', { name: 'Connect an agent' }).click();
   const session = app.getByRole('region', { name: 'Agent session' });
   await expect(session.getByLabel('Codex CLI', { exact: true })).toContainText('wire_api="responses"');
