@@ -26,7 +26,9 @@ if (!installed)
   );
 
 const PROMPT = `Read the file ${NOTES.name} and tell me in one sentence what it says.`;
-const MAIN: Record<CapturedAgent, string> = { 'claude-code': 'claude-sim-sonnet', codex: 'gpt-sim-o3' };
+/** The agents whose tab lines go through the endpoint here; the chat agent's line is OPENAI_* for any client. */
+type Connected = Extract<CapturedAgent, 'claude-code' | 'codex'>;
+const MAIN: Record<Connected, string> = { 'claude-code': 'claude-sim-sonnet', codex: 'gpt-sim-o3' };
 /** A real-looking key, new per run: the simulator takes no other, so a 200 proves the core sent it. */
 const KEY = `sk-ant-api03-${randomBytes(36).toString('base64url')}`;
 const NO_TELEMETRY = {
@@ -85,7 +87,7 @@ interface Outcome {
  * Runs the tab's line for `agent` in a shell, print mode appended, in an empty temp dir holding the file the
  * prompt names, with a temp HOME, telemetry off and nothing of ours in the environment but PATH.
  */
-function runLine(agent: CapturedAgent, conn: AgentConnection, timeoutMs = 120_000): Promise<Outcome> {
+function runLine(agent: Connected, conn: AgentConnection, timeoutMs = 120_000): Promise<Outcome> {
   const lines = connectLines(conn.baseUrl, conn.token, MAIN[agent]);
   const line = lines.find((l) => l.id === agent)!.text;
   const home = mkdtempSync(path.join(tmpdir(), 'agent-home-'));
