@@ -67,9 +67,21 @@ test('Theme: light, dark or the system; the JSON editor follows; kept across a r
   await expect(html).toHaveAttribute('data-theme', 'light');
 });
 
-test('the tab open when the app was quit is the one it opens on', async ({ app: page, relaunch }) => {
+test('the tab open when the app was quit is the one it opens on', async ({ app: page, host, relaunch }) => {
   await appTab(page, 'History').click();
   await expect(appTab(page, 'History')).toHaveAttribute('aria-selected', 'true');
+  // The app keeps the tab as soon as the core has written it: quit only after that, as a user a moment later.
+  const kept = () => {
+    try {
+      const file = JSON.parse(readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8')) as {
+        settings?: { lastTab?: string };
+      };
+      return file.settings?.lastTab;
+    } catch {
+      return undefined;
+    }
+  };
+  await expect.poll(kept).toBe('history');
   const again = await relaunch();
   await expect(appTab(again, 'History')).toHaveAttribute('aria-selected', 'true');
   await expect(again.getByRole('tabpanel', { name: 'History' })).toBeVisible();
