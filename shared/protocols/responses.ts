@@ -42,6 +42,10 @@ const TERMINALS = new Set(['response.completed', 'response.incomplete', 'respons
 export function createResponsesFold(watch?: AppendWatch): StreamFold {
   const warnings = createWarnings();
   const pieces = createPieces(watch);
+  const appendText = (b: { text: string }, d: string) => {
+    b.text += d;
+    watch?.(b, d);
+  };
   const items = new Map<number, ItemSlot>();
   const head: { id?: string; model?: string; stopReason?: string; rawUsage?: unknown } = {};
   let usage: Usage = {};
@@ -367,10 +371,7 @@ export function createResponsesFold(watch?: AppendWatch): StreamFold {
       case 'response.output_text.delta': {
         const d = str(json.delta) ?? '';
         const b = textPart(json, 'text');
-        if (b) {
-          b.text += d;
-          watch?.(b, d);
-        }
+        if (b) appendText(b, d);
         step.content = d !== '';
         break;
       }
@@ -382,10 +383,7 @@ export function createResponsesFold(watch?: AppendWatch): StreamFold {
       case 'response.refusal.delta': {
         const d = str(json.delta) ?? '';
         const b = textPart(json, 'refusal');
-        if (b) {
-          b.text += d;
-          watch?.(b, d);
-        }
+        if (b) appendText(b, d);
         step.content = d !== '';
         break;
       }
@@ -409,8 +407,7 @@ export function createResponsesFold(watch?: AppendWatch): StreamFold {
         // Summaries are separate paragraphs: keep them apart as the done item will.
         if (slot.lastSummary !== undefined && index !== slot.lastSummary && b.text !== '') b.text += '\n\n';
         slot.lastSummary = index;
-        b.text += d;
-        watch?.(b, d);
+        appendText(b, d);
         step.content = d !== '';
         break;
       }
