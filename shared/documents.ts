@@ -88,3 +88,17 @@ export function sizeText(bytes: number): string {
   if (bytes < MB) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / MB).toFixed(1)} MB`;
 }
+
+/** The text a base64 string holds, or undefined when it is not base64 of valid UTF-8. */
+export function base64Text(b64: string): string | undefined {
+  const bytes = decodeBase64(b64);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Base64 of a text's UTF-8 bytes. */
+export const textBase64 = (text: string) => encodeBase64(new TextEncoder().encode(text));
