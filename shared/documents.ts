@@ -1,6 +1,6 @@
 /**
  * Documents attached to a turn (a PDF or plain text): what the bytes are, how many pages a PDF has, strict
- * base64, and the limits each protocol documents (docs/protocols.md §8). Shared by the composer, which refuses a
+ * base64, and the limits each protocol documents (docs/protocols.md §8.1). Shared by the composer, which refuses a
  * file before it is attached, and the Demo gateway, which refuses what an upstream refuses.
  */
 import type { ProtocolId } from './protocols/types';
@@ -69,7 +69,7 @@ export function encodeBase64(b: Uint8Array): string {
 const MB = 1024 * 1024;
 
 /**
- * The documented limits (docs/protocols.md §8): Messages takes a request of at most 32 MB in all and at most 100
+ * The documented limits (docs/protocols.md §8.1): Messages takes a request of at most 32 MB in all and at most 100
  * PDF pages (models with a 200k window); the OpenAI PDF guide allows 32 MB of file content and 100 pages per
  * request, across all files. Chat Completions file parts take PDFs only.
  */

@@ -448,7 +448,7 @@ function chatPart(p: Part, ctx: Ctx): Json | undefined {
 }
 
 /**
- * Chat Completions file parts take PDFs only (docs/protocols.md §8): a plain-text file's content becomes a text
+ * Chat Completions file parts take PDFs only (docs/protocols.md §8.1): a plain-text file's content becomes a text
  * part, saying so; any other type is lost.
  */
 function chatNonPdf(p: Part & { type: 'file' }, data: { mediaType: string; data: string }, ctx: Ctx): Json | undefined {

@@ -79,7 +79,7 @@ function readMessagesDocument(o: Json, path: string, ctx: Ctx): Part | undefined
   if (kind === 'text') {
     ctx.keys(src, sp, ['type', 'media_type', 'data']);
     const text = asStr(src.data, `${sp}.data`);
-    // Responses takes a text file as an input_file (docs/protocols.md §8): the document stays a document.
+    // Responses takes a text file as an input_file (docs/protocols.md §8.1): the document stays a document.
     if (ctx.to === 'responses') {
       if (!title) ctx.add(path, 'Responses names every input_file: "document.txt" is filled in.', 'filename');
       const filename = title ?? { v: 'document.txt', path };

@@ -1,5 +1,5 @@
 /**
- * Documents in a request, read as an upstream reads them (docs/protocols.md §8): a Messages `document` block, a
+ * Documents in a request, read as an upstream reads them (docs/protocols.md §8.1): a Messages `document` block, a
  * Chat Completions `file` part, a Responses `input_file` part. What an upstream refuses (data that is not base64,
  * a media type the route does not take, bytes that are not a PDF, too many pages) is a 400 in the route's own
  * envelope; what it takes is counted in input tokens and named in the reply, so a user sees it arrived.

@@ -1,5 +1,5 @@
 /**
- * Documents in a turn, in each protocol's own part shape (docs/protocols.md §8): a Messages `document` block, a
+ * Documents in a turn, in each protocol's own part shape (docs/protocols.md §8.1): a Messages `document` block, a
  * Chat Completions `file` part, a Responses `input_file` part. Reading them back for the turn's chips, writing
  * a new one, and the protocol's limits in a sentence, before anything is attached or sent.
  */
