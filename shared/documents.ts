@@ -31,15 +31,23 @@ export function sniffDocument(b: Uint8Array): DocumentType | undefined {
 export function pdfPages(b: Uint8Array): number {
   let text = '';
   for (let i = 0; i < b.length; i += 0x8000) text += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return Math.max(1, (text.match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length);
+  return pdfPagesInText(text);
+}
+
+/** `pdfPages` of a PDF held as a binary string (one character a byte, as `atob` gives it). */
+export function pdfPagesInText(binary: string): number {
+  return Math.max(1, (binary.match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length);
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_VALUE = new Map([...B64].map((c, i) => [c, i]));
 
-/** The bytes of strict base64 (padded, no whitespace, as the APIs take it), or undefined when it is not. */
+/** Whether a string is strict base64: padded, no whitespace, as the APIs take it. */
+export const isBase64 = (s: string) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
+
+/** The bytes of strict base64, or undefined when it is not. */
 export function decodeBase64(s: string): Uint8Array | undefined {
-  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return undefined;
+  if (!isBase64(s)) return undefined;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);
   let o = 0;

@@ -4,7 +4,7 @@
  * a media type the route does not take, bytes that are not a PDF, too many pages) is a 400 in the route's own
  * envelope; what it takes is counted in input tokens and named in the reply, so a user sees it arrived.
  */
-import { decodeBase64, DOCUMENT_LIMITS, pdfPages, sniffDocument } from '../../../shared/documents';
+import { DOCUMENT_LIMITS, isBase64, pdfPages, sniffDocument } from '../../../shared/documents';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import { RequestError } from './conversation';
 import { textTokens } from './tokens';
@@ -25,6 +25,9 @@ export const PDF_PAGE_TOKENS = 1500;
 export function documentTokens(d: SimDocument): number {
   return d.pages !== undefined ? d.pages * PDF_PAGE_TOKENS : textTokens(d.text ?? '');
 }
+
+/** Node's own decoder, once the string is known to be strict base64 (Node's alone would take anything). */
+const decodeBase64 = (s: string) => (isBase64(s) ? new Uint8Array(Buffer.from(s, 'base64')) : undefined);
 
 const bad = (message: string, code = 'invalid_value') => new RequestError(400, 'invalid_request_error', message, code);
 

@@ -12,6 +12,7 @@ import { Composer } from './Composer';
 import { useAppStore } from '../../store';
 import { resetGateway } from '../../test/fake-gateway';
 import type { ProtocolId } from '../../../../shared/protocols/types';
+import { documentSizeProblem } from './document-parts';
 
 type Body = Record<string, unknown>;
 const pristine = useAppStore.getState();
@@ -133,6 +134,34 @@ describe('the chip and the refusals', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'long.pdf: It has 101 pages: Messages takes at most 100 PDF pages per request, so it was not attached.',
     );
+  });
+});
+
+describe('a body over the limits (from a preset, curl or History) is flagged before Send', () => {
+  it('Chat Completions: PDFs of 120 pages in all, over the 100 a request may carry', () => {
+    const pages = (n: number) => btoa(`%PDF-1.4\n${'1 0 obj <</Type /Page>> endobj\n'.repeat(n)}%%EOF`);
+    const file = (name: string, n: number) => ({
+      type: 'file',
+      file: { filename: name, file_data: `data:application/pdf;base64,${pages(n)}` },
+    });
+    useAppStore.getState().composerBodyEdited('chat', {
+      model: 'm',
+      messages: [{ role: 'user', content: [file('a.pdf', 60), file('b.pdf', 60)] }],
+    });
+    render(<Composer protocol="chat" />);
+    expect(screen.getByLabelText('Document size').textContent).toBe(
+      'The PDFs have 120 pages in all: Chat Completions takes at most 100 pages per request, so the gateway will likely refuse it.',
+    );
+  });
+
+  it('Messages: a request over 32 MB in all, counted as the JSON that goes out', () => {
+    const data = 'a'.repeat(33 * 1024 * 1024);
+    const doc = { type: 'document', source: { type: 'text', media_type: 'text/plain', data } };
+    const body = { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: [doc] }] };
+    expect(documentSizeProblem('messages', body)).toMatch(
+      /^This request is 33\.0 MB: Messages takes at most 32\.0 MB per request/,
+    );
+    expect(documentSizeProblem('responses', { model: 'm', input: 'hi' })).toBeUndefined();
   });
 });
 

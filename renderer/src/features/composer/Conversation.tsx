@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
 import { AttachButtons } from './AttachButtons';
@@ -116,7 +116,7 @@ export function Conversation({ protocol }: { protocol: ProtocolId }) {
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const turns = getTurns(protocol, body);
   const tooBig = imageSizeProblem(protocol, body);
-  const docsTooBig = documentSizeProblem(protocol, body);
+  const docsTooBig = useMemo(() => documentSizeProblem(protocol, body), [protocol, body]);
   const { attach, refused } = useAttachFile(protocol);
   // A paste or a drop with files attaches them as the Attach buttons do; text pastes as text.
   const filesIn = (data: DataTransfer | null) => [...(data?.files ?? [])];

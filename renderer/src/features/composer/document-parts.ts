@@ -4,10 +4,11 @@
  * a new one, and the protocol's limits in a sentence, before anything is attached or sent.
  */
 import {
-  decodeBase64,
   DOCUMENT_LIMITS,
   encodeBase64,
+  isBase64,
   pdfPages,
+  pdfPagesInText,
   sizeText,
   type DocumentType,
 } from '../../../../shared/documents';
@@ -88,9 +89,9 @@ export function documentPart(protocol: ProtocolId, doc: DocumentFile): Json {
   return { type: 'input_file', filename: doc.name, file_data: dataUrl() };
 }
 
-/** Every document part of a body, with the bytes of a PDF for its pages. */
-function documentsIn(body: Json): { view: DocumentView; pdf?: Uint8Array }[] {
-  const found: { view: DocumentView; pdf?: Uint8Array }[] = [];
+/** Every document part of a body, with a PDF's pages (read with the browser's own base64 decoder, fast). */
+function documentsIn(body: Json): { view: DocumentView; pages: number }[] {
+  const found: { view: DocumentView; pages: number }[] = [];
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) return v.forEach(visit);
     if (!isObj(v)) return;
@@ -101,7 +102,8 @@ function documentsIn(body: Json): { view: DocumentView; pdf?: Uint8Array }[] {
         ? v.source.data
         : undefined
       : fromDataUrl(isObj(v.file) ? v.file.file_data : v.file_data)?.b64;
-    found.push({ view, pdf: view.mediaType === 'application/pdf' && b64 ? decodeBase64(b64) : undefined });
+    const pdf = view.mediaType === 'application/pdf' && b64 && isBase64(b64);
+    found.push({ view, pages: pdf ? pdfPagesInText(atob(b64)) : 0 });
   };
   visit(body.messages);
   visit(body.input);
@@ -121,7 +123,10 @@ export function documentRefusal(protocol: ProtocolId, doc: DocumentFile): string
   return undefined;
 }
 
-/** What goes over the protocol's document limits in this body, in a sentence, or undefined. */
+/**
+ * What goes over the protocol's document limits in this body, in a sentence, or undefined. It reads every
+ * attached PDF: call it once per body, not per render.
+ */
 export function documentSizeProblem(protocol: ProtocolId, body: Json): string | undefined {
   const docs = documentsIn(body);
   if (!docs.length) return undefined;
@@ -132,7 +137,7 @@ export function documentSizeProblem(protocol: ProtocolId, body: Json): string | 
     const what = limit.of === 'request' ? 'This request is' : 'The documents add up to';
     return `${what} ${sizeText(size)}: ${name} takes at most ${sizeText(limit.bytes)} ${limit.of === 'request' ? 'per request' : 'of files per request'}, so the gateway will likely refuse it.`;
   }
-  const pages = docs.reduce((a, d) => a + (d.pdf ? pdfPages(d.pdf) : 0), 0);
+  const pages = docs.reduce((a, d) => a + d.pages, 0);
   if (pages > limit.pages)
     return `The PDFs have ${pages} pages in all: ${name} takes at most ${limit.pages} pages per request, so the gateway will likely refuse it.`;
   return undefined;
