@@ -3,6 +3,7 @@
  * out in each protocol's own shape, the reply says it read it and the input tokens count its pages; an image
  * pasted from the clipboard and a PDF dropped on the conversation attach as the Attach buttons do.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
 import { sizeText } from '../shared/documents';
 import { expect, test } from './fixtures';
@@ -61,6 +62,13 @@ for (const [tab, model] of [
     await (await chooser).setFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: REPORT });
     const chip = app.getByRole('group', { name: /document 1: report\.pdf$/ });
     await expect(chip).toContainText(`report.pdf · PDF · ${sizeText(REPORT.length)}`);
+    if (tab === 'Messages') {
+      const { violations } = await new AxeBuilder({ page: app })
+        .include('[aria-label="Conversation"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+        .analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    }
     await app.getByRole('button', { name: 'Send' }).click();
     await expect(status(app)).toContainText('complete', { timeout: 20_000 });
     await expect(output(app)).toContainText('I read the 2-page PDF "report.pdf".');
