@@ -15,7 +15,7 @@ import {
 import { documentSizeProblem } from './document-parts';
 import { imageSizeProblem } from './image-file';
 import { PROTOCOL_PARAMS } from './protocol-params';
-import { useAttachFile } from './use-attach-file';
+import { fileDropHandlers, useAttachFile } from './use-attach-file';
 import { useComposerBody } from './use-composer-body';
 
 function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: number }) {
@@ -118,28 +118,8 @@ export function Conversation({ protocol }: { protocol: ProtocolId }) {
   const tooBig = imageSizeProblem(protocol, body);
   const docsTooBig = useMemo(() => documentSizeProblem(protocol, body), [protocol, body]);
   const { attach, refused } = useAttachFile(protocol);
-  // A paste or a drop with files attaches them as the Attach buttons do; text pastes as text.
-  const filesIn = (data: DataTransfer | null) => [...(data?.files ?? [])];
   return (
-    <section
-      className="card turns"
-      aria-label="Conversation"
-      onPaste={(e) => {
-        const files = filesIn(e.clipboardData);
-        if (!files.length) return;
-        e.preventDefault();
-        void attach(files, 'any');
-      }}
-      onDragOver={(e) => {
-        if ([...(e.dataTransfer?.types ?? [])].includes('Files')) e.preventDefault();
-      }}
-      onDrop={(e) => {
-        const files = filesIn(e.dataTransfer);
-        if (!files.length) return;
-        e.preventDefault();
-        void attach(files, 'any');
-      }}
-    >
+    <section className="card turns" aria-label="Conversation" {...fileDropHandlers(attach)}>
       <div className="card-head">
         <span className="label">Conversation</span>
         <span className="muted small">

@@ -3,7 +3,7 @@
  * a file is (an image, a PDF, plain text), the protocol's limits decide whether it may go, and a refusal is said
  * in a sentence that names the file. What the Message box holds becomes the turn first, as Send would.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ClipboardEvent, type DragEvent } from 'react';
 import { sniffDocument } from '../../../../shared/documents';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
@@ -80,4 +80,24 @@ export function useAttachFile(protocol: ProtocolId) {
     [protocol],
   );
   return { attach, refused };
+}
+
+/**
+ * The paste, dragover and drop handlers of an element: files they carry are attached as the Attach buttons
+ * attach them ("any": the bytes say image or document); a paste of text alone is left to the text box.
+ */
+export function fileDropHandlers(attach: (files: File[], kind: AttachKind) => Promise<void>) {
+  const take = (e: { preventDefault(): void }, data: DataTransfer | null) => {
+    const files = [...(data?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    void attach(files, 'any');
+  };
+  return {
+    onPaste: (e: ClipboardEvent) => take(e, e.clipboardData),
+    onDragOver: (e: DragEvent) => {
+      if ([...(e.dataTransfer?.types ?? [])].includes('Files')) e.preventDefault();
+    },
+    onDrop: (e: DragEvent) => take(e, e.dataTransfer),
+  };
 }
