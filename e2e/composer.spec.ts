@@ -171,7 +171,8 @@ test('Messages: after "Send tool results" the counter compares the usage with th
 
 test('Attach image refuses a text file named .png, and the conversation is unchanged', async ({ app }) => {
   await app
-    .locator('[data-composer="messages"] input[type=file]')
+    .locator('[data-composer="messages"]')
+    .getByLabel('Attach image')
     .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
   await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText(
     'fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.',
@@ -182,11 +183,14 @@ test('Attach image refuses a text file named .png, and the conversation is uncha
 
 test('Attach image refuses a PNG header over garbage data, saying so; nothing broken is shown', async ({ app }) => {
   const header = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({
-    name: 'broken.png',
-    mimeType: 'image/png',
-    buffer: Buffer.concat([header, Buffer.alloc(400, 7)]),
-  });
+  await app
+    .locator('[data-composer="messages"]')
+    .getByLabel('Attach image')
+    .setInputFiles({
+      name: 'broken.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([header, Buffer.alloc(400, 7)]),
+    });
   await expect(app.getByRole('alert').filter({ hasText: 'broken.png' })).toHaveText(
     'broken.png: It starts like a PNG image but its image data cannot be decoded (damaged or cut short), so it was not attached.',
   );
