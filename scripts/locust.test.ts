@@ -185,14 +185,17 @@ describe.skipIf(!installed)('the exported locustfile under Locust, against the s
   });
 
   it('runs as one process: 60 requests, all complete, figures near the app’s', async () => {
+    const before = sim.requests.length;
     const run = await locust(['--headless', '--csv', 'single', '--only-summary'], true);
     expect(run.code, run.output).toBe(0);
+    expect(sim.requests.length - before).toBe(REQUESTS);
     const record = await imported('single');
     expect(record.engine).toBe('locust');
     expectSameTest(record);
   }, 60_000);
 
   it('runs as a master and two workers: the 60 requests split between them, no more', async () => {
+    const before = sim.requests.length;
     const port = await freePort();
     const worker = () => locust(['--worker', '--master-host', '127.0.0.1', '--master-port', String(port)], true);
     const workers = [worker(), worker()];
@@ -217,6 +220,7 @@ describe.skipIf(!installed)('the exported locustfile under Locust, against the s
     expect(master.code, master.output).toBe(0);
     for (const w of done) expect(w.code, w.output).toBe(0);
     expect(master.output).toMatch(/2 workers connected/);
+    expect(sim.requests.length - before).toBe(REQUESTS);
     expectSameTest(await imported('distributed'));
   }, 80_000);
 
