@@ -97,8 +97,8 @@ function csvOf(prefix: string) {
   return { stats: read('_stats.csv'), history: read('_stats_history.csv'), failures: read('_failures.csv') };
 }
 
-/** The app's run of the load: the core's own engine, as the Load tab starts it. */
-async function appRun(): Promise<LoadRecord> {
+/** The app's run of a load: the core's own engine, as the Load tab starts it. */
+async function appRun(load: LoadStartInput = input): Promise<LoadRecord> {
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
   let loadId = '';
@@ -108,7 +108,7 @@ async function appRun(): Promise<LoadRecord> {
       if (name === 'load:progress' && progress.loadId === loadId && progress.state === 'finished') finished();
     },
   };
-  loadId = ok<{ loadId: string }>(await core.dispatch('load:start', input, receiver)).loadId;
+  loadId = ok<{ loadId: string }>(await core.dispatch('load:start', load, receiver)).loadId;
   await done;
   return ok<LoadRecord>(await core.dispatch('load:get', { loadId }, receiver));
 }
@@ -224,11 +224,32 @@ describe.skipIf(!installed)('the exported locustfile under Locust, against the s
     expectSameTest(await imported('distributed'));
   }, 80_000);
 
+  it('fails a request as the app does: an error event mid-stream is an error event in both', async () => {
+    const failing: LoadStartInput = {
+      ...input,
+      body: { ...input.body, model: 'sim-fault-midstream-error' },
+      requests: 6,
+      concurrency: 3,
+    };
+    const appSide = await appRun(failing);
+    const receiver = { send: () => undefined };
+    const { text } = ok<{ text: string }>(await core.dispatch('locust:export', failing, receiver));
+    writeFileSync(path.join(work, 'locustfile.py'), text);
+    const run = await locust(['--headless', '--csv', 'failing', '--only-summary'], true);
+    // Locust exits with 1 when requests failed.
+    expect(run.code, run.output).toBe(1);
+    const s = (await imported('failing')).summary;
+    expect([s.sent, s.completed, s.failed]).toEqual([6, 0, 6]);
+    expect(s.e2eMs.count).toBe(0);
+    expect(s.errors.map((e) => [e.key, e.count])).toEqual(appSide.summary.errors.map((e) => [e.key, e.count]));
+    expect(s.errors[0].key).toBe('error event');
+  }, 40_000);
+
   it('leaves the key nowhere: not in the output, the CSV or the data folder', () => {
-    expect(outputs.length).toBeGreaterThanOrEqual(4);
+    expect(outputs.length).toBeGreaterThanOrEqual(5);
     for (const output of outputs) expect(output).not.toContain(KEY);
     const files = [...filesUnder(work), ...filesUnder(dataDir)];
-    expect(files.filter((f) => f.endsWith('.csv'))).toHaveLength(8);
+    expect(files.filter((f) => f.endsWith('.csv'))).toHaveLength(12);
     for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(KEY);
   });
 
@@ -236,7 +257,7 @@ describe.skipIf(!installed)('the exported locustfile under Locust, against the s
     const { runs } = ok<{ runs: { loadId: string; engine?: string; profileName: string }[] }>(
       await core.dispatch('load:list', {}, { send: () => undefined }),
     );
-    expect(runs.filter((r) => r.engine === 'locust').map((r) => r.profileName)).toEqual(['Locust', 'Locust']);
+    expect(runs.filter((r) => r.engine === 'locust').map((r) => r.profileName)).toEqual(['Locust', 'Locust', 'Locust']);
     expect(runs.some((r) => r.loadId === app.loadId && r.engine === undefined)).toBe(true);
   });
 });
