@@ -10,6 +10,7 @@ import type { LoadRecord, LoadRecordSummary } from '../../../../shared/contract'
 vi.mock('../../bridge', () => import('../../test/fake-gateway'));
 
 import { LocustActions } from './LocustActions';
+import { LoadSummary } from './LoadSummary';
 import { useAppStore } from '../../store';
 import { answers, calls, resetGateway } from '../../test/fake-gateway';
 
@@ -125,5 +126,37 @@ describe('Import Locust results', () => {
     await settle();
     expect(screen.getByRole('alert').textContent).toContain('PREFIX_stats.csv');
     expect(calls.some((c) => c.call === 'locust:import')).toBe(false);
+  });
+});
+
+describe('an imported run in Load summary', () => {
+  it('shows the error examples Locust kept without a request number it does not have', () => {
+    const record: LoadRecord = {
+      ...imported,
+      summary: {
+        ...imported.summary,
+        failed: 2,
+        errors: [
+          {
+            key: 'HTTP 529',
+            cls: 'http',
+            count: 2,
+            examples: [
+              { i: -1, reason: 'HTTP 529: Overloaded' },
+              { i: -1, reason: 'HTTP 529: Overloaded, retry later' },
+            ],
+          },
+        ],
+      },
+      rows: [],
+      rateLimits: [],
+    };
+    render(<LoadSummary record={record} />);
+    const errors = screen.getByRole('list', { name: 'Errors by class' });
+    expect(errors.textContent).toContain('HTTP 529 × 2');
+    expect([...errors.querySelectorAll('li li')].map((li) => li.textContent)).toEqual([
+      'HTTP 529: Overloaded',
+      'HTTP 529: Overloaded, retry later',
+    ]);
   });
 });
