@@ -38,6 +38,7 @@ import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { createLoadHandlers } from './load/handlers';
+import { createLocustHandlers } from './load/locust-handlers';
 import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
 import { tightenDataDir } from './data-dir-permissions';
@@ -253,6 +254,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'settings:get': async () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
     ...load.handlers,
+    ...createLocustHandlers(ctx, loadStore),
     ...agents.handlers,
     ...agentSession.handlers,
   };

@@ -14,6 +14,7 @@ import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
+import { locustCalls } from './locust';
 import { agentCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
 
@@ -28,6 +29,7 @@ export const calls = {
   ...draftCalls,
   ...settingsCalls,
   ...loadCalls,
+  ...locustCalls,
   ...agentCalls,
   ...agentSessionCalls,
 };

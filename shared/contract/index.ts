@@ -15,6 +15,7 @@ export * from './tokens';
 export * from './drafts';
 export * from './settings';
 export * from './load';
+export * from './locust';
 export * from './agents';
 export * from './agent-session';
 export * from './calls';

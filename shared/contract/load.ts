@@ -86,6 +86,8 @@ export interface LoadRecordSummary {
   config: LoadConfig;
   summary: LoadSummary;
   overheadMs?: number;
+  /** Set on a run imported from Locust's CSV (docs/load.md "Locust"); absent on the app's own runs. */
+  engine?: 'locust';
 }
 
 /** A whole load run as saved: no key anywhere (the ledger's headers are redacted). */

@@ -41,6 +41,8 @@ export const CALL_NAMES = [
   'drafts:save',
   'settings:get',
   'settings:update',
+  'locust:export',
+  'locust:import',
   'load:start',
   'load:stop',
   'load:list',

@@ -11,6 +11,7 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
+import { createLocustSlice, type LocustSlice } from './locust-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
 
@@ -22,6 +23,7 @@ export type AppState = ConnectionSlice &
   CompareSlice &
   SettingsSlice &
   LoadSlice &
+  LocustSlice &
   AgentsSlice &
   AgentSessionSlice;
 
@@ -34,6 +36,7 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createSettingsSlice(...a),
   ...createLoadSlice(...a),
+  ...createLocustSlice(...a),
   ...createAgentsSlice(...a),
   ...createAgentSessionSlice(...a),
 }));

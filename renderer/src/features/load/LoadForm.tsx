@@ -55,7 +55,7 @@ export function loadInput(
 }
 
 /** The request the form names: a composer's current request (as Send would send it) or a preset's. */
-function useRequest(source: string) {
+export function useRequest(source: string) {
   const composer = useAppStore((s) =>
     (PROTOCOL_IDS as readonly string[]).includes(source) ? s.composers[source as ProtocolId] : undefined,
   );

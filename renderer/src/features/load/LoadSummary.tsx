@@ -108,9 +108,11 @@ function Errors({ record }: { record: LoadRecord }) {
         <li key={g.key}>
           <strong>{g.key}</strong> × {g.count}
           <ul className="small muted">
-            {g.examples.map((e) => (
-              <li key={e.i}>
-                #{e.i + 1}: {e.reason}
+            {g.examples.map((e, k) => (
+              // An example from Locust has no request number (-1): Locust keeps each error text once.
+              <li key={`${e.i}-${k}`}>
+                {e.i >= 0 && `#${e.i + 1}: `}
+                {e.reason}
               </li>
             ))}
           </ul>

@@ -9,6 +9,7 @@ import { Histogram, RateLimits, Scatter } from './Charts';
 import { LoadCompare } from './LoadCompare';
 import { LoadForm } from './LoadForm';
 import { LoadSummary } from './LoadSummary';
+import { LocustActions } from './LocustActions';
 import './load.css';
 
 /** Requests stopped before they ended: counted apart from the failures, as the summary counts them. */
@@ -95,6 +96,7 @@ export function LoadTab() {
     <div className="load-tab" role="tabpanel" aria-label="Load">
       <div className="load-col">
         <LoadForm />
+        <LocustActions />
         {error && (
           <p className="field-error" role="alert">
             {error}
