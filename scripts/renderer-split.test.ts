@@ -1,7 +1,8 @@
 /**
  * The renderer's start-up script holds what the first protocol tab needs and no more (docs/architecture.md §9):
  * the other tabs, CodeMirror and the Markdown renderer with its highlighter are chunks of their own, fetched on
- * first use. Built here as `npm run build` builds it (vite.config.ts), kept in memory.
+ * first use; zod, which only checks the contract's schemas, is not in it either. Built here as `npm run build`
+ * builds it (vite.config.ts), kept in memory.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,8 @@ describe('the built renderer', () => {
         `${what} in a later chunk`,
       ).toBe(true);
     }
+    // The contract's schemas are the core's to check: the window needs only their names and constants.
+    expect(startModules.filter((m) => /node_modules\/zod\//.test(m))).toEqual([]);
     // What the first tab needs is there from the start.
     expect(startModules.some((m) => /features\/composer\/Composer\.tsx$/.test(m))).toBe(true);
     const bytes = first.reduce((n, c) => n + Buffer.byteLength(c.code), 0);
