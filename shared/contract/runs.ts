@@ -64,8 +64,7 @@ export interface RunResult {
   endedAt: string;
 }
 
-/** The most of a non-streamed body a result keeps: a runaway body must not fill the window's memory. */
-export const RESULT_BODY_CAP = 2 * 1024 * 1024;
+export { RESULT_BODY_CAP } from './constants';
 
 /**
  * Main → renderer. Delta-only: events are sent once each, batched about once a frame, as columns (see
