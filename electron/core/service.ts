@@ -32,6 +32,8 @@ import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
 import { HistoryStore } from './history-store';
+import { CollectionStore } from './collection-store';
+import { createCollectionHandlers } from './collection-handlers';
 import { PresetStore } from './preset-store';
 import { DraftStore } from './draft-store';
 import { SettingsStore } from './settings-store';
@@ -140,6 +142,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
+  const collections = new CollectionStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
@@ -155,6 +158,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       models,
       capabilityStore,
       presets,
+      collections,
       history,
       drafts,
       settings,
@@ -247,7 +251,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
-    ...createLibraryHandlers(ctx, presets, history),
+    ...createLibraryHandlers(ctx, presets, history, collections),
+    ...createCollectionHandlers(collections, presets),
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),

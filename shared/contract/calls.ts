@@ -10,6 +10,7 @@ import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
+import { collectionCalls } from './collections';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
@@ -24,6 +25,7 @@ export const calls = {
   ...runCalls,
   ...capabilityCalls,
   ...libraryCalls,
+  ...collectionCalls,
   ...tokenCalls,
   ...draftCalls,
   ...settingsCalls,
