@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CollectionsState, ForeignImportResult, Preset } from '../../shared/contract';
+import type { CollectionRunProgress, CollectionsState, ForeignImportResult, Preset } from '../../shared/contract';
+import type { Receiver } from './service';
 import { Capture, newCore, tempDir, value } from './testing/core-harness';
 
 const r = new Capture();
@@ -110,5 +111,51 @@ describe('collections', () => {
     expect(readFileSync(path.join(dataDir, 'presets.json'), 'utf8')).not.toContain('sk-postman-secret');
     const bad = await core.dispatch('collections:import', { text: '{"nope":1}' }, r);
     expect(!bad.ok && bad.error.message).toMatch(/Nothing was imported/);
+  });
+
+  it('runs a folder with its variables on a profile and fails an expectation that does not hold', async () => {
+    const { core } = await newCore();
+    const pushes: CollectionRunProgress[] = [];
+    const rx: Receiver = {
+      send: (name, p) => void (name === 'collections:progress' && pushes.push(p as CollectionRunProgress)),
+    };
+    const add = (name: string, text: string, expect?: Record<string, unknown>) =>
+      core.dispatch(
+        'presets:save',
+        { name, protocol: 'messages', body: { ...body(text), model: '{{model}}' }, folder: ['Suite'], expect },
+        rx,
+      );
+    value(await add('Passes', 'Say {{word}}', { verdict: 'complete', usageReported: true }));
+    value(await add('Fails', 'Say {{word}}', { textIncludes: 'a phrase the model never says' }));
+    value(await add('Unknown', 'Say {{missing}}'));
+    await core.dispatch('collections:save', { path: ['Suite'], variables: { word: 'tides' } }, rx);
+    await core.dispatch('variables:save', { profileId: 'demo', variables: { model: 'claude-sim-haiku' } }, rx);
+
+    const { collectionRunId } = value<{ collectionRunId: string }>(
+      await core.dispatch('collections:run', { profileId: 'demo', folder: ['Suite'], concurrency: 2 }, rx),
+    );
+    await expect.poll(() => pushes.at(-1)?.state, { timeout: 20_000 }).toBe('finished');
+    const final = pushes.at(-1)!;
+    expect(final.collectionRunId).toBe(collectionRunId);
+    expect(final.rows.map((row) => [row.name, row.state])).toEqual([
+      ['Passes', 'passed'],
+      ['Fails', 'failed'],
+      ['Unknown', 'failed'],
+    ]);
+    expect(final.rows[0]).toMatchObject({ model: 'claude-sim-haiku', verdict: 'complete', status: 200 });
+    expect(final.rows[1].checks[0]).toMatchObject({
+      pass: false,
+      expected: 'text contains "a phrase the model never says"',
+    });
+    expect(final.rows[2]).toMatchObject({ reason: 'Not sent: no value for {{missing}} (set it in Variables).' });
+    expect(final.rows[2].runId).toBeUndefined();
+    // The request went out with its variables resolved: the ledger shows it as sent.
+    const run = value<{ ledger: { body: string } }>(
+      await core.dispatch('runs:get', { runId: final.rows[0].runId! }, rx),
+    );
+    expect(JSON.parse(run.ledger.body)).toMatchObject({
+      model: 'claude-sim-haiku',
+      messages: [{ content: 'Say tides' }],
+    });
   });
 });

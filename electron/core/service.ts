@@ -198,6 +198,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
+  const collectionModule = createCollectionHandlers(ctx, collections, presets);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
   const agentSession = createAgentSessionHandlers(ctx);
 
@@ -252,7 +253,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
     ...createLibraryHandlers(ctx, presets, history, collections),
-    ...createCollectionHandlers(collections, presets),
+    ...collectionModule.handlers,
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),
@@ -299,6 +300,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     receiverClosed(receiver) {
       load.receiverClosed(receiver);
+      collectionModule.receiverClosed(receiver);
       agentSession.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
@@ -309,6 +311,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async close() {
       agents.cancelAll();
       await agentSession.close();
+      await collectionModule.close();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.

@@ -10,7 +10,7 @@ import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
-import { collectionCalls } from './collections';
+import { collectionCalls, collectionRunCalls, type CollectionRunProgress } from './collections';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
@@ -26,6 +26,7 @@ export const calls = {
   ...capabilityCalls,
   ...libraryCalls,
   ...collectionCalls,
+  ...collectionRunCalls,
   ...tokenCalls,
   ...draftCalls,
   ...settingsCalls,
@@ -47,5 +48,6 @@ export interface Pushes {
   'capabilities:progress': CapabilityProgress;
   'load:progress': LoadProgress;
   'agents:update': AgentSessionUpdate;
+  'collections:progress': CollectionRunProgress;
 }
 export type PushName = keyof Pushes;

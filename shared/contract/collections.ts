@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 import { PRESETS_FILE_MAX_BYTES, type Preset } from './library';
+import type { ExpectationCheck } from '../collections/expectations';
+import type { ProtocolId, Verdict } from '../protocols/types';
 
 export const FolderName = z
   .string()
@@ -73,5 +75,54 @@ export const collectionCalls = {
   /** A Postman (v2.x) or Bruno (JSON export) collection: its requests to the send endpoints, into a new folder. */
   'collections:import': defineCall<ForeignImportResult>()(
     z.object({ text: z.string().max(PRESETS_FILE_MAX_BYTES) }).strict(),
+  ),
+};
+
+/** One request of a collection run, as its row shows it. */
+export interface CollectionRunRow {
+  presetId: string;
+  name: string;
+  folder: string[];
+  protocol: ProtocolId;
+  model?: string;
+  state: 'waiting' | 'running' | 'passed' | 'failed' | 'skipped';
+  /** The run in History and the stream viewer, once sent. */
+  runId?: string;
+  verdict?: Verdict;
+  status?: number;
+  ttftMs?: number;
+  totalMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Each expectation of the request, held or not. */
+  checks: ExpectationCheck[];
+  /** Why it failed or was skipped, in words. */
+  reason?: string;
+}
+
+export interface CollectionRunProgress {
+  collectionRunId: string;
+  folder: string[];
+  profileName: string;
+  startedAt: string;
+  state: 'running' | 'finished' | 'stopped';
+  rows: CollectionRunRow[];
+}
+
+export const COLLECTION_RUN_LIMITS = { concurrency: 8, requests: 500 } as const;
+
+export const collectionRunCalls = {
+  /** Sends every request at or under the folder, in order, `concurrency` at a time, on the profile. */
+  'collections:run': defineCall<{ collectionRunId: string }>()(
+    z
+      .object({
+        profileId: z.string().min(1).max(100),
+        folder: FolderPath.min(1),
+        concurrency: z.number().int().min(1).max(COLLECTION_RUN_LIMITS.concurrency).default(1),
+      })
+      .strict(),
+  ),
+  'collections:stop': defineCall<{ stopped: boolean }>()(
+    z.object({ collectionRunId: z.string().min(1).max(100) }).strict(),
   ),
 };

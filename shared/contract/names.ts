@@ -35,6 +35,8 @@ export const CALL_NAMES = [
   'collections:move',
   'variables:save',
   'collections:import',
+  'collections:run',
+  'collections:stop',
   'history:list',
   'history:get',
   'history:delete',
@@ -67,4 +69,5 @@ export const PUSH_NAMES = [
   'capabilities:progress',
   'load:progress',
   'agents:update',
+  'collections:progress',
 ] as const satisfies readonly PushName[];
