@@ -16,6 +16,7 @@ import {
 import { readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { unwritable } from './errors';
 import { samePath, startsWith } from './preset-store';
+import { scopeFor } from '../../shared/collections/variables';
 
 const FORMAT = 'gateway-playground-collections';
 const FileSchema = z.object({
@@ -57,11 +58,7 @@ export class CollectionStore {
 
   /** The variables a request in `folder` sees on `profileId`: profile first, then each folder down the path. */
   scopeFor(profileId: string | undefined, folder: readonly string[]): Record<string, string> {
-    const scopes = [profileId ? this.state.profileVariables[profileId] : undefined];
-    for (let n = 1; n <= folder.length; n++) {
-      scopes.push(this.state.folders.find((f) => samePath(f.path, folder.slice(0, n)))?.variables);
-    }
-    return Object.assign({}, ...scopes.filter(Boolean)) as Record<string, string>;
+    return scopeFor(this.state, profileId, folder);
   }
 
   saveFolder(folder: string[], variables?: Record<string, string>): Promise<void> {

@@ -70,3 +70,20 @@ export function resolveUrl(url: string, vars: Variables): string {
 export function resolveHeaders(headers: Readonly<Record<string, string>>, vars: Variables): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, substitute(v, vars, (s) => s)]));
 }
+
+/** What a request in `folder` sees on `profileId`: the profile's variables, then each folder's down the path. */
+export function scopeFor(
+  state: {
+    folders: readonly { path: readonly string[]; variables: Variables }[];
+    profileVariables: Readonly<Record<string, Variables>>;
+  },
+  profileId: string | undefined,
+  folder: readonly string[] = [],
+): Record<string, string> {
+  const scopes = [profileId ? state.profileVariables[profileId] : undefined];
+  for (let n = 1; n <= folder.length; n++) {
+    const at = folder.slice(0, n).join('\u0000');
+    scopes.push(state.folders.find((f) => f.path.join('\u0000') === at)?.variables);
+  }
+  return Object.assign({}, ...scopes.filter(Boolean)) as Record<string, string>;
+}
