@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Preset } from '../../../../shared/contract';
+import type { CollectionsState, Preset } from '../../../../shared/contract';
 import { allFolders, buildTree, scopeFor } from './tree';
 
 const p = (name: string, folder?: string[]): Preset =>
@@ -35,7 +35,7 @@ describe('collections tree', () => {
   });
 
   it('gives a request the profile variables overridden by each folder down its path', () => {
-    const state = {
+    const state: CollectionsState = {
       folders: [
         { path: ['A'], variables: { model: 'm1', lang: 'fr' } },
         { path: ['A', 'B'], variables: { model: 'm2' } },

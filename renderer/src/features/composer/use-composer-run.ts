@@ -104,7 +104,7 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
             ? 'No profile.'
             : !model
               ? 'Pick a model first.'
-              : conversationProblem(protocol, toSend);
+              : (variables.heldBecause ?? conversationProblem(protocol, toSend));
 
   /** Starts a run of `next`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (next: Body): Promise<string | undefined> => {
