@@ -6,6 +6,7 @@ import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
 import type { PresetStore } from './preset-store';
+import type { CollectionStore } from './collection-store';
 import { FieldError } from './errors';
 import { RunError } from './errors';
 import type { CoreContext, Handlers } from './core-context';
@@ -34,6 +35,7 @@ export function createLibraryHandlers(
   ctx: CoreContext,
   presets: PresetStore,
   history: HistoryStore,
+  collections: CollectionStore,
 ): Pick<Handlers, LibraryCall> {
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -60,8 +62,13 @@ export function createLibraryHandlers(
     'presets:duplicate': ({ id }) => guard(() => presets.duplicate(id)),
     'presets:delete': async ({ id }) => ({ deleted: await guard(() => presets.delete(id)) }),
     'presets:restore': ({ preset }) => presets.restore(preset),
-    'presets:export': async ({ ids }) => presets.exportText(ids),
-    'presets:import': ({ text, onConflict }) => guard(() => presets.importText(text, onConflict)),
+    'presets:export': async ({ ids }) => presets.exportText(ids, collections.list().folders),
+    'presets:import': ({ text, onConflict }) =>
+      guard(async () => {
+        const { folders, ...result } = await presets.importText(text, onConflict);
+        await collections.mergeFolders(folders);
+        return result;
+      }),
     // A run is queued for history in the same tick its end push goes out, so a window that asks right after
     // seeing the verdict must wait for that save, or the run it just watched is missing.
     'history:list': async (filter) => {

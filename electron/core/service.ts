@@ -32,6 +32,8 @@ import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
 import { HistoryStore } from './history-store';
+import { CollectionStore } from './collection-store';
+import { createCollectionHandlers } from './collection-handlers';
 import { PresetStore } from './preset-store';
 import { DraftStore } from './draft-store';
 import { SettingsStore } from './settings-store';
@@ -141,6 +143,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
+  const collections = new CollectionStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
@@ -156,6 +159,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       models,
       capabilityStore,
       presets,
+      collections,
       history,
       drafts,
       settings,
@@ -195,6 +199,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
+  const collectionModule = createCollectionHandlers(ctx, collections, presets);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
   const agentSession = createAgentSessionHandlers(ctx);
 
@@ -248,7 +253,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
-    ...createLibraryHandlers(ctx, presets, history),
+    ...createLibraryHandlers(ctx, presets, history, collections),
+    ...collectionModule.handlers,
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),
@@ -296,6 +302,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     receiverClosed(receiver) {
       load.receiverClosed(receiver);
+      collectionModule.receiverClosed(receiver);
       agentSession.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
@@ -306,6 +313,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async close() {
       agents.cancelAll();
       await agentSession.close();
+      await collectionModule.close();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.

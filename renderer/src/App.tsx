@@ -78,6 +78,7 @@ export function App() {
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
+  const collectionRunProgressed = useAppStore((s) => s.collectionRunProgressed);
   const agentSessionUpdated = useAppStore((s) => s.agentSessionUpdated);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   /** Requests whose offer was taken or turned down: the same request is not offered again, on any tab. */
@@ -94,6 +95,8 @@ export function App() {
   useEffect(() => {
     void appStarted();
     void useAppStore.getState().settingsRequested();
+    // Variables apply to every tab's Send, not only once Presets was opened.
+    void useAppStore.getState().collectionsRequested();
     const offStale = onHostStale(useAppStore.getState().hostLinkStale);
     const offConnection = onHostConnection(hostConnectionChanged);
     return () => {
@@ -105,6 +108,7 @@ export function App() {
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
   useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);
   useEffect(() => gateway.on.agentsUpdate(agentSessionUpdated), [agentSessionUpdated]);
+  useEffect(() => gateway.on.collectionsProgress(collectionRunProgressed), [collectionRunProgressed]);
 
   const select = (tab: TabId) => {
     const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;

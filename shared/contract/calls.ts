@@ -10,6 +10,7 @@ import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
+import { collectionCalls, collectionRunCalls, type CollectionRunProgress } from './collections';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
@@ -25,6 +26,8 @@ export const calls = {
   ...runCalls,
   ...capabilityCalls,
   ...libraryCalls,
+  ...collectionCalls,
+  ...collectionRunCalls,
   ...tokenCalls,
   ...draftCalls,
   ...settingsCalls,
@@ -47,5 +50,6 @@ export interface Pushes {
   'capabilities:progress': CapabilityProgress;
   'load:progress': LoadProgress;
   'agents:update': AgentSessionUpdate;
+  'collections:progress': CollectionRunProgress;
 }
 export type PushName = keyof Pushes;

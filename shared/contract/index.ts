@@ -11,6 +11,7 @@ export * from './runs';
 export * from './errors';
 export * from './capabilities';
 export * from './library';
+export * from './collections';
 export * from './tokens';
 export * from './drafts';
 export * from './settings';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineCall, MAX_PAYLOAD_BYTES } from './define';
 import { ProtocolSchema, type RecordedRun } from './runs';
 import type { ProtocolId, Verdict } from '../protocols/types';
+import { ExpectationSchema, type Expectation } from '../collections/expectations';
 
 export const PRESET_FORMAT = 'gateway-playground-presets';
 export const PRESET_VERSION = 2;
@@ -30,6 +31,10 @@ export interface Preset {
   stream: boolean;
   /** Set when the preset is a saved comparison: `body` is then the shared prompt (Messages shape). */
   compare?: { columns: CompareColumn[] };
+  /** Its folder in Collections, top level first; absent or [] outside every folder. */
+  folder?: string[];
+  /** What a collection run checks about its reply (docs/collections.md). */
+  expect?: Expectation;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +62,8 @@ const PresetFields = {
         .max(6),
     })
     .optional(),
+  folder: z.array(z.string().trim().min(1).max(100)).max(6).optional(),
+  expect: ExpectationSchema.optional(),
 };
 
 export const PresetSchema = z.object({

@@ -85,7 +85,7 @@ export const RunStartInput = z
     /** Capability warnings shown before sending (kept in the ledger). */
     warnings: z.array(z.string().max(500)).max(50).default([]),
     /** Who started it: compare columns and probes tag their runs. */
-    origin: z.enum(['composer', 'compare', 'probe', 'replay']).default('composer'),
+    origin: z.enum(['composer', 'compare', 'probe', 'replay', 'load', 'collection']).default('composer'),
   })
   .strict();
 export type RunStartInput = z.input<typeof RunStartInput>;

@@ -14,6 +14,7 @@ import { createLoadSlice, type LoadSlice } from './load-slice';
 import { createLocustSlice, type LocustSlice } from './locust-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
+import { createCollectionsSlice, type CollectionsSlice } from './collections-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -25,7 +26,8 @@ export type AppState = ConnectionSlice &
   LoadSlice &
   LocustSlice &
   AgentsSlice &
-  AgentSessionSlice;
+  AgentSessionSlice &
+  CollectionsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -39,4 +41,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createLocustSlice(...a),
   ...createAgentsSlice(...a),
   ...createAgentSessionSlice(...a),
+  ...createCollectionsSlice(...a),
 }));

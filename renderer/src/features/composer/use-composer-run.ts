@@ -7,6 +7,7 @@ import { defaultModel } from '../model-picker/default-model';
 import { bodyToSend } from './body-to-send';
 import type { Body } from './body-fields';
 import { answersConversation, conversationProblem } from './conversation-rules';
+import { useVariables } from '../collections/use-variables';
 
 const parse = (text: string | undefined): Body | undefined => {
   try {
@@ -79,8 +80,12 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   useDefaultModel(protocol, model);
 
   const toSend = useMemo(() => bodyToSend(protocol, body, draft), [protocol, body, draft]);
-  // The reply answers the turns it was sent with; once those were removed or changed, its tool calls go with them.
-  const answers = own.ownRunId !== undefined && answersConversation(protocol, own.sent, body);
+  const variables = useVariables(protocol, toSend);
+  // The reply answers the turns it was sent with (variables put in); once those were removed or changed, its
+  // tool calls go with them.
+  const answers =
+    own.ownRunId !== undefined &&
+    answersConversation(protocol, own.sent, variables.used.length ? variables.resolve(body) : body);
   const transcript = answers ? own.transcript : undefined;
   const pending = useMemo(() => (transcript ? pendingToolCalls(transcript) : []), [transcript]);
   const canContinue =
@@ -99,7 +104,7 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
             ? 'No profile.'
             : !model
               ? 'Pick a model first.'
-              : conversationProblem(protocol, toSend);
+              : (variables.heldBecause ?? conversationProblem(protocol, toSend));
 
   /** Starts a run of `next`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (next: Body): Promise<string | undefined> => {
@@ -107,7 +112,8 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     setStarting(true);
     setSendError(undefined);
     try {
-      const r = await runStartRequested({ profileId: profileId!, protocol, body: next, warnings, origin: 'composer' });
+      const body = variables.resolve(next);
+      const r = await runStartRequested({ profileId: profileId!, protocol, body, warnings, origin: 'composer' });
       if (r.error) setSendError(r.error.message);
       else if (r.runId) runStarted(protocol, r.runId);
       return r.runId;
