@@ -247,7 +247,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
-    ...createLibraryHandlers(ctx, presets, history),
+    ...createLibraryHandlers(ctx, presets, history, opts.version),
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),
