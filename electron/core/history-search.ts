@@ -13,6 +13,8 @@ import { writeFileAtomic } from './atomic-file';
 const MAX_WORD = 200;
 /** The most text one run keeps for search: a huge request is searched by its first this-many characters of words. */
 const MAX_TEXT = 512 * 1024;
+/** Deleted runs' lines in the search file before it is written again without them (and more than live ones). */
+const STALE_COMPACT = 1000;
 /** Run files whose header is read at once while an older run's text is made for the first time. */
 const READ_PARALLEL = 16;
 
@@ -161,10 +163,38 @@ export class SearchIndex {
     return this.texts?.get(runId);
   }
 
-  /** A deleted run: its line stays in the file until the file is written whole. */
+  /** Lines of deleted runs left in the file since it was last written whole (this session's count). */
+  private stale = 0;
+
+  /** A deleted run: its line stays in the file until the file is written whole (see compact). */
   remove(runId: string): void {
     this.texts?.delete(runId);
     this.pending.delete(runId);
+    this.stale++;
+  }
+
+  /**
+   * Writes the file again without deleted runs' lines once they outnumber the live ones: a History trimmed run by
+   * run for weeks without a search must not grow its search file without end.
+   */
+  async compact(liveIds: string[]): Promise<void> {
+    if (this.stale < STALE_COMPACT || this.stale < liveIds.length) return;
+    if (this.texts) return this.writeWhole();
+    // Being read for a search: that read writes it whole when it is done.
+    if (this.loading) return;
+    const live = new Set(liveIds);
+    const kept = new Map<string, string>();
+    const raw = await fs.readFile(this.file, 'utf8').catch(() => '');
+    for (const line of raw.split('\n')) {
+      try {
+        const [id] = JSON.parse(line) as [unknown];
+        if (typeof id === 'string' && live.has(id)) kept.set(id, line);
+      } catch {
+        // A cut line: its run's text is made again when a search needs it.
+      }
+    }
+    await writeFileAtomic(this.file, kept.size ? `${[...kept.values()].join('\n')}\n` : '');
+    this.stale = 0;
   }
 
   /** Every run's text at once (a rebuilt index), or none. */
@@ -174,8 +204,9 @@ export class SearchIndex {
     await this.writeWhole();
   }
 
-  private writeWhole(): Promise<void> {
+  private async writeWhole(): Promise<void> {
+    this.stale = 0;
     const lines = [...(this.texts ?? [])].map(([id, text]) => JSON.stringify([id, text]));
-    return writeFileAtomic(this.file, lines.length ? `${lines.join('\n')}\n` : '');
+    await writeFileAtomic(this.file, lines.length ? `${lines.join('\n')}\n` : '');
   }
 }

@@ -373,6 +373,7 @@ export class HistoryStore {
       }
       this.runs = this.runs.filter((r) => r.pinned);
       await this.saveIndex();
+      await this.search.compact(this.runs.map((r) => r.runId)).catch(() => undefined);
       return gone.length;
     });
   }
@@ -416,6 +417,7 @@ export class HistoryStore {
       this.search.remove(runId);
       await fs.rm(this.runFile(runId), { force: true });
     }
+    await this.search.compact(this.runs.map((r) => r.runId)).catch(() => undefined);
   }
 
   private saveIndex(): Promise<void> {
