@@ -359,20 +359,24 @@ describe('History over older files and at its limits', () => {
 });
 
 describe('the search file', () => {
-  it('is written again without deleted runs once they outnumber the live ones, and search still finds the rest', async () => {
-    const dir = temp();
-    const h = new HistoryStore(dir);
-    await h.load();
-    await h.updateSettings({ maxRuns: 5 });
-    for (let i = 0; i < 1_010; i++) await h.add(recorded(`run_${i}`, { prompt: `word${i}`, at: i }));
-    const lines = readFileSync(path.join(dir, 'history', 'search.jsonl'), 'utf8')
-      .trim()
-      .split('\n');
-    expect(lines.length).toBeLessThan(50);
-    const restarted = new HistoryStore(dir);
-    await restarted.load();
-    expect((await restarted.list({ text: 'word1009', limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual([
-      'run_1009',
-    ]);
-  });
+  it(
+    'is written again without deleted runs once they outnumber the live ones, and search still finds the rest',
+    { timeout: 60_000 },
+    async () => {
+      const dir = temp();
+      const h = new HistoryStore(dir);
+      await h.load();
+      await h.updateSettings({ maxRuns: 5 });
+      for (let i = 0; i < 210; i++) await h.add(recorded(`run_${i}`, { prompt: `word${i}`, at: i }));
+      const lines = readFileSync(path.join(dir, 'history', 'search.jsonl'), 'utf8')
+        .trim()
+        .split('\n');
+      expect(lines.length).toBeLessThan(20);
+      const restarted = new HistoryStore(dir);
+      await restarted.load();
+      expect((await restarted.list({ text: 'word209', limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual([
+        'run_209',
+      ]);
+    },
+  );
 });

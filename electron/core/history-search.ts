@@ -14,7 +14,7 @@ const MAX_WORD = 200;
 /** The most text one run keeps for search: a huge request is searched by its first this-many characters of words. */
 const MAX_TEXT = 512 * 1024;
 /** Deleted runs' lines in the search file before it is written again without them (and more than live ones). */
-const STALE_COMPACT = 1000;
+const STALE_COMPACT = 200;
 /** Run files whose header is read at once while an older run's text is made for the first time. */
 const READ_PARALLEL = 16;
 
