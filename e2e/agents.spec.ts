@@ -137,9 +137,13 @@ test('Connect an agent: a Claude Code–shaped request through the shown endpoin
   await expect(session.getByRole('status', { name: 'Stream status' })).toContainText('complete');
 
   await app.getByRole('tab', { name: 'History' }).click();
+  // A connected session's requests are the Agents source's, under one row for the session.
+  await app.getByRole('combobox', { name: 'Source' }).selectOption('Agents');
   const runs = app.getByRole('list', { name: 'Runs' });
   await expect(runs.getByRole('button')).toHaveCount(1);
-  await expect(runs.getByRole('button').first()).toContainText('agent');
+  await expect(runs.getByRole('button').first()).toContainText('Agents · connected session · 1 request');
+  await runs.getByRole('button').first().click();
+  await expect(runs.getByRole('button').nth(1)).toContainText('agent');
 
   await app.getByRole('tab', { name: 'Agents' }).click();
   await app.getByRole('button', { name: 'Disconnect' }).click();

@@ -2,11 +2,13 @@
  * The collections calls (docs/collections.md): folders and variables over the collection store, and where a
  * request sits over the preset store.
  */
+import { randomUUID } from 'node:crypto';
 import { importForeign } from '../../shared/collections/import-foreign';
 import { COLLECTION_RUN_LIMITS, type CollectionsState } from '../../shared/contract';
 import type { CollectionStore } from './collection-store';
 import type { CoreContext, Handlers, Receiver } from './core-context';
 import { CollectionRun } from './collection-run';
+import type { RunTag } from './runs';
 import { RunError } from './errors';
 import { startsWith, type PresetStore } from './preset-store';
 
@@ -50,11 +52,16 @@ export function createCollectionHandlers(
       if (requests.length > COLLECTION_RUN_LIMITS.requests)
         throw new RunError('invalid_input', `A run sends at most ${COLLECTION_RUN_LIMITS.requests} requests.`);
       const sink = ctx.sinkFor(receiver);
+      // History shows the run as one row: "Collection · Smoke · 5 requests" (docs/architecture.md §11).
+      const tag: RunTag = {
+        source: 'collection',
+        check: { id: `coll_${randomUUID()}`, label: `Collection · ${folder.join(' / ')}`, unit: 'request' },
+      };
       const run = new CollectionRun(
         requests,
         { folder, profileId, profileName: profile.name, concurrency },
         {
-          start: (input) => ctx.runs.start(input, sink),
+          start: (input) => ctx.runs.start(input, sink, { tag }),
           cancel: (runId) => ctx.runs.cancel(runId, sink),
           scope: (at) => collections.scopeFor(profileId, at),
           onProgress: (p) => receiver.send('collections:progress', p),

@@ -1,10 +1,13 @@
 /**
  * The library calls: presets, history, export as code and import from curl, over their stores.
  */
+import type { RecordedRun } from '../../shared/contract';
 import { exportCode, exportInputFromLedger } from '../../shared/code-export';
 import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
+import { exportRuns } from './history-export';
+import { secretsOfProfile } from './http/request';
 import type { PresetStore } from './preset-store';
 import type { CollectionStore } from './collection-store';
 import { FieldError } from './errors';
@@ -25,6 +28,9 @@ type LibraryCall =
   | 'history:delete'
   | 'history:clear'
   | 'history:settings'
+  | 'history:rename'
+  | 'history:pin'
+  | 'history:export'
   | 'history:code'
   | 'export:code'
   | 'import:curl';
@@ -36,6 +42,7 @@ export function createLibraryHandlers(
   presets: PresetStore,
   history: HistoryStore,
   collections: CollectionStore,
+  version = '0',
 ): Pick<Handlers, LibraryCall> {
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -77,6 +84,18 @@ export function createLibraryHandlers(
     },
     'history:get': ({ runId }) => recorded(runId),
     'history:delete': async ({ runId }) => ({ deleted: await history.delete(runId) }),
+    'history:rename': async ({ runId, name }) => history.rename(runId, name),
+    'history:pin': async ({ runId, pinned }) => history.pin(runId, pinned),
+    'history:export': async ({ runIds, format }) => {
+      const runs: RecordedRun[] = [];
+      for (const runId of runIds) runs.push(await recorded(runId));
+      // The profile's secrets as they are now: a key typed into it since is scrubbed from the file too.
+      const secretsOf = (run: RecordedRun) => {
+        const profile = ctx.profiles.get(run.ledger.profileId);
+        return profile ? secretsOfProfile(profile, ctx.profiles.secretsFor(profile.id)) : [];
+      };
+      return { ...exportRuns(runs, format, secretsOf, version), count: runs.length };
+    },
     'history:clear': async () => ({ deleted: await history.clear() }),
     'history:settings': async (input) =>
       input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings(),

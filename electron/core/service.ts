@@ -253,7 +253,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
-    ...createLibraryHandlers(ctx, presets, history, collections),
+    ...createLibraryHandlers(ctx, presets, history, collections, opts.version),
     ...collectionModule.handlers,
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),

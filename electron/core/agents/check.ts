@@ -2,6 +2,7 @@
  * One agent check: the scripted session (sessions.ts) sent turn by turn as ordinary runs (origin "probe",
  * so every step has a ledger and its events), judged step by step (steps.ts), ending in one verdict.
  */
+import { randomUUID } from 'node:crypto';
 import { AGENTS, type AgentId, type AgentResult, type AgentStep } from '../../../shared/agents/types';
 import { verdictOf } from '../../../shared/agents/verdict';
 import type { Block } from '../../../shared/protocols/types';
@@ -222,6 +223,10 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     { profileId: input.profileId, model: input.model, protocol: info.protocol, capability: 'tools' },
     signal,
     AGENT_RUN_TIMEOUT_MS,
+    {
+      source: 'agents',
+      check: { id: `check_${randomUUID()}`, label: `Agents · ${info.label} · ${input.model}`, unit: 'step' },
+    },
   );
   const send = sender(env, input.agent);
   const steps =
