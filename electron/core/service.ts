@@ -40,6 +40,8 @@ import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { createLoadHandlers } from './load/handlers';
 import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
+import { SavedReplayStore } from './agents/saved-replays';
+import { createReplayHandlers } from './agents/replay-handlers';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 import { createAgentSessionHandlers } from './agent-endpoint/handlers';
@@ -139,6 +141,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
+  const replayStore = new SavedReplayStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
@@ -160,6 +163,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       settings,
       loadStore,
       agentStore,
+      replayStore,
     ]) {
       problems.push(...(await store.load()));
     }
@@ -194,8 +198,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
-  const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
+  const agents = createAgentHandlers(ctx, agentStore, capabilityStore, replayStore);
   const agentSession = createAgentSessionHandlers(ctx);
+  const replays = createReplayHandlers(ctx, replayStore, agentSession.tokenOf);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -255,6 +260,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...load.handlers,
     ...agents.handlers,
     ...agentSession.handlers,
+    ...replays,
   };
 
   return {

@@ -14,7 +14,7 @@ import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
-import { agentCalls } from './agents';
+import { agentCalls, replayCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
 
 export const calls = {
@@ -29,6 +29,7 @@ export const calls = {
   ...settingsCalls,
   ...loadCalls,
   ...agentCalls,
+  ...replayCalls,
   ...agentSessionCalls,
 };
 

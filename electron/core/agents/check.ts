@@ -10,7 +10,8 @@ import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { agentStops } from './agent-reading';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
-import { replayedName, replaySession, type ReplayRequest } from './replay';
+import { replayedName, replaySession, type ReplayRequest, type ReplaySource } from './replay';
+import { asCapture, type SavedReplay } from './saved-replays';
 import { sessionLoop, timedOut, type ReplaySend } from './session-loop';
 import { claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
@@ -30,6 +31,8 @@ export interface AgentCheckInput {
   agent: AgentId;
   model: string;
   smallModel?: string;
+  /** A session saved from "Connect an agent", replayed in place of the agent's capture. */
+  replay?: SavedReplay;
 }
 
 type Json = Record<string, unknown>;
@@ -155,10 +158,16 @@ function claudeThinking(run: FinishedRun): AgentStep {
 }
 
 /** Codex's captured sessions; its reasoning items must come back encrypted to be sent back. */
-function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
+function codexSteps(send: Send, model: string, source?: ReplaySource): Promise<AgentStep[]> {
   return sessionLoop(
     replayed(send),
-    { agent: 'codex', model, sessions: SESSIONS, sent: 'the reasoning item, the function_call and its output' },
+    {
+      agent: 'codex',
+      model,
+      sessions: SESSIONS,
+      sent: 'the reasoning item, the function_call and its output',
+      source,
+    },
     codexReasoning,
   );
 }
@@ -184,8 +193,9 @@ async function claudeSteps(
   env: ProbeEnv,
   model: string,
   smallModel: string | undefined,
+  source?: ReplaySource,
 ): Promise<AgentStep[]> {
-  const { turn1 } = replaySession('claude-code', model);
+  const { turn1 } = replaySession('claude-code', model, source);
   const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(turn1.body))];
   if (smallModel) steps.push(await smallModelStep(send, smallModel, model));
   const loop = await sessionLoop(
@@ -195,6 +205,7 @@ async function claudeSteps(
       model,
       sessions: SESSIONS,
       sent: 'the signed thinking block, the tool_use and its tool_result',
+      source,
     },
     claudeThinking,
   );
@@ -202,8 +213,8 @@ async function claudeSteps(
 }
 
 /** The chat-completions agent is Qwen Code's captured session (replay.ts), judged turn 1 then turn 2 repeated. */
-async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
-  const session = replaySession('qwen-code', model);
+async function chatSteps(send: Send, model: string, source?: ReplaySource): Promise<AgentStep[]> {
+  const session = replaySession('qwen-code', model, source);
   return toolLoop(send, {
     agent: 'chat-agent',
     turn1: session.turn1,
@@ -213,6 +224,10 @@ async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
     sent: 'the assistant tool_calls and the tool message (tool_call_id round-tripped)',
   });
 }
+
+/** "the saved session “Codex on the relay” (codex_exec/0.171.0 on gpt-sim-o3, 2026-11-28)". */
+const savedName = (r: SavedReplay): string =>
+  `the saved session “${r.name}” (${r.client} on ${r.model}, ${r.savedAt.slice(0, 10)})`;
 
 export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal: AbortSignal): Promise<AgentResult> {
   const t0 = Date.now();
@@ -224,18 +239,23 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     AGENT_RUN_TIMEOUT_MS,
   );
   const send = sender(env, input.agent);
+  const { replay } = input;
+  const source = replay && { capture: asCapture(replay), tool: replay.tool, turns: replay.turns };
   const steps =
     input.agent === 'codex'
-      ? await codexSteps(send, input.model)
+      ? await codexSteps(send, input.model, source)
       : input.agent === 'claude-code'
-        ? await claudeSteps(send, env, input.model, input.smallModel)
-        : await chatSteps(send, input.model);
+        ? await claudeSteps(send, env, input.model, input.smallModel, source)
+        : await chatSteps(send, input.model, source);
   const { level, verdict } = verdictOf(steps);
   return {
     agent: input.agent,
     model: input.model,
+    ...(replay ? { replayId: replay.id } : {}),
     ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
-    replayed: replayedName(input.agent === 'chat-agent' ? 'qwen-code' : input.agent, input.model),
+    replayed: replay
+      ? savedName(replay)
+      : replayedName(input.agent === 'chat-agent' ? 'qwen-code' : input.agent, input.model),
     level,
     verdict,
     steps,

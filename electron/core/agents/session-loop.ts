@@ -7,7 +7,7 @@ import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import type { CapturedAgent } from './captures';
 import { agentStops } from './agent-reading';
-import { replaySession, type ReplayRequest } from './replay';
+import { replaySession, type ReplayRequest, type ReplaySource } from './replay';
 import { judgeCache, judgeSessions, judgeToolTurn, judgeUsage, skipped, type SessionRun } from './steps';
 
 type Json = Record<string, unknown>;
@@ -40,8 +40,13 @@ function agentFailure(agent: AgentId, run: FinishedRun | { timeout: string }): s
 }
 
 /** One more session after the first: its turn 1, the tool call, its turn 2. */
-async function oneSession(send: ReplaySend, agent: SessionAgent, model: string): Promise<SessionRun> {
-  const session = replaySession(agent, model);
+async function oneSession(
+  send: ReplaySend,
+  agent: SessionAgent,
+  model: string,
+  source?: ReplaySource,
+): Promise<SessionRun> {
+  const session = replaySession(agent, model, source);
   const t1 = await send1(send, session.turn1);
   if ('timeout' in t1) return { runs: [], failure: t1.timeout };
   const call = t1.result.transcript.blocks.find((b): b is ToolCall => b.kind === 'tool_call' && b.complete);
@@ -58,13 +63,13 @@ async function oneSession(send: ReplaySend, agent: SessionAgent, model: string):
 /** Turn 1 judged, what comes back checked (`between`), then whole sessions; cache and usage. */
 export async function sessionLoop(
   send: ReplaySend,
-  o: { agent: SessionAgent; model: string; sessions: number; sent: string },
+  o: { agent: SessionAgent; model: string; sessions: number; sent: string; source?: ReplaySource },
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;
-  const session = replaySession(o.agent, o.model);
-  const version = `${name} ${session.capture.version}`;
-  const title = `Turn 1: ${session.tool} call (as ${version} sends it)`;
+  const session = replaySession(o.agent, o.model, o.source);
+  const as = o.source ? 'as the saved session sent it' : `as ${name} ${session.capture.version} sends it`;
+  const title = `Turn 1: ${session.tool} call (${as})`;
   const first = await send1(send, session.turn1);
   if ('timeout' in first) return [timedOut('turn-1', title, first.timeout)];
   const turn1 = judgeToolTurn(first, { id: 'turn-1', title, tool: session.tool, schema: session.schema, agent: name });
@@ -90,7 +95,7 @@ export async function sessionLoop(
         : { runs: [first, t2] },
     );
   }
-  for (let i = 1; i < o.sessions; i++) sessions.push(await oneSession(send, o.agent, o.model));
+  for (let i = 1; i < o.sessions; i++) sessions.push(await oneSession(send, o.agent, o.model, o.source));
   const judged = judgeSessions(sessions, { id: 'turn-2', title: sessionsTitle, agent: name, sent: o.sent });
   if (extra?.outcome === 'fail' && judged.outcome === 'fail') extra.consequence = judged.consequence;
   const turn2s = sessions.flatMap((s) => (s.runs[1] ? [s.runs[1]] : []));
