@@ -12,7 +12,8 @@ import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
 import { replayedName, replaySession, type ReplayRequest, type ReplaySource } from './replay';
 import { asCapture, type SavedReplay } from './saved-replays';
-import { sessionLoop, timedOut, type ReplaySend } from './session-loop';
+import { sendAsAgent, sessionLoop, timedOut, type ReplaySend } from './session-loop';
+import { afterRetriesWords } from './retries';
 import { claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
 
@@ -57,10 +58,11 @@ function sender(env: ProbeEnv, agent: AgentId): Send {
   };
 }
 
-async function repeats(send: Send, body: Json, as?: ReplayRequest): Promise<FinishedRun[] | AgentStep> {
+/** Turn 2 sent TURN2_REPEATS times, each as the agent sends it: a refusal it retries is sent again (retries.ts). */
+async function repeats(send: Send, agent: AgentId, as: ReplayRequest): Promise<FinishedRun[] | AgentStep> {
   const runs: FinishedRun[] = [];
   for (let i = 0; i < TURN2_REPEATS; i++) {
-    const run = await send(body, as);
+    const { run } = await sendAsAgent(send, agent, as);
     if ('timeout' in run) return timedOut('turn-2', 'Turn 2 (stateless)', run.timeout);
     runs.push(run);
   }
@@ -81,7 +83,7 @@ async function toolLoop(
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;
-  const first = await send(o.turn1.body, o.turn1);
+  const { run: first } = await sendAsAgent(send, o.agent, o.turn1);
   if ('timeout' in first) return [timedOut('turn-1', 'Turn 1: tool call', first.timeout)];
   const turn1 = judgeToolTurn(first, {
     id: 'turn-1',
@@ -89,6 +91,7 @@ async function toolLoop(
     tool: o.tool,
     schema: o.schema,
     agent: name,
+    after: (status) => afterRetriesWords(o.agent, name, status),
   });
   const stop = turn1.ok ? agentStops(o.agent, first) : undefined;
   if (stop) {
@@ -101,10 +104,11 @@ async function toolLoop(
   const extra = between?.(first);
   if (extra) steps.push(extra);
   const second = o.turn2(first, turn1.call);
-  const runs = await repeats(send, second.body, second);
+  const runs = await repeats(send, o.agent, second);
   if (!Array.isArray(runs)) return [...steps, runs];
   const title = `Turn 2 (stateless) ×${TURN2_REPEATS}`;
-  const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent });
+  const after = (status?: number) => afterRetriesWords(o.agent, name, status);
+  const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent, after });
   if (extra?.outcome === 'fail' && turn2.outcome === 'fail') extra.consequence = turn2.consequence;
   steps.push(turn2, judgeCache(runs, name), judgeUsage(first, name));
   return steps;
