@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishedRun } from '../runs';
+import { resendsUnstreamed } from './agent-reading';
 import { afterRetriesWords, retriesFor, retryFacts, throughRetries } from './retries';
 import { judgeSessions, type SessionRun } from './steps';
 
@@ -71,7 +72,7 @@ describe('k of n sessions after the agent’s own retries', () => {
     const step = judgeSessions(sessions, O);
     expect(step.outcome).toBe('warn');
     expect(step.evidence).toBe(
-      "4 of 4 sessions completed, 2 of them only on Codex's own retries: 2 refused request(s) (HTTP 502) sent again.",
+      "4 of 4 sessions completed, 2 of them only on Codex's own retries: 2 request(s) sent again after HTTP 502.",
     );
     expect(step.consequence).toMatch(/waits through its backoff on 2 of 4 \(50 %\) sessions/);
     expect(step.runIds).toHaveLength(10);
@@ -97,5 +98,30 @@ describe('k of n sessions after the agent’s own retries', () => {
     expect(after.consequence).toMatch(
       /^Codex would fail on its second turn even after Codex's own 29 retries: Rate limited or overloaded \(HTTP 503\)/,
     );
+  });
+});
+
+describe('a malformed stream line, as Claude Code reads it', () => {
+  /** A run as the fold leaves it: its events, and a warning naming the first line that is not JSON. */
+  const withEvents = (...types: [string, string][]) => {
+    const at = types.findIndex(([, data]) => data === '{"ty');
+    return {
+      events: types.map(([type, data], seq) => ({ seq, t: seq, type, data, size: data.length })),
+      result: { warnings: at < 0 ? [] : [`Event ${at + 1} is not a JSON object and was skipped: {"ty`] },
+    } as unknown as FinishedRun;
+  };
+  const event = (data: string): [string, string] => ['content_block_delta', data];
+  const thinking = event('{"type":"content_block_delta","delta":{"type":"thinking_delta"}}');
+  const text = event('{"type":"content_block_delta","delta":{"type":"text_delta","text":"Hi"}}');
+  const done = event('{"type":"content_block_stop","index":0}');
+  const cut = event('{"ty');
+
+  it('is sent again unstreamed before the first content block is finished, and ends the turn after', () => {
+    expect(resendsUnstreamed('claude-code', withEvents(thinking, cut, text))).toBe(true);
+    expect(resendsUnstreamed('claude-code', withEvents(cut))).toBe(true);
+    expect(resendsUnstreamed('claude-code', withEvents(thinking, done, cut))).toBe(false);
+    expect(resendsUnstreamed('claude-code', withEvents(thinking, text))).toBe(false);
+    expect(resendsUnstreamed('codex', withEvents(cut))).toBe(false);
+    expect(resendsUnstreamed('chat-agent', withEvents(cut))).toBe(false);
   });
 });

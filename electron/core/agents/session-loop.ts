@@ -6,7 +6,7 @@ import { AGENTS, type AgentId, type AgentStep } from '../../../shared/agents/typ
 import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
 import type { CapturedAgent } from './captures';
-import { agentStops } from './agent-reading';
+import { agentStops, resendsUnstreamed } from './agent-reading';
 import { afterRetriesWords, mayRetry } from './retries';
 import { replaySession, type ReplayRequest, type ReplaySource } from './replay';
 import { judgeCache, judgeSessions, judgeToolTurn, judgeUsage, skipped, type SessionRun } from './steps';
@@ -34,13 +34,22 @@ export interface AgentSend {
 
 /**
  * Sends a turn as `agent` would: a refusal it retries (retries.ts, measured on the real CLI) is sent again
- * while its retries last, and a request that got no HTTP answer at all (a reset connection) once, as both CLIs do.
+ * while its retries last, a request that got no HTTP answer at all (a reset connection) once, as both CLIs do,
+ * and a stream Claude Code cannot parse before any text once more without `stream` (agent-reading.ts).
  */
 export async function sendAsAgent(send: ReplaySend, agent: AgentId, r: ReplayRequest): Promise<AgentSend> {
   const retried: FinishedRun[] = [];
   let reset = false;
+  let req = r;
   for (;;) {
-    const run = await send(r.body, r);
+    const run = await send(req.body, req);
+    if (!('timeout' in run) && req === r && resendsUnstreamed(agent, run)) {
+      // As Claude Code does on a malformed line before any text: the same turn, without `stream`.
+      const { stream: _stream, ...body } = r.body;
+      req = { ...r, body };
+      retried.push(run);
+      continue;
+    }
     if ('timeout' in run || run.result.verdict === 'complete') return { run, retried };
     const status = run.response?.status;
     const again = status === undefined ? !reset : status >= 400 && mayRetry(agent, status, retried.length);

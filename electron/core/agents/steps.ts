@@ -153,9 +153,17 @@ export interface SessionRun {
 
 /** "HTTP 429, 502": the statuses of refused attempts, each once. */
 const statusesOf = (runs: FinishedRun[]) =>
-  [...new Set(runs.map((r) => statusOf(r) ?? 'no answer'))]
-    .map((s) => (typeof s === 'number' ? `HTTP ${s}` : s))
-    .join(', ');
+  [
+    ...new Set(
+      runs.map((r) =>
+        r.result.verdict === 'complete'
+          ? 'a malformed stream line'
+          : statusOf(r) === undefined
+            ? 'no answer'
+            : `HTTP ${statusOf(r)}`,
+      ),
+    ),
+  ].join(', ');
 
 /** Every session got through; those that met refusals got through on the agent's own retries. */
 function sessionsPassed(sessions: SessionRun[], o: { id: string; title: string; agent: string; sent: string }) {
@@ -176,7 +184,7 @@ function sessionsPassed(sessions: SessionRun[], o: { id: string; title: string; 
     outcome: 'warn' as const,
     evidence:
       `${n} of ${n} sessions completed, ${rescued} of them only on ${o.agent}'s own retries: ` +
-      `${retried.length} refused request(s) (${statusesOf(retried)}) sent again.`,
+      `${retried.length} request(s) sent again after ${statusesOf(retried)}.`,
     consequence: `${o.agent} would work, but its user waits through its backoff on ${rate(rescued, n)} sessions.`,
   };
 }
