@@ -43,6 +43,8 @@ import { createLoadHandlers } from './load/handlers';
 import { createLocustHandlers } from './load/locust-handlers';
 import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
+import { SavedReplayStore } from './agents/saved-replays';
+import { createReplayHandlers } from './agents/replay-handlers';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 import { createAgentSessionHandlers } from './agent-endpoint/handlers';
@@ -142,6 +144,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
+  const replayStore = new SavedReplayStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
   const collections = new CollectionStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
@@ -165,6 +168,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       settings,
       loadStore,
       agentStore,
+      replayStore,
     ]) {
       problems.push(...(await store.load()));
     }
@@ -200,8 +204,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
   const collectionModule = createCollectionHandlers(ctx, collections, presets);
-  const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
+  const agents = createAgentHandlers(ctx, agentStore, capabilityStore, replayStore);
   const agentSession = createAgentSessionHandlers(ctx);
+  const replays = createReplayHandlers(ctx, replayStore, agentSession.tokenOf);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -263,6 +268,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...createLocustHandlers(ctx, loadStore),
     ...agents.handlers,
     ...agentSession.handlers,
+    ...replays,
   };
 
   return {

@@ -16,7 +16,7 @@ import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
 import { locustCalls } from './locust';
-import { agentCalls } from './agents';
+import { agentCalls, replayCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
 
 export const calls = {
@@ -34,6 +34,7 @@ export const calls = {
   ...loadCalls,
   ...locustCalls,
   ...agentCalls,
+  ...replayCalls,
   ...agentSessionCalls,
 };
 

@@ -67,6 +67,9 @@ export const CALL_NAMES = [
   'agents:connect',
   'agents:disconnect',
   'agents:session',
+  'replays:list',
+  'replays:save',
+  'replays:delete',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = [
