@@ -168,9 +168,9 @@ export function Conversation({ protocol }: { protocol: ProtocolId }) {
   const turns = getTurns(protocol, body);
   const tooBig = imageSizeProblem(protocol, body);
   return (
-    <section className="card turns" aria-label="Conversation">
+    <section className="card turns" aria-label="Turns">
       <div className="card-head">
-        <span className="label">Conversation</span>
+        <span className="label">Turns</span>
         <span className="muted small">
           {turns.length} turn{turns.length === 1 ? '' : 's'}
         </span>
