@@ -181,6 +181,21 @@ describe('the Conversation region', () => {
     expect(composer('chat').body).toEqual(ROUNDS.chat);
   });
 
+  it('Branch after the reply (a turn added since) keeps the reply at its place in the new draft', () => {
+    const rounds = structuredClone(ROUNDS.messages) as unknown as Body;
+    answered('messages', rounds, 'r1', text('Anything else?'));
+    const added = { role: 'user', content: 'One more.' };
+    useAppStore
+      .getState()
+      .composerBodyEdited('messages', { ...rounds, messages: [...(rounds.messages as Body[]), added] });
+    render(<Composer protocol="messages" />);
+    fireEvent.click(inRegion().getByRole('button', { name: 'Branch from message 6' }));
+    expect((composer('messages').body.messages as Body[]).slice(-2)).toEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'Anything else?' }] },
+      added,
+    ]);
+  });
+
   it('Copy puts the message on the clipboard', async () => {
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -18,6 +18,7 @@ export interface ConversationViewProps {
   onSend(): void;
 }
 
+type Body = Record<string, unknown>;
 type Item = { kind: 'message'; m: MessageView } | { kind: 'reply' };
 
 /** The run on view whose reply answers the body and is not in it: where it goes, and its (live) transcript. */
@@ -34,6 +35,13 @@ function useReply(protocol: ProtocolId) {
   if (!own.ownRunId || !own.sent || !transcript || continuedRunId === own.ownRunId || !answers) return undefined;
   if (!live && transcript.blocks.length === 0) return undefined;
   return { runId: own.ownRunId, at: turnCount(protocol, own.sent), transcript, live };
+}
+
+/** What Branch at `item` keeps: the turns up to it, with the reply shown before it joined at its place. */
+function branchBody(protocol: ProtocolId, body: Body, item: Item, reply: ReturnType<typeof useReply>): Body {
+  const upTo = item.kind === 'message' ? branchedAt(protocol, body, item.m) : keepTurns(protocol, body, reply?.at ?? 0);
+  const replyBefore = reply && (item.kind === 'reply' || item.m.turn >= reply.at);
+  return replyBefore ? withReplyAt(protocol, upTo, reply.at, reply.transcript) : upTo;
 }
 
 /** Past this many messages only those in view are rendered: a long session stays as quick to type into. */
@@ -134,14 +142,7 @@ export const ConversationView = memo(function ConversationView({
     const a: MessageActions = {
       busy,
       editLocked,
-      onBranch: () =>
-        branched(
-          protocol,
-          item.kind === 'message' || !reply
-            ? branchedAt(protocol, body, (item as { m: MessageView }).m)
-            : withReplyAt(protocol, keepTurns(protocol, body, reply.at), reply.at, reply.transcript),
-          `Branched at message ${n}`,
-        ),
+      onBranch: () => branched(protocol, branchBody(protocol, body, item, reply), `Branched at message ${n}`),
       onRegenerate: isLast ? () => onRegenerate(item.kind === 'message' ? item.m.turn : undefined) : undefined,
       variants:
         isLast && variants && shown >= 0 ? (
