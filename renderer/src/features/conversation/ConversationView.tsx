@@ -21,27 +21,35 @@ export interface ConversationViewProps {
 type Body = Record<string, unknown>;
 type Item = { kind: 'message'; m: MessageView } | { kind: 'reply' };
 
-/** The run on view whose reply answers the body and is not in it: where it goes, and its (live) transcript. */
+/**
+ * The run on view whose reply answers the body and is not in it: where it goes. Not its transcript: that changes
+ * every frame of a stream, and only the reply itself re-renders for it (`ReplyItem`), not every message.
+ */
 function useReply(protocol: ProtocolId) {
   const own = useOwnRun(protocol);
   const body = useAppStore((s) => s.composers[protocol].body);
   const continuedRunId = useAppStore((s) => s.composers[protocol].continuedRunId);
-  const transcript = useAppStore((s) => (own.ownRunId ? s.runs[own.ownRunId]?.transcript : undefined));
-  const live = useAppStore((s) => (own.ownRunId ? s.runs[own.ownRunId]?.status !== 'done' : false));
+  const shows = useAppStore((s) => {
+    const run = own.ownRunId ? s.runs[own.ownRunId] : undefined;
+    return !!run && (run.status !== 'done' || run.transcript.blocks.length > 0);
+  });
   const answers = useMemo(
     () => !!own.sent && answersConversation(protocol, own.sent, body),
     [protocol, own.sent, body],
   );
-  if (!own.ownRunId || !own.sent || !transcript || continuedRunId === own.ownRunId || !answers) return undefined;
-  if (!live && transcript.blocks.length === 0) return undefined;
-  return { runId: own.ownRunId, at: turnCount(protocol, own.sent), transcript, live };
+  const at = useMemo(() => (own.sent ? turnCount(protocol, own.sent) : 0), [protocol, own.sent]);
+  const runId = own.ownRunId && shows && answers && continuedRunId !== own.ownRunId ? own.ownRunId : undefined;
+  return useMemo(() => (runId ? { runId, at } : undefined), [runId, at]);
 }
 
+type Reply = ReturnType<typeof useReply>;
+const transcriptOf = (runId: string) => useAppStore.getState().runs[runId]?.transcript ?? { blocks: [], usage: {} };
+
 /** What Branch at `item` keeps: the turns up to it, with the reply shown before it joined at its place. */
-function branchBody(protocol: ProtocolId, body: Body, item: Item, reply: ReturnType<typeof useReply>): Body {
+function branchBody(protocol: ProtocolId, body: Body, item: Item, reply: Reply): Body {
   const upTo = item.kind === 'message' ? branchedAt(protocol, body, item.m) : keepTurns(protocol, body, reply?.at ?? 0);
   const replyBefore = reply && (item.kind === 'reply' || item.m.turn >= reply.at);
-  return replyBefore ? withReplyAt(protocol, upTo, reply.at, reply.transcript) : upTo;
+  return replyBefore ? withReplyAt(protocol, upTo, reply.at, transcriptOf(reply.runId)) : upTo;
 }
 
 /** Past this many messages only those in view are rendered: a long session stays as quick to type into. */
@@ -150,9 +158,7 @@ export const ConversationView = memo(function ConversationView({
         ) : undefined,
     };
     if (item.kind === 'reply')
-      return (
-        reply && <ReplyItem key={`reply-${reply.runId}`} transcript={reply.transcript} live={reply.live} n={n} a={a} />
-      );
+      return reply && <ReplyItem key={`reply-${reply.runId}`} runId={reply.runId} n={n} a={a} />;
     const m = item.m;
     if (m.editTurn !== undefined)
       a.onEdit = (text, send) => {

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { Transcript } from '../../../../shared/protocols/types';
+import { useAppStore } from '../../store';
 import { CopyButton } from '../../lib/CopyButton';
 import { OutputBlocks } from '../stream-viewer/Output';
 import { OutputBoundary } from '../stream-viewer/OutputBoundary';
@@ -183,23 +183,12 @@ export function MessageItem({ m, n, a }: { m: MessageView; n: number; a: Message
 }
 
 /** The run's reply at its place: streaming as it arrives, as the stream viewer shows it (the same blocks). */
-export function ReplyItem({
-  transcript,
-  live,
-  n,
-  a,
-}: {
-  transcript: Transcript;
-  live: boolean;
-  n: number;
-  a: MessageActions;
-}) {
+export function ReplyItem({ runId, n, a }: { runId: string; n: number; a: MessageActions }) {
+  const transcript = useAppStore((s) => s.runs[runId]?.transcript);
+  const live = useAppStore((s) => s.runs[runId]?.status !== 'done');
+  if (!transcript) return null;
   const copy = () =>
-    messageText({
-      parts: transcript.blocks.flatMap((b) =>
-        b.kind === 'text' || b.kind === 'refusal' ? [{ kind: 'text' as const, text: b.text }] : [],
-      ),
-    });
+    transcript.blocks.flatMap((b) => (b.kind === 'text' || b.kind === 'refusal' ? [b.text] : [])).join('\n\n');
   return (
     <article className="msg role-assistant reply" aria-label={`Message ${n}, assistant${live ? ', arriving' : ''}`}>
       <header className="msg-head">
