@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useDeferredValue, useState, type ReactNode } from 'react';
 import { useAppStore } from '../../store';
 import { CopyButton } from '../../lib/CopyButton';
 import { OutputBlocks } from '../stream-viewer/Output';
@@ -182,9 +182,16 @@ export function MessageItem({ m, n, a }: { m: MessageView; n: number; a: Message
   );
 }
 
-/** The run's reply at its place: streaming as it arrives, as the stream viewer shows it (the same blocks). */
+/** Skipped while the transcript is the same object: see ReplyItem's deferred value. */
+const Blocks = memo(OutputBlocks);
+
+/**
+ * The run's reply at its place: streaming as it arrives, as the stream viewer shows it (the same blocks, from the
+ * same transcript). Deferred: the viewer beside it has the frame first, and this copy catches up when there is
+ * time, so a firehose costs the window no more than it did before the region (the renderer bench).
+ */
 export function ReplyItem({ runId, n, a }: { runId: string; n: number; a: MessageActions }) {
-  const transcript = useAppStore((s) => s.runs[runId]?.transcript);
+  const transcript = useDeferredValue(useAppStore((s) => s.runs[runId]?.transcript));
   const live = useAppStore((s) => s.runs[runId]?.status !== 'done');
   if (!transcript) return null;
   const copy = () =>
@@ -196,7 +203,7 @@ export function ReplyItem({ runId, n, a }: { runId: string; n: number; a: Messag
         <Actions n={n} text={copy} a={a} />
       </header>
       <OutputBoundary text={copy} resetKey={transcript}>
-        <OutputBlocks transcript={transcript} live={live} />
+        <Blocks transcript={transcript} live={live} />
       </OutputBoundary>
     </article>
   );
