@@ -62,7 +62,7 @@ export async function measureConversation(page: Page): Promise<{ lines: string[]
   const lines: string[] = [];
   const over: string[] = [];
   // The kept drafts are read (a model is on view) before anything is typed: a draft restored later would replace it.
-  await page.waitForFunction(`!!document.querySelector('[data-composer="messages"] input[aria-label="Model"]')?.value`);
+  await page.locator('[data-composer="messages"] input[aria-label="Model"]:not([value=""])').waitFor();
   const short: number[][] = [];
   for (const [box] of BOXES) short.push(await keystrokes(page, box, ' and a short one'));
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('');
