@@ -116,21 +116,9 @@ function Variants({ protocol, shown, count }: { protocol: ProtocolId; shown: num
   );
 }
 
-/**
- * The request's conversation as messages, beside the form and the JSON: the same body (the store's), so the
- * three always agree, and what Send sends is what is shown here (the open reply joins at its place).
- */
-export const ConversationView = memo(function ConversationView({
-  protocol,
-  busy,
-  onRegenerate,
-  onSend,
-}: ConversationViewProps) {
+/** The body's messages, with the open reply after the turns it answered. */
+function useItems(protocol: ProtocolId) {
   const body = useAppStore((s) => s.composers[protocol].body);
-  const editLocked = useAppStore((s) => !!s.composers[protocol].jsonError);
-  const variants = useAppStore((s) => s.composers[protocol].variants);
-  const edited = useAppStore((s) => s.conversationMessageEdited);
-  const branched = useAppStore((s) => s.conversationBranched);
   const reply = useReply(protocol);
   const messages = useMemo(() => messagesOf(protocol, body), [protocol, body]);
   const items = useMemo<Item[]>(() => {
@@ -142,6 +130,24 @@ export const ConversationView = memo(function ConversationView({
   }, [messages, reply]);
   const last = items[items.length - 1];
   const lastIsReply = last?.kind === 'reply' || (last?.kind === 'message' && last.m.role === 'assistant');
+  return { body, items, reply, lastIsReply };
+}
+
+/**
+ * The request's conversation as messages, beside the form and the JSON: the same body (the store's), so the
+ * three always agree, and what Send sends is what is shown here (the open reply joins at its place).
+ */
+export const ConversationView = memo(function ConversationView({
+  protocol,
+  busy,
+  onRegenerate,
+  onSend,
+}: ConversationViewProps) {
+  const { body, items, reply, lastIsReply } = useItems(protocol);
+  const editLocked = useAppStore((s) => !!s.composers[protocol].jsonError);
+  const variants = useAppStore((s) => s.composers[protocol].variants);
+  const edited = useAppStore((s) => s.conversationMessageEdited);
+  const branched = useAppStore((s) => s.conversationBranched);
   const shown = variants ? shownVariant(protocol, body, variants, reply?.runId) : -1;
 
   const render = (item: Item, i: number) => {
