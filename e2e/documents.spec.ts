@@ -95,7 +95,7 @@ test('an image pasted from the clipboard is attached to the conversation', async
   const png = new PNG({ width: 8, height: 8 });
   png.data.fill(200);
   const b64 = PNG.sync.write(png).toString('base64');
-  const region = app.getByRole('region', { name: 'Conversation' });
+  const region = app.getByRole('region', { name: 'Turns' });
   await expect(region.getByRole('img')).toHaveCount(0);
   await app.getByRole('textbox', { name: 'Message' }).evaluate((box, data) => {
     const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
@@ -110,7 +110,7 @@ test('an image pasted from the clipboard is attached to the conversation', async
 test('Responses: a PDF dropped on the conversation is attached as an input_file', async ({ app }) => {
   await openTab(app, 'Responses');
   await pickModel(app, 'gpt-sim-4o');
-  const region = app.getByRole('region', { name: 'Conversation' });
+  const region = app.getByRole('region', { name: 'Turns' });
   await region.evaluate((el, data) => {
     const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
     const drag = new DataTransfer();

@@ -197,7 +197,7 @@ describe('paste and drop', () => {
 
   it('a PDF dropped on the conversation attaches as the protocol’s document', async () => {
     render(<Composer protocol="chat" />);
-    const region = screen.getByRole('region', { name: 'Conversation' });
+    const region = screen.getByRole('region', { name: 'Turns' });
     const file = new File([PDF], 'dropped.pdf', { type: 'application/pdf' });
     const over = new Event('dragover', { bubbles: true, cancelable: true });
     Object.assign(over, { dataTransfer: { files: [], types: ['Files'] } });

@@ -119,9 +119,9 @@ export function Conversation({ protocol }: { protocol: ProtocolId }) {
   const docsTooBig = useMemo(() => documentSizeProblem(protocol, body), [protocol, body]);
   const { attach, refused } = useAttachFile(protocol);
   return (
-    <section className="card turns" aria-label="Conversation" {...fileDropHandlers(attach)}>
+    <section className="card turns" aria-label="Turns" {...fileDropHandlers(attach)}>
       <div className="card-head">
-        <span className="label">Conversation</span>
+        <span className="label">Turns</span>
         <span className="muted small">
           {turns.length} turn{turns.length === 1 ? '' : 's'}
         </span>

@@ -214,7 +214,7 @@ export function Output({ transcript, live, empty }: OutputProps) {
   );
 }
 
-function OutputBlocks({ transcript, live, empty }: OutputProps) {
+export function OutputBlocks({ transcript, live, empty }: OutputProps) {
   return (
     <>
       {transcript.blocks.length === 0 && (
