@@ -2,9 +2,9 @@
  * The Load tab (docs/load.md): one request N times at concurrency C. While a run goes the window shows the
  * aggregates the core pushes (progress, a scatter, a histogram, rate-limit headers), never its streams.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { LoadRecord } from '../../../../shared/contract';
-import { pointOf } from '../../../../shared/load/windows';
+import { pointOf, windowSizeMs } from '../../../../shared/load/windows';
 import { useAppStore } from '../../store';
 import type { LiveLoad } from '../../store/load-slice';
 import { Histogram, RateLimits, Scatter } from './Charts';
@@ -59,7 +59,31 @@ function OverTimeOf({ live, record }: { live?: LiveLoad; record?: LoadRecord }) 
       />
     );
   if (!live) return null;
-  return <OverTime points={live.points} rateLimits={live.rateLimits} elapsedMs={live.elapsedMs} shape={live.shape} />;
+  return <LiveOverTime live={live} />;
+}
+
+/**
+ * A running load's figures over time, drawn once per window that has ended rather than at every push: a window
+ * still filling says little, and five charts four times a second were most of the tab's work during a run.
+ */
+function LiveOverTime({ live }: { live: LiveLoad }) {
+  const windowMs = windowSizeMs(live.elapsedMs);
+  const edge = Math.floor(live.elapsedMs / windowMs) * windowMs;
+  const ended = live.state !== 'running' && live.state !== 'stopping';
+  const key = ended ? `${live.loadId} end` : `${live.loadId} ${edge}`;
+  const [held, setHeld] = useState({ key: '', live });
+  // State derived from the pushes (React's "storing information from previous renders"): the points as they were
+  // when the last window ended, kept until the next one ends.
+  if (held.key !== key) setHeld({ key, live });
+  const shown = held.key === key ? held.live : live;
+  return (
+    <OverTime
+      points={shown.points}
+      rateLimits={shown.rateLimits}
+      elapsedMs={ended ? shown.elapsedMs : edge}
+      shape={shown.shape}
+    />
+  );
 }
 
 function Progress({ live }: { live: LiveLoad }) {
