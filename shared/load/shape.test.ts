@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LoadShapeSchema, peakConcurrency, shapeDurationS, stageEndsS, targetAt } from './shape';
+import {
+  arrivalGapMs,
+  LoadShapeSchema,
+  openSegments,
+  peakConcurrency,
+  shapeDurationS,
+  stageEndsS,
+  targetAt,
+} from './shape';
 
 describe('load shapes', () => {
   it('ramps concurrency in a straight line and ends with its time', () => {
@@ -50,5 +58,23 @@ describe('load shapes', () => {
         ],
       }),
     ).toThrow(/3600 s in all/);
+  });
+});
+
+describe('open-loop arrivals', () => {
+  it('lists the open stretches with their rates, and spaces arrivals evenly or exponentially', () => {
+    const shape = LoadShapeSchema.parse({
+      kind: 'stages',
+      stages: [
+        { durationS: 2, concurrency: 4 },
+        { durationS: 3, ratePerSec: 10 },
+      ],
+    });
+    expect(openSegments(shape)).toEqual([{ stage: 1, startMs: 2_000, endMs: 5_000, ratePerSec: 10 }]);
+    expect(openSegments({ kind: 'fixed' })).toEqual([]);
+    expect(arrivalGapMs('steady', 20, 0.9)).toBe(50);
+    // Inverse transform: u = 1 − e^(−1) gives exactly the mean gap; u = 0 gives none.
+    expect(arrivalGapMs('poisson', 20, 1 - Math.exp(-1))).toBeCloseTo(50, 9);
+    expect(arrivalGapMs('poisson', 20, 0)).toBeCloseTo(0, 12);
   });
 });

@@ -130,3 +130,38 @@ export function peakConcurrency(shape: LoadShape): number | undefined {
       return undefined;
   }
 }
+
+/** A stretch of the run with one kind of traffic: closed loop (a concurrency) or open loop (a rate). */
+export interface ShapeSegment {
+  stage: number;
+  startMs: number;
+  endMs: number;
+  concurrency?: number;
+  ratePerSec?: number;
+}
+
+/** The shape's open-loop stretches in order: where arrivals are due, and at what rate. */
+export function openSegments(shape: LoadShape): ShapeSegment[] {
+  if (shape.kind === 'soak')
+    return [{ stage: 0, startMs: 0, endMs: shape.durationS * 1000, ratePerSec: shape.ratePerSec }];
+  if (shape.kind !== 'stages') return [];
+  let t = 0;
+  return shape.stages.flatMap((s, stage) => {
+    const startMs = t * 1000;
+    t += s.durationS;
+    return 'ratePerSec' in s ? [{ stage, startMs, endMs: t * 1000, ratePerSec: s.ratePerSec }] : [];
+  });
+}
+
+/**
+ * Milliseconds to the next open-loop arrival at `ratePerSec`: 1/rate when steady; an exponential gap when
+ * Poisson (inverse transform of a uniform `u` in [0, 1)), whose mean is 1/rate.
+ */
+export function arrivalGapMs(arrival: Arrival, ratePerSec: number, u: number = Math.random()): number {
+  const mean = 1000 / ratePerSec;
+  return arrival === 'poisson' ? -Math.log(1 - u) * mean : mean;
+}
+
+/** How open-loop arrivals of the shape are spaced (N × C and a ramp have none). */
+export const arrivalOf = (shape: LoadShape): Arrival =>
+  shape.kind === 'stages' || shape.kind === 'soak' ? shape.arrival : 'steady';
