@@ -167,9 +167,18 @@ export function HistoryTab() {
         />
         {history.total === 0 && (
           <p className="muted empty">
-            {filter.source && filter.source !== 'all'
-              ? 'No runs from this source: choose another Source, or All.'
-              : 'No runs yet: every finished run lands here.'}
+            {filter.source === 'load' ? (
+              <>
+                A load run is kept whole in the Load tab, not request by request here.{' '}
+                <button type="button" className="small" onClick={() => tabSelected('load')}>
+                  Open Load
+                </button>
+              </>
+            ) : filter.source && filter.source !== 'all' ? (
+              'No runs from this source: choose another Source, or All.'
+            ) : (
+              'No runs yet: every finished run lands here.'
+            )}
           </p>
         )}
       </div>
