@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { LoadProgress, LoadRecord, LoadRecordSummary, LoadStartInput } from '../../../shared/contract';
-import { LoadShapeSchema, type LoadShape, type ShapeKind } from '../../../shared/load/shape';
+import type { LoadShape, ShapeKind } from '../../../shared/load/shape';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -78,6 +78,14 @@ export const DEFAULT_LOAD_SETTINGS: LoadSettings = {
   ],
 };
 
+/**
+ * The shape as the engine reads it (open-loop arrivals steady unless chosen). Not LoadShapeSchema.parse: the
+ * store loads at start-up, and zod must stay out of that script (docs/architecture.md §9).
+ */
+function shapeOf(s: NonNullable<LoadStartInput['shape']>): LoadShape {
+  return s.kind === 'stages' || s.kind === 'soak' ? { ...s, arrival: s.arrival ?? 'steady' } : s;
+}
+
 export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, get) => {
   const fetchRecord = async (loadId: string) => {
     if (get().loadRecords[loadId]) return;
@@ -102,7 +110,7 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
         elapsedMs: 0,
         points: [],
         rateLimits: [],
-        shape: input.shape && LoadShapeSchema.parse(input.shape),
+        shape: input.shape && shapeOf(input.shape),
       },
     });
   };

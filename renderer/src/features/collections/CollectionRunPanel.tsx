@@ -61,7 +61,7 @@ export function CollectionRunPanel() {
   const done = run.state !== 'running';
   return (
     <section className="collection-run" role="region" aria-label="Collection run">
-      <header className="row">
+      <div className="row collection-run-head">
         <h3>
           {run.folder.join(' / ')} on {run.profileName}
         </h3>
@@ -88,7 +88,7 @@ export function CollectionRunPanel() {
             Export JUnit
           </button>
         )}
-      </header>
+      </div>
       <table className="collection-run-table">
         <thead>
           <tr>

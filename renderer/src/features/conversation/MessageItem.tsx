@@ -156,7 +156,7 @@ export function MessageItem({ m, n, a }: { m: MessageView; n: number; a: Message
   let images = 0;
   return (
     <article className={`msg role-${m.role}`} aria-label={`Message ${n}, ${ROLE_WORD[m.role]}`}>
-      <header className="msg-head">
+      <div className="msg-head">
         <span className="msg-role">{ROLE_WORD[m.role]}</span>
         <Actions
           n={n}
@@ -164,7 +164,7 @@ export function MessageItem({ m, n, a }: { m: MessageView; n: number; a: Message
           a={a}
           onEditStart={a.onEdit && !editing ? () => setEditing(true) : undefined}
         />
-      </header>
+      </div>
       {editing && a.onEdit ? (
         <Editor
           n={n}
@@ -198,10 +198,10 @@ export function ReplyItem({ runId, n, a }: { runId: string; n: number; a: Messag
     transcript.blocks.flatMap((b) => (b.kind === 'text' || b.kind === 'refusal' ? [b.text] : [])).join('\n\n');
   return (
     <article className="msg role-assistant reply" aria-label={`Message ${n}, assistant${live ? ', arriving' : ''}`}>
-      <header className="msg-head">
+      <div className="msg-head">
         <span className="msg-role">assistant{live ? ' · arriving…' : ''}</span>
         <Actions n={n} text={copy} a={a} />
-      </header>
+      </div>
       <OutputBoundary text={copy} resetKey={transcript}>
         <Blocks transcript={transcript} live={live} />
       </OutputBoundary>

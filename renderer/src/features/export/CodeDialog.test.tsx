@@ -143,9 +143,9 @@ describe('export as code from the composer', () => {
 describe('export as code from History', () => {
   it('"Code…" on a recorded run exports its request exactly as sent, not the composer\'s, with the key as <API_KEY>', async () => {
     render(<HistoryTab />);
-    // (The search box says what it looks through: the whole output, the model and the profile.)
+    // (The search box says what it looks through: the prompts, the whole output, the model and a run's name.)
     const search = screen.getByRole('textbox', { name: 'Search history' }) as HTMLInputElement;
-    expect(search.placeholder).toBe('search output, model, profile');
+    expect(search.placeholder).toBe('search prompts, output, model, name');
     const run = await screen.findByRole('button', { name: /gpt-sim-4o/ });
     await act(async () => {
       fireEvent.click(run);
