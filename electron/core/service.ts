@@ -43,6 +43,8 @@ import { AgentStore } from './agents/store';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 import { createAgentSessionHandlers } from './agent-endpoint/handlers';
+import { PriceStore } from './pricing/price-store';
+import { createPricing } from './pricing/handlers';
 
 export interface CoreOptions {
   dataDir: string;
@@ -144,6 +146,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
   const loadStore = new LoadStore(opts.dataDir);
+  const priceStore = new PriceStore(opts.dataDir);
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -160,6 +163,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       settings,
       loadStore,
       agentStore,
+      priceStore,
     ]) {
       problems.push(...(await store.load()));
     }
@@ -196,6 +200,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const load = createLoadHandlers(ctx, loadStore);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
   const agentSession = createAgentSessionHandlers(ctx);
+  const pricing = createPricing(ctx, priceStore);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -218,6 +223,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       await capabilities.forgetProfile(id);
       await agents.forgetProfile(id);
       await models.forget(id);
+      await priceStore.forget(id);
       return state;
     },
     'profiles:select': async ({ id }) => {
@@ -255,6 +261,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...load.handlers,
     ...agents.handlers,
     ...agentSession.handlers,
+    ...pricing.handlers,
   };
 
   return {

@@ -16,6 +16,7 @@ import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
 import { agentCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
+import { priceCalls } from './prices';
 
 export const calls = {
   ...appCalls,
@@ -30,6 +31,7 @@ export const calls = {
   ...loadCalls,
   ...agentCalls,
   ...agentSessionCalls,
+  ...priceCalls,
 };
 
 export type Calls = typeof calls;

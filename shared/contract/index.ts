@@ -17,6 +17,7 @@ export * from './settings';
 export * from './load';
 export * from './agents';
 export * from './agent-session';
+export * from './prices';
 export * from './calls';
 export * from './names';
 export * from './api';

@@ -53,6 +53,10 @@ export const CALL_NAMES = [
   'agents:connect',
   'agents:disconnect',
   'agents:session',
+  'prices:get',
+  'prices:save',
+  'prices:quote',
+  'models:limits',
 ] as const satisfies readonly CallName[];
 
 export const PUSH_NAMES = [
