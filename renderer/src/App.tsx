@@ -19,6 +19,7 @@ import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 import { bringPair } from './store/settings-slice';
 import { ShortcutsDialog } from './features/shell/ShortcutsDialog';
 import { ThemePicker } from './features/shell/ThemePicker';
+import { PricesButton } from './features/pricing/PricesDialog';
 import { TAB_ORDER, tabKeyTarget, type ShortcutAction } from './features/shell/shortcuts';
 import { runShortcut, useGlobalShortcuts, useTheme } from './features/shell/use-shell';
 import { isProtocolTab } from './features/shell/tabs';
@@ -154,6 +155,7 @@ export function App() {
           Gateway Playground
         </div>
         <ProfilePicker />
+        <PricesButton />
         <ThemePicker />
         <button
           type="button"

@@ -13,6 +13,7 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
+import { createPricesSlice, type PricesSlice } from './prices-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -23,7 +24,8 @@ export type AppState = ConnectionSlice &
   SettingsSlice &
   LoadSlice &
   AgentsSlice &
-  AgentSessionSlice;
+  AgentSessionSlice &
+  PricesSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -36,4 +38,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createLoadSlice(...a),
   ...createAgentsSlice(...a),
   ...createAgentSessionSlice(...a),
+  ...createPricesSlice(...a),
 }));

@@ -1,0 +1,132 @@
+/**
+ * The cost in the metrics line and the "Prices" dialog, against the typed fake of the contract: the figure is
+ * the core's quote with its source in words, "no price" when none is known, and a price saved in the dialog
+ * is quoted again at once.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { CostQuote, PriceSettings } from '../../../../shared/contract';
+
+vi.mock('../../bridge', () => import('../../test/fake-gateway'));
+
+import { useAppStore } from '../../store';
+import { answers, calls, resetGateway } from '../../test/fake-gateway';
+import { completedRun } from '../../test/runs';
+import { StreamViewer } from '../stream-viewer/StreamViewer';
+import { PricesButton } from './PricesDialog';
+
+const pristine = useAppStore.getState();
+const usage = { inputTotal: 1_200, inputCached: 200, inputCacheWrite: 100, output: 300 };
+let saved: PriceSettings = { multiplier: 1, overrides: {} };
+
+/** A core that prices claude-sonnet-4-5 at $0.0123 list, and anything with an override at its input rate × 1e-4. */
+function quoteOf(models: string[]): CostQuote {
+  const id = models.find((m) => saved.overrides[m]);
+  if (id)
+    return {
+      kind: 'priced',
+      usd: saved.overrides[id].inputMtok * 1e-4,
+      source: 'override',
+      multiplier: 1,
+      pricedAs: id,
+    };
+  if (models.includes('claude-sonnet-4-5'))
+    return {
+      kind: 'priced',
+      usd: 0.0123 * saved.multiplier,
+      source: 'list',
+      multiplier: saved.multiplier,
+      pricedAs: 'anthropic/claude-sonnet-4-5',
+    };
+  return { kind: 'none', reason: `no list price is known for ${models[0]}` };
+}
+
+beforeEach(() => {
+  useAppStore.setState(pristine, true);
+  resetGateway();
+  saved = { multiplier: 1, overrides: {} };
+  answers['prices:quote'] = async ({ items }) => ({ ok: true, value: { quotes: items.map((i) => quoteOf(i.models)) } });
+  answers['prices:get'] = async () => ({ ok: true, value: saved });
+  answers['prices:save'] = async ({ prices }) => {
+    saved = { multiplier: prices.multiplier, overrides: prices.overrides };
+    return { ok: true, value: saved };
+  };
+});
+afterEach(cleanup);
+
+function showRun(model: string) {
+  const run = completedRun('r1', { blocks: [], usage });
+  run.result!.metrics.usage = usage;
+  run.ledger = {
+    runId: 'r1',
+    protocol: 'messages',
+    profileId: 'demo',
+    profileName: 'Demo',
+    model,
+    stream: true,
+    method: 'POST',
+    url: 'u',
+    headers: {},
+    body: JSON.stringify({ model, max_tokens: 100, messages: [] }),
+    bodyBytes: 2,
+    startedAt: '',
+    warnings: [],
+  };
+  act(() =>
+    useAppStore.setState({
+      runs: { r1: run },
+      profiles: { activeId: 'demo', profiles: [] } as unknown as ReturnType<typeof useAppStore.getState>['profiles'],
+    }),
+  );
+  render(
+    <>
+      <PricesButton />
+      <StreamViewer runId="r1" />
+    </>,
+  );
+}
+
+describe('the cost in the metrics line', () => {
+  it('shows the list price of a model the price library knows, quoted from the usage reported', async () => {
+    showRun('claude-sonnet-4-5');
+    expect(await screen.findByRole('button', { name: 'cost $0.0123 (list price)' })).toBeTruthy();
+    const asked = calls.find((c) => c.call === 'prices:quote');
+    expect(asked?.input).toEqual({ profileId: 'demo', items: [{ models: ['claude-sonnet-4-5'], usage }] });
+  });
+
+  it('says "no price" for a model nobody priced, and a price set in Prices shows at once', async () => {
+    showRun('claude-sim-sonnet');
+    const figure = await screen.findByRole('button', { name: 'cost no price' });
+    fireEvent.click(figure);
+    const dialog = await screen.findByRole('dialog', { name: 'Prices' });
+    // The dialog opens on the run's model, so pricing it is one step.
+    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('claude-sim-sonnet');
+    fireEvent.change(screen.getByLabelText('Input $ per 1M tokens'), { target: { value: '50' } });
+    fireEvent.change(screen.getByLabelText('Output $ per 1M tokens'), { target: { value: '100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
+    expect(dialog.textContent).toContain('claude-sim-sonnet');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'cost $0.0050 (your price)' })).toBeTruthy();
+    expect(saved.overrides['claude-sim-sonnet']).toEqual({ inputMtok: 50, outputMtok: 100 });
+  });
+
+  it('a multiplier scales the list price, and says so', async () => {
+    showRun('claude-sonnet-4-5');
+    await screen.findByRole('button', { name: 'cost $0.0123 (list price)' });
+    fireEvent.click(screen.getByRole('button', { name: 'Prices…' }));
+    await screen.findByRole('dialog', { name: 'Prices' });
+    await waitFor(() => expect((screen.getByLabelText('List price multiplier') as HTMLInputElement).value).toBe('1'));
+    fireEvent.change(screen.getByLabelText('List price multiplier'), { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'cost $0.0246 (list price ×2)' })).toBeTruthy();
+  });
+
+  it('refuses a price that is not a number, and keeps nothing', async () => {
+    showRun('claude-sim-sonnet');
+    fireEvent.click(await screen.findByRole('button', { name: 'cost no price' }));
+    await screen.findByRole('dialog', { name: 'Prices' });
+    fireEvent.change(screen.getByLabelText('Input $ per 1M tokens'), { target: { value: 'cheap' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
+    expect(screen.getByRole('alert').textContent).toContain('dollars per million tokens');
+  });
+});
