@@ -63,3 +63,12 @@ export function fitWarning(
     return `Too long for this model: the input alone is ${n(inputTokens)} tokens and the model holds ${n(contextWindow)}. Shorten it before sending.`;
   return `Will not fit: ${n(inputTokens)} input tokens plus ${n(reserved)} reserved for the reply (max tokens) is more than the model’s ${n(contextWindow)}-token context window. Lower max tokens to ${n(contextWindow - inputTokens)} or shorten the input.`;
 }
+
+/** The output a request reserves, from whichever cap field its protocol reads (docs/protocols.md §8). */
+export function outputCap(body: Record<string, unknown>): number | undefined {
+  for (const k of ['max_tokens', 'max_completion_tokens', 'max_output_tokens']) {
+    const v = body[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  }
+  return undefined;
+}

@@ -20,8 +20,12 @@ export interface PricesSlice {
   /** Saved first, applied once the core has it; the error when it did not stick. */
   pricesSaved(profileId: string, prices: PriceSettings): Promise<AppError | undefined>;
   costQuoteRequested(profileId: string, items: QuoteItem[]): Promise<Result<{ quotes: CostQuote[] }>>;
-  modelLimitsRequested(profileId: string, model: string): Promise<Result<ModelLimits>>;
+  /** Each model's limits once asked, by `profileId model`: the picker and the token counter share them. */
+  modelLimits: Record<string, ModelLimits>;
+  modelLimitsRequested(profileId: string, model: string): Promise<void>;
 }
+
+export const limitsKey = (profileId: string, model: string) => `${profileId} ${model}`;
 
 export const createPricesSlice: StateCreator<AppState, [], [], PricesSlice> = (set, get) => ({
   prices: {},
@@ -39,5 +43,9 @@ export const createPricesSlice: StateCreator<AppState, [], [], PricesSlice> = (s
     return undefined;
   },
   costQuoteRequested: (profileId, items) => gateway.prices.quote({ profileId, items }),
-  modelLimitsRequested: (profileId, model) => gateway.models.limits({ profileId, model }),
+  modelLimits: {},
+  async modelLimitsRequested(profileId, model) {
+    const r = await gateway.models.limits({ profileId, model });
+    if (r.ok) set({ modelLimits: { ...get().modelLimits, [limitsKey(profileId, model)]: r.value } });
+  },
 });
