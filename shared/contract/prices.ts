@@ -49,6 +49,8 @@ export const QuoteItemSchema = z
     /** The model asked for, then the one the gateway reported: the first that has a price is used. */
     models: z.array(z.string().max(300)).max(3),
     usage: UsageSchema,
+    /** Priced with this profile's prices instead of the call's (Compare columns may each use another). */
+    profileId: z.string().min(1).max(100).optional(),
   })
   .strict();
 export type QuoteItem = z.input<typeof QuoteItemSchema>;

@@ -24,7 +24,9 @@ export function createPricing(ctx: CoreContext, store: PriceStore): Pricing {
   const quote = async (profileId: string, items: readonly QuoteItem[]): Promise<CostQuote[]> => {
     const { quoteCost } = await import('./price-table');
     const settings: PriceSettings = store.get(profileId);
-    return items.map((item) => quoteCost(item.models, item.usage, settings));
+    return items.map((item) =>
+      quoteCost(item.models, item.usage, item.profileId ? store.get(item.profileId) : settings),
+    );
   };
   return {
     quote,

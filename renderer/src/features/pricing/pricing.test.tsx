@@ -14,6 +14,7 @@ import { answers, calls, resetGateway } from '../../test/fake-gateway';
 import { completedRun } from '../../test/runs';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 import { PricesButton } from './PricesDialog';
+import { SummaryTable } from '../compare/SummaryTable';
 
 const pristine = useAppStore.getState();
 const usage = { inputTotal: 1_200, inputCached: 200, inputCacheWrite: 100, output: 300 };
@@ -128,5 +129,34 @@ describe('the cost in the metrics line', () => {
     fireEvent.change(screen.getByLabelText('Input $ per 1M tokens'), { target: { value: 'cheap' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
     expect(screen.getByRole('alert').textContent).toContain('dollars per million tokens');
+  });
+});
+
+describe('the cost in the Compare summary', () => {
+  it('gives each column its cost under its own profile, and totals what was priced', async () => {
+    saved = { multiplier: 1, overrides: { 'gpt-sim-4o': { inputMtok: 100, outputMtok: 1 } } };
+    const result = (model: string) => {
+      const r = completedRun(model, { blocks: [], usage, model }).result!;
+      r.metrics.usage = usage;
+      return r;
+    };
+    act(() =>
+      useAppStore.setState({
+        profiles: { activeId: 'demo', profiles: [] } as unknown as ReturnType<typeof useAppStore.getState>['profiles'],
+        compareColumns: [
+          { profileId: 'demo', protocol: 'messages', model: 'claude-sonnet-4-5' },
+          { profileId: 'relay', protocol: 'chat', model: 'gpt-sim-4o' },
+          { profileId: 'demo', protocol: 'responses', model: 'gpt-sim-mini' },
+        ],
+      }),
+    );
+    render(<SummaryTable results={[result('claude-sonnet-4-5'), result('gpt-sim-4o'), result('gpt-sim-mini')]} />);
+    const table = screen.getByRole('table', { name: 'Comparison summary' });
+    await waitFor(() => expect(table.textContent).toContain('$0.0123 (list price)'));
+    expect(table.textContent).toContain('$0.0100 (your price)');
+    expect(table.textContent).toContain('no price');
+    expect(screen.getByLabelText(/^total cost/).textContent).toBe('$0.0223 (1 run without a price left out)');
+    const asked = calls.find((c) => c.call === 'prices:quote');
+    expect(asked?.input.items.map((i) => i.profileId)).toEqual(['demo', 'relay', 'demo']);
   });
 });
