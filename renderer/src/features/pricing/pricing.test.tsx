@@ -15,6 +15,8 @@ import { completedRun } from '../../test/runs';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
 import { PricesButton } from './PricesDialog';
 import { SummaryTable } from '../compare/SummaryTable';
+import { LoadCost } from './LoadCost';
+import type { LoadRecord } from '../../../../shared/contract';
 
 const pristine = useAppStore.getState();
 const usage = { inputTotal: 1_200, inputCached: 200, inputCacheWrite: 100, output: 300 };
@@ -55,6 +57,9 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
+/** The machine running the suite may be busy: a quote is two promise hops and a render, not a timed thing. */
+const SLOW = { timeout: 5_000 };
+
 function showRun(model: string) {
   const run = completedRun('r1', { blocks: [], usage });
   run.result!.metrics.usage = usage;
@@ -90,16 +95,16 @@ function showRun(model: string) {
 describe('the cost in the metrics line', () => {
   it('shows the list price of a model the price library knows, quoted from the usage reported', async () => {
     showRun('claude-sonnet-4-5');
-    expect(await screen.findByRole('button', { name: 'cost $0.0123 (list price)' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'cost $0.0123 (list price)' }, SLOW)).toBeTruthy();
     const asked = calls.find((c) => c.call === 'prices:quote');
     expect(asked?.input).toEqual({ profileId: 'demo', items: [{ models: ['claude-sonnet-4-5'], usage }] });
   });
 
   it('says "no price" for a model nobody priced, and a price set in Prices shows at once', async () => {
     showRun('claude-sim-sonnet');
-    const figure = await screen.findByRole('button', { name: 'cost no price' });
+    const figure = await screen.findByRole('button', { name: 'cost no price' }, SLOW);
     fireEvent.click(figure);
-    const dialog = await screen.findByRole('dialog', { name: 'Prices' });
+    const dialog = await screen.findByRole('dialog', { name: 'Prices' }, SLOW);
     // The dialog opens on the run's model, so pricing it is one step.
     expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('claude-sim-sonnet');
     fireEvent.change(screen.getByLabelText('Input $ per 1M tokens'), { target: { value: '50' } });
@@ -107,25 +112,25 @@ describe('the cost in the metrics line', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
     expect(dialog.textContent).toContain('claude-sim-sonnet');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('button', { name: 'cost $0.0050 (your price)' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'cost $0.0050 (your price)' }, SLOW)).toBeTruthy();
     expect(saved.overrides['claude-sim-sonnet']).toEqual({ inputMtok: 50, outputMtok: 100 });
   });
 
   it('a multiplier scales the list price, and says so', async () => {
     showRun('claude-sonnet-4-5');
-    await screen.findByRole('button', { name: 'cost $0.0123 (list price)' });
+    await screen.findByRole('button', { name: 'cost $0.0123 (list price)' }, SLOW);
     fireEvent.click(screen.getByRole('button', { name: 'Prices…' }));
-    await screen.findByRole('dialog', { name: 'Prices' });
+    await screen.findByRole('dialog', { name: 'Prices' }, SLOW);
     await waitFor(() => expect((screen.getByLabelText('List price multiplier') as HTMLInputElement).value).toBe('1'));
     fireEvent.change(screen.getByLabelText('List price multiplier'), { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('button', { name: 'cost $0.0246 (list price ×2)' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'cost $0.0246 (list price ×2)' }, SLOW)).toBeTruthy();
   });
 
   it('refuses a price that is not a number, and keeps nothing', async () => {
     showRun('claude-sim-sonnet');
-    fireEvent.click(await screen.findByRole('button', { name: 'cost no price' }));
-    await screen.findByRole('dialog', { name: 'Prices' });
+    fireEvent.click(await screen.findByRole('button', { name: 'cost no price' }, SLOW));
+    await screen.findByRole('dialog', { name: 'Prices' }, SLOW);
     fireEvent.change(screen.getByLabelText('Input $ per 1M tokens'), { target: { value: 'cheap' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set price' }));
     expect(screen.getByRole('alert').textContent).toContain('dollars per million tokens');
@@ -152,11 +157,39 @@ describe('the cost in the Compare summary', () => {
     );
     render(<SummaryTable results={[result('claude-sonnet-4-5'), result('gpt-sim-4o'), result('gpt-sim-mini')]} />);
     const table = screen.getByRole('table', { name: 'Comparison summary' });
-    await waitFor(() => expect(table.textContent).toContain('$0.0123 (list price)'));
+    await waitFor(() => expect(table.textContent).toContain('$0.0123 (list price)'), SLOW);
     expect(table.textContent).toContain('$0.0100 (your price)');
     expect(table.textContent).toContain('no price');
     expect(screen.getByLabelText(/^total cost/).textContent).toBe('$0.0223 (1 run without a price left out)');
     const asked = calls.find((c) => c.call === 'prices:quote');
     expect(asked?.input.items.map((i) => i.profileId)).toEqual(['demo', 'relay', 'demo']);
+  });
+});
+
+describe('the cost of a load run', () => {
+  it('sums the requests that reported usage, quoting each distinct usage once, and gives the cost per 1,000', async () => {
+    const row = (i: number, reported: boolean) => ({
+      i,
+      startMs: i,
+      verdict: reported ? ('complete' as const) : ('http-error' as const),
+      e2eMs: 10,
+      itlMs: [],
+      reason: '',
+      ...(reported ? { inputTokens: 1_200, outputTokens: 300, cacheReadTokens: 200, cacheWriteTokens: 100 } : {}),
+    });
+    const record = {
+      model: 'claude-sonnet-4-5',
+      request: { profileId: 'demo', model: 'claude-sonnet-4-5' },
+      rows: [row(0, true), row(1, true), row(2, true), row(3, false)],
+    } as unknown as LoadRecord;
+    render(
+      <dl>
+        <LoadCost record={record} />
+      </dl>,
+    );
+    await waitFor(() => expect(screen.getByLabelText('Cost').textContent).toContain('$0.0369'), SLOW);
+    expect(screen.getByLabelText('Cost per 1,000 requests').textContent).toContain('$12.3000');
+    const asked = calls.find((c) => c.call === 'prices:quote');
+    expect(asked?.input.items).toEqual([{ models: ['claude-sonnet-4-5'], usage }]);
   });
 });
