@@ -56,6 +56,7 @@ export const CALL_NAMES = [
   'prices:get',
   'prices:save',
   'prices:quote',
+  'prices:runs',
   'models:limits',
 ] as const satisfies readonly CallName[];
 

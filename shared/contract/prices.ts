@@ -70,6 +70,17 @@ export type CostQuote =
 
 export const QUOTE_LIMIT = 10_000;
 
+/** What a set of runs cost together (an agent check, a collection run), from the runs the core still holds. */
+export interface RunsCost {
+  usd: number;
+  /** Runs priced into `usd`. */
+  priced: number;
+  /** Runs with no price (an unknown model, no usage reported): left out of `usd`. */
+  unpriced: number;
+  /** Runs the core no longer holds in memory (after a restart): not counted at all. */
+  missing: number;
+}
+
 /** A model's window and output cap, and who said so. */
 export interface ModelLimits {
   model: string;
@@ -87,6 +98,9 @@ export const priceCalls = {
   'prices:save': defineCall<PriceSettings>()(z.object({ profileId: ProfileId, prices: PriceSettingsSchema }).strict()),
   'prices:quote': defineCall<{ quotes: CostQuote[] }>()(
     z.object({ profileId: ProfileId, items: z.array(QuoteItemSchema).max(QUOTE_LIMIT) }).strict(),
+  ),
+  'prices:runs': defineCall<RunsCost>()(
+    z.object({ profileId: ProfileId, runIds: z.array(z.string().min(1).max(100)).max(1_000) }).strict(),
   ),
   /** The model's limits: the gateway's own figure when its models entry gives one, else the catalog's. */
   'models:limits': defineCall<ModelLimits>()(z.object({ profileId: ProfileId, model: z.string().max(300) }).strict()),

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CostQuote, ModelLimits, PriceSettings } from '../../../shared/contract';
+import type { CostQuote, ModelLimits, PriceSettings, RunsCost } from '../../../shared/contract';
 import { Capture, newCore, tempDir, value } from '../testing/core-harness';
 
 let relay: http.Server;
@@ -87,6 +87,28 @@ describe('prices and limits through dispatch', () => {
       receiver,
     );
     expect(bad.ok).toBe(false);
+    await core.close();
+  });
+
+  it('totals the runs of a check from the usage each reported, and counts those it no longer holds', async () => {
+    const { core } = await newCore();
+    const capture = new Capture();
+    const body = { model: 'claude-sim-sonnet', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] };
+    const { runId } = value<{ runId: string }>(
+      await core.dispatch('runs:start', { profileId: 'demo', protocol: 'messages', body }, capture),
+    );
+    const result = await capture.end(runId);
+    const before = value<RunsCost>(
+      await core.dispatch('prices:runs', { profileId: 'demo', runIds: [runId, 'run_gone'] }, capture),
+    );
+    expect(before).toEqual({ usd: 0, priced: 0, unpriced: 1, missing: 1 });
+    const prices = { multiplier: 1, overrides: { 'claude-sim-sonnet': { inputMtok: 3, outputMtok: 15 } } };
+    value(await core.dispatch('prices:save', { profileId: 'demo', prices }, capture));
+    const after = value<RunsCost>(await core.dispatch('prices:runs', { profileId: 'demo', runIds: [runId] }, capture));
+    const u = result.metrics.usage;
+    expect(after).toMatchObject({ priced: 1, unpriced: 0, missing: 0 });
+    expect(after.usd).toBeCloseTo(((u.inputTotal ?? 0) * 3 + (u.output ?? 0) * 15) / 1e6, 12);
+    expect(after.usd).toBeGreaterThan(0);
     await core.close();
   });
 });

@@ -2,19 +2,21 @@
  * `prices:*` and `models:limits` (docs/architecture.md §11). The price library and the model catalog are
  * imported on first use: together they are megabytes of data start-up has no need of.
  */
-import type { CostQuote, PriceSettings, QuoteItem } from '../../../shared/contract';
+import type { CostQuote, PriceSettings, QuoteItem, RunsCost } from '../../../shared/contract';
 import { entryLimits } from '../../../shared/model-limits';
 import type { CoreContext, Handlers } from '../core-context';
 import { RunError } from '../errors';
 import { catalogLimits } from './model-catalog';
 import type { PriceStore } from './price-store';
 
-type PricingHandlers = Pick<Handlers, 'prices:get' | 'prices:save' | 'prices:quote' | 'models:limits'>;
+type PricingHandlers = Pick<Handlers, 'prices:get' | 'prices:save' | 'prices:quote' | 'prices:runs' | 'models:limits'>;
 
 export interface Pricing {
   handlers: PricingHandlers;
   /** What each item cost under a profile's prices: for any feature that shows a cost (runs, load, collections). */
   quote(profileId: string, items: readonly QuoteItem[]): Promise<CostQuote[]>;
+  /** What finished runs cost together, each under its own profile's prices. */
+  runsCost(profileId: string, runIds: readonly string[]): Promise<RunsCost>;
 }
 
 export function createPricing(ctx: CoreContext, store: PriceStore): Pricing {
@@ -28,8 +30,30 @@ export function createPricing(ctx: CoreContext, store: PriceStore): Pricing {
       quoteCost(item.models, item.usage, item.profileId ? store.get(item.profileId) : settings),
     );
   };
+  const runsCost = async (profileId: string, runIds: readonly string[]): Promise<RunsCost> => {
+    const items: QuoteItem[] = [];
+    let missing = 0;
+    for (const id of new Set(runIds)) {
+      const run = ctx.runs.get(id);
+      if (!run) {
+        missing++;
+        continue;
+      }
+      const models = [run.ledger.model, run.result.transcript.model].filter((m): m is string => !!m);
+      items.push({ models, usage: run.result.metrics.usage, profileId: run.ledger.profileId });
+    }
+    const quotes = await quote(profileId, items);
+    const priced = quotes.flatMap((q) => (q.kind === 'priced' ? [q.usd] : []));
+    return {
+      usd: priced.reduce((a, b) => a + b, 0),
+      priced: priced.length,
+      unpriced: quotes.length - priced.length,
+      missing,
+    };
+  };
   return {
     quote,
+    runsCost,
     handlers: {
       'prices:get': async ({ profileId }) => {
         known(profileId);
@@ -42,6 +66,10 @@ export function createPricing(ctx: CoreContext, store: PriceStore): Pricing {
       'prices:quote': async ({ profileId, items }) => {
         known(profileId);
         return { quotes: await quote(profileId, items) };
+      },
+      'prices:runs': async ({ profileId, runIds }) => {
+        known(profileId);
+        return runsCost(profileId, runIds);
       },
       'models:limits': async ({ profileId, model }) => {
         known(profileId);

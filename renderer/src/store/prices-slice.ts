@@ -1,5 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { AppError, CostQuote, ModelLimits, PriceSettings, QuoteItem, Result } from '../../../shared/contract';
+import type {
+  AppError,
+  CostQuote,
+  ModelLimits,
+  PriceSettings,
+  QuoteItem,
+  Result,
+  RunsCost,
+} from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -20,6 +28,7 @@ export interface PricesSlice {
   /** Saved first, applied once the core has it; the error when it did not stick. */
   pricesSaved(profileId: string, prices: PriceSettings): Promise<AppError | undefined>;
   costQuoteRequested(profileId: string, items: QuoteItem[]): Promise<Result<{ quotes: CostQuote[] }>>;
+  runsCostRequested(profileId: string, runIds: string[]): Promise<Result<RunsCost>>;
   /** Each model's limits once asked, by `profileId model`: the picker and the token counter share them. */
   modelLimits: Record<string, ModelLimits>;
   modelLimitsRequested(profileId: string, model: string): Promise<void>;
@@ -43,6 +52,7 @@ export const createPricesSlice: StateCreator<AppState, [], [], PricesSlice> = (s
     return undefined;
   },
   costQuoteRequested: (profileId, items) => gateway.prices.quote({ profileId, items }),
+  runsCostRequested: (profileId, runIds) => gateway.prices.runs({ profileId, runIds }),
   modelLimits: {},
   async modelLimitsRequested(profileId, model) {
     const r = await gateway.models.limits({ profileId, model });

@@ -16,6 +16,7 @@ import { StreamViewer } from '../stream-viewer/StreamViewer';
 import { PricesButton } from './PricesDialog';
 import { SummaryTable } from '../compare/SummaryTable';
 import { LoadCost } from './LoadCost';
+import { RunsCostLine } from './RunsCostLine';
 import type { LoadRecord } from '../../../../shared/contract';
 
 const pristine = useAppStore.getState();
@@ -191,5 +192,23 @@ describe('the cost of a load run', () => {
     expect(screen.getByLabelText('Cost per 1,000 requests').textContent).toContain('$12.3000');
     const asked = calls.find((c) => c.call === 'prices:quote');
     expect(asked?.input.items).toEqual([{ models: ['claude-sonnet-4-5'], usage }]);
+  });
+});
+
+describe('the cost of an agent check (or any set of runs)', () => {
+  it('totals the check’s runs in the core and says what it left out', async () => {
+    answers['prices:runs'] = async ({ runIds }) => ({
+      ok: true,
+      value: { usd: 0.05 * saved.multiplier, priced: runIds.length - 1, unpriced: 1, missing: 0 },
+    });
+    act(() =>
+      useAppStore.setState({
+        profiles: { activeId: 'demo', profiles: [] } as unknown as ReturnType<typeof useAppStore.getState>['profiles'],
+      }),
+    );
+    render(<RunsCostLine runIds={['r1', 'r2', 'r3']} />);
+    expect(await screen.findByLabelText('cost $0.0500 (1 run without a price left out)', {}, SLOW)).toBeTruthy();
+    await act(() => useAppStore.getState().pricesSaved('demo', { multiplier: 2, overrides: {} }));
+    expect(await screen.findByLabelText('cost $0.1000 (1 run without a price left out)', {}, SLOW)).toBeTruthy();
   });
 });
