@@ -63,10 +63,8 @@ export function createPricing(ctx: CoreContext, store: PriceStore): Pricing {
         known(profileId);
         return store.save(profileId, prices);
       },
-      'prices:quote': async ({ profileId, items }) => {
-        known(profileId);
-        return { quotes: await quote(profileId, items) };
-      },
+      // A run from a profile since deleted is still priced, at list prices: its own are gone with it.
+      'prices:quote': async ({ profileId, items }) => ({ quotes: await quote(profileId, items) }),
       'prices:runs': async ({ profileId, runIds }) => {
         known(profileId);
         return runsCost(profileId, runIds);
