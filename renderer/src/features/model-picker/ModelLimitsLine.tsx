@@ -14,7 +14,7 @@ export function ModelLimitsLine({ profileId, model }: { profileId?: string; mode
   const output = limits.maxOutput ? ` · output ${tokensShort(limits.maxOutput)}` : '';
   const text = `context ${tokensShort(limits.contextWindow)}${output} (${SOURCE_WORDS[limits.source]})`;
   return (
-    <span className="context-limits muted small" aria-label={text} title={SOURCE_TITLES[limits.source]}>
+    <span className="context-limits muted small" role="note" aria-label={text} title={SOURCE_TITLES[limits.source]}>
       {text}
     </span>
   );

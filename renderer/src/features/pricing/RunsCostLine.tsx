@@ -36,7 +36,12 @@ export function RunsCostLine({ runIds }: { runIds: readonly string[] }) {
   if (!key || answer?.key !== key) return null;
   const text = runsCostText(answer.cost);
   return (
-    <span className="runs-cost" aria-label={text} title="From the usage each run reported and this profile's prices">
+    <span
+      className="runs-cost"
+      role="note"
+      aria-label={text}
+      title="From the usage each run reported and this profile's prices"
+    >
       {text}
     </span>
   );
