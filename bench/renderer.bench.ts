@@ -2,12 +2,13 @@
  * npm run bench (second half) — the renderer under load, in real Chromium against the browser host
  * (docs/architecture.md §9): during a 20k-event firehose no long task > 100 ms and p95 frame gap < 50 ms; 100k events held
  * in < 150 MB of JS heap; the model filter over 5,000 models < 16 ms p95; no hostile Markdown reply blocks the
- * window more than 100 ms per 10 KB (docs/security.md §13).
+ * window more than 100 ms per 10 KB (docs/security.md §13); typing beside a 200-turn conversation (conversation-turns.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { filterModels, indexModels } from '../renderer/src/features/model-picker/filter';
 import { startApp } from '../scripts/app-kit.mjs';
 import { measureMarkdown } from './markdown-replies';
+import { measureConversation } from './conversation-turns';
 
 const app = await startApp(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
 const { browser, url } = app;
@@ -97,6 +98,13 @@ try {
   console.log(`Renderer, gateway Markdown streamed in (main thread blocked; budget ≤ 100 ms per 10 KB):`);
   for (const line of markdown.lines) console.log(line);
   failures.push(...markdown.over);
+
+  const convPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await convPage.goto(url);
+  const conversation = await measureConversation(convPage);
+  console.log(`Renderer, a 200-turn conversation in the composer:`);
+  for (const line of conversation.lines) console.log(line);
+  failures.push(...conversation.over);
 } finally {
   await app.close();
 }

@@ -51,6 +51,8 @@ for (const theme of ['light', 'dark'] as const) {
     for (const name of TABS) {
       await appTab(page, name).click();
       await expect(appTab(page, name)).toHaveAttribute('aria-selected', 'true');
+      // The tab's own panel, not the stand-in shown while its code loads.
+      await expect(page.getByRole('tabpanel', { name, exact: true })).not.toHaveAttribute('aria-busy', 'true');
       if (name === 'Compare') {
         await page.getByRole('button', { name: 'Run all' }).click();
         await expect(page.getByRole('status', { name: 'Stream status' }).first()).toContainText('complete', {

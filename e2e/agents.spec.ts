@@ -137,12 +137,65 @@ test('Connect an agent: a Claude Code–shaped request through the shown endpoin
   await expect(session.getByRole('status', { name: 'Stream status' })).toContainText('complete');
 
   await app.getByRole('tab', { name: 'History' }).click();
+  // A connected session's requests are the Agents source's, under one row for the session.
+  await app.getByRole('combobox', { name: 'Source' }).selectOption('Agents');
   const runs = app.getByRole('list', { name: 'Runs' });
   await expect(runs.getByRole('button')).toHaveCount(1);
-  await expect(runs.getByRole('button').first()).toContainText('agent');
+  await expect(runs.getByRole('button').first()).toContainText('Agents · connected session · 1 request');
+  await runs.getByRole('button').first().click();
+  await expect(runs.getByRole('button').nth(1)).toContainText('agent');
 
   await app.getByRole('tab', { name: 'Agents' }).click();
   await app.getByRole('button', { name: 'Disconnect' }).click();
   await expect(app.getByRole('button', { name: 'Connect an agent' })).toBeVisible();
   await expect(fetch(`${baseUrl}/`, { method: 'HEAD' })).rejects.toThrow();
+});
+
+test('Save as replay: a Codex session recorded through the endpoint is checked on another model', async ({ app }) => {
+  test.setTimeout(90_000);
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: 'Connect an agent' }).click();
+  const session = app.getByRole('region', { name: 'Agent session' });
+  const line = await session.getByLabel('Chat-completions agent', { exact: true }).innerText();
+  const baseUrl = /OPENAI_BASE_URL=(\S+)\/v1/.exec(line)![1];
+  const token = /OPENAI_API_KEY=(\S+)/.exec(line)![1];
+
+  // The test process is Codex: its two captured turns, as it sent them, over HTTP with the local token.
+  const capture = JSON.parse(readFileSync('electron/core/agents/captures/codex-unknown-id.json', 'utf8')) as {
+    requests: { path: string; headers: Record<string, string>; body: unknown }[];
+  };
+  const ids = new Map<string, string>();
+  for (const turn of capture.requests) {
+    const body = JSON.stringify(turn.body)
+      .replaceAll('<model>', 'gpt-sim-o3')
+      .replaceAll('<cwd>', '/home/user/project')
+      .replace(/<uuid-\d+>/g, (p) => ids.get(p) ?? (ids.set(p, crypto.randomUUID()), ids.get(p)!));
+    const headers = Object.fromEntries(
+      Object.entries(turn.headers)
+        .filter(([k]) => !['authorization', 'accept-encoding'].includes(k))
+        .map(([k, v]) => [k, v.replace(/<uuid-\d+>/g, (p) => ids.get(p) ?? p)]),
+    );
+    const res = await fetch(`${baseUrl}${turn.path}`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body,
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+  }
+  const turns = session.getByRole('table', { name: 'Agent turns' });
+  await expect(turns.getByRole('button', { name: 'Open turn 2' })).toBeVisible();
+
+  await session.getByRole('textbox', { name: 'Replay name' }).fill('Codex through the endpoint');
+  await session.getByRole('button', { name: 'Save as replay' }).click();
+  await expect(session.getByRole('status')).toContainText('Saved as “Codex through the endpoint”');
+
+  await app
+    .getByRole('combobox', { name: 'Agent' })
+    .selectOption({ label: 'Codex through the endpoint (saved, codex_exec/0.171.0)' });
+  await app.getByRole('combobox', { name: 'Model', exact: true }).selectOption('gpt-sim-4o');
+  await app.getByRole('button', { name: 'Check', exact: true }).click();
+  const verdict = app.getByRole('region', { name: 'Agent verdict' });
+  await expect(verdict).toContainText(/^ready — all \d+ steps passed/, { timeout: 45_000 });
+  await expect(verdict).toContainText('replaying the saved session “Codex through the endpoint” (codex_exec/0.171.0');
 });

@@ -76,7 +76,7 @@ test('Ctrl+Enter in a tool result box sends the tool results', async ({ app }) =
   const messages = (await sentBody(app)).messages as { role: string; content?: unknown }[];
   expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   expect(messages[2].content).toBe('18°C and sunny, nonce K7Q2');
-  await expect(app.getByRole('region', { name: 'Conversation' }).locator('.turn')).toHaveCount(3);
+  await expect(app.getByRole('region', { name: 'Turns' }).locator('.turn')).toHaveCount(3);
 });
 
 test('a finished reply shows HTML-looking text as written, neither rendered nor dropped', async ({ app }) => {
@@ -136,12 +136,12 @@ test('Messages: removing every turn takes the old tool call with it, and "hello"
   const panel = app.getByRole('region', { name: 'Tool calls' });
   await expect(panel).toContainText('get_weather');
   await app.getByRole('button', { name: 'Remove turn 1' }).click();
-  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('0 turns');
+  await expect(app.getByRole('region', { name: 'Turns' })).toContainText('0 turns');
   await expect(panel).toHaveCount(0);
   await app.getByLabel('Tool choice').selectOption('auto');
   await app.getByRole('textbox', { name: 'Message' }).fill('hello');
   await app.getByRole('button', { name: 'Send' }).click();
-  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Turns' })).toContainText('1 turn');
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   await expect.poll(async () => (await sentBody(app)).messages).toEqual([{ role: 'user', content: 'hello' }]);
 });
@@ -162,7 +162,7 @@ test('Messages: after "Send tool results" the counter compares the usage with th
   await app.getByLabel('Tool choice').selectOption('auto');
   await app.getByLabel('Result for get_weather').fill('42');
   await app.getByRole('button', { name: 'Send tool results' }).click();
-  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('3 turns');
+  await expect(app.getByRole('region', { name: 'Turns' })).toContainText('3 turns');
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   await expect(app.getByLabel('Count vs usage')).toHaveText(/sent ([\d,]+), gateway reported \1 \(\+0\)/, {
     timeout: 10_000,
@@ -171,27 +171,31 @@ test('Messages: after "Send tool results" the counter compares the usage with th
 
 test('Attach image refuses a text file named .png, and the conversation is unchanged', async ({ app }) => {
   await app
-    .locator('[data-composer="messages"] input[type=file]')
+    .locator('[data-composer="messages"]')
+    .getByLabel('Attach image')
     .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
   await expect(app.getByRole('alert').filter({ hasText: 'fake.png' })).toHaveText(
     'fake.png: This file is not a PNG, JPEG, GIF or WebP image, so it was not attached.',
   );
-  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
-  await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
+  await expect(app.getByRole('region', { name: 'Turns' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Turns' }).getByRole('img')).toHaveCount(0);
 });
 
 test('Attach image refuses a PNG header over garbage data, saying so; nothing broken is shown', async ({ app }) => {
   const header = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({
-    name: 'broken.png',
-    mimeType: 'image/png',
-    buffer: Buffer.concat([header, Buffer.alloc(400, 7)]),
-  });
+  await app
+    .locator('[data-composer="messages"]')
+    .getByLabel('Attach image')
+    .setInputFiles({
+      name: 'broken.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([header, Buffer.alloc(400, 7)]),
+    });
   await expect(app.getByRole('alert').filter({ hasText: 'broken.png' })).toHaveText(
     'broken.png: It starts like a PNG image but its image data cannot be decoded (damaged or cut short), so it was not attached.',
   );
-  await expect(app.getByRole('region', { name: 'Conversation' })).toContainText('1 turn');
-  await expect(app.getByRole('region', { name: 'Conversation' }).getByRole('img')).toHaveCount(0);
+  await expect(app.getByRole('region', { name: 'Turns' })).toContainText('1 turn');
+  await expect(app.getByRole('region', { name: 'Turns' }).getByRole('img')).toHaveCount(0);
 });
 
 test('each tab keeps its composer across a restart of the host, and Reset to sample brings the sample back', async ({

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import type { ProfilesState, Result } from '../shared/contract';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openTab, pickModel, status } from './helpers';
 
@@ -79,6 +80,51 @@ function sse(echo: string): string {
   );
 }
 
+/**
+ * Connects an agent in the Agents tab and sends, as the agent, a streamed Claude Code turn, a chat-completions
+ * turn and a model list through the endpoint: everything the agent got back, headers and bodies.
+ */
+async function throughAgentEndpoint(app: Page): Promise<string[]> {
+  await app.getByRole('tab', { name: 'Agents' }).click();
+  await app.getByRole('button', { name: 'Connect an agent' }).click();
+  const line = await app
+    .getByRole('region', { name: 'Agent session' })
+    .getByLabel('Claude Code', { exact: true })
+    .innerText();
+  const baseUrl = /ANTHROPIC_BASE_URL=(\S+)/.exec(line)![1];
+  const token = /ANTHROPIC_API_KEY=(\S+)/.exec(line)![1];
+  const claude = {
+    'x-api-key': token,
+    'anthropic-version': '2023-06-01',
+    'user-agent': 'claude-cli/2.1.197 (external, cli)',
+  };
+  const body = (stream: boolean) =>
+    JSON.stringify({ model: 'hostile-a', max_tokens: 8, stream, messages: [{ role: 'user', content: 'hi' }] });
+  const requests: [string, RequestInit][] = [
+    [
+      '/v1/chat/completions',
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body(false),
+      },
+    ],
+    ['/v1/models', { headers: { authorization: `Bearer ${token}` } }],
+    // Last, so that it is the newest run in History.
+    [
+      '/v1/messages?beta=true',
+      { method: 'POST', headers: { ...claude, 'content-type': 'application/json' }, body: body(true) },
+    ],
+  ];
+  const saw: string[] = [];
+  for (const [path, init] of requests) {
+    const res = await fetch(`${baseUrl}${path}`, init);
+    saw.push(`${res.status} ${JSON.stringify([...res.headers])}\n${await res.text()}`);
+  }
+  await expect(app.getByRole('button', { name: 'Open turn 3' })).toBeVisible();
+  return saw;
+}
+
 test('a gateway that echoes every credential it receives gets nothing out of the app', async ({
   app,
   host,
@@ -140,8 +186,20 @@ test('a gateway that echoes every credential it receives gets nothing out of the
     await app.getByRole('tab', { name: 'History' }).click();
     await expect(app.getByRole('list', { name: 'Runs' }).getByRole('button')).toHaveCount(3);
 
+    // A connected agent in front of the same gateway (docs/security.md §12) gets nothing secret back either.
+    const agentSaw = await throughAgentEndpoint(app);
+    expect(agentSaw.join('\n')).toContain('[redacted]');
+    await app.getByRole('tab', { name: 'History' }).click();
+    const runs = app.getByRole('list', { name: 'Runs' });
+    await expect(runs.getByRole('button')).toHaveCount(6);
+    await runs.getByRole('button').first().click();
+    await app.getByRole('tab', { name: 'Ledger' }).click();
+    const ledger = app.getByRole('region', { name: 'Ledger' });
+    await expect(ledger).toContainText('claude-cli/2.1.197');
+    await expect(ledger).toContainText('[redacted');
+
     // Every place the gateway was heard from: each request reached it with the credentials.
-    expect(hostile.requests.filter((r) => r.startsWith('POST')).length).toBeGreaterThanOrEqual(4);
+    expect(hostile.requests.filter((r) => r.startsWith('POST')).length).toBeGreaterThanOrEqual(6);
     expect(target.requests, 'the redirect target received nothing').toEqual([]);
 
     const page = await app.content();
@@ -149,7 +207,7 @@ test('a gateway that echoes every credential it receives gets nothing out of the
       .map((f) => path.join(host.dataDir, String(f)))
       .filter((f) => statSync(f).isFile())
       .map((f) => `${f}\n${readFileSync(f, 'utf8')}`);
-    const everywhere = [page, host.output(), ...received, ...files].join('\n');
+    const everywhere = [page, host.output(), ...received, ...files, ...agentSaw].join('\n');
     expect(received.join('\n')).toContain('[redacted]');
     for (const secret of [KEY, HEADER_VALUE]) {
       for (let i = 0; i + 8 <= secret.length; i++)

@@ -136,6 +136,8 @@ test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops 
   // Ctrl/Cmd+Shift+Enter runs every Compare column, as its Run all button does.
   await page.keyboard.press('ControlOrMeta+4');
   await expect(tab('Compare')).toHaveAttribute('aria-selected', 'true');
+  // The key is bound by the tab itself, whose code arrives when it is first opened.
+  await expect(page.getByRole('button', { name: 'Run all' })).toBeVisible();
   await page.keyboard.press('ControlOrMeta+Shift+Enter');
   const column = page.getByRole('region', { name: 'Column 1' }).getByRole('status', { name: 'Stream status' });
   await expect(column).toContainText('complete', { timeout: 20_000 });

@@ -136,7 +136,7 @@ for (const tab of TABS) {
     await app.getByRole('button', { name: 'Send tool results' }).click();
     await expect(status(app)).toContainText('complete', { timeout: 15_000 });
     await expect(output(app)).toContainText('K7Q2');
-    const conversation = app.getByRole('region', { name: 'Conversation' });
+    const conversation = app.getByRole('region', { name: 'Turns' });
     await expect(conversation).toContainText('calls get_weather');
     await expect(conversation.locator('.turn')).toHaveCount(3);
   });

@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, DEMO_KEY } from '../electron/core/simulator';
 import type { Capture, CapturedAgent, CapturedRequest } from '../electron/core/agents/captures';
+import { placeholders } from '../electron/core/agents/captures/placeholders';
 
 export type { Capture, CapturedAgent, CapturedRequest };
+export { placeholders };
 
 export interface AgentRun {
   agent: CapturedAgent;
@@ -282,35 +284,6 @@ export function toolsRun(requests: CapturedRequest[]): string[] {
     }
   }
   return [...seen.values()];
-}
-
-/**
- * Ids that differ per session become placeholders (`<uuid-1>`, `<hex-1>`), the same id the same placeholder
- * throughout, so the replay can put fresh ones in and keep how they relate; paths and the model id likewise.
- */
-export function placeholders(
-  requests: CapturedRequest[],
-  o: { cwd: string; home: string; model: string },
-): CapturedRequest[] {
-  const maps = { uuid: new Map<string, string>(), hex: new Map<string, string>() };
-  const name = (kind: keyof typeof maps, v: string) => {
-    const m = maps[kind];
-    if (!m.has(v)) m.set(v, `<${kind}-${m.size + 1}>`);
-    return m.get(v) as string;
-  };
-  const text = JSON.stringify(requests)
-    .split(o.cwd)
-    .join('<cwd>')
-    .split(o.home)
-    .join('<home>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (v) => name('uuid', v.toLowerCase()))
-    .replace(/\b[0-9a-f]{64}\b/g, (v) => name('hex', v));
-  const out = JSON.parse(text) as CapturedRequest[];
-  for (const r of out) {
-    const b = r.body as Record<string, unknown> | undefined;
-    if (b && typeof b === 'object' && b.model === o.model) b.model = '<model>';
-  }
-  return out;
 }
 
 const DEMO_FOR: Record<CapturedAgent, string> = {

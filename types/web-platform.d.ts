@@ -41,3 +41,13 @@ declare var TextDecoder: {
 };
 
 declare function structuredClone<T>(value: T): T;
+
+interface TextEncoder {
+  readonly encoding: string;
+  encode(input?: string): Uint8Array;
+}
+
+declare var TextEncoder: {
+  prototype: TextEncoder;
+  new (): TextEncoder;
+};

@@ -3,12 +3,14 @@
  * the window that asked), and the protocol-switch guard. Probes run as ordinary runs through the core's
  * RunManager, so each one has a ledger and evidence like any other request.
  */
+import { randomUUID } from 'node:crypto';
 import type { CallName } from '../../shared/contract';
 import { capabilityApplies, guardReport, requiredCapabilities, type CapabilityResult } from '../../shared/capabilities';
 import type { CapabilityStore } from './capability-store';
 import { RunError } from './errors';
 import type { CoreContext, Handlers } from './core-context';
 import { runProbe } from './probes';
+import type { RunTag } from './runs';
 import { Limiter, pauseKey, ProbeJob, type ProbeCell } from './probes/jobs';
 import { secretsOfProfile } from './http/request';
 import { scrubDeep } from './secrets';
@@ -81,12 +83,19 @@ export function createCapabilityHandlers(ctx: CoreContext, store: CapabilityStor
           'None of the chosen capabilities exists on the chosen protocols (token counting is Messages only, background Responses only).',
         );
       }
+      // One History row per model of this job: "Capabilities · <model> · 12 probes".
+      const checkId = `caps_${randomUUID()}`;
+      const tag = (model: string): RunTag => ({
+        source: 'capabilities',
+        check: { id: `${checkId}:${model}`, label: `Capabilities · ${model}`, unit: 'probe' },
+      });
       const job = new ProbeJob(profileId, cells, {
         limiter,
         pauses,
         workers: PROBE_CONCURRENCY,
         policy: { maxAttempts: rateLimit.maxAttempts, maxWaitMs: rateLimit.maxWaitSeconds * 1000 },
-        runCell: (pid, cell, signal, attempt) => runProbe(deps, { profileId: pid, ...cell }, signal, { attempt }),
+        runCell: (pid, cell, signal, attempt) =>
+          runProbe(deps, { profileId: pid, ...cell }, signal, { attempt, tag: tag(cell.model) }),
         // Evidence quotes answers: scrubbed before capabilities.json, like every text that leaves the core.
         record: (pid, result: CapabilityResult) => store.put(pid, scrubDeep(result, profileSecrets(pid))),
         progress: (p) => receiver.send('capabilities:progress', scrubDeep(p, profileSecrets(profileId))),

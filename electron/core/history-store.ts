@@ -7,18 +7,25 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { HistorySettings, HistorySummary, RecordedRun, RunResult, StartupProblem } from '../../shared/contract';
+import {
+  RUN_SOURCES,
+  type HistorySettings,
+  type HistorySummary,
+  type RecordedRun,
+  type RunSource,
+  type StartupProblem,
+} from '../../shared/contract';
 import type { RawEvent } from '../../shared/protocols/types';
 import { describeFsError, readJsonFile, writeFileAtomic, writeJsonAtomic, writeQueue } from './atomic-file';
+import { checkOf, sourceOf } from './history-source';
+import { outputText, readHeaderLine, SearchIndex, searchTextOf, wordsOf } from './history-search';
+import { groupRows } from './history-groups';
+import { RunError } from './errors';
 
 export const HISTORY_VERSION = 1;
 /** Events encoded between two turns of the event loop when a run is saved. */
 const ENCODE_SLICE = 5_000;
 export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { maxRuns: 500, maxBytes: 200 * 1024 * 1024 };
-/** Run files whose header is read at once while the search text of every run is loaded. */
-const READ_PARALLEL = 16;
-/** The header is read in chunks of this size until its line ends. */
-const HEADER_CHUNK = 64 * 1024;
 
 const Summary = z.object({
   runId: z.string(),
@@ -37,6 +44,10 @@ const Summary = z.object({
   events: z.number(),
   bytes: z.number(),
   preview: z.string(),
+  source: z.enum(RUN_SOURCES).optional(),
+  check: z.object({ id: z.string(), label: z.string(), unit: z.string() }).optional(),
+  name: z.string().optional(),
+  pinned: z.boolean().optional(),
   // Kept by an index from before search read the whole output (its first 5,000 characters): ignored, dropped on
   // the next write.
   searchText: z.string().optional(),
@@ -53,40 +64,9 @@ const SettingsFile = z.object({
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** The output as one line of text (or, with none, why the run ended): what the preview shows and search reads. */
-function outputText(result: RunResult): string {
-  const text = result.transcript.blocks
-    .map((b) =>
-      b.kind === 'text' || b.kind === 'refusal' ? b.text : b.kind === 'tool_call' ? `${b.name}(${b.argsText})` : '',
-    )
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text || result.reason;
-}
-
-/** What the text filter reads for a run: its whole output, its model and its profile, in lower case. */
-const searchable = (r: IndexEntry, output: string) => `${output} ${r.model ?? ''} ${r.profileName}`.toLowerCase();
-
-/** The first line of a run file (its header), read in chunks: the events after it can be many megabytes. */
-async function readHeaderLine(file: string): Promise<string> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    for (let pos = 0; ; pos += HEADER_CHUNK) {
-      const buf = Buffer.alloc(HEADER_CHUNK);
-      const { bytesRead } = await handle.read(buf, 0, HEADER_CHUNK, pos);
-      const nl = buf.subarray(0, bytesRead).indexOf(10);
-      chunks.push(buf.subarray(0, nl >= 0 ? nl : bytesRead));
-      if (nl >= 0 || bytesRead < HEADER_CHUNK) return Buffer.concat(chunks).toString('utf8');
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
 function summarize(run: RecordedRun, bytes: number): IndexEntry {
   const text = outputText(run.result);
+  const check = checkOf(run);
   return {
     runId: run.ledger.runId,
     startedAt: run.ledger.startedAt,
@@ -104,6 +84,8 @@ function summarize(run: RecordedRun, bytes: number): IndexEntry {
     events: run.events.length,
     bytes,
     preview: text.slice(0, 160),
+    source: sourceOf(run),
+    ...(check ? { check } : {}),
   };
 }
 
@@ -121,6 +103,8 @@ export async function encodeRun(run: RecordedRun): Promise<string> {
       response: run.response,
       result: run.result,
       origin: run.origin,
+      ...(run.source ? { source: run.source } : {}),
+      ...(run.check ? { check: run.check } : {}),
     }),
   ];
   for (let i = 0; i < run.events.length; i++) {
@@ -137,6 +121,9 @@ export interface HistoryListFilter {
   verdict?: string;
   withWarnings?: boolean;
   text?: string;
+  source?: RunSource | 'all';
+  grouped?: boolean;
+  expanded?: string[];
   limit: number;
   offset: number;
 }
@@ -151,12 +138,8 @@ export class HistoryStore {
   private readonly enqueue = writeQueue();
   /** Runs that could not be saved since the last save that worked. */
   private unsaved = 0;
-  /**
-   * What the text filter reads, per run (see `searchable`): filled from the run files on the first search, and by
-   * every save after it. Undefined until then, so opening History never waits for it.
-   */
-  private texts: Map<string, string> | undefined;
-  private loadingTexts: Promise<Map<string, string>> | undefined;
+  /** What the text filter reads, per run (history-search.ts): read on the first search, so opening never waits. */
+  private readonly search: SearchIndex;
 
   constructor(
     dataDir: string,
@@ -169,6 +152,7 @@ export class HistoryStore {
     this.dir = path.join(dataDir, 'history');
     this.indexFile = path.join(this.dir, 'index.json');
     this.settingsFile = path.join(this.dir, 'settings.json');
+    this.search = new SearchIndex(this.dir, (runId) => this.textFromFile(runId));
   }
 
   async load(): Promise<StartupProblem[]> {
@@ -179,50 +163,39 @@ export class HistoryStore {
     if (settings.value) this.settings = { maxRuns: settings.value.maxRuns, maxBytes: settings.value.maxBytes };
     const index = await readJsonFile(this.indexFile, IndexFile);
     if (index.value) {
-      this.runs = index.value.runs.map(({ searchText: _old, ...summary }) => summary);
+      // An index from before sources were kept: the origin says enough (history-source.ts).
+      this.runs = index.value.runs.map(({ searchText: _old, ...summary }) => ({
+        ...summary,
+        source: sourceOf(summary),
+      }));
       return problems;
     }
-    if (index.problem) {
-      problems.push(index.problem);
-      this.runs = await this.rebuild(problems);
+    if (index.problem) problems.push(index.problem);
+    const texts = new Map<string, string>();
+    this.runs = await this.rebuild(problems, texts);
+    if (this.runs.length || index.problem) {
       await this.saveIndex();
-    } else {
-      this.runs = await this.rebuild(problems);
-      if (this.runs.length) await this.saveIndex();
+      await this.search.replace(texts);
     }
     return problems;
   }
 
-  /**
-   * Every run's searchable text, read from the run files' header lines the first time a search needs it (a few
-   * at a time); a file that cannot be read is searched by its preview.
-   */
-  private searchTexts(): Promise<Map<string, string>> {
-    if (this.texts) return Promise.resolve(this.texts);
-    this.loadingTexts ??= (async () => {
-      const texts = new Map<string, string>();
-      const runs = [...this.runs];
-      for (let i = 0; i < runs.length; i += READ_PARALLEL) {
-        await Promise.all(
-          runs.slice(i, i + READ_PARALLEL).map(async (r) => {
-            try {
-              const header = JSON.parse(await readHeaderLine(this.runFile(r.runId))) as { result?: RunResult };
-              texts.set(r.runId, searchable(r, header.result?.transcript ? outputText(header.result) : r.preview));
-            } catch {
-              texts.set(r.runId, searchable(r, r.preview));
-            }
-          }),
-        );
-      }
-      // Runs saved while this was reading put their own text in `texts` once it exists; until then, here.
-      for (const r of this.runs) if (!texts.has(r.runId)) texts.set(r.runId, searchable(r, r.preview));
-      this.texts = texts;
-      return texts;
-    })();
-    return this.loadingTexts;
+  /** A run's search text made from its file's header; a file that cannot be read is searched by its summary. */
+  private async textFromFile(runId: string): Promise<string> {
+    const r = this.runs.find((x) => x.runId === runId);
+    try {
+      const header = JSON.parse(await readHeaderLine(this.runFile(runId))) as Pick<
+        RecordedRun,
+        'ledger' | 'result' | 'check'
+      >;
+      if (header.ledger && header.result?.transcript) return searchTextOf(header);
+    } catch {
+      // Read by its summary below.
+    }
+    return wordsOf([r?.preview ?? '', r?.model ?? '', r?.profileName ?? '']);
   }
 
-  private async rebuild(problems: StartupProblem[]): Promise<IndexEntry[]> {
+  private async rebuild(problems: StartupProblem[], texts: Map<string, string>): Promise<IndexEntry[]> {
     const out: IndexEntry[] = [];
     for (const f of await fs.readdir(this.dir)) {
       if (!f.endsWith('.jsonl')) continue;
@@ -230,6 +203,7 @@ export class HistoryStore {
         const run = await this.readRun(path.join(this.dir, f));
         const { size } = await fs.stat(path.join(this.dir, f));
         out.push(summarize(run, size));
+        texts.set(run.ledger.runId, searchTextOf(run));
       } catch (err) {
         problems.push({
           file: path.join(this.dir, f),
@@ -265,7 +239,8 @@ export class HistoryStore {
       if (event !== null) e.event = event;
       events.push(e);
     }
-    return { ledger: header.ledger, response: header.response, result: header.result, origin: header.origin, events };
+    const { ledger, response, result, origin, source, check } = header;
+    return { ledger, response, result, origin, ...(source ? { source } : {}), ...(check ? { check } : {}), events };
   }
 
   /** Never rejects: a save that fails is reported in the problem list, and the run itself is unaffected. */
@@ -274,11 +249,12 @@ export class HistoryStore {
       try {
         const text = await encodeRun(run);
         await writeFileAtomic(this.runFile(run.ledger.runId), text);
+        const before = this.runs.find((r) => r.runId === run.ledger.runId);
         const summary = summarize(run, Buffer.byteLength(text));
+        if (before?.name) summary.name = before.name;
+        if (before?.pinned) summary.pinned = true;
         this.runs = [summary, ...this.runs.filter((r) => r.runId !== run.ledger.runId)];
-        const found = searchable(summary, outputText(run.result));
-        if (this.texts) this.texts.set(summary.runId, found);
-        else void this.loadingTexts?.then((texts) => texts.set(summary.runId, found));
+        await this.search.put(summary.runId, searchTextOf(run));
         await this.prune();
         await this.saveIndex();
         this.unsaved = 0;
@@ -310,25 +286,35 @@ export class HistoryStore {
 
   /**
    * The model filter is typed free text: any part of the id, in any case. The text filter finds every word
-   * typed, in any order, anywhere in the whole output, the model or the profile name; the first search reads
-   * every run's output from its file (see `searchTexts`), later ones read memory.
+   * typed, in any order, anywhere in the run's output, its request (history-search.ts), model, profile or name;
+   * the first search reads the search file, later ones read memory. Pinned runs come first; a grouped list shows
+   * a check as one row (history-groups.ts).
    */
   async list(filter: HistoryListFilter): Promise<{ runs: HistorySummary[]; total: number; bytes: number }> {
     const model = filter.model?.trim().toLowerCase();
     const words = filter.text?.trim().toLowerCase().split(/\s+/).filter(Boolean) ?? [];
-    const texts = words.length ? await this.searchTexts() : undefined;
-    const matched = this.runs.filter((r) => {
-      if (filter.protocol && r.protocol !== filter.protocol) return false;
-      if (filter.verdict && r.verdict !== filter.verdict) return false;
-      if (filter.withWarnings !== undefined && (r.warnings ?? 0) > 0 !== filter.withWarnings) return false;
-      if (model && !(r.model ?? '').toLowerCase().includes(model)) return false;
-      if (!texts) return true;
-      const haystack = texts.get(r.runId) ?? searchable(r, r.preview);
-      return words.every((w) => haystack.includes(w));
-    });
+    const source = filter.source === 'all' ? undefined : filter.source;
+    const texts = words.length ? await this.search.all(() => this.runs.map((r) => r.runId)) : undefined;
+    const pinned: IndexEntry[] = [];
+    const rest: IndexEntry[] = [];
+    for (const r of this.runs) {
+      if (source && r.source !== source) continue;
+      if (filter.protocol && r.protocol !== filter.protocol) continue;
+      if (filter.verdict && r.verdict !== filter.verdict) continue;
+      if (filter.withWarnings !== undefined && (r.warnings ?? 0) > 0 !== filter.withWarnings) continue;
+      if (model && !(r.model ?? '').toLowerCase().includes(model)) continue;
+      if (texts) {
+        const haystack = texts.get(r.runId) ?? wordsOf([r.preview, r.model ?? '', r.profileName]);
+        const name = r.name?.toLowerCase() ?? '';
+        if (!words.every((w) => haystack.includes(w) || name.includes(w))) continue;
+      }
+      (r.pinned ? pinned : rest).push(r);
+    }
+    const matched = pinned.length ? [...pinned, ...rest] : rest;
+    const rows = filter.grouped ? groupRows(matched, new Set(filter.expanded)) : matched;
     return {
-      runs: matched.slice(filter.offset, filter.offset + filter.limit),
-      total: matched.length,
+      runs: rows.slice(filter.offset, filter.offset + filter.limit),
+      total: rows.length,
       bytes: this.runs.reduce((a, r) => a + r.bytes, 0),
     };
   }
@@ -338,25 +324,57 @@ export class HistoryStore {
     return this.readRun(this.runFile(runId));
   }
 
+  /** A name the user gave the run ("" removes it); the summary as it now is. */
+  rename(runId: string, name: string): Promise<HistorySummary> {
+    return this.mark(runId, (r) => {
+      if (name) r.name = name;
+      else delete r.name;
+    });
+  }
+
+  /** Pinned runs are listed first and survive Clear and trimming. */
+  pin(runId: string, pinned: boolean): Promise<HistorySummary> {
+    return this.mark(runId, (r) => {
+      if (pinned) r.pinned = true;
+      else delete r.pinned;
+    });
+  }
+
+  private mark(runId: string, change: (r: IndexEntry) => void): Promise<HistorySummary> {
+    return this.enqueue(async () => {
+      const at = this.runs.findIndex((r) => r.runId === runId);
+      if (at < 0) throw new RunError('not_found', `Run ${runId} is not in history.`);
+      const next = { ...this.runs[at] };
+      change(next);
+      this.runs = this.runs.map((r, i) => (i === at ? next : r));
+      await this.saveIndex();
+      return { ...next };
+    });
+  }
+
   delete(runId: string): Promise<boolean> {
     return this.enqueue(async () => {
       if (!this.runs.some((r) => r.runId === runId)) return false;
       this.runs = this.runs.filter((r) => r.runId !== runId);
-      this.texts?.delete(runId);
+      this.search.remove(runId);
       await fs.rm(this.runFile(runId), { force: true });
       await this.saveIndex();
       return true;
     });
   }
 
+  /** Every run but the pinned ones; how many went. */
   clear(): Promise<number> {
     return this.enqueue(async () => {
-      const n = this.runs.length;
-      for (const r of this.runs) await fs.rm(this.runFile(r.runId), { force: true });
-      this.runs = [];
-      this.texts?.clear();
+      const gone = this.runs.filter((r) => !r.pinned);
+      for (const r of gone) {
+        await fs.rm(this.runFile(r.runId), { force: true });
+        this.search.remove(r.runId);
+      }
+      this.runs = this.runs.filter((r) => r.pinned);
       await this.saveIndex();
-      return n;
+      await this.search.compact(this.runs.map((r) => r.runId)).catch(() => undefined);
+      return gone.length;
     });
   }
 
@@ -377,15 +395,29 @@ export class HistoryStore {
     });
   }
 
-  /** Oldest first until both caps hold; the newest run is always kept. */
+  /** Oldest first until both caps hold; the newest run and pinned runs are always kept. */
   private async prune(): Promise<void> {
     let bytes = this.runs.reduce((a, r) => a + r.bytes, 0);
-    while (this.runs.length > 1 && (this.runs.length > this.settings.maxRuns || bytes > this.settings.maxBytes)) {
-      const oldest = this.runs.pop()!;
-      bytes -= oldest.bytes;
-      this.texts?.delete(oldest.runId);
-      await fs.rm(this.runFile(oldest.runId), { force: true });
+    let count = this.runs.length;
+    const gone = new Set<string>();
+    for (
+      let i = this.runs.length - 1;
+      i > 0 && (count > this.settings.maxRuns || bytes > this.settings.maxBytes);
+      i--
+    ) {
+      const r = this.runs[i];
+      if (r.pinned) continue;
+      gone.add(r.runId);
+      count--;
+      bytes -= r.bytes;
     }
+    if (gone.size === 0) return;
+    this.runs = this.runs.filter((r) => !gone.has(r.runId));
+    for (const runId of gone) {
+      this.search.remove(runId);
+      await fs.rm(this.runFile(runId), { force: true });
+    }
+    await this.search.compact(this.runs.map((r) => r.runId)).catch(() => undefined);
   }
 
   private saveIndex(): Promise<void> {

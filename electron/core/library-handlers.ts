@@ -1,11 +1,15 @@
 /**
  * The library calls: presets, history, export as code and import from curl, over their stores.
  */
+import type { RecordedRun } from '../../shared/contract';
 import { exportCode, exportInputFromLedger } from '../../shared/code-export';
 import { PROTOCOL_INFO } from '../../shared/protocols/types';
 import { parseCurl } from '../../shared/curl-parse';
 import type { HistoryStore } from './history-store';
+import { exportRuns } from './history-export';
+import { secretsOfProfile } from './http/request';
 import type { PresetStore } from './preset-store';
+import type { CollectionStore } from './collection-store';
 import { FieldError } from './errors';
 import { RunError } from './errors';
 import type { CoreContext, Handlers } from './core-context';
@@ -24,6 +28,9 @@ type LibraryCall =
   | 'history:delete'
   | 'history:clear'
   | 'history:settings'
+  | 'history:rename'
+  | 'history:pin'
+  | 'history:export'
   | 'history:code'
   | 'export:code'
   | 'import:curl';
@@ -34,6 +41,8 @@ export function createLibraryHandlers(
   ctx: CoreContext,
   presets: PresetStore,
   history: HistoryStore,
+  collections: CollectionStore,
+  version = '0',
 ): Pick<Handlers, LibraryCall> {
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -60,8 +69,13 @@ export function createLibraryHandlers(
     'presets:duplicate': ({ id }) => guard(() => presets.duplicate(id)),
     'presets:delete': async ({ id }) => ({ deleted: await guard(() => presets.delete(id)) }),
     'presets:restore': ({ preset }) => presets.restore(preset),
-    'presets:export': async ({ ids }) => presets.exportText(ids),
-    'presets:import': ({ text, onConflict }) => guard(() => presets.importText(text, onConflict)),
+    'presets:export': async ({ ids }) => presets.exportText(ids, collections.list().folders),
+    'presets:import': ({ text, onConflict }) =>
+      guard(async () => {
+        const { folders, ...result } = await presets.importText(text, onConflict);
+        await collections.mergeFolders(folders);
+        return result;
+      }),
     // A run is queued for history in the same tick its end push goes out, so a window that asks right after
     // seeing the verdict must wait for that save, or the run it just watched is missing.
     'history:list': async (filter) => {
@@ -70,6 +84,18 @@ export function createLibraryHandlers(
     },
     'history:get': ({ runId }) => recorded(runId),
     'history:delete': async ({ runId }) => ({ deleted: await history.delete(runId) }),
+    'history:rename': async ({ runId, name }) => history.rename(runId, name),
+    'history:pin': async ({ runId, pinned }) => history.pin(runId, pinned),
+    'history:export': async ({ runIds, format }) => {
+      const runs: RecordedRun[] = [];
+      for (const runId of runIds) runs.push(await recorded(runId));
+      // The profile's secrets as they are now: a key typed into it since is scrubbed from the file too.
+      const secretsOf = (run: RecordedRun) => {
+        const profile = ctx.profiles.get(run.ledger.profileId);
+        return profile ? secretsOfProfile(profile, ctx.profiles.secretsFor(profile.id)) : [];
+      };
+      return { ...exportRuns(runs, format, secretsOf, version), count: runs.length };
+    },
     'history:clear': async () => ({ deleted: await history.clear() }),
     'history:settings': async (input) =>
       input.maxRuns || input.maxBytes ? history.updateSettings(input) : history.getSettings(),

@@ -165,7 +165,7 @@ describe('presets', () => {
       ).toEqual(refused);
       const names = async () =>
         value<{ presets: Preset[] }>(await c.dispatch('presets:list', {}, rx)).presets.map((p) => p.name);
-      expect(await names()).toEqual(['Pirate', 'Weather']);
+      expect(await names()).toEqual(['Weather', 'Pirate']);
       // Its own name, in another case or saved again, is not a clash.
       expect(value<Preset>(await c.dispatch('presets:rename', { id: weather.id, name: 'WEATHER' }, rx)).name).toBe(
         'WEATHER',
@@ -177,7 +177,7 @@ describe('presets', () => {
           rx,
         ),
       );
-      expect(await names()).toEqual(['Pirate', 'WEATHER']);
+      expect(await names()).toEqual(['WEATHER', 'Pirate']);
       // Replace, chosen after the clash, saves over the preset of that name: same id and creation time, new body.
       const replaced = value<Preset>(
         await c.dispatch(
@@ -192,7 +192,7 @@ describe('presets', () => {
         name: 'weather',
         body: { model: 'w2' },
       });
-      expect(await names()).toEqual(['Pirate', 'weather']);
+      expect(await names()).toEqual(['weather', 'Pirate']);
       // With no preset of that name, replace is an ordinary new preset.
       expect(
         value<Preset>(
@@ -214,7 +214,7 @@ describe('presets', () => {
           rx,
         ),
       );
-      expect(await names()).toEqual(['Pirate', 'weather']);
+      expect(await names()).toEqual(['weather', 'Pirate']);
       // A deleted preset whose name was taken meanwhile comes back beside it, not as its twin.
       const { deleted } = value<{ deleted: Preset }>(await c.dispatch('presets:delete', { id: pirate.id }, rx));
       value(await c.dispatch('presets:rename', { id: weather.id, name: 'pirate' }, rx));

@@ -84,10 +84,15 @@ describe('preset store', () => {
       /preset "Legacy" cannot be kept as it is \(notes: .*5000.*\)\. Nothing was imported\./,
     );
     expect(store.list().map((p) => p.name)).toEqual(['My precious preset']);
-    expect(await store.importText(v1('n'.repeat(5000)), 'ask')).toEqual({ imported: 1, replaced: 0, conflicts: [] });
+    expect(await store.importText(v1('n'.repeat(5000)), 'ask')).toEqual({
+      imported: 1,
+      replaced: 0,
+      conflicts: [],
+      folders: [],
+    });
     const again = await open(dir);
     expect(again.problems).toEqual([]);
-    expect(again.store.list().map((p) => p.name)).toEqual(['Legacy', 'My precious preset']);
+    expect(again.store.list().map((p) => p.name)).toEqual(['My precious preset', 'Legacy']);
   });
 
   it('replace: two presets of one name in the file are both kept; only the preset that was already here is replaced', async () => {
@@ -108,11 +113,12 @@ describe('preset store', () => {
       imported: 3,
       replaced: 1,
       conflicts: ['Shared', 'shared'],
+      folders: [],
     });
     expect(store.list().map((p) => `${p.name}:${JSON.stringify(p.body.v)}`)).toEqual([
+      'Shared:1',
       'Draft:"first draft"',
       'Draft (2):"second draft"',
-      'Shared:1',
       'shared (2):2',
     ]);
   });
@@ -160,7 +166,12 @@ describe('preset store', () => {
     }
     rmSync(dir);
     mkdirSync(dir);
-    expect(await store.importText(doc, 'keep-both')).toEqual({ imported: 2, replaced: 0, conflicts: ['Kept'] });
+    expect(await store.importText(doc, 'keep-both')).toEqual({
+      imported: 2,
+      replaced: 0,
+      conflicts: ['Kept'],
+      folders: [],
+    });
     expect(onDisk(dir)).toEqual(['Kept', 'Kept (2)', 'Other']);
   });
 });

@@ -15,11 +15,19 @@ import {
   type Preset,
   type StartupProblem,
 } from '../../shared/contract';
+import { FolderPath, VariableMap, type Folder } from '../../shared/contract/collections';
 import { moveAside, readJsonFile, writeJsonAtomic, writeQueue } from './atomic-file';
 import { FieldError, unwritable } from './errors';
 import { RunError } from './errors';
 
-const V2 = z.object({ format: z.literal(PRESET_FORMAT), version: z.literal(2), presets: z.array(PresetSchema) });
+/** Folders with their variables travel with an export, so an import keeps them (docs/collections.md). */
+const FoldersSchema = z.array(z.object({ path: FolderPath, variables: VariableMap })).max(1000);
+const V2 = z.object({
+  format: z.literal(PRESET_FORMAT),
+  version: z.literal(2),
+  presets: z.array(PresetSchema),
+  folders: FoldersSchema.optional(),
+});
 /** What a migrated document must satisfy: exactly what the store will read back from presets.json. */
 const Current = z.array(PresetSchema);
 
@@ -63,7 +71,7 @@ function foreignKind(doc: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export function migrate(doc: unknown): { presets: Preset[] } | { error: string } {
+export function migrate(doc: unknown): { presets: Preset[]; folders?: Folder[] } | { error: string } {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     return { error: `The file is not a JSON object. ${ACCEPTED}` };
   const d = doc as { format?: unknown; version?: unknown };
@@ -79,7 +87,9 @@ export function migrate(doc: unknown): { presets: Preset[] } | { error: string }
   }
   if (d.version === 2) {
     const v2 = V2.safeParse(doc);
-    return v2.success ? { presets: v2.data.presets } : { error: `Version 2 presets file, but ${describe(v2.error)}.` };
+    return v2.success
+      ? { presets: v2.data.presets, folders: v2.data.folders }
+      : { error: `Version 2 presets file, but ${describe(v2.error)}.` };
   }
   if (d.version === 1) {
     const v1 = V1.safeParse(doc);
@@ -143,12 +153,14 @@ export class PresetStore {
     // Moved aside like any other unusable data file: starting empty while leaving it in place would let the
     // next save overwrite every preset it holds.
     if ('error' in m) return [await moveAside(this.file, `could not be used (${m.error.replace(/\.$/, '')})`)];
-    this.presets = m.presets;
+    const arranged = m.presets.some((p) => p.folder !== undefined);
+    this.presets = arranged ? m.presets : [...m.presets].sort((a, b) => a.name.localeCompare(b.name));
     return [];
   }
 
+  /** In the order the user arranged them (drag to reorder); a file from before folders is sorted by name once. */
   list(): Preset[] {
-    return [...this.presets].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.presets];
   }
 
   private scrub<T>(value: T): T {
@@ -176,6 +188,9 @@ export class PresetStore {
         body: input.body,
         stream: input.stream,
         compare: input.compare,
+        // Saving over a request from the composer keeps where it sits and what it expects.
+        folder: input.folder ?? existing?.folder ?? [],
+        expect: emptyToUndefined(input.expect ?? existing?.expect),
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       });
@@ -231,8 +246,62 @@ export class PresetStore {
     });
   }
 
-  exportText(ids?: string[]): { text: string; count: number } {
+  /** Puts a request in a folder, before another one there or at the folder's end. */
+  async move(id: string, folder: string[], before?: string): Promise<Preset> {
+    return this.change((presets) => {
+      const moved = { ...this.find(presets, id), folder, updatedAt: new Date().toISOString() };
+      const rest = presets.filter((p) => p.id !== id);
+      const at = before ? rest.findIndex((p) => p.id === before) : -1;
+      // At the folder's end: after the last request already in it, or after everything.
+      const last = rest.findLastIndex((p) => samePath(p.folder ?? [], folder));
+      const index = at >= 0 ? at : last >= 0 ? last + 1 : rest.length;
+      return { next: [...rest.slice(0, index), moved, ...rest.slice(index)], result: moved };
+    });
+  }
+
+  /** Every request at or under `path` moves to the renamed folder. */
+  async renameFolder(path: string[], name: string): Promise<number> {
+    const renamed = [...path.slice(0, -1), name];
+    return this.change((presets) => {
+      let count = 0;
+      const next = presets.map((p) => {
+        if (!startsWith(p.folder ?? [], path)) return p;
+        count++;
+        return { ...p, folder: [...renamed, ...(p.folder ?? []).slice(path.length)] };
+      });
+      return { next: count ? next : presets, result: count };
+    });
+  }
+
+  countIn(path: string[]): number {
+    return this.presets.filter((p) => startsWith(p.folder ?? [], path)).length;
+  }
+
+  /** Requests from another tool's collection, each named uniquely, in the order they came. */
+  async addMany(incoming: Omit<Preset, 'id' | 'createdAt' | 'updatedAt'>[]): Promise<Preset[]> {
+    return this.change((presets) => {
+      const now = new Date().toISOString();
+      const next = [...presets];
+      const added: Preset[] = [];
+      for (const p of incoming) {
+        const preset = this.scrub({
+          ...p,
+          id: randomUUID(),
+          name: freeName(next, p.name),
+          createdAt: now,
+          updatedAt: now,
+        });
+        next.push(preset);
+        added.push(preset);
+      }
+      return { next, result: added };
+    });
+  }
+
+  /** `folders`: the folders' variables, kept for those the chosen requests sit in. */
+  exportText(ids?: string[], folders: Folder[] = []): { text: string; count: number } {
     const chosen = ids ? this.presets.filter((p) => ids.includes(p.id)) : this.presets;
+    const used = folders.filter((f) => chosen.some((p) => startsWith(p.folder ?? [], f.path)));
     const text =
       JSON.stringify(
         {
@@ -240,6 +309,7 @@ export class PresetStore {
           version: PRESET_VERSION,
           exportedAt: new Date().toISOString(),
           presets: chosen.map((p) => this.scrub(p)),
+          ...(used.length ? { folders: used.map((f) => this.scrub(f)) } : {}),
         },
         null,
         2,
@@ -258,7 +328,7 @@ export class PresetStore {
   async importText(
     text: string,
     onConflict: 'ask' | 'keep-both' | 'replace',
-  ): Promise<{ imported: number; replaced: number; conflicts: string[] }> {
+  ): Promise<{ imported: number; replaced: number; conflicts: string[]; folders: Folder[] }> {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
@@ -275,7 +345,7 @@ export class PresetStore {
       const before = new Map(presets.map((p) => [p.name.toLowerCase(), p]));
       const conflicts = [...new Set(m.presets.filter((p) => before.has(p.name.toLowerCase())).map((p) => p.name))];
       if (conflicts.length && onConflict === 'ask')
-        return { next: presets, result: { imported: 0, replaced: 0, conflicts } };
+        return { next: presets, result: { imported: 0, replaced: 0, conflicts, folders: [] } };
       const replacedIds = new Set<string>();
       let next = [...presets];
       let imported = 0;
@@ -291,7 +361,8 @@ export class PresetStore {
           imported++;
         }
       }
-      return { next, result: { imported, replaced: replacedIds.size, conflicts } };
+      const folders = (m.folders ?? []).map((f) => this.scrub(f));
+      return { next, result: { imported, replaced: replacedIds.size, conflicts, folders } };
     });
   }
 
@@ -313,6 +384,18 @@ export class PresetStore {
       return result;
     });
   }
+}
+
+export function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((name, i) => path[i] === name);
+}
+
+export function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && startsWith(a, b);
+}
+
+function emptyToUndefined<T extends object>(value: T | undefined): T | undefined {
+  return value && Object.values(value).some((v) => v !== undefined) ? value : undefined;
 }
 
 /**

@@ -70,7 +70,11 @@ describe('core: a gateway that echoes the key escaped gets it scrubbed everywher
     await core.runs.settled();
     const again = await core.dispatch('runs:get', { runId }, r);
     const history = await core.dispatch('history:get', { runId }, r);
-    return { result, runId, seen: JSON.stringify([result, again, history]) };
+    // History's exports leave the app: the HAR (the body as received, an event stream written back) and the JSON.
+    const exported = async (format: string) =>
+      value<{ text: string }>(await core.dispatch('history:export', { runIds: [runId], format }, r)).text;
+    const [har, json] = [await exported('har'), await exported('json')];
+    return { result, runId, seen: JSON.stringify([result, again, history, har, json]) };
   };
 
   /** No window of the key in what was seen, any push, or any file of the data folder. */

@@ -32,14 +32,19 @@ import { CapabilityStore } from './capability-store';
 import { createCapabilityHandlers } from './capability-handlers';
 import { createTokenHandlers } from './token-handlers';
 import { HistoryStore } from './history-store';
+import { CollectionStore } from './collection-store';
+import { createCollectionHandlers } from './collection-handlers';
 import { PresetStore } from './preset-store';
 import { DraftStore } from './draft-store';
 import { SettingsStore } from './settings-store';
 import { createLibraryHandlers } from './library-handlers';
 import { DEMO_KEY, startSimulator, type RunningSimulator } from './simulator';
 import { createLoadHandlers } from './load/handlers';
+import { createLocustHandlers } from './load/locust-handlers';
 import { LoadStore } from './load/load-store';
 import { AgentStore } from './agents/store';
+import { SavedReplayStore } from './agents/saved-replays';
+import { createReplayHandlers } from './agents/replay-handlers';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 import { createAgentSessionHandlers } from './agent-endpoint/handlers';
@@ -141,7 +146,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const models = new ModelsService(opts.dataDir, profiles, timeouts);
   const capabilityStore = new CapabilityStore(opts.dataDir);
   const agentStore = new AgentStore(opts.dataDir);
+  const replayStore = new SavedReplayStore(opts.dataDir);
   const presets = new PresetStore(opts.dataDir, () => profiles.allKeys());
+  const collections = new CollectionStore(opts.dataDir, () => profiles.allKeys());
   const history = new HistoryStore(opts.dataDir, problems);
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
@@ -158,12 +165,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       models,
       capabilityStore,
       presets,
+      collections,
       history,
       drafts,
       settings,
       loadStore,
       agentStore,
       priceStore,
+      replayStore,
     ]) {
       problems.push(...(await store.load()));
     }
@@ -198,9 +207,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const capabilities = createCapabilityHandlers(ctx, capabilityStore);
   const load = createLoadHandlers(ctx, loadStore);
-  const agents = createAgentHandlers(ctx, agentStore, capabilityStore);
+  const collectionModule = createCollectionHandlers(ctx, collections, presets);
+  const agents = createAgentHandlers(ctx, agentStore, capabilityStore, replayStore);
   const agentSession = createAgentSessionHandlers(ctx);
   const pricing = createPricing(ctx, priceStore);
+  const replays = createReplayHandlers(ctx, replayStore, agentSession.tokenOf);
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: opts.version, host: opts.host, dataDir: opts.dataDir, problems }),
@@ -253,15 +264,18 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     ...capabilities.handlers,
     ...createTokenHandlers(ctx, capabilityStore),
-    ...createLibraryHandlers(ctx, presets, history),
+    ...createLibraryHandlers(ctx, presets, history, collections, opts.version),
+    ...collectionModule.handlers,
     'drafts:list': async () => ({ drafts: drafts.list() }),
     'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
     'settings:get': async () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
     ...load.handlers,
+    ...createLocustHandlers(ctx, loadStore),
     ...agents.handlers,
     ...agentSession.handlers,
     ...pricing.handlers,
+    ...replays,
   };
 
   return {
@@ -301,6 +315,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     receiverClosed(receiver) {
       load.receiverClosed(receiver);
+      collectionModule.receiverClosed(receiver);
       agentSession.receiverClosed(receiver);
       const entry = sinks.get(receiver);
       if (!entry) return;
@@ -311,6 +326,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async close() {
       agents.cancelAll();
       await agentSession.close();
+      await collectionModule.close();
       runs.cancelAll();
       // A run stopped by shutting down keeps its partial output like any other (docs/architecture.md §5):
       // wait for its verdict and its history write, within a bound so a stuck write cannot hold the process forever.

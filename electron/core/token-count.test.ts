@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import {
   COUNT_TOKENS_FIELDS,
+  FILE_TOKENS,
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD,
   countTokens,
@@ -327,6 +328,27 @@ describe('the local estimate', () => {
     expect(tools.breakdown.at(-1)).toEqual({ label: 'tools', tokens: o200k(JSON.stringify(withTool.tools)) });
     expect(tools.total).toBeGreaterThan(plain);
     expect(estimateTokens('chat', withImage).total - plain).toBe(IMAGE_TOKENS);
+  });
+
+  it('counts a PDF by its pages and a text file by its text, in each protocol’s document shape', () => {
+    const pdf = Buffer.from(`%PDF-1.4\n${'1 0 obj <</Type /Page>> endobj\n'.repeat(3)}%%EOF`).toString('base64');
+    const notes = 'the quarterly figures rose by four percent';
+    const only = (protocol: 'messages' | 'chat' | 'responses', part: unknown) =>
+      estimateTokens(
+        protocol,
+        protocol === 'responses'
+          ? { input: [{ role: 'user', content: [part] }] }
+          : { messages: [{ role: 'user', content: [part] }] },
+      ).total - MESSAGE_OVERHEAD;
+    const pdfUrl = `data:application/pdf;base64,${pdf}`;
+    expect(
+      only('messages', { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }),
+    ).toBe(3 * FILE_TOKENS);
+    expect(only('chat', { type: 'file', file: { filename: 'a.pdf', file_data: pdfUrl } })).toBe(3 * FILE_TOKENS);
+    expect(only('responses', { type: 'input_file', filename: 'a.pdf', file_data: pdfUrl })).toBe(3 * FILE_TOKENS);
+    const textUrl = `data:text/plain;base64,${Buffer.from(notes).toString('base64')}`;
+    expect(only('responses', { type: 'input_file', filename: 'n.txt', file_data: textUrl })).toBe(o200k(notes));
+    expect(only('chat', { type: 'file', file: { file_id: 'file-1' } })).toBe(FILE_TOKENS);
   });
 
   it('gives about the same number for the same request in each protocol', () => {

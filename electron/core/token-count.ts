@@ -16,6 +16,7 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { translateRequest, type Loss } from '../../shared/translate';
 import type { ProtocolId } from '../../shared/protocols/types';
 import type { TokenBreakdownItem, TokenCount, UseGateway } from '../../shared/contract/tokens';
+import { isBase64, pdfPagesInText } from '../../shared/documents';
 import { isObject } from '../../shared/is-object';
 import { jsonText } from '../../shared/json-text';
 
@@ -108,10 +109,13 @@ function partTokens(p: unknown): number {
     case 'input_image':
       return IMAGE_TOKENS;
     case 'document':
-      return isObject(p.source) && p.source.type === 'text' ? text(p.source.data) : FILE_TOKENS;
+      if (isObject(p.source) && p.source.type === 'text') return text(p.source.data);
+      return isObject(p.source) ? fileTokens(p.source.media_type, p.source.data) : FILE_TOKENS;
     case 'file':
-    case 'input_file':
-      return FILE_TOKENS;
+    case 'input_file': {
+      const data = /^data:([^;,]+);base64,(.*)$/s.exec(jsonText((isObject(p.file) ? p.file : p).file_data));
+      return data ? fileTokens(data[1], data[2]) : FILE_TOKENS;
+    }
     case 'tool_use':
       return text(p.name) + json(p.input);
     case 'tool_result':
@@ -120,6 +124,15 @@ function partTokens(p: unknown): number {
       // Unknown shapes still cost something: count them as the JSON the model would see.
       return json(p);
   }
+}
+
+/** A PDF costs FILE_TOKENS a page (docs/protocols.md §8.1), a text file its text; anything else one FILE_TOKENS. */
+function fileTokens(mediaType: unknown, b64: unknown): number {
+  if (typeof b64 !== 'string' || !isBase64(b64)) return FILE_TOKENS;
+  const binary = Buffer.from(b64, 'base64');
+  if (mediaType === 'application/pdf') return FILE_TOKENS * pdfPagesInText(binary.toString('latin1'));
+  if (mediaType === 'text/plain') return text(binary.toString('utf8'));
+  return FILE_TOKENS;
 }
 
 function contentTokens(content: unknown): number {

@@ -8,12 +8,7 @@ import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { useRetry } from './features/stream-viewer/use-retry';
 import { BringAlong } from './features/translate/BringAlong';
-import { CapabilitiesTab } from './features/capabilities/CapabilitiesTab';
-import { CompareTab } from './features/compare/CompareTab';
-import { AgentsTab } from './features/agents/AgentsTab';
-import { HistoryTab } from './features/library/HistoryTab';
-import { PresetsTab } from './features/library/PresetsTab';
-import { LoadTab } from './features/load/LoadTab';
+import { AgentsTab, CapabilitiesTab, CompareTab, HistoryTab, LoadTab, PresetsTab } from './features/shell/lazy-tabs';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 import { bringPair } from './store/settings-slice';
@@ -84,6 +79,7 @@ export function App() {
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
+  const collectionRunProgressed = useAppStore((s) => s.collectionRunProgressed);
   const agentSessionUpdated = useAppStore((s) => s.agentSessionUpdated);
   const [bring, setBring] = useState<{ from: ProtocolId; to: ProtocolId }>();
   /** Requests whose offer was taken or turned down: the same request is not offered again, on any tab. */
@@ -100,6 +96,8 @@ export function App() {
   useEffect(() => {
     void appStarted();
     void useAppStore.getState().settingsRequested();
+    // Variables apply to every tab's Send, not only once Presets was opened.
+    void useAppStore.getState().collectionsRequested();
     const offStale = onHostStale(useAppStore.getState().hostLinkStale);
     const offConnection = onHostConnection(hostConnectionChanged);
     return () => {
@@ -111,6 +109,7 @@ export function App() {
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
   useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);
   useEffect(() => gateway.on.agentsUpdate(agentSessionUpdated), [agentSessionUpdated]);
+  useEffect(() => gateway.on.collectionsProgress(collectionRunProgressed), [collectionRunProgressed]);
 
   const select = (tab: TabId) => {
     const between = isProtocol(tab) && isProtocol(activeTab) && tab !== activeTab;

@@ -21,4 +21,16 @@ describe('what a connected agent does after a failed turn', () => {
       for (const agent of ['codex', 'claude-code'] as const)
         expect(nextStep(agent, { status, verdict: 'http-error', message: '' })).toMatch(/retries with backoff/);
   });
+
+  it('says what the agent was measured to do on a status, with the backoff the user waits through', () => {
+    const refused = { status: 429, verdict: 'http-error' as const, message: '' };
+    expect(nextStep('codex', refused, { retries: 0, seconds: 0 })).toBe(
+      'Codex does not retry a 429: it shows the error and stops the turn.',
+    );
+    expect(nextStep('claude-code', { ...refused, status: 529 }, { retries: 10, seconds: 178 })).toBe(
+      'Claude Code sends it again up to 10 times with backoff (about 178 s in all), then shows the error and stops the turn.',
+    );
+    const signature = { status: 400, verdict: 'http-error' as const, message: 'Invalid signature in thinking block' };
+    expect(nextStep('claude-code', signature, { retries: 0, seconds: 0 })).toMatch(/again without its thinking/);
+  });
 });

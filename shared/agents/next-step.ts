@@ -6,6 +6,14 @@
 import type { AgentKind } from '../contract/agent-session';
 import type { Verdict } from '../protocols/types';
 
+/** What the agent was measured to do on this turn's status (electron/core/agents/retries.ts). */
+export interface RetryFacts {
+  /** Times it sends the turn again (0: the user sees this refusal). */
+  retries: number;
+  /** Seconds of backoff before the user sees the error. */
+  seconds: number;
+}
+
 export interface FailedTurn {
   status?: number;
   verdict: Verdict;
@@ -20,11 +28,19 @@ const NAMES: Record<AgentKind, string> = {
   other: 'The agent',
 };
 
-/** Undefined for a turn that did not fail. */
-export function nextStep(agent: AgentKind, turn: FailedTurn): string | undefined {
+const measured = (who: string, status: number, f: RetryFacts): string =>
+  f.retries === 0
+    ? `${who} does not retry a ${status}: it shows the error and stops the turn.`
+    : `${who} sends it again up to ${f.retries} times with backoff (about ${f.seconds} s in all), then shows the error and stops the turn.`;
+
+/** Undefined for a turn that did not fail. `facts`: what the agent was measured to do on this status. */
+export function nextStep(agent: AgentKind, turn: FailedTurn, facts?: RetryFacts): string | undefined {
   const { status, verdict, message } = turn;
   if (verdict === 'complete' || verdict === 'cancelled') return undefined;
   const who = NAMES[agent];
+  const signature = agent === 'claude-code' && status === 400 && /signature/i.test(message);
+  if (facts && status !== undefined && status >= 400 && !signature && status !== 401 && status !== 403)
+    return measured(who, status, facts);
   const retried = status === 429 || status === 408 || status === 409 || (status !== undefined && status >= 500);
   if (agent === 'claude-code') {
     if (status === 400 && /signature/i.test(message))

@@ -78,6 +78,8 @@ export type AgentLevel = (typeof AGENT_LEVELS)[number];
 export interface AgentResult {
   agent: AgentId;
   model: string;
+  /** A session saved as a replay (Connect an agent's "Save as replay") was checked instead of a capture. */
+  replayId?: string;
   smallModel?: string;
   /**
    * The agent release whose captured requests were replayed ("Claude Code 2.1.197 on an id it does not know");
@@ -93,4 +95,25 @@ export interface AgentResult {
   durationMs: number;
 }
 
-export const agentResultKey = (r: { agent: AgentId; model: string }): string => `${r.agent}|${r.model}`;
+export const agentResultKey = (r: { agent: AgentId; model: string; replayId?: string }): string =>
+  r.replayId ? `${r.agent}|${r.model}|${r.replayId}` : `${r.agent}|${r.model}`;
+
+/**
+ * A connected agent's session saved as a replay (docs/agents.md "Saved replays"), as listed: which check it
+ * runs as, what sent it, and the tool its turn one called. Its requests stay in the core.
+ */
+export interface SavedReplayInfo {
+  id: string;
+  name: string;
+  /** The check it runs as: Claude Code's on Messages, Codex's on Responses, the chat agent's on chat completions. */
+  agent: AgentId;
+  /** What sent it, from its user-agent: `claude-cli/2.1.197`, `codex_exec/0.171.0`. */
+  client: string;
+  profileName: string;
+  /** The model the session was recorded on. */
+  model: string;
+  savedAt: string;
+  /** The tool its turn one called; a check of it asks the model for the same call. */
+  tool: string;
+  requests: number;
+}

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from './define';
-import { AGENT_IDS, type AgentResult } from '../agents/types';
+import { AGENT_IDS, type AgentResult, type SavedReplayInfo } from '../agents/types';
 
-export type { AgentId, AgentLevel, AgentResult, AgentStep, StepExchange } from '../agents/types';
+export type { AgentId, AgentLevel, AgentResult, AgentStep, SavedReplayInfo, StepExchange } from '../agents/types';
 
 /** A stored result as listed: how old it is, measured by the core's clock. */
 export interface AgentResultView extends AgentResult {
@@ -31,6 +31,8 @@ export const AgentCheckInput = z
     model: ModelId,
     /** Claude Code's small fast model; ignored for the other agents. */
     smallModel: ModelId.optional(),
+    /** A saved replay (`replays:list`) checked in place of the agent's capture; its agent must be `agent`. */
+    replayId: z.string().min(1).max(100).optional(),
   })
   .strict();
 export type AgentCheckInput = z.input<typeof AgentCheckInput>;
@@ -45,4 +47,22 @@ export const agentCalls = {
    */
   'agents:cancel': defineCall<{ cancelled: number }>()(z.object({ profileId: ProfileId }).strict()),
   'agents:report': defineCall<AgentReport>()(z.object({ profileId: ProfileId }).strict()),
+};
+
+/**
+ * Sessions recorded through "Connect an agent", saved as replays (docs/agents.md "Saved replays"): their
+ * requests stay in the core, scrubbed; `agents:check` with a `replayId` checks one on any model and profile.
+ */
+export const replayCalls = {
+  'replays:list': defineCall<SavedReplayInfo[]>()(z.object({}).strict()),
+  /** Saves the session these runs (its exchanges, origin "agent") belong to. */
+  'replays:save': defineCall<SavedReplayInfo>()(
+    z
+      .object({
+        name: z.string().trim().min(1).max(120),
+        runIds: z.array(z.string().min(1).max(100)).min(1).max(500),
+      })
+      .strict(),
+  ),
+  'replays:delete': defineCall<{ deleted: boolean }>()(z.object({ id: z.string().min(1).max(100) }).strict()),
 };

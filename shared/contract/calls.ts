@@ -10,11 +10,13 @@ import { modelCalls } from './models';
 import { runCalls, type RunUpdate } from './runs';
 import { capabilityCalls, type CapabilityProgress } from './capabilities';
 import { libraryCalls } from './library';
+import { collectionCalls, collectionRunCalls, type CollectionRunProgress } from './collections';
 import { tokenCalls } from './tokens';
 import { draftCalls } from './drafts';
 import { settingsCalls } from './settings';
 import { loadCalls, type LoadProgress } from './load';
-import { agentCalls } from './agents';
+import { locustCalls } from './locust';
+import { agentCalls, replayCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
 import { priceCalls } from './prices';
 
@@ -25,11 +27,15 @@ export const calls = {
   ...runCalls,
   ...capabilityCalls,
   ...libraryCalls,
+  ...collectionCalls,
+  ...collectionRunCalls,
   ...tokenCalls,
   ...draftCalls,
   ...settingsCalls,
   ...loadCalls,
+  ...locustCalls,
   ...agentCalls,
+  ...replayCalls,
   ...agentSessionCalls,
   ...priceCalls,
 };
@@ -47,5 +53,6 @@ export interface Pushes {
   'capabilities:progress': CapabilityProgress;
   'load:progress': LoadProgress;
   'agents:update': AgentSessionUpdate;
+  'collections:progress': CollectionRunProgress;
 }
 export type PushName = keyof Pushes;

@@ -3,8 +3,9 @@
  */
 import { z } from 'zod';
 import { defineCall, MAX_PAYLOAD_BYTES } from './define';
-import { ProtocolSchema, type RecordedRun } from './runs';
+import { ProtocolSchema, RunSourceSchema, type RecordedRun, type RunCheck, type RunSource } from './runs';
 import type { ProtocolId, Verdict } from '../protocols/types';
+import { ExpectationSchema, type Expectation } from '../collections/expectations';
 
 export const PRESET_FORMAT = 'gateway-playground-presets';
 export const PRESET_VERSION = 2;
@@ -30,6 +31,10 @@ export interface Preset {
   stream: boolean;
   /** Set when the preset is a saved comparison: `body` is then the shared prompt (Messages shape). */
   compare?: { columns: CompareColumn[] };
+  /** Its folder in Collections, top level first; absent or [] outside every folder. */
+  folder?: string[];
+  /** What a collection run checks about its reply (docs/collections.md). */
+  expect?: Expectation;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +62,8 @@ const PresetFields = {
         .max(6),
     })
     .optional(),
+  folder: z.array(z.string().trim().min(1).max(100)).max(6).optional(),
+  expect: ExpectationSchema.optional(),
 };
 
 export const PresetSchema = z.object({
@@ -96,6 +103,19 @@ export interface HistorySummary {
   bytes: number;
   /** The first characters of the output, for the list and the text filter. */
   preview: string;
+  /** Where it came from (History's Source filter); inferred for runs recorded before it was kept. */
+  source?: RunSource;
+  /** The check it was one step of: History shows the check as one row. */
+  check?: RunCheck;
+  /** A name the user gave it (searchable). */
+  name?: string;
+  /** Pinned: listed first, and kept when History is cleared or trimmed. */
+  pinned?: boolean;
+  /**
+   * Set on a row that stands for a whole check in a grouped list: how many of its runs match the filter. The
+   * row's other fields are the check's newest matching run.
+   */
+  groupCount?: number;
 }
 
 export interface HistorySettings {
@@ -113,6 +133,12 @@ export const HistoryFilter = z
     /** true: only runs that ended with warnings; false: only runs without (a clean "complete"). */
     withWarnings: z.boolean().optional(),
     text: z.string().max(200).optional(),
+    /** Where the runs came from; absent or "all": every source. */
+    source: z.union([RunSourceSchema, z.literal('all')]).optional(),
+    /** One row per check (a group row, `groupCount`) instead of one per run. */
+    grouped: z.boolean().optional(),
+    /** In a grouped list, the checks whose runs follow their row. */
+    expanded: z.array(z.string().max(200)).max(100).optional(),
     limit: z.number().int().min(1).max(1000).default(200),
     offset: z.number().int().min(0).default(0),
   })
@@ -130,6 +156,12 @@ export interface CurlImport {
 }
 
 const Id = z.object({ id: z.string().min(1).max(100) }).strict();
+
+/** A run (or a selection) as a file: HAR 1.2 for a browser's network panel, or the recorded runs as JSON. */
+export type HistoryExportFormat = 'har' | 'json';
+export const HISTORY_EXPORT_FORMAT = 'gateway-playground-runs';
+/** The most runs one export takes. */
+export const HISTORY_EXPORT_MAX = 500;
 const RunId = z.object({ runId: z.string().min(1).max(100) }).strict();
 
 /** The largest presets file an import takes (one call's payload, less room for the call around it). */
@@ -160,6 +192,22 @@ export const libraryCalls = {
   'history:list': defineCall<{ runs: HistorySummary[]; total: number; bytes: number }>()(HistoryFilter),
   'history:get': defineCall<RecordedRun>()(RunId),
   'history:delete': defineCall<{ deleted: boolean }>()(RunId),
+  /** An empty name removes it. */
+  'history:rename': defineCall<HistorySummary>()(
+    z.object({ runId: z.string().min(1).max(100), name: z.string().trim().max(200) }).strict(),
+  ),
+  'history:pin': defineCall<HistorySummary>()(
+    z.object({ runId: z.string().min(1).max(100), pinned: z.boolean() }).strict(),
+  ),
+  /** Keys and secret headers redacted (docs/security.md §4). */
+  'history:export': defineCall<{ fileName: string; text: string; count: number }>()(
+    z
+      .object({
+        runIds: z.array(z.string().min(1).max(100)).min(1).max(HISTORY_EXPORT_MAX),
+        format: z.enum(['har', 'json']),
+      })
+      .strict(),
+  ),
   'history:clear': defineCall<{ deleted: number }>()(z.object({}).strict()),
   'history:settings': defineCall<HistorySettings>()(
     z

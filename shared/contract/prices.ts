@@ -1,5 +1,5 @@
 /**
- * What a run cost, and what a model holds (docs/architecture.md §11). The core owns the price library and the
+ * What a run cost, and what a model holds (docs/architecture.md §12). The core owns the price library and the
  * model catalog, so neither reaches the renderer's bundle: the window sends the usage the gateway reported and
  * gets back a figure with where it came from, or "no price" — never a guess.
  */

@@ -64,8 +64,7 @@ export interface RunResult {
   endedAt: string;
 }
 
-/** The most of a non-streamed body a result keeps: a runaway body must not fill the window's memory. */
-export const RESULT_BODY_CAP = 2 * 1024 * 1024;
+export { RESULT_BODY_CAP } from './constants';
 
 /**
  * Main → renderer. Delta-only: events are sent once each, batched about once a frame, as columns (see
@@ -85,11 +84,32 @@ export const RunStartInput = z
     body: z.record(z.string(), z.unknown()),
     /** Capability warnings shown before sending (kept in the ledger). */
     warnings: z.array(z.string().max(500)).max(50).default([]),
-    /** Who started it: compare columns and probes tag their runs. */
-    origin: z.enum(['composer', 'compare', 'probe', 'replay']).default('composer'),
+    /**
+     * Who started it: compare columns and probes tag their runs; History's Source filter reads it (RUN_SOURCES).
+     * "load" and "collection" are for a load tab's trial request and a collection runner's requests.
+     */
+    origin: z.enum(['composer', 'compare', 'probe', 'replay', 'load', 'collection']).default('composer'),
   })
   .strict();
 export type RunStartInput = z.input<typeof RunStartInput>;
+
+/**
+ * Where a run came from, as History's "Source" filter names it: "mine" is what the user sent (the composer, a
+ * preset, a replay), the rest are runs the app sent for a screen. "collection" is a collection runner's.
+ */
+export const RUN_SOURCES = ['mine', 'compare', 'capabilities', 'agents', 'load', 'collection'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+export const RunSourceSchema = z.enum(RUN_SOURCES);
+
+/** The check a run was one step of (a Capabilities row's probes, an agent check, a connected session). */
+export interface RunCheck {
+  /** Every run of one check shares it. */
+  id: string;
+  /** What History's row for the check says, e.g. "Capabilities · claude-sim-sonnet". */
+  label: string;
+  /** What one run of it is called, singular: "probe", "step", "request". */
+  unit: string;
+}
 
 /** A finished run as recorded: enough to show it in the stream viewer exactly as it happened. */
 export interface RecordedRun {
@@ -98,6 +118,9 @@ export interface RecordedRun {
   events: RawEvent[];
   result: RunResult;
   origin: string;
+  /** Absent in runs recorded before sources existed: History infers it (electron/core/history-source.ts). */
+  source?: RunSource;
+  check?: RunCheck;
 }
 
 export const runCalls = {

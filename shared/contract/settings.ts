@@ -6,29 +6,10 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 import { TAB_IDS, type TabId } from '../tabs';
+import { THEMES, type AppSettings } from './constants';
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
-
+export { DEFAULT_SETTINGS, THEMES, type AppSettings, type Theme } from './constants';
 export { TAB_IDS, type TabId };
-
-export interface AppSettings {
-  /** "system" follows the OS (prefers-color-scheme). */
-  theme: Theme;
-  /** Tab pairs whose "Bring the … request here" offer was dismissed, as "from>to" (e.g. "messages>chat"). */
-  bringDismissed: string[];
-  /** Retry a 429 or 529 once its retry-after has passed, without a click. Off unless switched on. */
-  autoRetry: boolean;
-  /** The tab open when the window was last used: the next start opens on it. */
-  lastTab: TabId;
-}
-
-export const DEFAULT_SETTINGS: AppSettings = {
-  theme: 'system',
-  bringDismissed: [],
-  autoRetry: false,
-  lastTab: 'messages',
-};
 
 const Pair = z.string().regex(/^(messages|chat|responses)>(messages|chat|responses)$/);
 

@@ -1,5 +1,9 @@
-/** Per-request rows as CSV (RFC 4180): one line per request, the figures the summary is computed from. */
+/**
+ * A load run as CSV (RFC 4180): one line per request, the figures the summary is computed from; or one line per
+ * window of the run's clock, the figures over time (windows.ts).
+ */
 import { tpotOf, type LoadRow } from './stats';
+import { ERROR_KINDS, type WindowStats } from './windows';
 
 const COLUMNS = [
   'request',
@@ -51,6 +55,53 @@ export function rowsToCsv(rows: readonly LoadRow[]): string {
         r.outputTokens,
         r.errorType,
         r.reason,
+      ]
+        .map(cell)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const WINDOW_COLUMNS = [
+  'window_start_s',
+  'window_end_s',
+  'stage_index',
+  'requests_ended',
+  'completed',
+  'requests_per_s',
+  'output_tokens_per_s',
+  'ttft_p50_ms',
+  'ttft_p90_ms',
+  'ttft_p99_ms',
+  'e2e_p50_ms',
+  'e2e_p90_ms',
+  'e2e_p99_ms',
+  ...ERROR_KINDS.map((k) => `errors_${k.replace('-', '_')}`),
+] as const;
+
+/** One line per window; then one column per numeric rate-limit header (its value at the window's end). */
+export function windowsToCsv(stats: WindowStats): string {
+  // Header names come from the gateway: inert as every text cell is.
+  const lines = [[...WINDOW_COLUMNS.map(cell), ...stats.headers.map(cell)].join(',')];
+  for (const w of stats.windows) {
+    lines.push(
+      [
+        w.startMs / 1000,
+        w.endMs / 1000,
+        w.stage,
+        w.ended,
+        w.completed,
+        w.requestsPerSec,
+        w.outputTokensPerSec,
+        w.ttftMs.p50,
+        w.ttftMs.p90,
+        w.ttftMs.p99,
+        w.e2eMs.p50,
+        w.e2eMs.p90,
+        w.e2eMs.p99,
+        ...ERROR_KINDS.map((k) => w.errors[k]),
+        ...stats.headers.map((h) => w.rateLimits[h]),
       ]
         .map(cell)
         .join(','),

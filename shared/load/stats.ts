@@ -28,6 +28,8 @@ export interface LoadRow {
   reason: string;
   /** The error's type, when the gateway named one. */
   errorType?: string;
+  /** The shape's stage it was sent in (0-based; absent from runs saved before shapes: stage 0). */
+  stage?: number;
 }
 
 export interface Distribution {

@@ -1,4 +1,5 @@
 /** Chat Completions requests (docs/protocols.md §3.2), read into the neutral shape and written from it. */
+import { base64Text } from '../documents';
 import {
   asArr,
   asObj,
@@ -14,6 +15,7 @@ import {
   notTranslatedBlock,
   numF,
   oneOf,
+  parseDataUrl,
   type Part,
   present,
   strF,
@@ -436,9 +438,26 @@ function chatPart(p: Part, ctx: Ctx): Json | undefined {
         ctx.lose(p.path, 'Chat Completions file parts take inline data or a file id, not a URL.');
         return undefined;
       }
+      const data = parseDataUrl(p.data);
+      if (data && data.mediaType !== 'application/pdf') return chatNonPdf(p, data, ctx);
       const file: Json = { file_data: p.data };
       if (p.filename) file.filename = p.filename.v;
       return { type: 'file', file };
     }
   }
+}
+
+/**
+ * Chat Completions file parts take PDFs only (docs/protocols.md §8.1): a plain-text file's content becomes a text
+ * part, saying so; any other type is lost.
+ */
+function chatNonPdf(p: Part & { type: 'file' }, data: { mediaType: string; data: string }, ctx: Ctx): Json | undefined {
+  const text = data.mediaType === 'text/plain' ? base64Text(data.data) : undefined;
+  if (text === undefined) {
+    ctx.lose(p.path, `Chat Completions file parts take PDFs only; this file is ${data.mediaType}.`);
+    return undefined;
+  }
+  const name = p.filename ? ` (its name, "${p.filename.v}", is left out)` : '';
+  ctx.change(p.path, `Chat Completions file parts take PDFs only: the text file's content becomes a text part${name}.`);
+  return { type: 'text', text };
 }

@@ -1,4 +1,5 @@
 /** Messages content blocks (docs/protocols.md §1.3): text, image and document blocks, read and written. */
+import { base64Text, textBase64 } from '../documents';
 import {
   asObj,
   asStr,
@@ -77,9 +78,16 @@ function readMessagesDocument(o: Json, path: string, ctx: Ctx): Part | undefined
   }
   if (kind === 'text') {
     ctx.keys(src, sp, ['type', 'media_type', 'data']);
+    const text = asStr(src.data, `${sp}.data`);
+    // Responses takes a text file as an input_file (docs/protocols.md §8.1): the document stays a document.
+    if (ctx.to === 'responses') {
+      if (!title) ctx.add(path, 'Responses names every input_file: "document.txt" is filled in.', 'filename');
+      const filename = title ?? { v: 'document.txt', path };
+      return { type: 'file', data: `data:text/plain;base64,${textBase64(text)}`, filename, path };
+    }
     const titleNote = title ? ' (its title is left out)' : '';
     ctx.change(path, `${ctx.target} has no plain-text documents: the document's text becomes a text part${titleNote}.`);
-    return { type: 'text', text: asStr(src.data, `${sp}.data`), path };
+    return { type: 'text', text, path };
   }
   if (kind === 'file') return ctx.noFileId(path, 'the file inline', MESSAGES_STORE);
   ctx.lose(path, `A document with a "${kind}" source: ${ctx.target} has no equivalent.`);
@@ -144,6 +152,7 @@ export function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
       const block: Json = { type: 'document' };
       if (p.data !== undefined) {
         const data = parseDataUrl(p.data);
+        if (data?.mediaType === 'text/plain') return textDocument(p, data.data, ctx);
         if (data && data.mediaType !== 'application/pdf') {
           ctx.lose(p.path, `Messages documents are PDFs or plain text; this file is ${data.mediaType}.`);
           return undefined;
@@ -157,4 +166,16 @@ export function writeMessagesPart(p: Part, ctx: Ctx): Json | undefined {
       return block;
     }
   }
+}
+
+/** A plain-text file as a Messages text document (its source carries the text itself, not base64). */
+function textDocument(p: Extract<Part, { type: 'file' }>, b64: string, ctx: Ctx): Json | undefined {
+  const text = base64Text(b64);
+  if (text === undefined) {
+    ctx.lose(p.path, 'This text file is not base64 of UTF-8 text, so Messages cannot take it as a text document.');
+    return undefined;
+  }
+  const block: Json = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } };
+  if (p.filename) block.title = p.filename.v;
+  return block;
 }

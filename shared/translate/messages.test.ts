@@ -164,7 +164,7 @@ describe('Messages → Responses', () => {
     expect(r.body).not.toHaveProperty('stop');
   });
 
-  it('writes instructions, files, images and flat tools', () => {
+  it('writes instructions, files (a text document stays a file), images and flat tools', () => {
     expect(r.body.instructions).toBe('Answer in JSON.');
     expect(r.body.input).toEqual([
       {
@@ -173,11 +173,11 @@ describe('Messages → Responses', () => {
         content: [
           { type: 'input_file', file_data: 'data:application/pdf;base64,JVBER', filename: 'spec.pdf' },
           { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'auto' },
-          { type: 'input_text', text: 'plain notes' },
+          { type: 'input_file', file_data: `data:text/plain;base64,${btoa('plain notes')}`, filename: 'document.txt' },
         ],
       },
     ]);
-    expect(lossAt(r.losses, 'messages[0].content[2]')).toMatchObject({ kind: 'changed' });
+    expect(lossAt(r.losses, 'messages[0].content[2]')).toMatchObject({ kind: 'added', to: 'filename' });
     expect(r.body.tools).toEqual([
       { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object' }, strict: false },
     ]);

@@ -15,11 +15,15 @@ export interface AgentSessionModule {
   /** The profile was selected away, changed or deleted: a session for it ends. */
   profileChanged(profileId: string, why: string): Promise<void>;
   receiverClosed(receiver: Receiver): void;
+  /** The local token of a session this run of the app opened (a saved replay is scrubbed of it). */
+  tokenOf: (sessionId: string) => string | undefined;
   close(): Promise<void>;
 }
 
 export function createAgentSessionHandlers(ctx: CoreContext): AgentSessionModule {
   let session: AgentSession | undefined;
+  /** Every session's token, kept in memory only, so that a session saved after it ended is still scrubbed of it. */
+  const tokens = new Map<string, string>();
   const listeners = new Set<Receiver>();
   const push = (update: AgentSessionUpdate) => {
     for (const r of listeners) r.send('agents:update', update);
@@ -54,6 +58,7 @@ export function createAgentSessionHandlers(ctx: CoreContext): AgentSessionModule
             onTurn: (turn) => push({ kind: 'turn', sessionId: turn.sessionId, turn }),
           });
           session = opened;
+          tokens.set(opened.sessionId, opened.token);
           return opened.connection();
         }),
       'agents:disconnect': () => serial(async () => ({ closed: await end('Disconnected.') })),
@@ -66,6 +71,7 @@ export function createAgentSessionHandlers(ctx: CoreContext): AgentSessionModule
       serial(async () => {
         if (session?.profileId === profileId) await end(why);
       }),
+    tokenOf: (sessionId) => tokens.get(sessionId),
     receiverClosed(receiver) {
       listeners.delete(receiver);
     },

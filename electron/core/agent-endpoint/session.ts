@@ -21,6 +21,7 @@ import { agentKindOf } from './agent-kind';
 import { checkOrigin, checkToken, errorBody, routeOf, type Refusal } from './guard';
 import { buildExchange, judgeAux, teeTo, type AgentRequest } from './forward';
 import { scrub } from '../secrets';
+import { retryFacts } from '../agents/retries';
 
 export interface SessionDeps {
   profiles: ProfileStore;
@@ -206,11 +207,11 @@ export class AgentSession {
         totalMs: result.metrics.totalMs,
         inputTokens: result.metrics.usage.inputTotal,
         outputTokens: result.metrics.usage.output,
-        next: nextStep(agent, {
-          status: result.metrics.status,
-          verdict: result.verdict,
-          message: result.error?.message ?? result.reason,
-        }),
+        next: nextStep(
+          agent,
+          { status: result.metrics.status, verdict: result.verdict, message: result.error?.message ?? result.reason },
+          retryFacts(agent, result.metrics.status),
+        ),
       });
     }
     this.turns.set(turn.runId, turn);

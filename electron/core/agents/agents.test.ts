@@ -266,8 +266,12 @@ describe('judged as the real CLIs behaved (docs/agents.md "Judging per agent")',
   });
 
   it('a cut stream line ends Claude Code and Qwen Code, while Codex skips it', async () => {
+    // As the real Claude Code does (agent-reading.ts): turn 1's line inside the thinking block is sent again
+    // unstreamed; turn 2's, after the thinking block, ends it.
     const claude = await check('claude-code', 'sim-relay-cuts-stream-line');
-    expect(claude.verdict).toMatch(/^not ready — Turn 1: Read call .*API Error: JSON Parse error: Unexpected EOF/);
+    expect(claude.verdict).toMatch(
+      /^not ready — Whole sessions ×4 .*Claude Code would fail on its second turn: API Error: JSON Parse error: Unexpected EOF/,
+    );
     expect((await check('codex', 'sim-relay-cuts-stream-line')).level).toBe('ready');
     // The chat-completions agent is Qwen Code, which a cut line ends too.
     const chat = await check('chat-agent', 'sim-relay-cuts-stream-line');

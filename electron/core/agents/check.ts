@@ -2,6 +2,7 @@
  * One agent check: the scripted session (sessions.ts) sent turn by turn as ordinary runs (origin "probe",
  * so every step has a ledger and its events), judged step by step (steps.ts), ending in one verdict.
  */
+import { randomUUID } from 'node:crypto';
 import { AGENTS, type AgentId, type AgentResult, type AgentStep } from '../../../shared/agents/types';
 import { verdictOf } from '../../../shared/agents/verdict';
 import type { Block } from '../../../shared/protocols/types';
@@ -10,8 +11,10 @@ import { ProbeEnv, ProbeStop, type ProbeDeps } from '../probes/harness';
 import { agentStops } from './agent-reading';
 import { countTokensExchange } from './count-tokens';
 import { agentHeaders } from './headers';
-import { replayedName, replaySession, type ReplayRequest } from './replay';
-import { sessionLoop, timedOut, type ReplaySend } from './session-loop';
+import { replayedName, replaySession, type ReplayRequest, type ReplaySource } from './replay';
+import { asCapture, type SavedReplay } from './saved-replays';
+import { sendAsAgent, sessionLoop, timedOut, type ReplaySend } from './session-loop';
+import { afterRetriesWords } from './retries';
 import { claudeCountTokens, claudeSmallModel } from './sessions';
 import { failureWords, judgeCache, judgeRepeats, judgeToolTurn, judgeUsage, skipped } from './steps';
 
@@ -30,6 +33,8 @@ export interface AgentCheckInput {
   agent: AgentId;
   model: string;
   smallModel?: string;
+  /** A session saved from "Connect an agent", replayed in place of the agent's capture. */
+  replay?: SavedReplay;
 }
 
 type Json = Record<string, unknown>;
@@ -54,10 +59,11 @@ function sender(env: ProbeEnv, agent: AgentId): Send {
   };
 }
 
-async function repeats(send: Send, body: Json, as?: ReplayRequest): Promise<FinishedRun[] | AgentStep> {
+/** Turn 2 sent TURN2_REPEATS times, each as the agent sends it: a refusal it retries is sent again (retries.ts). */
+async function repeats(send: Send, agent: AgentId, as: ReplayRequest): Promise<FinishedRun[] | AgentStep> {
   const runs: FinishedRun[] = [];
   for (let i = 0; i < TURN2_REPEATS; i++) {
-    const run = await send(body, as);
+    const { run } = await sendAsAgent(send, agent, as);
     if ('timeout' in run) return timedOut('turn-2', 'Turn 2 (stateless)', run.timeout);
     runs.push(run);
   }
@@ -78,7 +84,7 @@ async function toolLoop(
   between?: (run: FinishedRun) => AgentStep | undefined,
 ): Promise<AgentStep[]> {
   const name = AGENTS[o.agent].sentenceName;
-  const first = await send(o.turn1.body, o.turn1);
+  const { run: first } = await sendAsAgent(send, o.agent, o.turn1);
   if ('timeout' in first) return [timedOut('turn-1', 'Turn 1: tool call', first.timeout)];
   const turn1 = judgeToolTurn(first, {
     id: 'turn-1',
@@ -86,6 +92,7 @@ async function toolLoop(
     tool: o.tool,
     schema: o.schema,
     agent: name,
+    after: (status) => afterRetriesWords(o.agent, name, status),
   });
   const stop = turn1.ok ? agentStops(o.agent, first) : undefined;
   if (stop) {
@@ -98,10 +105,11 @@ async function toolLoop(
   const extra = between?.(first);
   if (extra) steps.push(extra);
   const second = o.turn2(first, turn1.call);
-  const runs = await repeats(send, second.body, second);
+  const runs = await repeats(send, o.agent, second);
   if (!Array.isArray(runs)) return [...steps, runs];
   const title = `Turn 2 (stateless) ×${TURN2_REPEATS}`;
-  const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent });
+  const after = (status?: number) => afterRetriesWords(o.agent, name, status);
+  const turn2 = judgeRepeats(runs, { id: 'turn-2', title, agent: name, sent: o.sent, after });
   if (extra?.outcome === 'fail' && turn2.outcome === 'fail') extra.consequence = turn2.consequence;
   steps.push(turn2, judgeCache(runs, name), judgeUsage(first, name));
   return steps;
@@ -155,10 +163,16 @@ function claudeThinking(run: FinishedRun): AgentStep {
 }
 
 /** Codex's captured sessions; its reasoning items must come back encrypted to be sent back. */
-function codexSteps(send: Send, model: string): Promise<AgentStep[]> {
+function codexSteps(send: Send, model: string, source?: ReplaySource): Promise<AgentStep[]> {
   return sessionLoop(
     replayed(send),
-    { agent: 'codex', model, sessions: SESSIONS, sent: 'the reasoning item, the function_call and its output' },
+    {
+      agent: 'codex',
+      model,
+      sessions: SESSIONS,
+      sent: 'the reasoning item, the function_call and its output',
+      source,
+    },
     codexReasoning,
   );
 }
@@ -184,8 +198,9 @@ async function claudeSteps(
   env: ProbeEnv,
   model: string,
   smallModel: string | undefined,
+  source?: ReplaySource,
 ): Promise<AgentStep[]> {
-  const { turn1 } = replaySession('claude-code', model);
+  const { turn1 } = replaySession('claude-code', model, source);
   const steps: AgentStep[] = [await countTokensExchange(env, claudeCountTokens(turn1.body))];
   if (smallModel) steps.push(await smallModelStep(send, smallModel, model));
   const loop = await sessionLoop(
@@ -195,6 +210,7 @@ async function claudeSteps(
       model,
       sessions: SESSIONS,
       sent: 'the signed thinking block, the tool_use and its tool_result',
+      source,
     },
     claudeThinking,
   );
@@ -202,8 +218,8 @@ async function claudeSteps(
 }
 
 /** The chat-completions agent is Qwen Code's captured session (replay.ts), judged turn 1 then turn 2 repeated. */
-async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
-  const session = replaySession('qwen-code', model);
+async function chatSteps(send: Send, model: string, source?: ReplaySource): Promise<AgentStep[]> {
+  const session = replaySession('qwen-code', model, source);
   return toolLoop(send, {
     agent: 'chat-agent',
     turn1: session.turn1,
@@ -214,6 +230,10 @@ async function chatSteps(send: Send, model: string): Promise<AgentStep[]> {
   });
 }
 
+/** "the saved session “Codex on the relay” (codex_exec/0.171.0 on gpt-sim-o3, 2026-11-28)". */
+const savedName = (r: SavedReplay): string =>
+  `the saved session “${r.name}” (${r.client} on ${r.model}, ${r.savedAt.slice(0, 10)})`;
+
 export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal: AbortSignal): Promise<AgentResult> {
   const t0 = Date.now();
   const info = AGENTS[input.agent];
@@ -222,20 +242,29 @@ export async function checkAgent(deps: ProbeDeps, input: AgentCheckInput, signal
     { profileId: input.profileId, model: input.model, protocol: info.protocol, capability: 'tools' },
     signal,
     AGENT_RUN_TIMEOUT_MS,
+    {
+      source: 'agents',
+      check: { id: `check_${randomUUID()}`, label: `Agents · ${info.label} · ${input.model}`, unit: 'step' },
+    },
   );
   const send = sender(env, input.agent);
+  const { replay } = input;
+  const source = replay && { capture: asCapture(replay), tool: replay.tool, turns: replay.turns };
   const steps =
     input.agent === 'codex'
-      ? await codexSteps(send, input.model)
+      ? await codexSteps(send, input.model, source)
       : input.agent === 'claude-code'
-        ? await claudeSteps(send, env, input.model, input.smallModel)
-        : await chatSteps(send, input.model);
+        ? await claudeSteps(send, env, input.model, input.smallModel, source)
+        : await chatSteps(send, input.model, source);
   const { level, verdict } = verdictOf(steps);
   return {
     agent: input.agent,
     model: input.model,
+    ...(replay ? { replayId: replay.id } : {}),
     ...(input.smallModel && info.hasSmallModel ? { smallModel: input.smallModel } : {}),
-    replayed: replayedName(input.agent === 'chat-agent' ? 'qwen-code' : input.agent, input.model),
+    replayed: replay
+      ? savedName(replay)
+      : replayedName(input.agent === 'chat-agent' ? 'qwen-code' : input.agent, input.model),
     level,
     verdict,
     steps,

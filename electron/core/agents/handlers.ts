@@ -12,6 +12,7 @@ import { RunError } from '../errors';
 import type { CoreContext, Handlers, Receiver } from '../core-context';
 import { checkAgent } from './check';
 import type { AgentStore } from './store';
+import type { SavedReplayStore } from './saved-replays';
 
 /** The connected-agent calls are the agent endpoint's (electron/core/agent-endpoint/handlers.ts). */
 type AgentCall = Exclude<
@@ -27,7 +28,12 @@ export interface AgentModule {
   cancelAll(): void;
 }
 
-export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabilities: CapabilityStore): AgentModule {
+export function createAgentHandlers(
+  ctx: CoreContext,
+  store: AgentStore,
+  capabilities: CapabilityStore,
+  replays: SavedReplayStore,
+): AgentModule {
   const deps = { runs: ctx.runs, profiles: ctx.profiles, timeouts: ctx.timeouts };
   /** Each check in flight: its profile, and the window that started it (only that one may stop it). */
   const inFlight = new Map<AbortController, { profileId: string; receiver: Receiver }>();
@@ -55,13 +61,20 @@ export function createAgentHandlers(ctx: CoreContext, store: AgentStore, capabil
         })),
       };
     },
-    'agents:check': async (input, receiver) => {
+    'agents:check': async ({ replayId, ...input }, receiver) => {
       requireProfile(input.profileId);
+      const replay = replayId === undefined ? undefined : replays.get(replayId);
+      if (replayId !== undefined && !replay) throw new RunError('not_found', `No saved replay with id ${replayId}.`);
+      if (replay && replay.agent !== input.agent)
+        throw new RunError('invalid_input', `The saved replay “${replay.name}” is checked as ${replay.agent}.`);
       const controller = new AbortController();
       inFlight.set(controller, { profileId: input.profileId, receiver });
       try {
         // Evidence quotes answers: scrubbed before agents.json and the reply, as capability results are.
-        const result = scrubDeep(await checkAgent(deps, input, controller.signal), profileSecrets(input.profileId));
+        const result = scrubDeep(
+          await checkAgent(deps, { ...input, replay }, controller.signal),
+          profileSecrets(input.profileId),
+        );
         if (!controller.signal.aborted) await store.put(input.profileId, result);
         return result;
       } catch (err) {

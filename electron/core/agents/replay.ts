@@ -82,10 +82,10 @@ function request(r: CapturedRequest, fill: (t: string) => string): ReplayRequest
   return { path: r.path, headers, body: JSON.parse(fill(JSON.stringify(r.body))) as Json };
 }
 
-function toolSchema(agent: CapturedAgent, body: Json): object {
+function toolSchema(agent: CapturedAgent, body: Json, name: string): object {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObj) : [];
   const fn = (t: Json) => (agent === 'qwen-code' && isObj(t.function) ? t.function : t);
-  const tool = tools.map(fn).find((t) => t.name === TOOL[agent]);
+  const tool = tools.map(fn).find((t) => t.name === name);
   const schema = agent === 'claude-code' ? tool?.input_schema : tool?.parameters;
   if (!isObj(schema)) return {};
   // The validator reads the schema's own rules; which draft it names (2020-12 for Claude Code's) changes none here.
@@ -160,18 +160,32 @@ const turn2Of = (agent: CapturedAgent, turn1: Json, second: Json, transcript: Tr
       ? codexTurn2(turn1, second, transcript, call)
       : chatTurn2(second, transcript, call);
 
-/** One replayed session of `agent` on `model`: fresh ids, the capture for whether the CLI knows the id. */
-export function replaySession(agent: CapturedAgent, model: string): ReplaySession {
-  const cap = capture(agent, modelIdKnown(agent, model));
+/**
+ * A session saved from "Connect an agent" (saved-replays.ts) in place of a capture: its turn that called
+ * `tool` and the turn that sent the result back.
+ */
+export interface ReplaySource {
+  capture: Capture;
+  tool: string;
+  turns: [number, number];
+}
+
+/**
+ * One replayed session of `agent` on `model`: fresh ids, the capture for whether the CLI knows the id, or the
+ * saved session `source`.
+ */
+export function replaySession(agent: CapturedAgent, model: string, source?: ReplaySource): ReplaySession {
+  const cap = source?.capture ?? capture(agent, modelIdKnown(agent, model));
   const fill = filler(model, cap.model);
-  const [t1, t2] = cap.requests.filter(isTurn);
+  const [t1, t2] = source ? source.turns.map((i) => cap.requests[i]) : cap.requests.filter(isTurn);
   const turn1 = request(t1, fill);
   const second = request(t2, fill);
+  const tool = source?.tool ?? TOOL[agent];
   return {
     capture: cap,
     turn1,
-    tool: TOOL[agent],
-    schema: toolSchema(agent, turn1.body),
+    tool,
+    schema: toolSchema(agent, turn1.body, tool),
     turn2: (transcript, call) => ({ ...second, body: turn2Of(agent, turn1.body, second.body, transcript, call) }),
   };
 }

@@ -2,7 +2,8 @@
  * Judging one step of an agent session on evidence (docs/agents.md "What is judged"), with the probe harness's
  * helpers: a run that did not complete is described as the capability matrix describes it.
  */
-import type { AgentStep } from '../../../shared/agents/types';
+import type { AgentId, AgentStep } from '../../../shared/agents/types';
+import { afterRetriesWords } from './retries';
 import { rate } from '../../../shared/agents/verdict';
 import type { Block } from '../../../shared/protocols/types';
 import type { FinishedRun } from '../runs';
@@ -15,12 +16,30 @@ export function failureWords(run: FinishedRun): string {
   return failureOf(run).message;
 }
 
+/** "Codex would fail … even after Codex's own 29 retries: HTTP 502 …" / "…: HTTP 400 …. A 400 is final …". */
+function withRetries(
+  head: string,
+  words: string,
+  after: { inline: string; final: string } | undefined,
+  tail = '',
+): string {
+  const final = after?.final ? `${/[.!?]$/.test(words) ? '' : '.'}${after.final}` : '';
+  return `${head}${after?.inline ?? ''}${tail}: ${words}${final}`;
+}
+
 export type TurnJudgement = { ok: true; call: ToolCall; step: AgentStep } | { ok: false; step: AgentStep };
 
 /** Turn one: the terminal event reached, and a streamed call to the tool asked for whose arguments validate. */
 export function judgeToolTurn(
   run: FinishedRun,
-  o: { id: string; title: string; tool: string; schema: object; agent: string },
+  o: {
+    id: string;
+    title: string;
+    tool: string;
+    schema: object;
+    agent: string;
+    after?: (status?: number) => { inline: string; final: string };
+  },
 ): TurnJudgement {
   const base = { id: o.id, title: o.title, status: statusOf(run), runIds: [run.ledger.runId] };
   if (run.result.verdict !== 'complete') {
@@ -31,7 +50,7 @@ export function judgeToolTurn(
         ...base,
         outcome: 'fail',
         evidence: words,
-        consequence: `${o.agent} would stop on its first request: ${words}`,
+        consequence: withRetries(`${o.agent} would stop on its first request`, words, o.after?.(statusOf(run))),
       },
     };
   }
@@ -86,7 +105,13 @@ export function judgeToolTurn(
 /** The repeated stateless turn: one failure in the repeats is a failure, reported with its rate. */
 export function judgeRepeats(
   runs: FinishedRun[],
-  o: { id: string; title: string; agent: string; sent: string },
+  o: {
+    id: string;
+    title: string;
+    agent: string;
+    sent: string;
+    after?: (status?: number) => { inline: string; final: string };
+  },
 ): AgentStep {
   const failed = runs.filter((r) => r.result.verdict !== 'complete');
   const runIds = runs.map((r) => r.ledger.runId);
@@ -111,52 +136,88 @@ export function judgeRepeats(
     status: statusOf(first),
     runIds,
     evidence: `${rate(failed.length, runs.length)} failed${intermittent}, first on repeat ${runs.indexOf(first) + 1}.`,
-    consequence: `${o.agent} would fail on its second turn${often}: ${words}`,
+    consequence: withRetries(`${o.agent} would fail on its second turn${often}`, words, o.after?.(statusOf(first))),
   };
 }
 
-/** One replayed session: its runs, and the run it failed on or why (a timeout, a line the agent cannot read). */
+/**
+ * One replayed session: its runs (turn 1, turn 2), the refused attempts the agent would have sent again, and
+ * the run it failed on or why (a timeout, a line the agent cannot read).
+ */
 export interface SessionRun {
   runs: FinishedRun[];
+  retried?: FinishedRun[];
   failed?: FinishedRun;
   failure?: string;
 }
 
+/** "HTTP 429, 502": the statuses of refused attempts, each once. */
+const statusesOf = (runs: FinishedRun[]) =>
+  [
+    ...new Set(
+      runs.map((r) =>
+        r.result.verdict === 'complete'
+          ? 'a malformed stream line'
+          : statusOf(r) === undefined
+            ? 'no answer'
+            : `HTTP ${statusOf(r)}`,
+      ),
+    ),
+  ].join(', ');
+
+/** Every session got through; those that met refusals got through on the agent's own retries. */
+function sessionsPassed(sessions: SessionRun[], o: { id: string; title: string; agent: string; sent: string }) {
+  const n = sessions.length;
+  const retried = sessions.flatMap((s) => s.retried ?? []);
+  const last = sessions[0].runs.at(-1);
+  const step = {
+    id: o.id,
+    title: o.title,
+    runIds: sessions.flatMap((s) => [...(s.retried ?? []), ...s.runs].map((r) => r.ledger.runId)),
+    status: last && statusOf(last),
+  };
+  if (retried.length === 0)
+    return { ...step, outcome: 'pass' as const, evidence: `${n} of ${n} sessions completed: turn 2 sent ${o.sent}.` };
+  const rescued = sessions.filter((s) => s.retried?.length).length;
+  return {
+    ...step,
+    outcome: 'warn' as const,
+    evidence:
+      `${n} of ${n} sessions completed, ${rescued} of them only on ${o.agent}'s own retries: ` +
+      `${retried.length} request(s) sent again after ${statusesOf(retried)}.`,
+    consequence: `${o.agent} would work, but its user waits through its backoff on ${rate(rescued, n)} sessions.`,
+  };
+}
+
 /**
- * Whole sessions, counted as the agent's user meets them: "k of n sessions" failed, and what the first failure
- * looked like. A 400 is final for both CLIs (neither retries it), so the count is what the user sees.
+ * Whole sessions, counted as the agent's user meets them after the agent's own retries (retries.ts): "k of n
+ * sessions" failed, and what the first failure looked like; a session a retry rescues is not a failure.
  */
 export function judgeSessions(
   sessions: SessionRun[],
-  o: { id: string; title: string; agent: string; sent: string },
+  o: { id: string; title: string; agent: string; agentId: AgentId; sent: string },
 ): AgentStep {
   const n = sessions.length;
-  const runIds = sessions.flatMap((s) => s.runs.map((r) => r.ledger.runId));
   const bad = sessions.filter((s) => s.failed || s.failure);
+  if (bad.length === 0) return sessionsPassed(sessions, o);
+  const runIds = sessions.flatMap((s) => [...(s.retried ?? []), ...s.runs].map((r) => r.ledger.runId));
   const base = { id: o.id, title: o.title, runIds };
-  if (bad.length === 0) {
-    const last = sessions[0].runs.at(-1);
-    return {
-      ...base,
-      outcome: 'pass',
-      status: last && statusOf(last),
-      evidence: `${n} of ${n} sessions completed: turn 2 sent ${o.sent}.`,
-    };
-  }
   const first = bad[0];
   const words = first.failure ?? (first.failed ? failureWords(first.failed) : 'no answer');
   const onTurn2 = first.failed !== undefined && first.runs.indexOf(first.failed) === 1;
   const where = onTurn2 ? 'on its second turn' : 'on its first request';
   const k = bad.length;
   const intermittent = k < n;
+  const status = first.failed && statusOf(first.failed);
+  const after = first.failure ? undefined : afterRetriesWords(o.agentId, o.agent, status);
   return {
     ...base,
     outcome: 'fail',
-    status: first.failed && statusOf(first.failed),
+    status,
     evidence: `${rate(k, n)} sessions failed${intermittent ? ' — intermittently' : ''}, first in session ${sessions.indexOf(first) + 1} ${where}.`,
     consequence: intermittent
-      ? `${o.agent} would fail ${rate(k, n)} sessions, ${where}: ${words}`
-      : `${o.agent} would fail ${where}: ${words}`,
+      ? withRetries(`${o.agent} would fail ${rate(k, n)} sessions`, words, after, `, ${where}`)
+      : withRetries(`${o.agent} would fail ${where}`, words, after),
   };
 }
 

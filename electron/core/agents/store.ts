@@ -33,6 +33,7 @@ const Step = z.object({
 const StoredResult = z.object({
   agent: z.enum(AGENT_IDS),
   model: z.string().min(1),
+  replayId: z.string().optional(),
   smallModel: z.string().optional(),
   replayed: z.string().optional(),
   level: z.enum(AGENT_LEVELS),

@@ -100,6 +100,7 @@ export function createLoadHandlers(ctx: CoreContext, store: LoadStore): LoadModu
           concurrency: input.concurrency,
           ratePerSec: input.ratePerSec,
           durationCapS: input.durationCapS,
+          shape: input.shape,
         },
       };
       live.set(run.loadId, { run, receiver, saved: finish(run, meta, receiver) });

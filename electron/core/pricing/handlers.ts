@@ -1,5 +1,5 @@
 /**
- * `prices:*` and `models:limits` (docs/architecture.md §11). The price library and the model catalog are
+ * `prices:*` and `models:limits` (docs/architecture.md §12). The price library and the model catalog are
  * imported on first use: together they are megabytes of data start-up has no need of.
  */
 import type { CostQuote, PriceSettings, QuoteItem, RunsCost } from '../../../shared/contract';

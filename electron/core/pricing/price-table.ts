@@ -1,5 +1,5 @@
 /**
- * What a run cost, from the usage the gateway reported and a price table (docs/architecture.md §11): the list
+ * What a run cost, from the usage the gateway reported and a price table (docs/architecture.md §12): the list
  * prices of @pydantic/genai-prices (cache and tiered prices included) for the model ids it knows, times the
  * profile's multiplier; a profile's own per-model override instead, for relays that charge otherwise; else
  * "no price". Pure: no files, no clock but the library's (its prices can depend on the date).

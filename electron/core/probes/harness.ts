@@ -8,7 +8,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import type { CapabilityId, ProbeOutcome } from '../../../shared/capabilities';
 import type { ProtocolId, Transcript } from '../../../shared/protocols/types';
 import { maxTokensField } from '../../../shared/protocols';
-import type { FinishedRun, RunManager, RunSink } from '../runs';
+import type { FinishedRun, RunManager, RunSink, RunTag } from '../runs';
 import type { ProfileStore } from '../profiles';
 import type { Timeouts } from '../http/timer';
 
@@ -80,6 +80,8 @@ export class ProbeEnv {
     readonly target: ProbeTarget,
     readonly signal: AbortSignal,
     readonly runTimeoutMs = PROBE_RUN_TIMEOUT_MS,
+    /** Where its runs go in History (a Capabilities row, an agent check): see RunTag. */
+    readonly tag?: RunTag,
   ) {}
 
   get protocol(): ProtocolId {
@@ -104,7 +106,7 @@ export class ProbeEnv {
     const { runId, done } = this.deps.runs.start(
       { profileId: this.target.profileId, protocol, body, warnings: [], origin: 'probe' },
       SILENT_SINK,
-      { headers, query },
+      { headers, query, tag: this.tag },
     );
     this.runIds.push(runId);
     let timedOut = false;

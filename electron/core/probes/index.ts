@@ -6,6 +6,7 @@ import { capabilityApplies, type CapabilityId, type CapabilityResult } from '../
 import { PROTOCOL_INFO } from '../../../shared/protocols/types';
 import { probeBackground } from './background';
 import { probeCaching } from './caching';
+import type { RunTag } from '../runs';
 import { ProbeCancelled, ProbeEnv, ProbeStop, type ProbeDeps, type ProbeTarget, type ProbeVerdict } from './harness';
 import { probeStreaming } from './streaming';
 import { probeStructuredOutput } from './structured-output';
@@ -43,10 +44,10 @@ export async function runProbe(
   deps: ProbeDeps,
   target: ProbeTarget,
   signal: AbortSignal,
-  opts: { attempt?: number; runTimeoutMs?: number } = {},
+  opts: { attempt?: number; runTimeoutMs?: number; tag?: RunTag } = {},
 ): Promise<CellOutcome> {
   const started = Date.now();
-  const env = new ProbeEnv(deps, target, signal, opts.runTimeoutMs);
+  const env = new ProbeEnv(deps, target, signal, opts.runTimeoutMs, opts.tag);
   let verdict: ProbeVerdict;
   if (!capabilityApplies(target.protocol, target.capability)) {
     verdict = {

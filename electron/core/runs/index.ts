@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import type { RunStartInput } from '../../../shared/contract';
+import type { RunCheck, RunSource, RunStartInput } from '../../../shared/contract';
+import { sourceOfOrigin } from '../history-source';
 import { PROTOCOL_INFO } from '../../../shared/protocols/types';
 import { buildRequest } from '../http/request';
 import { DEFAULT_TIMEOUTS, RequestTimer, type Timeouts } from '../http/timer';
@@ -20,6 +21,12 @@ import { DEFAULT_RECENT_BUDGET, RecentRuns, type KeptRun, type RecentBudget } fr
 import type { Ending, FinishedRun, RunContext, RunSink } from './types';
 
 type Prepared = RunContext & { log: EventLog; judge?: (ending: Ending, ctx: RunContext) => Ending };
+
+/** Where a run goes in History: its source when the origin alone does not say it, and the check it is a step of. */
+export interface RunTag {
+  source?: RunSource;
+  check?: RunCheck;
+}
 
 export type { Ending, FinishedRun, RunContext, RunSink } from './types';
 
@@ -56,9 +63,9 @@ export class RunManager {
   start(
     input: z.output<typeof RunStartInput>,
     sink: RunSink,
-    opts: { headers?: Readonly<Record<string, string>>; query?: string } = {},
+    opts: { headers?: Readonly<Record<string, string>>; query?: string; tag?: RunTag } = {},
   ): { runId: string; done: Promise<FinishedRun> } {
-    return this.launch(this.prepare(input, sink, opts.headers, opts.query), input.origin);
+    return this.launch(this.prepare(input, sink, opts.headers, opts.query), input.origin, opts.tag);
   }
 
   /**
@@ -69,18 +76,20 @@ export class RunManager {
   startBuilt(
     built: Pick<RunContext, 'runId' | 'protocol' | 'req' | 'ledger' | 'key' | 'send'>,
     sink: RunSink,
-    opts: { origin: string; judge?: (ending: Ending, ctx: RunContext) => Ending },
+    opts: { origin: string; judge?: (ending: Ending, ctx: RunContext) => Ending; tag?: RunTag },
   ): { runId: string; done: Promise<FinishedRun> } {
-    return this.launch({ ...this.contextOf(built, sink), judge: opts.judge }, opts.origin);
+    return this.launch({ ...this.contextOf(built, sink), judge: opts.judge }, opts.origin, opts.tag);
   }
 
-  private launch(ctx: Prepared, origin: string): { runId: string; done: Promise<FinishedRun> } {
+  private launch(ctx: Prepared, origin: string, tag: RunTag = {}): { runId: string; done: Promise<FinishedRun> } {
     const { runId, sink } = ctx;
     this.active.set(runId, { timer: ctx.timer, sink });
     sink.push({ kind: 'started', runId, ledger: ctx.ledger });
     const done = this.run(ctx).then(async (kept) => {
       this.active.delete(runId);
       kept.run.origin = origin;
+      kept.run.source = tag.source ?? sourceOfOrigin(origin);
+      if (tag.check) kept.run.check = tag.check;
       this.recent.add(runId, kept);
       sink.push({ kind: 'end', runId, result: kept.run.result });
       const finished = withLazyEvents(kept);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
+import { documentReply, readDocument, type SimDocument } from './documents';
 import { dominantColour, readText } from './images';
 import { replyText } from './replies';
 import { cacheUse, inputTokens, textTokens, type CacheUse } from './tokens';
@@ -18,6 +19,8 @@ export interface Turn {
   role: 'user' | 'assistant' | 'tool';
   text: string;
   images: Buffer[];
+  /** PDFs and text documents, as the route read them (documents.ts). */
+  documents?: SimDocument[];
   /** Set on assistant turns that called a tool. */
   toolCall?: { id: string; name: string };
   cacheMark?: boolean;
@@ -90,6 +93,9 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
     } else if (t === 'input_image' && typeof part.image_url === 'string') {
       const b = decodeDataUrl(part.image_url);
       if (b) turn.images.push(b);
+    } else if (t === 'document' || t === 'file' || t === 'input_file') {
+      const doc = readDocument(part, protocol);
+      if (doc) (turn.documents ??= []).push(doc);
     } else if (t === 'tool_use' && typeof part.name === 'string') {
       turn.toolCall = { id: jsonText(part.id), name: part.name };
       turn.text += JSON.stringify(part.input ?? {});
@@ -104,7 +110,8 @@ function partsToTurn(role: Turn['role'], content: unknown, protocol: ProtocolId)
       extra.push({ role: 'tool', text, images: [] });
     } else if (t === 'thinking' && typeof part.thinking === 'string' && protocol === 'messages') turn.text += '';
   }
-  return extra.length ? [...extra, ...(turn.text || turn.images.length ? [turn] : [])] : [turn];
+  const kept = turn.text || turn.images.length || turn.documents?.length;
+  return extra.length ? [...extra, ...(kept ? [turn] : [])] : [turn];
 }
 
 /**
@@ -414,6 +421,8 @@ export function plan(protocol: ProtocolId, conv: Conversation, model: SimModel, 
   } else if (last?.role === 'tool' || answeredTool(conv.turns)) {
     const result = conv.turns.findLast((t) => t.role === 'tool')?.text ?? '';
     p.text = `The tool returned: ${result.slice(0, 400)}. Based on that result, here is the answer you asked for.`;
+  } else if (lastUser?.documents?.length) {
+    p.text = `${documentReply(lastUser.documents)} ${replyText(model, lastUser.text)}`;
   } else if (lastUser?.images.length && model.vision) {
     const text = readText(lastUser.images[0]);
     const colour = text ? undefined : dominantColour(lastUser.images[0]);

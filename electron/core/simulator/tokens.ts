@@ -6,12 +6,14 @@ import { createHash } from 'node:crypto';
 import type { ProtocolId } from '../../../shared/protocols/types';
 import type { SimModel } from './catalogue';
 import type { Conversation, Turn } from './conversation';
+import { documentTokens } from './documents';
 
 export const textTokens = (s: string) => Math.ceil(s.length / 4);
 const IMAGE_TOKENS = 85;
 
 function turnTokens(t: Turn): number {
-  return 3 + textTokens(t.text) + t.images.length * IMAGE_TOKENS;
+  const documents = (t.documents ?? []).reduce((a, d) => a + documentTokens(d), 0);
+  return 3 + textTokens(t.text) + t.images.length * IMAGE_TOKENS + documents;
 }
 
 export function inputTokens(conv: Conversation): number {

@@ -1,5 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { AgentCheckInput, AgentList, AgentReport, AgentResult, AppError, Result } from '../../../shared/contract';
+import type {
+  AgentCheckInput,
+  AgentList,
+  AgentReport,
+  AgentResult,
+  AppError,
+  Result,
+  SavedReplayInfo,
+} from '../../../shared/contract';
 import { AGENT_IDS, AGENTS, agentResultKey } from '../../../shared/agents/types';
 import { defaultSmallModel } from '../../../shared/agents/small-model';
 import { gateway } from '../bridge';
@@ -29,6 +37,11 @@ export interface AgentsSlice {
   /** Stop: no further check starts, and the checks in flight are cancelled (they store nothing). */
   agentCheckAllStopped(): void;
   agentReportRequested(profileId: string): Promise<Result<AgentReport>>;
+  /** Connected sessions saved as replays (docs/agents.md "Saved replays"), newest first. */
+  savedReplays: SavedReplayInfo[];
+  savedReplaysRequested(): Promise<void>;
+  /** Saves the session these runs belong to; the new replay is listed first. */
+  replaySaveRequested(name: string, runIds: string[]): Promise<Result<SavedReplayInfo>>;
 }
 
 /**
@@ -37,7 +50,7 @@ export interface AgentsSlice {
  */
 export const AGENT_CHECKS_AT_ONCE = 3;
 
-const runningKey = (i: AgentCheckInput) => `${i.profileId}|${i.agent}|${i.model}`;
+const runningKey = (i: AgentCheckInput) => `${i.profileId}|${i.agent}|${i.model}${i.replayId ? `|${i.replayId}` : ''}`;
 
 function merged(list: AgentList | undefined, profileId: string, result: AgentResult): AgentList {
   const others = (list?.results ?? []).filter((r) => agentResultKey(r) !== agentResultKey(result));
@@ -103,5 +116,15 @@ export const createAgentsSlice: StateCreator<AppState, [], [], AgentsSlice> = (s
   },
   agentReportRequested(profileId) {
     return gateway.agents.report({ profileId });
+  },
+  savedReplays: [],
+  async savedReplaysRequested() {
+    const r = await gateway.replays.list({});
+    if (r.ok) set({ savedReplays: r.value });
+  },
+  async replaySaveRequested(name, runIds) {
+    const r = await gateway.replays.save({ name, runIds });
+    if (r.ok) set((s) => ({ savedReplays: [r.value, ...s.savedReplays.filter((x) => x.id !== r.value.id)] }));
+    return r;
   },
 });

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/protocols/compose';
 import { gateway } from '../bridge';
 import { emptiedConversation } from '../features/composer/conversation-rules';
+import { keepTurns, replaceFrom, type ReplyVariant } from '../features/conversation/conversation-edits';
 import type { AppState } from './index';
 
 export type Body = Record<string, unknown>;
@@ -54,6 +55,8 @@ export interface ComposerState {
   undo?: ComposerUndo;
   /** Set by the user's own edits: a draft restored from the core never replaces them. */
   touched?: boolean;
+  /** Regenerate: the replies to the same turns (the first `at`), each a run or turns that were in the body. */
+  variants?: { at: number; items: ReplyVariant[] };
 }
 
 /** What an undoable change replaced, and the words for it ("Loaded preset “Daily”"). */
@@ -95,6 +98,19 @@ export interface ComposerSlice {
    */
   composerRunReopened(protocol: ProtocolId, body: Body, note?: string): void;
   composerNoteDismissed(protocol: ProtocolId): void;
+  /** Send joined the finished reply of `runId` to the conversation (see `withReplyAt`): `body` went out. */
+  composerReplyJoined(protocol: ProtocolId, runId: string, body: Body): void;
+  /** Edit on a message: `body` has it changed and the turns after it set aside; `label` says so. Undoable. */
+  conversationMessageEdited(protocol: ProtocolId, body: Body, label: string): void;
+  /**
+   * Branch: a new draft holding the conversation up to a message (`body`). Today it takes this tab's place, the
+   * old draft kept for Undo; the one action to point elsewhere once a protocol holds several requests.
+   */
+  conversationBranched(protocol: ProtocolId, body: Body, label: string): void;
+  /** Regenerate started a new run of `body` (the turns the replies answer): `variants` are all the replies so far. */
+  conversationRegenerated(protocol: ProtocolId, body: Body, variants: { at: number; items: ReplyVariant[] }): void;
+  /** "Previous" / "Next" between regenerated replies: the one shown is the one the conversation goes on with. */
+  conversationVariantShown(protocol: ProtocolId, index: number): void;
   /**
    * A preset went into its protocol's tab, or `translated` into another's: undoable, with the old output set
    * aside. Returns the note the tab shows.
@@ -134,9 +150,18 @@ function initial(protocol: ProtocolId): ComposerState {
   return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
 }
 
+/** A new body, as the form, the JSON and the conversation all show it. */
+const bodyFields = (body: Body) => ({ body, jsonText: pretty(body), jsonError: undefined });
+
+/** What Undo puts back. */
+function previousOf(c: ComposerState): ComposerUndo['previous'] {
+  const { undo: _undo, runIds: _runIds, ...previous } = c;
+  return previous;
+}
+
 /** `c` with `body` in place of its conversation and its output set aside; `label` says what happened, Undo reverts. */
 function replaced(c: ComposerState, body: Body, label: string): Partial<ComposerState> {
-  const { undo: _undo, runIds: _runIds, ...previous } = c;
+  const previous = previousOf(c);
   return {
     body,
     jsonText: pretty(body),
@@ -148,6 +173,7 @@ function replaced(c: ComposerState, body: Body, label: string): Partial<Composer
     detachedRunId: c.activeRunId,
     warnings: [],
     note: undefined,
+    variants: undefined,
     undo: { label, previous },
   };
 }
@@ -238,6 +264,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         warnings: [],
         note: undefined,
         undo: undefined,
+        variants: undefined,
       })),
     composerTurnContinued: (protocol, runId, transcript) =>
       edit(protocol, (c) => {
@@ -262,6 +289,25 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
     composerRunReopened: (protocol, body, note) =>
       edit(protocol, (c) => ({ ...replaced(c, body, 'Opened a recorded request'), note })),
     composerNoteDismissed: (protocol) => patch(protocol, () => ({ note: undefined })),
+    composerReplyJoined: (protocol, runId, body) =>
+      edit(protocol, () => ({ ...bodyFields(body), continuedRunId: runId, draft: '' })),
+    conversationMessageEdited: (protocol, body, label) =>
+      edit(protocol, (c) => ({ ...bodyFields(body), undo: { label, previous: previousOf(c) } })),
+    conversationBranched: (protocol, body, label) => edit(protocol, (c) => replaced(c, body, label)),
+    conversationRegenerated: (protocol, body, variants) => edit(protocol, () => ({ ...bodyFields(body), variants })),
+    conversationVariantShown: (protocol, index) =>
+      edit(protocol, (c) => {
+        const v = c.variants?.items[index];
+        if (!c.variants || !v) return {};
+        if ('turns' in v)
+          return { ...bodyFields(replaceFrom(protocol, c.body, c.variants.at, v.turns)), detachedRunId: c.activeRunId };
+        return {
+          ...bodyFields(keepTurns(protocol, c.body, c.variants.at)),
+          activeRunId: v.runId,
+          detachedRunId: undefined,
+          continuedRunId: c.continuedRunId === v.runId ? undefined : c.continuedRunId,
+        };
+      }),
     composerPresetLoaded(preset, translated) {
       const label = `Loaded preset “${preset.name}”${translated ? ', translated' : ''}`;
       const into = translated ?? { protocol: preset.protocol, body: { ...preset.body, stream: preset.stream } };

@@ -11,9 +11,11 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createLoadSlice, type LoadSlice } from './load-slice';
+import { createLocustSlice, type LocustSlice } from './locust-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
 import { createPricesSlice, type PricesSlice } from './prices-slice';
+import { createCollectionsSlice, type CollectionsSlice } from './collections-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -23,9 +25,11 @@ export type AppState = ConnectionSlice &
   CompareSlice &
   SettingsSlice &
   LoadSlice &
+  LocustSlice &
   AgentsSlice &
   AgentSessionSlice &
-  PricesSlice;
+  PricesSlice &
+  CollectionsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -36,7 +40,9 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createSettingsSlice(...a),
   ...createLoadSlice(...a),
+  ...createLocustSlice(...a),
   ...createAgentsSlice(...a),
   ...createAgentSessionSlice(...a),
   ...createPricesSlice(...a),
+  ...createCollectionsSlice(...a),
 }));

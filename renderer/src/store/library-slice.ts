@@ -5,8 +5,10 @@ import type {
   CallName,
   CallOutput,
   HistorySummary,
+  HistoryExportFormat,
   Preset,
   Result,
+  RunSource,
 } from '../../../shared/contract';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
@@ -19,7 +21,12 @@ export interface HistoryFilterState {
   withWarnings?: boolean;
   model?: string;
   text?: string;
+  /** History's Source: the user's own runs unless they choose otherwise. */
+  source?: RunSource | 'all';
 }
+
+/** What History shows before the user picks a Source: their own runs. */
+export const HISTORY_DEFAULT_FILTER: HistoryFilterState = { source: 'mine' };
 
 type Answer<K extends CallName> = Promise<Result<CallOutput<K>>>;
 
@@ -32,6 +39,8 @@ export interface LibrarySlice {
    */
   history: { runs: (HistorySummary | undefined)[]; total: number; bytes: number };
   historyFilter: HistoryFilterState;
+  /** The checks whose runs are shown under their row in History. */
+  historyExpanded: string[];
   /**
    * Presets deleted this session, newest last: what Undo brings back. Kept here, not in the Presets tab, so
    * switching tabs does not make a deletion final; deleting another must not make the first unrecoverable.
@@ -41,6 +50,13 @@ export interface LibrarySlice {
   presetDeleted(preset: Preset): void;
   presetRestored(id: string): void;
   historyRequested(filter?: HistoryFilterState): Promise<void>;
+  /** A check's row in History was opened or closed: the list is read again with its runs, or without. */
+  historyCheckToggled(checkId: string): Promise<void>;
+  /** Rename and Pin in History: the list is read again after either. */
+  historyRunRenamed(runId: string, name: string): Answer<'history:rename'>;
+  historyRunPinned(runId: string, pinned: boolean): Answer<'history:pin'>;
+  /** Export HAR / Export JSON of the chosen runs: the file's name and text. */
+  historyExportRequested(runIds: string[], format: HistoryExportFormat): Answer<'history:export'>;
   /** The list shows row `index`: its page is fetched unless it is there or on its way. */
   historyRowsShown(from: number, to: number): void;
   /** Loads a recorded run into the runs cache, as it was, for the stream viewer. */
@@ -69,13 +85,19 @@ export const HISTORY_PAGE = 200;
 /** Pages being fetched for the current list (by page number); cleared when the filter changes. */
 let pagesLoading = new Set<number>();
 
+/** The list call for a filter: a check's runs grouped under one row, the opened checks' runs under it. */
+function listFilter(f: HistoryFilterState, expanded: string[]): CallInput<'history:list'> {
+  return { ...f, grouped: true, ...(expanded.length ? { expanded } : {}) };
+}
+
 /** Recorded runs being fetched: a second request for one joins the first instead of loading it again. */
 const loading = new Map<string, Promise<AppError | undefined>>();
 
 export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set, get) => ({
   presets: [],
   history: { runs: [], total: 0, bytes: 0 },
-  historyFilter: {},
+  historyFilter: HISTORY_DEFAULT_FILTER,
+  historyExpanded: [],
   deletedPresets: [],
   presetDeleted(preset) {
     set((s) => ({ deletedPresets: [...s.deletedPresets.filter((p) => p.id !== preset.id), preset] }));
@@ -110,7 +132,7 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
         .catch(() => undefined);
     }
     pagesLoading = new Set([0]);
-    const r = await gateway.history.list({ ...f, offset: 0, limit: HISTORY_PAGE });
+    const r = await gateway.history.list({ ...listFilter(f, get().historyExpanded), offset: 0, limit: HISTORY_PAGE });
     // Typing in a filter sends a list request per keystroke: an answer that arrives after a newer request was
     // sent is for a filter no longer shown.
     if (!r.ok || mine !== listRequests) return;
@@ -120,14 +142,15 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     set({ history: { ...r.value, runs } });
   },
   historyRowsShown(from, to) {
-    const { history, historyFilter } = get();
+    const { history, historyFilter, historyExpanded } = get();
     const mine = listRequests;
     for (let page = Math.floor(from / HISTORY_PAGE); page <= Math.floor(to / HISTORY_PAGE); page++) {
       const offset = page * HISTORY_PAGE;
       if (offset >= history.total || history.runs[offset] || pagesLoading.has(page)) continue;
       pagesLoading.add(page);
       const loading = pagesLoading;
-      void gateway.history.list({ ...historyFilter, offset, limit: HISTORY_PAGE }).then((r) => {
+      const filter = listFilter(historyFilter, historyExpanded);
+      void gateway.history.list({ ...filter, offset, limit: HISTORY_PAGE }).then((r) => {
         loading.delete(page);
         if (!r.ok || mine !== listRequests) return;
         set((s) => {
@@ -139,6 +162,22 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     }
   },
   historyRunRequested: (runId) => gateway.history.get({ runId }),
+  async historyCheckToggled(checkId) {
+    const open = get().historyExpanded;
+    set({ historyExpanded: open.includes(checkId) ? open.filter((id) => id !== checkId) : [...open, checkId] });
+    await get().historyRequested(get().historyFilter);
+  },
+  async historyRunRenamed(runId, name) {
+    const r = await gateway.history.rename({ runId, name });
+    void get().historyRequested(get().historyFilter);
+    return r;
+  },
+  async historyRunPinned(runId, pinned) {
+    const r = await gateway.history.pin({ runId, pinned });
+    void get().historyRequested(get().historyFilter);
+    return r;
+  },
+  historyExportRequested: (runIds, format) => gateway.history.export({ runIds, format }),
   async historyRunDeleted(runId) {
     await gateway.history.delete({ runId });
     void get().historyRequested();

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { LoadProgress, LoadRecord, LoadRecordSummary, LoadStartInput } from '../../../shared/contract';
+import { LoadShapeSchema, type LoadShape, type ShapeKind } from '../../../shared/load/shape';
 import { gateway } from '../bridge';
 import type { AppState } from './index';
 
@@ -15,10 +16,26 @@ export interface LoadSettings {
   concurrency: string;
   ratePerSec: string;
   durationCapS: string;
+  /** The shape of traffic and the fields of each (features/load/shape-input.ts reads them). */
+  shape: ShapeKind;
+  rampFrom: string;
+  rampTo: string;
+  rampDurationS: string;
+  soakRate: string;
+  soakDurationS: string;
+  arrival: 'steady' | 'poisson';
+  stages: StageDraft[];
 }
 
-/** The run in progress (or the last one), folded from its pushes: the push's own shape, points accumulated. */
-export type LiveLoad = LoadProgress;
+/** One stage as typed: closed loop (a concurrency) or open loop (a rate), for a number of seconds. */
+export interface StageDraft {
+  mode: 'concurrency' | 'rate';
+  value: string;
+  durationS: string;
+}
+
+/** The run in progress (or the last one), folded from its pushes: points accumulated; the shape it was given. */
+export type LiveLoad = LoadProgress & { shape?: LoadShape };
 
 export interface LoadSlice {
   loadSettings: LoadSettings;
@@ -39,7 +56,7 @@ export interface LoadSlice {
   loadRunDeleted(loadId: string): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: LoadSettings = {
+export const DEFAULT_LOAD_SETTINGS: LoadSettings = {
   source: 'messages',
   profileId: '',
   model: '',
@@ -47,6 +64,18 @@ const DEFAULT_SETTINGS: LoadSettings = {
   concurrency: '8',
   ratePerSec: '',
   durationCapS: '',
+  shape: 'fixed',
+  rampFrom: '1',
+  rampTo: '16',
+  rampDurationS: '30',
+  soakRate: '5',
+  soakDurationS: '60',
+  arrival: 'steady',
+  stages: [
+    { mode: 'concurrency', value: '4', durationS: '10' },
+    { mode: 'concurrency', value: '16', durationS: '10' },
+    { mode: 'concurrency', value: '4', durationS: '10' },
+  ],
 };
 
 export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, get) => {
@@ -73,11 +102,12 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
         elapsedMs: 0,
         points: [],
         rateLimits: [],
+        shape: input.shape && LoadShapeSchema.parse(input.shape),
       },
     });
   };
   return {
-    loadSettings: DEFAULT_SETTINGS,
+    loadSettings: DEFAULT_LOAD_SETTINGS,
     loadRuns: [],
     loadRecords: {},
     loadCompareIds: ['', ''],
@@ -106,6 +136,9 @@ export const createLoadSlice: StateCreator<AppState, [], [], LoadSlice> = (set, 
           inFlight: p.inFlight,
           elapsedMs: p.elapsedMs,
           overheadMs: p.overheadMs,
+          stage: p.stage,
+          durationS: p.durationS,
+          skipped: p.skipped,
           points: p.points.length ? live.points.concat(p.points) : live.points,
           rateLimits: p.rateLimits.length ? live.rateLimits.concat(p.rateLimits) : live.rateLimits,
         },

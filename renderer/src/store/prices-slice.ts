@@ -12,7 +12,7 @@ import { gateway } from '../bridge';
 import type { AppState } from './index';
 
 /**
- * Prices and model limits, both answered by the core (docs/architecture.md §11): the window holds each
+ * Prices and model limits, both answered by the core (docs/architecture.md §12): the window holds each
  * profile's price settings for the "Prices" dialog and a version that moves whenever they are saved, so every
  * cost on screen asks again.
  */

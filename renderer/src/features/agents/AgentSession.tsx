@@ -92,6 +92,7 @@ export function AgentSession({
         </span>
       )}
       <TurnTable turns={turns} onOpen={(runId) => void open(runId)} />
+      <SaveReplay turns={turns} />
       {shown && (
         <div className="evidence-viewer">
           <StreamViewer runId={shown} />
@@ -171,5 +172,46 @@ function TurnRow({ turn: t, n, onOpen }: { turn: AgentTurn; n: number; onOpen(ru
         </tr>
       )}
     </>
+  );
+}
+
+/**
+ * "Save as replay" (docs/agents.md "Saved replays"): the session's requests kept in the core, scrubbed, and
+ * offered in the Agent list so that Check replays them on any model and profile.
+ */
+function SaveReplay({ turns }: { turns: AgentTurn[] }) {
+  const replaySaveRequested = useAppStore((s) => s.replaySaveRequested);
+  const ended = turns.filter((t) => t.verdict);
+  const first = ended.find((t) => t.model);
+  const [name, setName] = useState('');
+  const [said, setSaid] = useState<{ ok: boolean; text: string }>();
+  if (ended.length === 0) return null;
+  const fallback = `${first?.agent ?? 'agent'} on ${first?.model ?? 'a model'}`;
+  const save = async () => {
+    const r = await replaySaveRequested(
+      name.trim() || fallback,
+      ended.map((t) => t.runId),
+    );
+    setSaid(
+      r.ok
+        ? { ok: true, text: `Saved as “${r.value.name}”: pick it under Agent to check it on another model or profile.` }
+        : { ok: false, text: r.error.message },
+    );
+  };
+  return (
+    <div className="agent-save-replay">
+      <label>
+        Replay name{' '}
+        <input aria-label="Replay name" value={name} placeholder={fallback} onChange={(e) => setName(e.target.value)} />
+      </label>{' '}
+      <button type="button" onClick={() => void save()}>
+        Save as replay
+      </button>{' '}
+      {said && (
+        <span className={said.ok ? 'muted small' : 'field-error'} role={said.ok ? 'status' : 'alert'}>
+          {said.text}
+        </span>
+      )}
+    </div>
   );
 }

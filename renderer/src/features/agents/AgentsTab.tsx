@@ -25,7 +25,10 @@ export function AgentsTab() {
   const agentCheckRequested = useAppStore((s) => s.agentCheckRequested);
   const agentCheckAllRequested = useAppStore((s) => s.agentCheckAllRequested);
   const agentCheckAllStopped = useAppStore((s) => s.agentCheckAllStopped);
-  const [agent, setAgent] = useState<AgentId>('codex');
+  const savedReplays = useAppStore((s) => s.savedReplays);
+  const savedReplaysRequested = useAppStore((s) => s.savedReplaysRequested);
+  // An agent's id, or `replay:<id>` for a saved session (docs/agents.md "Saved replays").
+  const [choice, setChoice] = useState<string>('codex');
   const [model, setModel] = useState('');
   const [smallModel, setSmallModel] = useState('');
   const [error, setError] = useState<string>();
@@ -33,15 +36,20 @@ export function AgentsTab() {
   useEffect(() => {
     if (profileId) void agentResultsRequested(profileId);
   }, [profileId, agentResultsRequested]);
+  useEffect(() => void savedReplaysRequested(), [savedReplaysRequested]);
+
+  const replay = savedReplays.find((r) => `replay:${r.id}` === choice);
+  const agent: AgentId = replay?.agent ?? (AGENT_IDS.find((a) => a === choice) || 'codex');
+  const replayId = replay?.id;
 
   const ids = useMemo(() => (models ?? []).map((m) => m.id), [models]);
   // A chosen model stays chosen only while this profile lists it.
   const chosen = ids.includes(model) ? model : (ids[0] ?? '');
   const small = ids.includes(smallModel) ? smallModel : defaultSmallModel(ids, chosen);
   const results = list?.results ?? EMPTY;
-  const shown = results.find((r) => agentResultKey(r) === agentResultKey({ agent, model: chosen }));
+  const shown = results.find((r) => agentResultKey(r) === agentResultKey({ agent, model: chosen, replayId }));
   const busy = !!sweep || Object.keys(running).some((k) => k.startsWith(`${profileId}|`));
-  const checking = profileId ? running[`${profileId}|${agent}|${chosen}`] : undefined;
+  const checking = profileId ? running[`${profileId}|${agent}|${chosen}${replayId ? `|${replayId}` : ''}`] : undefined;
 
   const check = async () => {
     if (!profileId || !chosen) return;
@@ -50,6 +58,7 @@ export function AgentsTab() {
       agent,
       model: chosen,
       ...(AGENTS[agent].hasSmallModel ? { smallModel: small } : {}),
+      ...(replayId ? { replayId } : {}),
     });
     setError(err?.message);
   };
@@ -68,12 +77,21 @@ export function AgentsTab() {
         </p>
         <label>
           Agent{' '}
-          <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentId)}>
+          <select aria-label="Agent" value={replay ? choice : agent} onChange={(e) => setChoice(e.target.value)}>
             {AGENT_IDS.map((a) => (
               <option key={a} value={a}>
                 {AGENTS[a].label} ({AGENTS[a].endpoints})
               </option>
             ))}
+            {savedReplays.length > 0 && (
+              <optgroup label="Saved replays">
+                {savedReplays.map((r) => (
+                  <option key={r.id} value={`replay:${r.id}`}>
+                    {r.name} (saved, {r.client})
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
         <ModelSelect label="Model" ids={ids} value={chosen} onChange={setModel} />
@@ -101,7 +119,7 @@ export function AgentsTab() {
           results={results}
           selected={{ agent, model: chosen }}
           onSelect={(a, m) => {
-            setAgent(a);
+            setChoice(a);
             setModel(m);
           }}
         />
@@ -112,7 +130,7 @@ export function AgentsTab() {
             <p className="muted">
               {checking
                 ? 'Checking…'
-                : `${AGENTS[agent].label} has not been checked on ${chosen || 'a model'} yet: press Check.`}
+                : `${replay ? `“${replay.name}”` : AGENTS[agent].label} has not been checked on ${chosen || 'a model'} yet: press Check.`}
             </p>
           )}
         </aside>

@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
 import { ModelPicker } from '../model-picker/ModelPicker';
 import { setField } from './body-fields';
 import { ComposerActions, ConversationControls } from './ComposerActions';
+import { ConversationView } from '../conversation/ConversationView';
 import { Conversation } from './Conversation';
 import { JsonEditor } from './JsonEditor';
 import { Parameters } from './Parameters';
@@ -74,6 +75,13 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
   const fields = useFieldErrors();
   const run = useComposerRun(protocol, tools.error, fields.blocked);
   useModelShortcut(protocol);
+  // Stable for the Conversation region, which then re-renders for its own state only, not for every keystroke.
+  const runRef = useRef(run);
+  useLayoutEffect(() => {
+    runRef.current = run;
+  });
+  const regenerate = useCallback((from?: number) => void runRef.current.regenerate(from), []);
+  const sendNow = useCallback(() => void runRef.current.send(), []);
   const model = typeof body.model === 'string' ? body.model : '';
   return (
     <div
@@ -94,6 +102,12 @@ export function Composer({ protocol }: { protocol: ProtocolId }) {
         <ConversationControls protocol={protocol} running={run.running} />
       </div>
       <div className="composer-scroll">
+        <ConversationView
+          protocol={protocol}
+          busy={!!run.blockedReason || run.running || run.starting}
+          onRegenerate={regenerate}
+          onSend={sendNow}
+        />
         <fieldset className="form-fields" disabled={formLocked} aria-label="Request form">
           <SystemPrompt protocol={protocol} />
           <Conversation protocol={protocol} />

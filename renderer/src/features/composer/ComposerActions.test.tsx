@@ -65,7 +65,7 @@ describe('New conversation', () => {
     });
     expect(composer().draft).toBe('');
     expect(composer().activeRunId).toBeUndefined();
-    expect(screen.getByRole('region', { name: 'Conversation' }).textContent).toContain('0 turns');
+    expect(screen.getByRole('region', { name: 'Turns' }).textContent).toContain('0 turns');
     expect(screen.getByRole('status', { name: 'Last change' }).textContent).toContain('New conversation.');
 
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));

@@ -1,26 +1,22 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
+import { AttachButtons } from './AttachButtons';
+import { AttachmentChip } from './AttachmentChip';
 import {
-  addImage,
   getTurns,
-  removeImage,
+  removeAttachment,
   removeTurn,
   setTurnCached,
   setTurnRole,
   setTurnText,
   type TurnView,
 } from './body-fields';
-import { bodyToSend } from './body-to-send';
-import { imageSizeProblem, NOT_AN_IMAGE, sniffImage } from './image-file';
+import { documentSizeProblem } from './document-parts';
+import { imageSizeProblem } from './image-file';
 import { PROTOCOL_PARAMS } from './protocol-params';
+import { fileDropHandlers, useAttachFile } from './use-attach-file';
 import { useComposerBody } from './use-composer-body';
-
-function base64(buf: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
 
 function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: number }) {
   const { body, set } = useComposerBody(protocol);
@@ -78,7 +74,7 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
                 type="button"
                 className="ghost small"
                 aria-label={`Remove turn ${n} image ${k + 1}`}
-                onClick={() => set(removeImage(protocol, body, i, img.part))}
+                onClick={() => set(removeAttachment(protocol, body, i, img.part))}
               >
                 ✕
               </button>
@@ -86,26 +82,21 @@ function Turn({ protocol, turn, i }: { protocol: ProtocolId; turn: TurnView; i: 
           ))}
         </div>
       )}
+      {turn.text !== undefined && turn.documents.length > 0 && (
+        <div className="turn-documents">
+          {turn.documents.map((doc, k) => (
+            <AttachmentChip
+              key={doc.part}
+              doc={doc}
+              label={`Turn ${n} document ${k + 1}`}
+              onRemove={() => set(removeAttachment(protocol, body, i, doc.part))}
+            />
+          ))}
+        </div>
+      )}
     </div>
   );
 }
-
-/**
- * Whether the browser can decode the image: a valid header over damaged data would go out as an image no model
- * can read. Where the browser has no decoder to ask (tests under jsdom), the signature alone decides.
- */
-async function decodes(bytes: Uint8Array, type: string): Promise<boolean> {
-  if (typeof createImageBitmap !== 'function') return true;
-  try {
-    (await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }))).close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const UNDECODABLE = (type: string) =>
-  `It starts like a ${type.slice(6).toUpperCase()} image but its image data cannot be decoded (damaged or cut short), so it was not attached.`;
 
 /** A turn's image, or, where it cannot be shown (damaged data from a preset, curl or history), a chip saying so. */
 function TurnImage({ src, name }: { src: string; name: string }) {
@@ -119,58 +110,18 @@ function TurnImage({ src, name }: { src: string; name: string }) {
   return <img src={src} alt={name} onError={() => setBroken(true)} />;
 }
 
-/** "Attach image": the bytes decide what the file is; anything but PNG, JPEG, GIF or WebP is refused. */
-function AttachImage({ protocol }: { protocol: ProtocolId }) {
-  const { body, set } = useComposerBody(protocol);
-  const draft = useAppStore((s) => s.composers[protocol].draft);
-  const typeDraft = useAppStore((s) => s.composerDraftTyped);
-  const [refused, setRefused] = useState<string>();
-  return (
-    <div className="row">
-      <label className="ghost file-button">
-        Attach image
-        <input
-          type="file"
-          aria-label="Attach image"
-          accept="image/png,image/jpeg,image/gif,image/webp"
-          hidden
-          onChange={(e) =>
-            void (async () => {
-              const input = e.target;
-              const file = input.files?.[0];
-              if (!file) return;
-              const bytes = new Uint8Array(await file.arrayBuffer());
-              input.value = '';
-              const type = sniffImage(bytes);
-              const problem = !type ? NOT_AN_IMAGE : (await decodes(bytes, type)) ? undefined : UNDECODABLE(type);
-              setRefused(problem && `${file.name}: ${problem}`);
-              if (!type || problem) return;
-              const withDraft = bodyToSend(protocol, body, draft);
-              typeDraft(protocol, '');
-              set(addImage(protocol, withDraft, type, base64(bytes)));
-            })()
-          }
-        />
-      </label>
-      {refused && (
-        <span className="field-error" role="alert">
-          {refused}
-        </span>
-      )}
-    </div>
-  );
-}
-
 export function Conversation({ protocol }: { protocol: ProtocolId }) {
   const { body } = useComposerBody(protocol);
   const draft = useAppStore((s) => s.composers[protocol].draft);
   const typeDraft = useAppStore((s) => s.composerDraftTyped);
   const turns = getTurns(protocol, body);
   const tooBig = imageSizeProblem(protocol, body);
+  const docsTooBig = useMemo(() => documentSizeProblem(protocol, body), [protocol, body]);
+  const { attach, refused } = useAttachFile(protocol);
   return (
-    <section className="card turns" aria-label="Conversation">
+    <section className="card turns" aria-label="Turns" {...fileDropHandlers(attach)}>
       <div className="card-head">
-        <span className="label">Conversation</span>
+        <span className="label">Turns</span>
         <span className="muted small">
           {turns.length} turn{turns.length === 1 ? '' : 's'}
         </span>
@@ -186,10 +137,15 @@ export function Conversation({ protocol }: { protocol: ProtocolId }) {
         value={draft}
         onChange={(e) => typeDraft(protocol, e.target.value)}
       />
-      <AttachImage protocol={protocol} />
+      <AttachButtons attach={attach} refused={refused} />
       {tooBig && (
         <p className="field-error" role="alert" aria-label="Image size">
           {tooBig}
+        </p>
+      )}
+      {docsTooBig && (
+        <p className="field-error" role="alert" aria-label="Document size">
+          {docsTooBig}
         </p>
       )}
     </section>

@@ -74,7 +74,7 @@ describe('the tool-result panel', () => {
     toolCallAnswered();
     expect(screen.getByRole('region', { name: 'Tool calls' }).textContent).toContain('toolu_old');
     fireEvent.click(screen.getByRole('button', { name: 'Remove turn 1' }));
-    expect(screen.getByRole('region', { name: 'Conversation' }).textContent).toContain('0 turns');
+    expect(screen.getByRole('region', { name: 'Turns' }).textContent).toContain('0 turns');
     expect(screen.queryByRole('region', { name: 'Tool calls' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Send tool results' })).toBeNull();
 

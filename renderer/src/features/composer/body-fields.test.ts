@@ -4,7 +4,7 @@ import {
   getSystem,
   getTurns,
   numberText,
-  removeImage,
+  removeAttachment,
   setField,
   setStops,
   setStream,
@@ -63,7 +63,7 @@ describe('form ↔ body: the form edits known fields and keeps every other field
         { role: 'user', content: 'u' },
       ],
     });
-    expect(chatTurns).toEqual([{ role: 'user', text: 'u', images: [], summary: 'u', cached: false }]);
+    expect(chatTurns).toEqual([{ role: 'user', text: 'u', images: [], documents: [], summary: 'u', cached: false }]);
   });
 
   it('puts cache_control marks on the system prompt and on a turn, and takes them off', () => {
@@ -189,7 +189,7 @@ describe('a turn with images stays editable', () => {
       expect(turn.images.map((i) => i.src)).toEqual(['data:image/png;base64,AAA', 'data:image/jpeg;base64,BBB']);
       body = setTurnText(protocol, body, 0, 'And this one?');
       expect(getTurns(protocol, body)[0].text).toBe('And this one?');
-      body = removeImage(protocol, body, 0, turn.images[0].part);
+      body = removeAttachment(protocol, body, 0, turn.images[0].part);
       [turn] = getTurns(protocol, body);
       expect(turn.text).toBe('And this one?');
       expect(turn.images.map((i) => i.src)).toEqual(['data:image/jpeg;base64,BBB']);

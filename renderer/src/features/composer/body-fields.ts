@@ -5,6 +5,7 @@
  */
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { jsonText } from '../../../../shared/json-text';
+import { documentOf, type DocumentView } from './document-parts';
 
 export type Body = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -109,6 +110,8 @@ export interface TurnView {
   text?: string;
   /** The turn's images, each as its part's place in the content and something an <img> can show. */
   images: { part: number; src: string }[];
+  /** The turn's documents (PDF or text), each as its part's place in the content and what its chip shows. */
+  documents: (DocumentView & { part: number })[];
   summary: string;
   cached?: boolean;
 }
@@ -134,12 +137,14 @@ function imageSrc(p: unknown): string | undefined {
   return undefined;
 }
 
-/** The text of content made of at most one text part and any number of images, else undefined. */
+/** An image or a document: a part the turn shows beside its text, with a button to take it out. */
+const isAttachment = (p: unknown) => imageSrc(p) !== undefined || documentOf(p) !== undefined;
+
+/** The text of content made of at most one text part and any number of images and documents, else undefined. */
 function editableText(content: unknown): string | undefined {
-  if (!Array.isArray(content) || !content.some((p) => imageSrc(p) !== undefined)) return textOf(content);
+  if (!Array.isArray(content) || !content.some(isAttachment)) return textOf(content);
   const texts = content.filter(isText);
-  if (texts.length > 1 || texts.length + content.filter((p) => imageSrc(p) !== undefined).length !== content.length)
-    return undefined;
+  if (texts.length > 1 || texts.length + content.filter(isAttachment).length !== content.length) return undefined;
   return texts.length ? (texts[0].text as string) : '';
 }
 
@@ -170,6 +175,7 @@ function summarize(turn: Json): string {
       if (!isObj(p)) continue;
       if (typeof p.text === 'string') parts.push(p.text);
       else if (p.type === 'image' || p.type === 'image_url' || p.type === 'input_image') parts.push('[image]');
+      else if (documentOf(p)) parts.push(`[${documentOf(p)!.name}]`);
       else if (p.type === 'tool_use') parts.push(`calls ${String(p.name)}(${JSON.stringify(p.input)})`);
       else if (p.type === 'tool_result')
         parts.push(`tool result: ${typeof p.content === 'string' ? p.content : JSON.stringify(p.content)}`);
@@ -185,7 +191,7 @@ export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
   const start =
     protocol === 'chat' && isObj(turns[0]) && (turns[0].role === 'system' || turns[0].role === 'developer') ? 1 : 0;
   return turns.slice(start).map((t) => {
-    if (!isObj(t)) return { role: '?', images: [], summary: JSON.stringify(t) };
+    if (!isObj(t)) return { role: '?', images: [], documents: [], summary: JSON.stringify(t) };
     const role = typeof t.role === 'string' ? t.role : jsonText(t.type, 'item');
     const cached = Array.isArray(t.content) && t.content.some((p) => isObj(p) && isObj(p.cache_control));
     const message = t.type === undefined || t.type === 'message';
@@ -193,7 +199,15 @@ export function getTurns(protocol: ProtocolId, body: Body): TurnView[] {
       message && Array.isArray(t.content)
         ? t.content.flatMap((p, part) => (imageSrc(p) === undefined ? [] : [{ part, src: imageSrc(p)! }]))
         : [];
-    return { role, text: message ? editableText(t.content) : undefined, images, summary: summarize(t), cached };
+    const documents =
+      message && Array.isArray(t.content)
+        ? t.content.flatMap((p, part) => {
+            const doc = documentOf(p);
+            return doc ? [{ ...doc, part }] : [];
+          })
+        : [];
+    const text = message ? editableText(t.content) : undefined;
+    return { role, text, images, documents, summary: summarize(t), cached };
   });
 }
 
@@ -210,8 +224,8 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
     if (!isObj(t)) return turns;
     if (Array.isArray(t.content) && t.content.length === 1 && isText(t.content[0]))
       turns[i + off] = { ...t, content: [{ ...t.content[0], text }] };
-    else if (Array.isArray(t.content) && t.content.some((p) => imageSrc(p) !== undefined)) {
-      // Beside images the text is a part of its own, first (where typing puts it), and no part when emptied:
+    else if (Array.isArray(t.content) && t.content.some(isAttachment)) {
+      // Beside images and documents the text is a part of its own, first (where typing puts it), and no part when emptied:
       // an empty text block is a 400 on Messages.
       const at = t.content.findIndex(isText);
       const content = [...(t.content as unknown[])];
@@ -225,11 +239,11 @@ export function setTurnText(protocol: ProtocolId, body: Body, i: number, text: s
   });
 }
 
-/** Takes one image part out of a turn's content; the turn stays, with its text. */
-export function removeImage(protocol: ProtocolId, body: Body, i: number, part: number): Body {
+/** Takes one image or document part out of a turn's content; the turn stays, with its text. */
+export function removeAttachment(protocol: ProtocolId, body: Body, i: number, part: number): Body {
   return withTurns(protocol, body, (turns, off) => {
     const t = turns[i + off];
-    if (isObj(t) && Array.isArray(t.content) && imageSrc(t.content[part]) !== undefined)
+    if (isObj(t) && Array.isArray(t.content) && isAttachment(t.content[part]))
       turns[i + off] = { ...t, content: t.content.filter((_, j) => j !== part) };
     return turns;
   });
@@ -279,6 +293,11 @@ export function addImage(protocol: ProtocolId, body: Body, mediaType: string, ba
       : protocol === 'chat'
         ? { type: 'image_url', image_url: { url: `data:${mediaType};base64,${base64}`, detail: 'auto' } }
         : { type: 'input_image', image_url: `data:${mediaType};base64,${base64}`, detail: 'auto' };
+  return addPart(protocol, body, part);
+}
+
+/** Adds a content part (an image or a document) where addImage puts an image. */
+export function addPart(protocol: ProtocolId, body: Body, part: Json): Body {
   const textType = protocol === 'responses' ? 'input_text' : 'text';
   return withTurns(protocol, body, (turns) => {
     const idx = turns.length - 1;

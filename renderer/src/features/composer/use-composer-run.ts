@@ -4,31 +4,12 @@ import { pendingToolCalls } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { withToolResults } from '../../store/composer-slice';
 import { defaultModel } from '../model-picker/default-model';
-import { bodyToSend } from './body-to-send';
+import { bodyToSend, joinsReply } from './body-to-send';
 import type { Body } from './body-fields';
 import { answersConversation, conversationProblem } from './conversation-rules';
-
-const parse = (text: string | undefined): Body | undefined => {
-  try {
-    return text ? (JSON.parse(text) as Body) : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The last run of this tab whose reply belongs to the body on screen, as the core reported it. */
-function useOwnRun(protocol: ProtocolId) {
-  const activeRunId = useAppStore((s) => s.composers[protocol].activeRunId);
-  const detachedRunId = useAppStore((s) => s.composers[protocol].detachedRunId);
-  // After another body was loaded, the active run's reply belongs to another conversation.
-  const ownRunId = activeRunId !== detachedRunId ? activeRunId : undefined;
-  const sentText = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.ledger?.body : undefined));
-  const transcript = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.transcript : undefined));
-  const verdict = useAppStore((s) => (ownRunId ? s.runs[ownRunId]?.result?.verdict : undefined));
-  const status = useAppStore((s) => (activeRunId ? s.runs[activeRunId]?.status : undefined));
-  const sent = useMemo(() => parse(sentText), [sentText]);
-  return { activeRunId, ownRunId, sent, transcript, verdict, running: status === 'starting' || status === 'streaming' };
-}
+import { useVariables } from '../collections/use-variables';
+import { useOpenReply, useOwnRun } from './use-own-run';
+import { keepTurns, turnCount, turnsFrom, type ReplyVariant } from '../conversation/conversation-edits';
 
 /** Reads the drafts the core kept, once per window: the first composer shown asks (the store ignores the rest). */
 function useDrafts() {
@@ -70,7 +51,10 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   const toolResultsSent = useAppStore((s) => s.composerToolResultsSent);
   const runStartRequested = useAppStore((s) => s.runStartRequested);
   const runCancelRequested = useAppStore((s) => s.runCancelRequested);
+  const replyJoined = useAppStore((s) => s.composerReplyJoined);
+  const regenerated = useAppStore((s) => s.conversationRegenerated);
   const own = useOwnRun(protocol);
+  const reply = useOpenReply(protocol);
   const [sendError, setSendError] = useState<string>();
   // A ref, not only state: a second click can arrive before React re-renders the disabled button.
   const startPending = useRef(false);
@@ -78,9 +62,13 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
   const model = typeof body.model === 'string' ? body.model : '';
   useDefaultModel(protocol, model);
 
-  const toSend = useMemo(() => bodyToSend(protocol, body, draft), [protocol, body, draft]);
-  // The reply answers the turns it was sent with; once those were removed or changed, its tool calls go with them.
-  const answers = own.ownRunId !== undefined && answersConversation(protocol, own.sent, body);
+  const toSend = useMemo(() => bodyToSend(protocol, body, draft, reply), [protocol, body, draft, reply]);
+  const variables = useVariables(protocol, toSend);
+  // The reply answers the turns it was sent with (variables put in); once those were removed or changed, its
+  // tool calls go with them.
+  const answers =
+    own.ownRunId !== undefined &&
+    answersConversation(protocol, own.sent, variables.used.length ? variables.resolve(body) : body);
   const transcript = answers ? own.transcript : undefined;
   const pending = useMemo(() => (transcript ? pendingToolCalls(transcript) : []), [transcript]);
   const canContinue =
@@ -99,7 +87,7 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
             ? 'No profile.'
             : !model
               ? 'Pick a model first.'
-              : conversationProblem(protocol, toSend);
+              : (variables.heldBecause ?? conversationProblem(protocol, toSend));
 
   /** Starts a run of `next`; its id once the core took it, undefined (and the error shown) when it did not. */
   const start = async (next: Body): Promise<string | undefined> => {
@@ -107,7 +95,8 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     setStarting(true);
     setSendError(undefined);
     try {
-      const r = await runStartRequested({ profileId: profileId!, protocol, body: next, warnings, origin: 'composer' });
+      const body = variables.resolve(next);
+      const r = await runStartRequested({ profileId: profileId!, protocol, body, warnings, origin: 'composer' });
       if (r.error) setSendError(r.error.message);
       else if (r.runId) runStarted(protocol, r.runId);
       return r.runId;
@@ -123,11 +112,28 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
 
   const send = async () => {
     if (busy()) return;
-    if (toSend !== body) {
+    if (reply && joinsReply(protocol, body, draft, reply)) replyJoined(protocol, reply.runId, toSend);
+    else if (toSend !== body) {
       edited(protocol, toSend);
       typeDraft(protocol, '');
     }
     await start(toSend);
+  };
+
+  /**
+   * Regenerate: the turns before the last reply go out again as a new run, and every reply so far stays one
+   * "Previous" away. `from` is where the reply starts when it is in the body (else it is the open reply).
+   */
+  const regenerate = async (from?: number) => {
+    if (busy()) return;
+    const c = useAppStore.getState().composers[protocol];
+    const at = from ?? (reply ? reply.at : turnCount(protocol, c.body));
+    const prefix = keepTurns(protocol, c.body, at);
+    const first: ReplyVariant | undefined =
+      from !== undefined ? { turns: turnsFrom(protocol, c.body, from) } : reply ? { runId: reply.runId } : undefined;
+    const before = c.variants?.at === at ? c.variants.items : first ? [first] : [];
+    const runId = await start(prefix);
+    if (runId) regenerated(protocol, prefix, { at, items: [...before, { runId }] });
   };
 
   /** Answers the pending tool calls (by position), with what is in the Message box as the user's next words. */
@@ -181,6 +187,7 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     sendError,
     starting,
     send,
+    regenerate,
     sendToolResults,
     continueTurn,
     continueById,

@@ -1,102 +1,18 @@
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import type { HistorySummary } from '../../../../shared/contract';
-import { PROTOCOL_INFO, VERDICTS } from '../../../../shared/protocols/types';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
-import { bytes, ms, verdictWord, WITH_WARNINGS } from '../stream-viewer/format';
-import type { HistoryFilterState } from '../../store/library-slice';
+import { bytes } from '../stream-viewer/format';
 import { CodeDialog, type RecordedRequest } from '../export/CodeDialog';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { startReplay, type ReplayHandle, type ReplayMode } from './replay';
+import { HistoryList } from './HistoryList';
+import { HistoryFilters } from './HistoryFilters';
+import { HistorySelection } from './HistorySelection';
+import { RunDiff } from './RunDiff';
+import { RunMarks } from './RunMarks';
+import './history.css';
 
 let replayCounter = 0;
-
-/** A run's row: two lines of text and a line of figures (styles.css `.history-list button`). */
-const ROW_HEIGHT = 64;
-const UNLAID = { width: 480, height: 800 };
-
-interface RowProps {
-  r?: HistorySummary;
-  selected: boolean;
-  onOpen: (runId: string) => void;
-}
-
-function HistoryRow({ r, selected, onOpen }: RowProps) {
-  if (!r) return <span className="muted small h-loading">loading…</span>;
-  return (
-    <button type="button" className={selected ? 'selected' : ''} onClick={() => onOpen(r.runId)}>
-      <span className={`verdict-dot ${r.verdict}${r.warnings ? ' warned' : ''}`} aria-hidden />
-      <span className="h-main">
-        <span className="mono small">
-          {PROTOCOL_INFO[r.protocol].label} · {r.model ?? '?'} ·{' '}
-          <strong>{verdictWord(r.verdict, r.warnings ?? 0)}</strong>
-          {r.status ? ` · ${r.status}` : ''}
-        </span>
-        <span className="h-preview">{r.preview}</span>
-      </span>
-      <span className="muted small h-meta">
-        {new Date(r.startedAt).toLocaleTimeString()} · {ms(r.totalMs)} · {r.events} ev
-        {r.origin !== 'composer' ? ` · ${r.origin}` : ''}
-      </span>
-    </button>
-  );
-}
-
-/** The list of runs, virtualized: only the rows in view exist, and their pages are fetched as they come into view. */
-interface ListProps {
-  runs: (HistorySummary | undefined)[];
-  selected?: string;
-  onOpen: (runId: string) => void;
-}
-
-function HistoryList({ runs, selected, onOpen }: ListProps) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const rowsShown = useAppStore((s) => s.historyRowsShown);
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; nothing memoizes its API
-  const virtual = useVirtualizer({
-    count: runs.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    // A list with no layout yet (or none at all, as in jsdom) is taken to be a window tall, not zero rows.
-    initialRect: UNLAID,
-    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height ? rect : UNLAID)),
-  });
-  const items = virtual.getVirtualItems();
-  const from = items[0]?.index ?? 0;
-  const to = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    if (runs.length) rowsShown(from, to);
-  }, [from, to, runs, rowsShown]);
-  return (
-    <div className="history-scroll" ref={scroller}>
-      <ul className="history-list" aria-label="Runs" style={{ height: virtual.getTotalSize() }}>
-        {items.map((v) => (
-          <li
-            key={runs[v.index]?.runId ?? `row-${v.index}`}
-            aria-setsize={runs.length}
-            aria-posinset={v.index + 1}
-            style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-          >
-            <HistoryRow r={runs[v.index]} selected={selected === runs[v.index]?.runId} onOpen={onOpen} />
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-/** The verdict select's value: "complete" alone means a clean one, apart from "complete, with warnings". */
-function verdictChoice(f: HistoryFilterState): string {
-  return f.verdict === 'complete' && f.withWarnings ? WITH_WARNINGS : (f.verdict ?? '');
-}
-
-function verdictFilter(choice: string): Pick<HistoryFilterState, 'verdict' | 'withWarnings'> {
-  if (choice === WITH_WARNINGS) return { verdict: 'complete', withWarnings: true };
-  if (choice === 'complete') return { verdict: 'complete', withWarnings: false };
-  return { verdict: (choice || undefined) as HistoryFilterState['verdict'], withWarnings: undefined };
-}
 
 /** Every finished run, newest first; open one as it was, replay it, or bring its request back to the composer. */
 export function HistoryTab() {
@@ -122,6 +38,10 @@ export function HistoryTab() {
   /** The run the replay in `replay` shows, as state: what the panel renders must not read the ref. */
   const [replayRunId, setReplayRunId] = useState<string>();
   const [code, setCode] = useState<{ protocol: ProtocolId; recorded: RecordedRequest }>();
+  /** Ticked runs, in the order ticked: what Export and Diff take. */
+  const [checked, setChecked] = useState<string[]>([]);
+  const [diff, setDiff] = useState<[string, string]>();
+  const openSummary = history.runs.find((r) => r?.runId === selected && r?.groupCount === undefined);
 
   useEffect(() => {
     void historyRequested();
@@ -147,6 +67,7 @@ export function HistoryTab() {
   };
 
   const open = async (runId: string) => {
+    setDiff(undefined);
     if (endReplay()) setShown(undefined);
     setStepping(false);
     setSelected(runId);
@@ -219,52 +140,47 @@ export function HistoryTab() {
   return (
     <div className="library" role="tabpanel" aria-label="History">
       <div className="library-list">
-        <div className="filters">
-          <input
-            aria-label="Search history"
-            placeholder="search output, model, profile"
-            title="Finds every word typed, in any order, anywhere in each run's output, its model or its profile"
-            value={filter.text ?? ''}
-            onChange={(e) => update({ text: e.target.value || undefined })}
-          />
-          <select
-            aria-label="Filter by protocol"
-            value={filter.protocol ?? ''}
-            onChange={(e) => update({ protocol: (e.target.value || undefined) as typeof filter.protocol })}
-          >
-            <option value="">all protocols</option>
-            {(['messages', 'chat', 'responses'] as const).map((p) => (
-              <option key={p} value={p}>
-                {PROTOCOL_INFO[p].label}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label="Filter by verdict"
-            value={verdictChoice(filter)}
-            onChange={(e) => update(verdictFilter(e.target.value))}
-          >
-            <option value="">all verdicts</option>
-            {VERDICTS.map((v) => (
-              <Fragment key={v}>
-                <option>{v}</option>
-                {v === 'complete' && <option>{WITH_WARNINGS}</option>}
-              </Fragment>
-            ))}
-          </select>
-          <input
-            aria-label="Filter by model"
-            placeholder="model (any part)"
-            title="Any part of the model id, in any case"
-            value={filter.model ?? ''}
-            onChange={(e) => update({ model: e.target.value || undefined })}
-          />
-        </div>
+        <HistoryFilters filter={filter} update={update} />
+        <HistorySelection
+          checked={checked}
+          open={selected}
+          onDiff={(pair) => {
+            ++request.current;
+            endReplay();
+            setStepping(false);
+            setDiff(pair);
+          }}
+          onClear={() => setChecked([])}
+          onError={setError}
+        />
         <p className="muted small">
           {history.total} run{history.total === 1 ? '' : 's'} · {bytes(history.bytes)} on disk
         </p>
-        <HistoryList runs={history.runs} selected={selected} onOpen={(runId) => void open(runId)} />
-        {history.total === 0 && <p className="muted empty">No runs yet: every finished run lands here.</p>}
+        <HistoryList
+          runs={history.runs}
+          selected={selected}
+          checked={new Set(checked)}
+          onOpen={(runId) => void open(runId)}
+          onCheck={(runId, on) =>
+            setChecked((c) => (on ? [...c.filter((id) => id !== runId), runId] : c.filter((id) => id !== runId)))
+          }
+        />
+        {history.total === 0 && (
+          <p className="muted empty">
+            {filter.source === 'load' ? (
+              <>
+                A load run is kept whole in the Load tab, not request by request here.{' '}
+                <button type="button" className="small" onClick={() => tabSelected('load')}>
+                  Open Load
+                </button>
+              </>
+            ) : filter.source && filter.source !== 'all' ? (
+              'No runs from this source: choose another Source, or All.'
+            ) : (
+              'No runs yet: every finished run lands here.'
+            )}
+          </p>
+        )}
       </div>
       <div className="library-detail">
         {selected && (
@@ -294,6 +210,7 @@ export function HistoryTab() {
             <button type="button" onClick={() => void exportCode()}>
               Code…
             </button>
+            {openSummary && <RunMarks run={openSummary} onError={setError} />}
             <button
               type="button"
               className="danger"
@@ -303,6 +220,7 @@ export function HistoryTab() {
                   endReplay();
                   setStepping(false);
                   await historyRunDeleted(selected);
+                  setChecked((c) => c.filter((id) => id !== selected));
                   setSelected(undefined);
                   setShown(undefined);
                 })()
@@ -314,7 +232,9 @@ export function HistoryTab() {
         )}
         {error && <p className="field-error">{error}</p>}
         {code && <CodeDialog protocol={code.protocol} recorded={code.recorded} onClose={() => setCode(undefined)} />}
-        {shown ? (
+        {diff ? (
+          <RunDiff runIds={diff} onClose={() => setDiff(undefined)} />
+        ) : shown ? (
           <StreamViewer runId={shown} />
         ) : (
           <p className="muted empty">Pick a run to see it exactly as it happened.</p>

@@ -6,16 +6,19 @@ import { useAppStore } from '../../store';
 import { LossList } from '../translate/LossList';
 import { plural } from '../../../../shared/plural';
 
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { download } from '../../lib/download';
+import { CollectionRunPanel } from '../collections/CollectionRunPanel';
+import { CollectionsToolbar } from '../collections/CollectionsToolbar';
+import { DRAG_TYPE, FolderSection } from '../collections/FolderSection';
+import { RequestPlacement } from '../collections/RequestPlacement';
+import { expectationWords } from '../collections/ExpectEditor';
+import { allFolders, buildTree, type FolderNode } from '../collections/tree';
 
-/** Saved requests: search, load in one click (or into another protocol through the translation), rename, duplicate, delete with undo, import and export. */
+/**
+ * Saved requests as collections: folders with variables, drag to reorder, Run collection; and per request load in
+ * one click (or into another protocol through the translation), rename, duplicate, delete with undo, import and
+ * export.
+ */
 export function PresetsTab() {
   const presets = useAppStore((s) => s.presets);
   const presetsRequested = useAppStore((s) => s.presetsRequested);
@@ -43,10 +46,16 @@ export function PresetsTab() {
   }>();
   const [renaming, setRenaming] = useState<{ id: string; name: string; error?: string }>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const folders = useAppStore((s) => s.collections.folders);
+  const collectionsRequested = useAppStore((s) => s.collectionsRequested);
+  const moved = useAppStore((s) => s.presetMoved);
+  const folderCarried = useAppStore((s) => s.presetFolderCarried);
+  const [concurrency, setConcurrency] = useState(1);
 
   useEffect(() => {
     void presetsRequested();
-  }, [presetsRequested]);
+    void collectionsRequested();
+  }, [presetsRequested, collectionsRequested]);
 
   const shown = useMemo(() => {
     const q = query.toLowerCase();
@@ -54,6 +63,13 @@ export function PresetsTab() {
       (p) => !q || `${p.name} ${p.notes ?? ''} ${p.tags.join(' ')} ${p.model ?? ''}`.toLowerCase().includes(q),
     );
   }, [presets, query]);
+  const tree = useMemo(() => buildTree(shown, folders), [shown, folders]);
+  const folderPaths = useMemo(() => allFolders(tree), [tree]);
+  const siblingsOf = (p: Preset): Preset[] => {
+    let node: FolderNode | undefined = tree;
+    for (const name of p.folder ?? []) node = node?.folders.find((f) => f.name === name);
+    return node?.requests ?? [];
+  };
 
   const load = (p: Preset, to: ProtocolId = p.protocol) => {
     if (p.compare) {
@@ -62,6 +78,7 @@ export function PresetsTab() {
       tabSelected('compare');
       return;
     }
+    folderCarried(to, p.folder ?? []);
     if (to === p.protocol) {
       presetLoaded(p);
       tabSelected(p.protocol);
@@ -88,6 +105,7 @@ export function PresetsTab() {
 
   return (
     <div className="presets" role="tabpanel" aria-label="Presets">
+      <CollectionsToolbar concurrency={concurrency} onConcurrency={setConcurrency} />
       <div className="cap-toolbar">
         <input
           aria-label="Search presets"
@@ -201,102 +219,127 @@ export function PresetsTab() {
           </div>
         </div>
       )}
+      <CollectionRunPanel />
       <ul className="preset-list" aria-label="Preset list">
-        {shown.map((p) => (
-          <li key={p.id} className="preset">
-            <div className="preset-main">
-              {renaming?.id === p.id ? (
-                <form
-                  onSubmit={(e) =>
-                    void (async () => {
-                      e.preventDefault();
-                      const r = await presetRenameRequested(p.id, renaming.name);
-                      // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
-                      if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
-                      setRenaming(undefined);
-                    })()
-                  }
-                >
-                  <input
-                    aria-label="New name"
-                    autoFocus
-                    value={renaming.name}
-                    aria-invalid={!!renaming.error}
-                    aria-describedby={renaming.error ? 'rename-error' : undefined}
-                    onChange={(e) => setRenaming({ id: p.id, name: e.target.value })}
-                  />
-                  {renaming.error && (
-                    <span id="rename-error" className="field-error" role="alert">
-                      {renaming.error}
-                    </span>
-                  )}
-                </form>
-              ) : (
-                <strong>{p.name}</strong>
-              )}
-              <span className="muted small">
-                {p.compare
-                  ? `Comparison · ${plural(p.compare.columns.length, 'column')}`
-                  : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
-                · {p.stream ? 'stream' : 'no stream'}
-                {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
-              </span>
-              {p.notes && <span className="small">{p.notes}</span>}
-            </div>
-            <div className="row">
-              <button type="button" className="primary" aria-label={`Load ${p.name}`} onClick={() => load(p)}>
-                Load
-              </button>
-              <select
-                aria-label={`Load ${p.name} into`}
-                value=""
-                onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}
-              >
-                <option value="">into…</option>
-                {PROTOCOL_IDS.filter((x) => x !== p.protocol).map((x) => (
-                  <option key={x} value={x}>
-                    {PROTOCOL_INFO[x].label} (translated)
-                  </option>
-                ))}
-              </select>
-              <button type="button" className="ghost" onClick={() => setRenaming({ id: p.id, name: p.name })}>
-                Rename
-              </button>
-              <button type="button" className="ghost" onClick={() => void presetDuplicateRequested(p.id)}>
-                Duplicate
-              </button>
-              <button
-                type="button"
-                className="ghost"
-                onClick={() =>
-                  void (async () => {
-                    const r = await presetsExportRequested([p.id]);
-                    setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
-                    if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
-                  })()
-                }
-              >
-                Export
-              </button>
-              <button
-                type="button"
-                className="ghost danger"
-                aria-label={`Delete ${p.name}`}
-                onClick={() =>
-                  void (async () => {
-                    setError(undefined);
-                    const r = await presetDeleteRequested(p.id);
-                    if (!r.ok) setError(`Could not delete “${p.name}”: ${r.error.message}`);
-                  })()
-                }
-              >
-                Delete
-              </button>
-            </div>
-          </li>
+        {tree.requests.map((p) => row(p))}
+        {tree.folders.map((f) => (
+          <FolderSection key={f.path.join('/')} node={f} concurrency={concurrency} renderRequest={row} />
         ))}
       </ul>
       {presets.length === 0 && <p className="muted empty">No presets yet: use “Save preset” in a protocol tab.</p>}
     </div>
   );
+
+  function row(p: Preset) {
+    return (
+      <li
+        key={p.id}
+        className="preset"
+        draggable
+        onDragStart={(e) => {
+          e.dataTransfer.setData(DRAG_TYPE, p.id);
+          e.dataTransfer.effectAllowed = 'move';
+        }}
+        onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && e.preventDefault()}
+        onDrop={(e) => {
+          const id = e.dataTransfer.getData(DRAG_TYPE);
+          e.preventDefault();
+          e.stopPropagation();
+          if (id && id !== p.id) void moved({ id, folder: p.folder ?? [], before: p.id });
+        }}
+      >
+        <div className="preset-main">
+          {renaming?.id === p.id ? (
+            <form
+              onSubmit={(e) =>
+                void (async () => {
+                  e.preventDefault();
+                  const r = await presetRenameRequested(p.id, renaming.name);
+                  // The form stays open with what was typed, so a clashing name can be fixed rather than retyped.
+                  if (!r.ok) return setRenaming({ ...renaming, error: r.error.fields?.name ?? r.error.message });
+                  setRenaming(undefined);
+                })()
+              }
+            >
+              <input
+                aria-label="New name"
+                autoFocus
+                value={renaming.name}
+                aria-invalid={!!renaming.error}
+                aria-describedby={renaming.error ? 'rename-error' : undefined}
+                onChange={(e) => setRenaming({ id: p.id, name: e.target.value })}
+              />
+              {renaming.error && (
+                <span id="rename-error" className="field-error" role="alert">
+                  {renaming.error}
+                </span>
+              )}
+            </form>
+          ) : (
+            <strong>{p.name}</strong>
+          )}
+          <span className="muted small">
+            {p.compare
+              ? `Comparison · ${plural(p.compare.columns.length, 'column')}`
+              : `${PROTOCOL_INFO[p.protocol].label} · ${p.model ?? 'no model'}`}{' '}
+            · {p.stream ? 'stream' : 'no stream'}
+            {p.tags.length ? ` · ${p.tags.map((t) => `#${t}`).join(' ')}` : ''}
+            {expectationWords(p.expect) ? ` · ${expectationWords(p.expect)}` : ''}
+          </span>
+          {p.notes && <span className="small">{p.notes}</span>}
+        </div>
+        <div className="row">
+          <button type="button" className="primary" aria-label={`Load ${p.name}`} onClick={() => load(p)}>
+            Load
+          </button>
+          <select
+            aria-label={`Load ${p.name} into`}
+            value=""
+            onChange={(e) => e.target.value && load(p, e.target.value as ProtocolId)}
+          >
+            <option value="">into…</option>
+            {PROTOCOL_IDS.filter((x) => x !== p.protocol).map((x) => (
+              <option key={x} value={x}>
+                {PROTOCOL_INFO[x].label} (translated)
+              </option>
+            ))}
+          </select>
+          <button type="button" className="ghost" onClick={() => setRenaming({ id: p.id, name: p.name })}>
+            Rename
+          </button>
+          <button type="button" className="ghost" onClick={() => void presetDuplicateRequested(p.id)}>
+            Duplicate
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            onClick={() =>
+              void (async () => {
+                const r = await presetsExportRequested([p.id]);
+                setError(r.ok ? undefined : `Could not export “${p.name}”: ${r.error.message}`);
+                if (r.ok) download(`${p.name.replace(/[^\w.-]+/g, '_')}.preset.json`, r.value.text);
+              })()
+            }
+          >
+            Export
+          </button>
+          <button
+            type="button"
+            className="ghost danger"
+            aria-label={`Delete ${p.name}`}
+            onClick={() =>
+              void (async () => {
+                setError(undefined);
+                const r = await presetDeleteRequested(p.id);
+                if (!r.ok) setError(`Could not delete “${p.name}”: ${r.error.message}`);
+              })()
+            }
+          >
+            Delete
+          </button>
+          <RequestPlacement preset={p} siblings={siblingsOf(p)} folders={folderPaths} />
+        </div>
+      </li>
+    );
+  }
 }

@@ -6,16 +6,16 @@ import { memo, useMemo } from 'react';
 import type { LoadPoint, RateLimitSample } from '../../../../shared/contract';
 import { bin, clockTick, msTick, niceScale, type Scale } from './ticks';
 
-const W = 480;
-const H = 180;
+export const W = 480;
+export const H = 180;
 /** The plot area's margins: room for the y tick labels on the left and the x tick labels and title below. */
 const L = 50;
 const R = 12;
-const T = 18;
-const B = 32;
+export const T = 18;
+export const B = 32;
 
 /** Where a value of each scale lands in the plot area. */
-function place(xs: Scale, ys: Scale) {
+export function place(xs: Scale, ys: Scale) {
   const x = (v: number) => L + ((W - L - R) * (v - xs.lo)) / (xs.hi - xs.lo || 1);
   const y = (v: number) => H - B - ((H - B - T) * (v - ys.lo)) / (ys.hi - ys.lo || 1);
   return { x, y };
@@ -31,7 +31,7 @@ interface AxesProps {
 }
 
 /** Both axes with their ticks and tick labels, light grid lines across, and each axis's title. */
-function Axes({ xs, ys, xTick, yTick, xTitle, yTitle }: AxesProps) {
+export function Axes({ xs, ys, xTick, yTick, xTitle, yTitle }: AxesProps) {
   const { x, y } = place(xs, ys);
   return (
     <g className="axes">

@@ -1,6 +1,6 @@
 /**
- * What to send and how hard: the request's source, profile, model, Requests, Concurrency, rate and cap; Start
- * and Stop.
+ * What to send and how hard: the request's source, profile, model, the shape (N × C with its Concurrency, rate
+ * and cap, or a ramp, stages, a soak), Requests; Start and Stop.
  */
 import { useMemo } from 'react';
 import { LOAD_LIMITS, type LoadStartInput } from '../../../../shared/contract';
@@ -8,6 +8,8 @@ import { PROTOCOL_IDS, PROTOCOL_INFO, type ProtocolId } from '../../../../shared
 import { bodyToSend } from '../composer/body-to-send';
 import { useAppStore } from '../../store';
 import type { LoadSettings } from '../../store/load-slice';
+import { mostInFlight, shapeInput, type ShapeErrors } from './shape-input';
+import { ShapeFields } from './ShapeFields';
 
 type Body = Record<string, unknown>;
 
@@ -16,8 +18,9 @@ export function loadInput(
   settings: LoadSettings,
   request: { protocol: ProtocolId; body: Body; source: string } | undefined,
   activeProfileId: string | undefined,
-): { input?: LoadStartInput; errors: Partial<Record<keyof LoadSettings, string>> } {
-  const errors: Partial<Record<keyof LoadSettings, string>> = {};
+): { input?: LoadStartInput; errors: ShapeErrors } {
+  const fixed = settings.shape === 'fixed';
+  const { shape, errors } = shapeInput(settings);
   const int = (key: 'requests' | 'concurrency', max: number) => {
     const n = Number(settings[key]);
     if (!Number.isInteger(n) || n < 1 || n > max) errors[key] = `a whole number from 1 to ${max.toLocaleString('en')}`;
@@ -30,13 +33,14 @@ export function loadInput(
     return n;
   };
   const requests = int('requests', LOAD_LIMITS.requests);
-  const concurrency = int('concurrency', LOAD_LIMITS.concurrency);
-  const ratePerSec = optional('ratePerSec', LOAD_LIMITS.ratePerSec);
-  const durationCapS = optional('durationCapS', LOAD_LIMITS.durationS);
+  // A timed shape paces itself and ends with its time: Concurrency, rate and cap are N × C's.
+  const concurrency = fixed ? int('concurrency', LOAD_LIMITS.concurrency) : 0;
+  const ratePerSec = fixed ? optional('ratePerSec', LOAD_LIMITS.ratePerSec) : undefined;
+  const durationCapS = fixed ? optional('durationCapS', LOAD_LIMITS.durationS) : undefined;
   if (!request) errors.source = 'choose a request';
   const profileId = settings.profileId || activeProfileId;
   if (!profileId) errors.profileId = 'no profile yet';
-  if (Object.keys(errors).length || !request || !profileId) return { errors };
+  if (Object.keys(errors).length || !request || !profileId || !shape) return { errors };
   const model = settings.model.trim();
   const body = model ? { ...request.body, model } : request.body;
   return {
@@ -45,9 +49,10 @@ export function loadInput(
       protocol: request.protocol,
       body,
       requests,
-      concurrency,
+      concurrency: mostInFlight(shape, concurrency),
       ratePerSec,
       durationCapS,
+      shape,
       source: request.source,
     },
     errors,
@@ -55,7 +60,7 @@ export function loadInput(
 }
 
 /** The request the form names: a composer's current request (as Send would send it) or a preset's. */
-function useRequest(source: string) {
+export function useRequest(source: string) {
   const composer = useAppStore((s) =>
     (PROTOCOL_IDS as readonly string[]).includes(source) ? s.composers[source as ProtocolId] : undefined,
   );
@@ -126,7 +131,7 @@ function SourceFields({ error, disabled }: { error?: string; disabled: boolean }
   );
 }
 
-type Key = keyof LoadSettings;
+type Key = 'model' | 'requests' | 'concurrency' | 'ratePerSec' | 'durationCapS';
 type FieldExtra = { placeholder?: string; inputMode?: 'numeric' | 'decimal' };
 
 function Field({
@@ -168,6 +173,7 @@ export function LoadForm() {
   const request = useRequest(settings.source);
   const { input, errors } = loadInput(settings, request, activeId);
   const running = live?.state === 'running' || live?.state === 'stopping';
+  const fixed = settings.shape === 'fixed';
   const field = (key: Key, label: string, extra: FieldExtra = {}) => (
     <Field name={key} label={label} error={errors[key]} disabled={running} extra={extra} />
   );
@@ -178,11 +184,22 @@ export function LoadForm() {
         {field('model', 'Model', {
           placeholder: typeof request?.body.model === 'string' ? request.body.model : 'as in the request',
         })}
+        <ShapeFields errors={errors} disabled={running} />
         {field('requests', 'Requests', { inputMode: 'numeric' })}
-        {field('concurrency', 'Concurrency', { inputMode: 'numeric' })}
-        {field('ratePerSec', 'Target rate (req/s)', { inputMode: 'decimal', placeholder: 'as fast as allowed' })}
-        {field('durationCapS', 'Duration cap (s)', { inputMode: 'decimal', placeholder: 'none' })}
+        {fixed && (
+          <>
+            {field('concurrency', 'Concurrency', { inputMode: 'numeric' })}
+            {field('ratePerSec', 'Target rate (req/s)', { inputMode: 'decimal', placeholder: 'as fast as allowed' })}
+            {field('durationCapS', 'Duration cap (s)', { inputMode: 'decimal', placeholder: 'none' })}
+          </>
+        )}
       </div>
+      {!fixed && (
+        <p className="small muted">
+          A timed shape ends with its time; Requests is the most it sends. Open-loop arrivals that find{' '}
+          {LOAD_LIMITS.concurrency} requests in flight are skipped and counted.
+        </p>
+      )}
       {request && request.body.stream !== true && (
         <p className="note">
           This request is not streamed: time to first token, ITL and TPOT need a stream; only end-to-end latency is

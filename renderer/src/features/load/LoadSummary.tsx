@@ -1,7 +1,8 @@
 /** A finished load run: its summary figures, errors by class with examples, the per-request rows, and export. */
 import { useState } from 'react';
 import type { LoadRecord } from '../../../../shared/contract';
-import { rowsToCsv } from '../../../../shared/load/csv';
+import { rowsToCsv, windowsToCsv } from '../../../../shared/load/csv';
+import { pointOf, windowStats } from '../../../../shared/load/windows';
 import { tpotOf } from '../../../../shared/load/stats';
 import { download, LATENCIES, ms, percent, rate, requestRate, STATS } from './format';
 import { LoadCost } from '../pricing/LoadCost';
@@ -48,6 +49,9 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
         <button type="button" onClick={() => download(`${base}.csv`, rowsToCsv(record.rows), 'text/csv')}>
           Export CSV
         </button>
+        <button type="button" onClick={() => download(`${base}-windows.csv`, windowsCsvOf(record), 'text/csv')}>
+          Export windows CSV
+        </button>
         <button
           type="button"
           onClick={() => download(`${base}.json`, JSON.stringify(record, null, 2), 'application/json')}
@@ -58,6 +62,13 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
       <Rows record={record} />
     </section>
   );
+}
+
+/** The figures over time of a saved run, one line per window (docs/load.md "Over time"). */
+function windowsCsvOf(record: LoadRecord): string {
+  const points = record.rows.map(pointOf);
+  const elapsedMs = points.reduce((m, p) => Math.max(m, p.t), 0);
+  return windowsToCsv(windowStats({ points, rateLimits: record.rateLimits, elapsedMs, shape: record.config.shape }));
 }
 
 /** TTFT, ITL, TPOT and E2E at mean, p50, p90 and p99. */
@@ -110,9 +121,11 @@ function Errors({ record }: { record: LoadRecord }) {
         <li key={g.key}>
           <strong>{g.key}</strong> × {g.count}
           <ul className="small muted">
-            {g.examples.map((e) => (
-              <li key={e.i}>
-                #{e.i + 1}: {e.reason}
+            {g.examples.map((e, k) => (
+              // An example from Locust has no request number (-1): Locust keeps each error text once.
+              <li key={`${e.i}-${k}`}>
+                {e.i >= 0 && `#${e.i + 1}: `}
+                {e.reason}
               </li>
             ))}
           </ul>

@@ -2,13 +2,17 @@
  * The Load tab (docs/load.md): one request N times at concurrency C. While a run goes the window shows the
  * aggregates the core pushes (progress, a scatter, a histogram, rate-limit headers), never its streams.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { LoadRecord } from '../../../../shared/contract';
+import { pointOf, windowSizeMs } from '../../../../shared/load/windows';
 import { useAppStore } from '../../store';
 import type { LiveLoad } from '../../store/load-slice';
 import { Histogram, RateLimits, Scatter } from './Charts';
 import { LoadCompare } from './LoadCompare';
 import { LoadForm } from './LoadForm';
 import { LoadSummary } from './LoadSummary';
+import { LocustActions } from './LocustActions';
+import { OverTime } from './OverTime';
 import './load.css';
 
 /** Requests stopped before they ended: counted apart from the failures, as the summary counts them. */
@@ -17,13 +21,17 @@ const cancelledOf = (live: LiveLoad) => live.points.reduce((n, p) => n + (p.canc
 function statusText(live: LiveLoad | undefined): string {
   if (!live) return 'Idle: no load run yet.';
   const cancelled = cancelledOf(live);
+  // A timed shape has no N: it ends with its time, so its counts are not "of" anything.
+  const timed = live.durationS !== undefined;
   const counts =
-    `${live.done} of ${live.total} done, ${live.inFlight} in flight, ${live.failed} failed` +
-    (cancelled ? `, ${cancelled} cancelled` : '');
-  const secs = `${(live.elapsedMs / 1000).toFixed(1)} s`;
+    `${live.done}${timed ? '' : ` of ${live.total}`} done, ${live.inFlight} in flight, ${live.failed} failed` +
+    (cancelled ? `, ${cancelled} cancelled` : '') +
+    (live.skipped ? `, ${live.skipped} skipped at the cap` : '');
+  const secs = `${(live.elapsedMs / 1000).toFixed(1)} s${timed && live.state === 'running' ? ` of ${live.durationS} s` : ''}`;
+  const stage = timed && live.state === 'running' ? `${live.stage?.label ?? 'Shape ended, finishing'} · ` : '';
   switch (live.state) {
     case 'running':
-      return `Running: ${counts} · ${secs}`;
+      return `Running: ${stage}${counts} · ${secs}`;
     case 'stopping':
       return `Stopping: cancelling ${live.inFlight} in flight · ${counts}`;
     case 'finished':
@@ -31,6 +39,52 @@ function statusText(live: LiveLoad | undefined): string {
     case 'stopped':
       return `Stopped: ${counts} · ${secs}`;
   }
+}
+
+/** The live run's figures over time while it goes; the selected saved run's once none is running. */
+function OverTimeOf({ live, record }: { live?: LiveLoad; record?: LoadRecord }) {
+  const running = live?.state === 'running' || live?.state === 'stopping';
+  const saved = useMemo(() => {
+    if (!record) return undefined;
+    const points = record.rows.map(pointOf);
+    const elapsedMs = points.reduce((m, p) => Math.max(m, p.t), 0);
+    return { points, elapsedMs };
+  }, [record]);
+  if (record && saved && !running)
+    return (
+      <OverTime
+        points={saved.points}
+        rateLimits={record.rateLimits}
+        elapsedMs={saved.elapsedMs}
+        shape={record.config.shape}
+      />
+    );
+  if (!live) return null;
+  return <LiveOverTime live={live} />;
+}
+
+/**
+ * A running load's figures over time, drawn once per window that has ended rather than at every push: a window
+ * still filling says little, and five charts four times a second were most of the tab's work during a run.
+ */
+function LiveOverTime({ live }: { live: LiveLoad }) {
+  const windowMs = windowSizeMs(live.elapsedMs);
+  const edge = Math.floor(live.elapsedMs / windowMs) * windowMs;
+  const ended = live.state !== 'running' && live.state !== 'stopping';
+  const key = ended ? `${live.loadId} end` : `${live.loadId} ${edge}`;
+  const [held, setHeld] = useState({ key: '', live });
+  // State derived from the pushes (React's "storing information from previous renders"): the points as they were
+  // when the last window ended, kept until the next one ends.
+  if (held.key !== key) setHeld({ key, live });
+  const shown = held.key === key ? held.live : live;
+  return (
+    <OverTime
+      points={shown.points}
+      rateLimits={shown.rateLimits}
+      elapsedMs={ended ? shown.elapsedMs : edge}
+      shape={shown.shape}
+    />
+  );
 }
 
 function Progress({ live }: { live: LiveLoad }) {
@@ -95,6 +149,7 @@ export function LoadTab() {
     <div className="load-tab" role="tabpanel" aria-label="Load">
       <div className="load-col">
         <LoadForm />
+        <LocustActions />
         {error && (
           <p className="field-error" role="alert">
             {error}
@@ -114,6 +169,7 @@ export function LoadTab() {
             <RateLimits samples={live.rateLimits} elapsedMs={live.elapsedMs} />
           </>
         )}
+        <OverTimeOf live={live} record={record} />
       </div>
       <div className="load-col">
         {record && <LoadSummary record={record} />}

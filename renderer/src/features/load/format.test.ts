@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summarize, type LoadRow } from '../../../../shared/load/stats';
 import { better, figuresOf } from './format';
 import { loadInput } from './LoadForm';
-import type { LoadSettings } from '../../store/load-slice';
+import { DEFAULT_LOAD_SETTINGS, type LoadSettings } from '../../store/load-slice';
 
 describe('comparing two load runs', () => {
   const latency = { label: 'E2E', text: '', higherIsBetter: false };
@@ -57,6 +57,7 @@ describe('requests per second', () => {
 
 describe('the Load form', () => {
   const settings: LoadSettings = {
+    ...DEFAULT_LOAD_SETTINGS,
     source: 'messages',
     profileId: '',
     model: '',
@@ -76,6 +77,7 @@ describe('the Load form', () => {
       concurrency: 8,
       ratePerSec: undefined,
       durationCapS: undefined,
+      shape: { kind: 'fixed' },
       source: 'Messages composer',
     });
   });

@@ -1,13 +1,11 @@
-import { memo, useMemo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
-import Markdown from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
+import { memo, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Block, Transcript } from '../../../../shared/protocols/types';
 import { livePieces } from './format';
 import { markdownBlocks } from './markdown-blocks';
 import { tooCostly } from './markdown-limits';
 import { OutputBoundary } from './OutputBoundary';
 import { CopyButton } from '../../lib/CopyButton';
+import { lazyPart } from '../../lib/lazy-part';
 
 /** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
@@ -40,35 +38,20 @@ const BLOCK_LIMIT = 8_000;
  */
 const OPEN_BLOCK_LIMIT = 2_000;
 /**
- * rehype-highlight registers every common grammar each time a processor is made, once per block rendered: made
- * once here, its transform serves every block (docs/security.md §13, the per-10-KB budget).
+ * The Markdown parser and highlighter are a chunk of their own, fetched when the first reply arrives: until then
+ * (a moment) the block shows as the plain text it is, in the place it will take.
  */
-const highlight = rehypeHighlight();
-const REHYPE = [() => highlight];
-
-/** A fenced code block: highlighted (rehype-highlight, by its language tag), with a copy button of its own. */
-function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
-  const ref = useRef<HTMLPreElement>(null);
-  return (
-    <div className="code-block">
-      <CopyButton className="ghost small copy-code" label="Copy code" text={() => ref.current?.textContent ?? ''} />
-      <pre ref={ref} {...rest}>
-        {children}
-      </pre>
+const Markdown = lazyPart(
+  () => import('./MarkdownView').then((m) => m.MarkdownView),
+  'Markdown rendering',
+  ({ text }, failure) => (
+    <div className="md-pending">
+      {failure}
+      {text}
     </div>
-  );
-}
-/**
- * A link opens in a new tab (the browser host) or, after the desktop app asks, in the OS browser: a plain click
- * must never take the window away from the app (docs/security.md §10).
- */
-function Link({ node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
-  return <a {...rest} target="_blank" rel="noopener noreferrer" />;
-}
-const COMPONENTS = { pre: CodeBlock, a: Link };
+  ),
+);
 
-// No `skipHtml` and no rehype-raw: react-markdown then turns raw HTML into text, so `<div>` or `Array<string>`
-// in a reply shows as written; it is never rendered and never dropped.
 /** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
 const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
   const [force, setForce] = useState(false);
@@ -99,9 +82,7 @@ const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: bool
   return (
     <OutputBoundary text={() => text} resetKey={text}>
       <section className="md-block">
-        <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={REHYPE} components={COMPONENTS}>
-          {text}
-        </Markdown>
+        <Markdown text={text} />
       </section>
     </OutputBoundary>
   );
@@ -233,7 +214,7 @@ export function Output({ transcript, live, empty }: OutputProps) {
   );
 }
 
-function OutputBlocks({ transcript, live, empty }: OutputProps) {
+export function OutputBlocks({ transcript, live, empty }: OutputProps) {
   return (
     <>
       {transcript.blocks.length === 0 && (
