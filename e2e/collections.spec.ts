@@ -50,6 +50,8 @@ test('a folder with variables runs against the Demo gateway; a failed expectatio
   await expect(run.getByRole('status')).toHaveText('Finished: 1 of 2 requests passed, 1 failed', { timeout: 20_000 });
   await expect(run.getByRole('row', { name: /Never said/ })).toContainText('✗ text contains');
   await expect(run.getByRole('row', { name: /Topic/ })).toContainText('passed');
+  // The Demo gateway's models have no list price: the run says so rather than guessing a figure.
+  await expect(run.getByRole('note')).toHaveText('cost no price');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

@@ -77,6 +77,11 @@ export class ModelsService {
     return this.cache[profileId]?.models.find((m) => m.id === modelId)?.family ?? 'unknown';
   }
 
+  /** A model's entry in the last list for this profile, as the gateway gave it. */
+  entry(profileId: string, modelId: string): ModelInfo | undefined {
+    return this.cache[profileId]?.models.find((m) => m.id === modelId);
+  }
+
   /** The list for a profile, with the Demo gateway's fault models marked and a model to start with. */
   async list(profileId: string, refresh: boolean): Promise<ModelList> {
     const list = await this.fetchOrCached(profileId, refresh);

@@ -48,6 +48,8 @@ import { createReplayHandlers } from './agents/replay-handlers';
 import { tightenDataDir } from './data-dir-permissions';
 import { createAgentHandlers } from './agents/handlers';
 import { createAgentSessionHandlers } from './agent-endpoint/handlers';
+import { PriceStore } from './pricing/price-store';
+import { createPricing } from './pricing/handlers';
 
 export interface CoreOptions {
   dataDir: string;
@@ -151,6 +153,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const drafts = new DraftStore(opts.dataDir, () => profiles.allKeys());
   const settings = new SettingsStore(opts.dataDir);
   const loadStore = new LoadStore(opts.dataDir);
+  const priceStore = new PriceStore(opts.dataDir);
   try {
     // Only the user may list or read the data folder: history holds every prompt and answer (docs/security.md).
     await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -168,6 +171,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       settings,
       loadStore,
       agentStore,
+      priceStore,
       replayStore,
     ]) {
       problems.push(...(await store.load()));
@@ -206,6 +210,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const collectionModule = createCollectionHandlers(ctx, collections, presets);
   const agents = createAgentHandlers(ctx, agentStore, capabilityStore, replayStore);
   const agentSession = createAgentSessionHandlers(ctx);
+  const pricing = createPricing(ctx, priceStore);
   const replays = createReplayHandlers(ctx, replayStore, agentSession.tokenOf);
 
   const handlers: Handlers = {
@@ -229,6 +234,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       await capabilities.forgetProfile(id);
       await agents.forgetProfile(id);
       await models.forget(id);
+      await priceStore.forget(id);
       return state;
     },
     'profiles:select': async ({ id }) => {
@@ -268,6 +274,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...createLocustHandlers(ctx, loadStore),
     ...agents.handlers,
     ...agentSession.handlers,
+    ...pricing.handlers,
     ...replays,
   };
 

@@ -14,6 +14,7 @@ import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 import { bringPair } from './store/settings-slice';
 import { ShortcutsDialog } from './features/shell/ShortcutsDialog';
 import { ThemePicker } from './features/shell/ThemePicker';
+import { PricesButton } from './features/pricing/PricesDialog';
 import { TAB_ORDER, tabKeyTarget, type ShortcutAction } from './features/shell/shortcuts';
 import { runShortcut, useGlobalShortcuts, useTheme } from './features/shell/use-shell';
 import { isProtocolTab } from './features/shell/tabs';
@@ -153,6 +154,7 @@ export function App() {
           Gateway Playground
         </div>
         <ProfilePicker />
+        <PricesButton />
         <ThemePicker />
         <button
           type="button"

@@ -18,6 +18,7 @@ import { loadCalls, type LoadProgress } from './load';
 import { locustCalls } from './locust';
 import { agentCalls, replayCalls } from './agents';
 import { agentSessionCalls, type AgentSessionUpdate } from './agent-session';
+import { priceCalls } from './prices';
 
 export const calls = {
   ...appCalls,
@@ -36,6 +37,7 @@ export const calls = {
   ...agentCalls,
   ...replayCalls,
   ...agentSessionCalls,
+  ...priceCalls,
 };
 
 export type Calls = typeof calls;

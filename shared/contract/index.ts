@@ -19,6 +19,7 @@ export * from './load';
 export * from './locust';
 export * from './agents';
 export * from './agent-session';
+export * from './prices';
 export * from './calls';
 export * from './names';
 export * from './api';

@@ -19,6 +19,9 @@ export interface LoadRow {
   e2eMs: number;
   inputTokens?: number;
   outputTokens?: number;
+  /** Cache reads and writes inside inputTokens, as reported: what the request cost depends on them. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   /** Gaps between successive content events after the first (inter-token latency samples). */
   itlMs: number[];
   /** Why it ended, in words (the run's reason), for error examples. */

@@ -325,6 +325,8 @@ export class LoadRun {
       e2eMs: result.totalMs,
       inputTokens: result.usage.inputTotal,
       outputTokens: result.usage.output,
+      cacheReadTokens: result.usage.inputCached,
+      cacheWriteTokens: result.usage.inputCacheWrite,
       itlMs: result.verdict === 'complete' ? gapsOf(contentTimes, round) : [],
       reason: result.reason,
       errorType: result.errorType,

@@ -14,6 +14,7 @@ import { createLoadSlice, type LoadSlice } from './load-slice';
 import { createLocustSlice, type LocustSlice } from './locust-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
+import { createPricesSlice, type PricesSlice } from './prices-slice';
 import { createCollectionsSlice, type CollectionsSlice } from './collections-slice';
 
 export type AppState = ConnectionSlice &
@@ -27,6 +28,7 @@ export type AppState = ConnectionSlice &
   LocustSlice &
   AgentsSlice &
   AgentSessionSlice &
+  PricesSlice &
   CollectionsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
@@ -41,5 +43,6 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createLocustSlice(...a),
   ...createAgentsSlice(...a),
   ...createAgentSessionSlice(...a),
+  ...createPricesSlice(...a),
   ...createCollectionsSlice(...a),
 }));

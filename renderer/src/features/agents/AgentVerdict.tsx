@@ -5,6 +5,7 @@ import { AGENTS } from '../../../../shared/agents/types';
 import { useAppStore } from '../../store';
 import { useNow } from '../../lib/use-now';
 import { StreamViewer } from '../stream-viewer/StreamViewer';
+import { RunsCostLine } from '../pricing/RunsCostLine';
 
 const exchangeRequest = (x: StepExchange) =>
   `${x.method} ${x.url}\n${JSON.stringify(x.requestHeaders, null, 2)}\n\n${x.requestBody}`;
@@ -69,7 +70,7 @@ export function AgentVerdict({
         {AGENTS[result.agent].label} · <span className="mono">{result.model}</span>
         {result.smallModel ? ` · small fast model ${result.smallModel}` : ''}
         {result.replayed ? ` · replaying ${result.replayed}` : ''} · measured {new Date(result.at).toLocaleString()} (
-        <Age at={result.at} /> ago) · {tookSeconds} s
+        <Age at={result.at} /> ago) · {tookSeconds} s · <RunsCostLine runIds={result.steps.flatMap((s) => s.runIds)} />
       </p>
       <ol className="agent-steps" aria-label="Steps">
         {result.steps.map((s) => (

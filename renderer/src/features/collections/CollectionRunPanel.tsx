@@ -3,6 +3,7 @@ import { toJUnit } from '../../../../shared/collections/junit';
 import { plural } from '../../../../shared/plural';
 import { useAppStore } from '../../store';
 import { download } from '../../lib/download';
+import { RunsCostLine } from '../pricing/RunsCostLine';
 
 const STATE_WORDS: Record<CollectionRunRow['state'], string> = {
   waiting: 'waiting',
@@ -69,6 +70,7 @@ export function CollectionRunPanel() {
           {done ? (run.state === 'stopped' ? 'Stopped: ' : 'Finished: ') : 'Running: '}
           {passed} of {plural(run.rows.length, 'request')} passed{failed ? `, ${failed} failed` : ''}
         </span>
+        {done && <RunsCostLine runIds={run.rows.flatMap((r) => (r.runId ? [r.runId] : []))} />}
         {!done && (
           <button type="button" onClick={() => void stop()}>
             Stop

@@ -5,6 +5,7 @@ import { rowsToCsv, windowsToCsv } from '../../../../shared/load/csv';
 import { pointOf, windowStats } from '../../../../shared/load/windows';
 import { tpotOf } from '../../../../shared/load/stats';
 import { download, LATENCIES, ms, percent, rate, requestRate, STATS } from './format';
+import { LoadCost } from '../pricing/LoadCost';
 
 /** Rows shown in the window; the export has them all. */
 const ROWS_SHOWN = 500;
@@ -36,6 +37,7 @@ export function LoadSummary({ record }: { record: LoadRecord }) {
           value={`mean ${rate(perRequest.mean, 'tok/s')}, p50 ${rate(perRequest.p50, 'tok/s')}`}
         />
         <Item label="Output tokens" value={String(s.totalOutputTokens)} />
+        <LoadCost record={record} />
         <Item
           label="Engine overhead"
           value={record.overheadMs === undefined ? '—' : `${record.overheadMs.toFixed(3)} ms per request`}

@@ -181,3 +181,29 @@ describe('model picker: a model picked while the user is in the empty box', () =
     expect(box.value).toBe('claude-sim-sonnet');
   });
 });
+
+describe('model picker: what the chosen model holds', () => {
+  it('shows the context window and output limit the core found, and where from', async () => {
+    const asked: string[] = [];
+    answers['models:limits'] = async ({ model: id }) => {
+      asked.push(id);
+      return id === 'claude-x'
+        ? { ok: true, value: { model: id, contextWindow: 200_000, maxOutput: 64_000, source: 'gateway' } }
+        : { ok: true, value: { model: id } };
+    };
+    setup(['claude-x', 'other'], 'claude-x');
+    const line = await screen.findByLabelText(/context/);
+    expect(line.textContent).toBe('context 200K · output 64K (gateway)');
+    act(() =>
+      useAppStore.setState((s) => ({
+        composers: {
+          ...s.composers,
+          messages: { ...s.composers.messages, body: { ...s.composers.messages.body, model: 'other' } },
+        },
+      })),
+    );
+    await vi.waitFor(() => expect(asked).toContain('other'));
+    // A model nobody states limits for shows none: no figure from a guess.
+    expect(screen.queryByLabelText(/context/)).toBeNull();
+  });
+});

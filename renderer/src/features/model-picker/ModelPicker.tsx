@@ -4,6 +4,7 @@ import { useAppStore } from '../../store';
 import { useNow } from '../../lib/use-now';
 import { filterModels, indexModels, relativeTime } from './filter';
 import { plural } from '../../../../shared/plural';
+import { ModelLimitsLine } from './ModelLimitsLine';
 
 const EMPTY: never[] = [];
 const NO_EVIDENCE = 'The models list gives no evidence of this model’s family (the list’s shape alone is not evidence)';
@@ -170,6 +171,7 @@ export function ModelPicker({ value, onChange }: { value: string; onChange: (mod
       <span className="muted small" aria-label="Models fetched">
         {list ? `${plural(list.models.length, 'model')} · ${relativeTime(list.fetchedAt, now)}` : ''}
       </span>
+      {value && <ModelLimitsLine profileId={profileId} model={value} />}
       {list && (list.added.length > 0 || list.removed.length > 0) && (
         <span
           className="model-diff"

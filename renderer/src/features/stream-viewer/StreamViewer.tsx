@@ -10,6 +10,8 @@ import { bytes, count, ms, usageRows, VERDICT_TONE, verdictWord } from './format
 import { Ledger } from './Ledger';
 import { Output } from './Output';
 import { Timeline } from './Timeline';
+import { CostFigure } from '../pricing/CostFigure';
+import { useRunCost } from '../pricing/use-cost';
 
 type Pane = 'events' | 'timeline' | 'ledger';
 
@@ -70,6 +72,7 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
   // Once per run, not per frame: a body with images can be megabytes.
   const ledger = run?.ledger;
   const asked = useMemo(() => (ledger ? requestedModel(ledger.body) : undefined), [ledger]);
+  const cost = useRunCost(ledger?.profileId, asked, run?.transcript.model, run?.result?.metrics.usage);
   // Read once when the run ends; the timeline shows it, and a stream flushed in one burst has no meaningful rate.
   const done = run?.status === 'done';
   const events = run?.events;
@@ -158,6 +161,7 @@ export function StreamViewer({ runId, onRetry }: { runId?: string; onRetry?: (le
             <dt>bytes</dt>
             <dd>{bytes(m?.bytes ?? run.live.bytes)}</dd>
           </div>
+          <CostFigure quote={cost} pending={!!result} model={asked ?? run.transcript.model} />
         </dl>
         <dl className="metrics usage" aria-label="Usage">
           {usageRows(usage).map(([k, v]) => (

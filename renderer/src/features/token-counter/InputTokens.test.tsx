@@ -199,3 +199,26 @@ describe('before a model is chosen', () => {
     expect(count).not.toHaveBeenCalled();
   });
 });
+
+describe('Input tokens warns before a request that cannot fit', () => {
+  it('says so once input plus max tokens is over the window, and how far to lower max tokens', async () => {
+    answers['models:limits'] = async ({ model }) => ({
+      ok: true,
+      value: { model, contextWindow: 100, maxOutput: 4_096, source: 'catalog' },
+    });
+    render(<Composer protocol="messages" />);
+    await waitFor(() => expect(status()).toContain('7 · gateway count'));
+    expect(screen.queryByRole('alert', { name: 'Context warning' })).toBeNull();
+    act(() =>
+      useAppStore.setState((s) => ({
+        composers: {
+          ...s.composers,
+          messages: { ...s.composers.messages, body: { ...s.composers.messages.body, max_tokens: 99 } },
+        },
+      })),
+    );
+    const warning = await screen.findByRole('alert', { name: 'Context warning' }, { timeout: 3_000 });
+    expect(warning.textContent).toContain('7 input tokens plus 99 reserved');
+    expect(warning.textContent).toContain('Lower max tokens to 93');
+  });
+});

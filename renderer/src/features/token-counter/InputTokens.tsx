@@ -5,6 +5,7 @@ import { getModel } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
 import { count as formatCount } from '../stream-viewer/format';
 import { useBodyToSend } from '../composer/body-to-send';
+import { FitWarning } from './FitWarning';
 
 const DEBOUNCE_MS = 400;
 
@@ -131,6 +132,7 @@ export function InputTokens({ protocol }: { protocol: ProtocolId }) {
       </span>
       {/* The last count's reason, only while it is the count shown: a new body (a model picked) is counted afresh. */}
       {count?.fallbackReason && settled && <span className="muted small"> ({count.fallbackReason})</span>}
+      <FitWarning profileId={profileId} body={body} inputTokens={settled ? count?.inputTokens : undefined} />
       {preSend && reported !== undefined && (
         <span className="small" aria-label="Count vs usage">
           {' '}
