@@ -51,7 +51,7 @@ test('a folder with variables runs against the Demo gateway; a failed expectatio
   await expect(run.getByRole('row', { name: /Never said/ })).toContainText('✗ text contains');
   await expect(run.getByRole('row', { name: /Topic/ })).toContainText('passed');
   // The Demo gateway's models have no list price: the run says so rather than guessing a figure.
-  await expect(run.getByRole('note')).toHaveText('cost no price');
+  await expect(run.getByRole('note')).toContainText('cost no price');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

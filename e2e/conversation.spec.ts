@@ -97,7 +97,7 @@ test('Messages: a tool call round with an image: every turn shown, the call and 
   app,
 }) => {
   await pickModel(app, 'gpt-sim-4o');
-  await app.locator('[data-composer="messages"] input[type=file]').setInputFiles({
+  await app.locator('[data-composer="messages"]').getByLabel('Attach image').setInputFiles({
     name: 'dot.png',
     mimeType: 'image/png',
     buffer: png(),

@@ -21,13 +21,17 @@ test('a reply whose Markdown renderer cannot be fetched shows as text, and Retry
   await pickModel(page, 'claude-sim-sonnet');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(status(page)).toContainText('complete', { timeout: 20_000 });
-  const retry = output(page).getByRole('button', { name: 'Retry' });
+  // The reply shows in the Output and in the Conversation region: each block offers its own Retry.
+  const retry = page.getByRole('button', { name: 'Retry' });
   await expect(output(page).getByRole('alert').first()).toContainText('Could not load Markdown rendering');
   const text = (await output(page).locator('.md-pending').first().textContent()) ?? '';
   expect(text.replace('Could not load Markdown rendering', '').length).toBeGreaterThan(20);
 
   refuse = false;
-  while ((await retry.count()) > 0) await retry.first().click();
+  await expect(async () => {
+    for (const button of await retry.all()) await button.click().catch(() => undefined);
+    expect(await retry.count()).toBe(0);
+  }).toPass({ timeout: 15_000 });
   await expect(output(page).getByRole('alert')).toHaveCount(0);
   await expect(output(page).locator('.md-pending')).toHaveCount(0);
   await expect(output(page).locator('.md-block p').first()).toBeVisible();
