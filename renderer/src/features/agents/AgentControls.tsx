@@ -1,5 +1,6 @@
 import type { AgentSweep } from '../../store/agents-slice';
 import { useAppStore } from '../../store';
+import { download } from '../../lib/download';
 
 /** A model of the profile's list, as a plain select: the Agents tab checks only models the gateway listed. */
 export function ModelSelect(props: { label: string; ids: string[]; value: string; onChange(id: string): void }) {
@@ -36,15 +37,6 @@ export function SweepProgress({ sweep, onStop }: { sweep: AgentSweep; onStop(): 
       </button>
     </div>
   );
-}
-
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** The profile's capability and agent matrices, with their evidence, as a file to send to the gateway's operator. */

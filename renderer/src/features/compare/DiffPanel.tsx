@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { diffWords } from 'diff';
 import type { RunResult } from '../../../../shared/contract';
 import { textOf } from './column-body';
+import { DiffSides } from '../../lib/DiffSides';
 
 interface DiffPanelProps {
   results: (RunResult | undefined)[];
@@ -35,26 +36,7 @@ export function DiffPanel({ results, pair, onPair }: DiffPanelProps) {
         </select>
       </div>
       {diff ? (
-        <div className="diff" aria-label="Output diff">
-          <div className="diff-side">
-            {diff.map((p, k) =>
-              p.added ? null : (
-                <span key={k} className={p.removed ? 'removed' : ''}>
-                  {p.value}
-                </span>
-              ),
-            )}
-          </div>
-          <div className="diff-side">
-            {diff.map((p, k) =>
-              p.removed ? null : (
-                <span key={k} className={p.added ? 'added' : ''}>
-                  {p.value}
-                </span>
-              ),
-            )}
-          </div>
-        </div>
+        <DiffSides parts={diff} label="Output diff" />
       ) : (
         <p className="muted small">Run two columns to compare their outputs word by word.</p>
       )}

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { diffLines, diffWords, type Change } from 'diff';
+import { diffLines, diffWords } from 'diff';
 import type { RecordedRun } from '../../../../shared/contract';
 import { useAppStore } from '../../store';
 import { textOf } from '../compare/column-body';
+import { DiffSides as Sides } from '../../lib/DiffSides';
 
 /** The request as it went out, headers aside: method, URL and the body pretty-printed, so a diff reads by line. */
 function requestText(run: RecordedRun): string {
@@ -17,32 +18,6 @@ function requestText(run: RecordedRun): string {
 
 const title = (run: RecordedRun) =>
   `${run.ledger.model ?? '?'} · ${new Date(run.ledger.startedAt).toLocaleTimeString()} · ${run.result.verdict}`;
-
-/** Two sides of a diff: what only the first run has struck out on the left, what only the second has on the right. */
-function Sides({ parts, label }: { parts: Change[]; label: string }) {
-  return (
-    <div className="diff" aria-label={label}>
-      <div className="diff-side">
-        {parts.map((p, k) =>
-          p.added ? null : (
-            <span key={k} className={p.removed ? 'removed' : ''}>
-              {p.value}
-            </span>
-          ),
-        )}
-      </div>
-      <div className="diff-side">
-        {parts.map((p, k) =>
-          p.removed ? null : (
-            <span key={k} className={p.added ? 'added' : ''}>
-              {p.value}
-            </span>
-          ),
-        )}
-      </div>
-    </div>
-  );
-}
 
 /** Diff in History: two recorded runs' requests line by line and their outputs word by word, side by side. */
 export function RunDiff({ runIds, onClose }: { runIds: [string, string]; onClose: () => void }) {

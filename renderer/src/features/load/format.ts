@@ -72,11 +72,4 @@ export function better(f: Figure, a: number | undefined, b: number | undefined):
   return a > b === f.higherIsBetter ? 'a' : 'b';
 }
 
-export function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export { download } from '../../lib/download';
