@@ -272,21 +272,30 @@ const TOO_LARGE: Refusal = {
   message: `The request body is over ${MAX_PAYLOAD_BYTES} bytes.`,
 };
 
-/** The whole body, or `tooLarge()` once it is over MAX_PAYLOAD_BYTES (declared or sent). */
+/**
+ * Past this much, the connection is cut rather than read to its end. Up to it, an oversized body is read and
+ * dropped before the 413 goes out: answering while the agent is still sending would close a socket it writes
+ * to, and it would see a reset instead of the 413 (docs/security.md §12).
+ */
+const DRAIN_LIMIT = 4 * MAX_PAYLOAD_BYTES;
+
+/** The whole body, or `tooLarge()` once it is over MAX_PAYLOAD_BYTES (declared or sent) and has been read. */
 function readCapped(req: http.IncomingMessage, tooLarge: () => void, done: (body: Buffer) => void): void {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_PAYLOAD_BYTES) return tooLarge();
+  if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT) return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
+  let refused = false;
   req.on('data', (chunk: Buffer) => {
-    const over = size > MAX_PAYLOAD_BYTES;
     size += chunk.byteLength;
     if (size <= MAX_PAYLOAD_BYTES) chunks.push(chunk);
-    else if (!over) {
-      chunks.length = 0;
+    else chunks.length = 0;
+    if (size > DRAIN_LIMIT && !refused) {
+      refused = true;
       tooLarge();
     }
   });
   req.on('end', () => {
     if (size <= MAX_PAYLOAD_BYTES) done(Buffer.concat(chunks));
+    else if (!refused) tooLarge();
   });
 }
