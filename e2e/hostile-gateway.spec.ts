@@ -190,9 +190,13 @@ test('a gateway that echoes every credential it receives gets nothing out of the
     const agentSaw = await throughAgentEndpoint(app);
     expect(agentSaw.join('\n')).toContain('[redacted]');
     await app.getByRole('tab', { name: 'History' }).click();
+    // History opens on the user's own runs; the agent's exchanges are a source of their own, one row per session.
+    await app.getByRole('combobox', { name: 'Source' }).selectOption('Agents');
     const runs = app.getByRole('list', { name: 'Runs' });
-    await expect(runs.getByRole('button')).toHaveCount(6);
+    await expect(runs.getByRole('button')).toHaveCount(1);
     await runs.getByRole('button').first().click();
+    await expect(runs.getByRole('button')).toHaveCount(4);
+    await runs.getByRole('button').nth(1).click();
     await app.getByRole('tab', { name: 'Ledger' }).click();
     const ledger = app.getByRole('region', { name: 'Ledger' });
     await expect(ledger).toContainText('claude-cli/2.1.197');

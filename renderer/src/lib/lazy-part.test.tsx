@@ -1,4 +1,4 @@
-import { Component, type ReactNode } from 'react';
+import { Component, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { lazyPart } from './lazy-part';
@@ -16,6 +16,11 @@ function deferred<T>() {
 }
 
 const Greeting = ({ name }: { name: string }) => <p>Hello {name}</p>;
+/** Holds state of its own (what is typed), which a remount would lose. */
+function Field({ name }: { name: string }) {
+  const [text, setText] = useState('');
+  return <input aria-label={name} value={text} onChange={(e) => setText(e.target.value)} />;
+}
 const placeholder = ({ name }: { name: string }, failure?: ReactNode) => (
   <div>
     {failure}
@@ -49,6 +54,20 @@ describe('lazyPart', () => {
     render(<Part name="Grace" />);
     expect(screen.getByText('Hello Grace')).toBeTruthy();
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the loaded part mounted when its props change: what is typed in it stays, and so does its focus', async () => {
+    const chunk = deferred<typeof Field>();
+    const Part = lazyPart(() => chunk.promise, 'the field', placeholder);
+    const view = render(<Part name="Ada" />);
+    await act(async () => chunk.resolve(Field));
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: 'Ada' });
+    fireEvent.change(input, { target: { value: 'typed' } });
+    input.focus();
+    view.rerender(<Part name="Ada" />);
+    expect(screen.getByRole('textbox', { name: 'Ada' })).toBe(input);
+    expect(input.value).toBe('typed');
+    expect(document.activeElement).toBe(input);
   });
 
   it('says which part could not be loaded, with a Retry that fetches it again and then shows it', async () => {

@@ -94,7 +94,9 @@ export function lazyPart<P extends object>(
       };
     }, [waiting]);
     if (waiting && !chunk.loaded) return placeholder(props);
-    const Loaded = chunk.loaded ?? lazyComponent();
+    // A mount that began with the lazy wrapper keeps it once loaded: swapping it for the loaded component would be
+    // a different element type, and React would remount the part, losing its state and the focus in it.
+    const Loaded = chunk.lazy ?? chunk.loaded ?? lazyComponent();
     return (
       <LoadBoundary
         what={what}
