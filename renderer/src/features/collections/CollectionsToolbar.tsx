@@ -4,6 +4,7 @@ import { plural } from '../../../../shared/plural';
 import { useAppStore } from '../../store';
 import { NameForm } from './NameForm';
 import { VariablesDialog } from './VariablesDialog';
+import './collections.css';
 
 function importedWords(r: ForeignImportResult): string {
   const vars = r.variables ? ` and ${plural(r.variables, 'variable')}` : '';
