@@ -43,8 +43,24 @@ describe('figures over time', () => {
   });
 
   it('divides the last window by the part of it the run lasted', () => {
-    const { windows } = windowStats({ points: [ok(1_100, 50), ok(1_200, 50)], elapsedMs: 1_250 });
-    expect(windows.at(-1)).toMatchObject({ startMs: 1_000, endMs: 1_250, ended: 2, requestsPerSec: 8 });
+    const { windows } = windowStats({ points: [ok(1_100, 50), ok(1_600, 50)], elapsedMs: 1_750 });
+    expect(windows.at(-1)).toMatchObject({ startMs: 1_000, endMs: 1_750, ended: 2, requestsPerSec: 2 / 0.75 });
+  });
+
+  it('joins a tail shorter than half a window to the window before it, so the drain draws no spike', () => {
+    // Two a second, then the three in flight when the shape ended all end in its last 100 ms.
+    const points = [
+      ok(400, 50),
+      ok(900, 50),
+      ok(1_400, 50),
+      ok(1_900, 50),
+      ok(2_040, 50),
+      ok(2_060, 50),
+      ok(2_080, 50),
+    ];
+    const { windows } = windowStats({ points, elapsedMs: 2_100 });
+    expect(windows).toHaveLength(2);
+    expect(windows[1]).toMatchObject({ startMs: 1_000, endMs: 2_100, ended: 5, requestsPerSec: 5 / 1.1 });
   });
 
   it('widens the windows of a long run so a chart holds at most 300', () => {

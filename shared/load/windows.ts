@@ -176,8 +176,8 @@ function fill(buckets: Bucket[], points: readonly WindowSample[], windowMs: numb
 
 /**
  * The run cut into windows of `windowMs` (by default the shortest of 1 s, 2 s, 5 s… that keeps MAX_WINDOWS) from
- * 0 to `elapsedMs`. A window's rates divide by the time it covers: the last one, cut short by the run's end,
- * by its part only.
+ * 0 to `elapsedMs`. A window's rates divide by the time it covers: the last one runs to the run's end, a short
+ * tail joining the window before it.
  */
 export function windowStats(input: {
   points: readonly WindowSample[];
@@ -190,14 +190,17 @@ export function windowStats(input: {
   let end = elapsedMs;
   for (const p of points) if (p.t > end) end = p.t;
   const windowMs = input.windowMs ?? windowSizeMs(end);
-  const count = end > 0 ? Math.ceil(end / windowMs) : 0;
+  let count = end > 0 ? Math.ceil(end / windowMs) : 0;
+  // A tail shorter than half a window is mostly the requests in flight when the shape ended: divided by its own
+  // sliver of time it drew a spike no traffic had, so it joins the window before it.
+  if (count > 1 && end - (count - 1) * windowMs < windowMs / 2) count--;
   const buckets = Array.from({ length: count }, emptyBucket);
   fill(buckets, points, windowMs);
   const headers = numericHeaders(input.rateLimits ?? []);
   const cursor = new Map<string, number>();
   const windows = buckets.map((b, k): LoadWindow => {
     const startMs = k * windowMs;
-    const endMs = Math.min(end, startMs + windowMs);
+    const endMs = k === count - 1 ? end : startMs + windowMs;
     const secs = (endMs - startMs) / 1000;
     const rateLimits: Record<string, number | undefined> = {};
     for (const [name, list] of headers) {
