@@ -51,67 +51,69 @@ export function RequestTabs({ protocol }: { protocol: ProtocolId }) {
   };
 
   return (
-    <div className="requests-bar">
-      <div className="request-tabs" role="tablist" aria-label="Requests" ref={list}>
-        {tabs.map((t) =>
-          renaming === t.id ? (
-            <RenameField
-              key={t.id}
-              name={t.name}
-              onDone={(name) => {
-                setRenaming(undefined);
-                if (name !== undefined) useAppStore.getState().requestRenamed(protocol, t.id, name);
-                requestAnimationFrame(() =>
-                  list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.focus(),
-                );
-              }}
-            />
-          ) : (
-            <div
-              key={t.id}
-              role="tab"
-              className={`request-tab${t.id === activeId ? ' selected' : ''}${t.unsent ? ' unsent' : ''}`}
-              aria-selected={t.id === activeId}
-              aria-labelledby={`request-name-${t.id}`}
-              aria-description={t.unsent ? 'unsent changes' : undefined}
-              aria-keyshortcuts="F2 Delete"
-              title={t.unsent ? `${t.name} — unsent changes` : t.name}
-              tabIndex={t.id === activeId ? 0 : -1}
-              onClick={() => selected(protocol, t.id)}
-              onDoubleClick={() => setRenaming(t.id)}
-              onKeyDown={(e) => onKey(e, t)}
-            >
-              <span className="request-name" id={`request-name-${t.id}`}>
-                {t.name}
-              </span>
-              <span className="request-dot" aria-hidden="true" />
-              <span
-                role="button"
-                className="request-close"
-                aria-label={`Close ${t.name}`}
-                title={`Close ${t.name} (Ctrl/Cmd+W)`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  closed(protocol, t.id);
+    <>
+      <div className="requests-bar">
+        <div className="request-tabs" role="tablist" aria-label="Requests" ref={list}>
+          {tabs.map((t) =>
+            renaming === t.id ? (
+              <RenameField
+                key={t.id}
+                name={t.name}
+                onDone={(name) => {
+                  setRenaming(undefined);
+                  if (name !== undefined) useAppStore.getState().requestRenamed(protocol, t.id, name);
+                  requestAnimationFrame(() =>
+                    list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.focus(),
+                  );
                 }}
               />
-            </div>
-          ),
-        )}
+            ) : (
+              <div
+                key={t.id}
+                role="tab"
+                className={`request-tab${t.id === activeId ? ' selected' : ''}${t.unsent ? ' unsent' : ''}`}
+                aria-selected={t.id === activeId}
+                aria-labelledby={`request-name-${t.id}`}
+                aria-description={t.unsent ? 'unsent changes' : undefined}
+                aria-keyshortcuts="F2 Delete"
+                title={t.unsent ? `${t.name} — unsent changes` : t.name}
+                tabIndex={t.id === activeId ? 0 : -1}
+                onClick={() => selected(protocol, t.id)}
+                onDoubleClick={() => setRenaming(t.id)}
+                onKeyDown={(e) => onKey(e, t)}
+              >
+                <span className="request-name" id={`request-name-${t.id}`}>
+                  {t.name}
+                </span>
+                <span className="request-dot" aria-hidden="true" />
+                <span
+                  role="button"
+                  className="request-close"
+                  aria-label={`Close ${t.name}`}
+                  title={`Close ${t.name} (Ctrl/Cmd+W)`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    closed(protocol, t.id);
+                  }}
+                />
+              </div>
+            ),
+          )}
+        </div>
+        <button
+          type="button"
+          className="ghost small request-new"
+          aria-label="New request"
+          aria-keyshortcuts="Control+T"
+          title="New request (Ctrl/Cmd+T)"
+          onClick={() => opened(protocol)}
+        >
+          +
+        </button>
+        <RequestMenu protocol={protocol} onRename={() => setRenaming(activeId)} />
       </div>
-      <button
-        type="button"
-        className="ghost small request-new"
-        aria-label="New request"
-        aria-keyshortcuts="Control+T"
-        title="New request (Ctrl/Cmd+T)"
-        onClick={() => opened(protocol)}
-      >
-        +
-      </button>
-      <RequestMenu protocol={protocol} onRename={() => setRenaming(activeId)} />
       <ClosedNotice protocol={protocol} />
-    </div>
+    </>
   );
 }
 
