@@ -23,7 +23,7 @@ import { emptiedConversation } from '../features/composer/conversation-rules';
 import { keepTurns, replaceFrom, type ReplyVariant } from '../features/conversation/conversation-edits';
 import type { AppState } from './index';
 import { DRAFT_SAVE_MS, scheduleDraftSave } from './draft-save';
-import { markActiveUnsent, restoredRequests } from './requests';
+import { markActiveUnsent, markUnsent, patchStashed, restoredRequests } from './requests';
 import { selectActiveRequestName } from './requests-slice';
 
 export { DRAFT_SAVE_MS };
@@ -84,7 +84,11 @@ export interface ComposerSlice {
   composerBodyLoaded(protocol: ProtocolId, body: Body, warnings?: string[]): void;
   composerJsonTyped(protocol: ProtocolId, text: string): void;
   composerDraftTyped(protocol: ProtocolId, text: string): void;
-  composerRunStarted(protocol: ProtocolId, runId: string): void;
+  /**
+   * A run of this tab's request started. `requestId`: the request Send was pressed on, when the user may have
+   * switched to another while the core answered; the run then joins that one, not the one on view.
+   */
+  composerRunStarted(protocol: ProtocolId, runId: string, requestId?: string): void;
   /** Continue: the run's reply becomes the conversation's next assistant turn, once per run. */
   composerTurnContinued(protocol: ProtocolId, runId: string, transcript: Transcript): void;
   /**
@@ -261,10 +265,11 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         }
       }),
     composerDraftTyped: (protocol, text) => edit(protocol, () => ({ draft: text })),
-    composerRunStarted: (protocol, runId) => {
+    composerRunStarted: (protocol, runId, requestId) => {
       const requests = get().requests;
-      set({ requests: { ...requests, [protocol]: markActiveUnsent(requests[protocol], false) } });
-      patch(protocol, (c) => ({
+      const r = requests[protocol];
+      const id = requestId ?? r.activeId;
+      const started = (c: ComposerState): Partial<ComposerState> => ({
         activeRunId: runId,
         detachedRunId: undefined,
         runIds: [...c.runIds, runId],
@@ -272,7 +277,15 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         note: undefined,
         undo: undefined,
         variants: undefined,
-      }));
+      });
+      const marked = markUnsent(r, id, false);
+      if (id === r.activeId) {
+        set({ requests: { ...requests, [protocol]: marked } });
+        patch(protocol, started);
+        return;
+      }
+      set({ requests: { ...requests, [protocol]: patchStashed(marked, id, started) } });
+      scheduleDraftSave(get, set, protocol);
     },
     composerTurnContinued: (protocol, runId, transcript) =>
       edit(protocol, (c) => {

@@ -56,6 +56,17 @@ describe('requests slice', () => {
     expect(s().composers.messages.draft).toBe('keep');
   });
 
+  it('a run that starts after the user switched requests joins the request Send was pressed on', () => {
+    s().composerDraftTyped('chat', 'sent from the first');
+    const first = s().requests.chat.activeId;
+    s().requestOpened('chat');
+    s().composerRunStarted('chat', 'run-late', first);
+    expect(s().composers.chat.runIds).toEqual([]);
+    expect(tabs()[0].unsent).toBe(false);
+    s().requestSelected('chat', first);
+    expect(s().composers.chat.activeRunId).toBe('run-late');
+  });
+
   it('closing a request saves the requests left, once the kept ones were read', async () => {
     vi.useFakeTimers();
     answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });

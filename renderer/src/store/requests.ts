@@ -134,11 +134,25 @@ export function renameRequest(r: ProtocolRequests, id: string, name: string): Pr
   return { ...r, tabs: r.tabs.map((t) => (t.id === id ? { ...t, name: trimmed } : t)) };
 }
 
-/** Sets the active request's unsent flag; the same list when it already is so (no re-render on each keystroke). */
-export function markActiveUnsent(r: ProtocolRequests, unsent: boolean): ProtocolRequests {
-  const tab = activeTab(r);
+/** Sets request `id`'s unsent flag; the same list when it already is so (no re-render on each keystroke). */
+export function markUnsent(r: ProtocolRequests, id: string, unsent: boolean): ProtocolRequests {
+  const tab = r.tabs.find((t) => t.id === id);
   if (!tab || tab.unsent === unsent) return r;
   return { ...r, tabs: r.tabs.map((t) => (t.id === tab.id ? { ...t, unsent } : t)) };
+}
+
+export const markActiveUnsent = (r: ProtocolRequests, unsent: boolean): ProtocolRequests =>
+  markUnsent(r, r.activeId, unsent);
+
+/** Changes the state of request `id`, which is not on view; the same list when it is not open. */
+export function patchStashed(
+  r: ProtocolRequests,
+  id: string,
+  fn: (c: ComposerState) => Partial<ComposerState>,
+): ProtocolRequests {
+  const c = r.stashed[id];
+  if (!c) return r;
+  return { ...r, stashed: { ...r.stashed, [id]: { ...c, ...fn(c) } } };
 }
 
 /** What the core keeps of each open request (never Undo, warnings or notes: they belong to this session). */
