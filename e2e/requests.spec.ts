@@ -9,6 +9,14 @@ const requests = (page: Page) => page.getByRole('tablist', { name: 'Requests' })
 const request = (page: Page, name: string) => requests(page).getByRole('tab', { name, exact: true });
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const names = (page: Page) => requests(page).getByRole('tab');
+/** drafts.json as the core wrote it so far. */
+function drafts(dataDir: string): string {
+  try {
+    return readFileSync(path.join(dataDir, 'drafts.json'), 'utf8');
+  } catch {
+    return '';
+  }
+}
 /** A protocol's requests as drafts.json keeps them. */
 type Kept = { activeId: string; requests: { id: string; draft: string }[] };
 
@@ -39,18 +47,11 @@ test('five requests open at once come back after a restart: names, bodies, and t
   await request(app, 'Request 3').click();
   await expect(message(app)).toHaveValue('words 3');
 
-  const drafts = () => {
-    try {
-      return readFileSync(path.join(host.dataDir, 'drafts.json'), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  await expect.poll(drafts).toContain('words 5');
+  await expect.poll(() => drafts(host.dataDir)).toContain('words 5');
   // The core keeps which request is on view with each one's draft.
   await expect
     .poll(() => {
-      const kept = (JSON.parse(drafts() || '{}') as { drafts?: Record<string, Kept> }).drafts?.messages;
+      const kept = (JSON.parse(drafts(host.dataDir) || '{}') as { drafts?: Record<string, Kept> }).drafts?.messages;
       return kept?.requests.find((r) => r.id === kept.activeId)?.draft;
     })
     .toBe('words 3');
@@ -126,7 +127,11 @@ test('rename in place (Enter saves, Escape cancels) and duplicate as "<name> cop
   await expect(message(app)).toHaveValue('the weather question');
 });
 
-test('a dot marks unsent changes: it shows on an edit and goes away after Send', async ({ app }) => {
+test('a dot marks unsent changes: it shows on an edit and goes away after Send; the last run is back after a restart', async ({
+  app,
+  host,
+  relaunch,
+}) => {
   await pickModel(app, 'claude-sim-sonnet');
   const tab = request(app, 'Request 1');
   await app.getByRole('button', { name: 'Send' }).click();
@@ -139,6 +144,20 @@ test('a dot marks unsent changes: it shows on an edit and goes away after Send',
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   await expect(tab).not.toHaveAttribute('aria-description', /unsent/);
+  // A second request, never sent, so the restart has two viewers to tell apart.
+  await app.getByRole('button', { name: 'New request' }).click();
+  await expect(status(app)).toContainText('idle');
+  await request(app, 'Request 1').click();
+  await expect(status(app)).toContainText('complete');
+  await expect.poll(() => drafts(host.dataDir)).toContain('"Request 2"');
+
+  await relaunch();
+  await expect(request(app, 'Request 1')).toHaveAttribute('aria-selected', 'true');
+  // Its viewer shows its last run again, from History.
+  await expect(status(app)).toContainText('complete');
+  await expect(app.getByRole('region', { name: 'Output' })).toContainText('Claude Sim Sonnet answering');
+  await request(app, 'Request 2').click();
+  await expect(status(app)).toContainText('idle');
 });
 
 test('Bring to another protocol opens the request as a new request tab there; Branch opens one too', async ({
