@@ -129,8 +129,11 @@ test('Messages: a tool call round with an image: every turn shown, the call and 
   expect(JSON.stringify(turns[1].content)).toContain('get_weather');
   expect(JSON.stringify(turns[2].content)).toContain('K7Q2');
   await expectShown(messages(app), turns);
-  // Branch at the call: a new draft holding the question and the call only.
+  // Branch at the call: a new request tab holding the question and the call only; the conversation stays whole.
   await conversation(app).getByRole('button', { name: 'Branch from message 2' }).click();
   await expect(messages(app)).toHaveCount(2);
-  await expect(app.getByRole('status', { name: 'Last change' })).toContainText('Branched at message 2');
+  const requests = app.getByRole('tablist', { name: 'Requests' });
+  await expect(requests.getByRole('tab', { name: 'Request 1 branch' })).toHaveAttribute('aria-selected', 'true');
+  await requests.getByRole('tab', { name: 'Request 1', exact: true }).click();
+  await expect(messages(app)).toHaveCount(4);
 });

@@ -93,8 +93,10 @@ test('keyboard: Ctrl+1…9 pick tabs, arrows move, ? lists shortcuts, Esc stops 
   await expect(tab('History')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ControlOrMeta+2');
   await expect(tab('Chat Completions')).toHaveAttribute('aria-selected', 'true');
-  // Roving tabindex: only the selected tab is in the Tab order; arrows move the focus and the selection.
-  await expect(page.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+  // Roving tabindex: only the selected tab is in the Tab order; arrows move the focus and the selection. (The
+  // protocol tab's own list "Requests" has its own selected tab in the Tab order.)
+  const protocols = page.getByRole('tablist', { name: 'Protocols' });
+  await expect(protocols.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
   await tab('Chat Completions').focus();
   await page.keyboard.press('ArrowRight');
   await expect(tab('Responses')).toHaveAttribute('aria-selected', 'true');

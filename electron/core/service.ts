@@ -267,7 +267,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...createLibraryHandlers(ctx, presets, history, collections, opts.version),
     ...collectionModule.handlers,
     'drafts:list': async () => ({ drafts: drafts.list() }),
-    'drafts:save': async ({ protocol, body, draft }) => drafts.save(protocol, body, draft),
+    'drafts:save': async ({ protocol, requests, activeId }) => drafts.save(protocol, requests, activeId),
     'settings:get': async () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
     ...load.handlers,

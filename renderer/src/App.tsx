@@ -4,6 +4,7 @@ import { gateway, onHostConnection, onHostStale } from './bridge';
 import { STALE_LINK_MESSAGE } from './stale-link';
 import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
+import { RequestTabs } from './features/composer/RequestTabs';
 import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { useRetry } from './features/stream-viewer/use-retry';
@@ -47,14 +48,27 @@ interface ProtocolTabProps {
   onDismissed: () => void;
 }
 
+/** A request's last run after a restart (or one run so far on another tab) comes from History into the viewer. */
+function useRecordedRun(runId: string | undefined) {
+  const known = useAppStore((s) => !!runId && !!s.runs[runId]);
+  const recordedRunRequested = useAppStore((s) => s.recordedRunRequested);
+  useEffect(() => {
+    if (runId && !known) void recordedRunRequested(runId);
+  }, [runId, known, recordedRunRequested]);
+}
+
 function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTabProps) {
   const runId = useAppStore((s) => s.composers[protocol].activeRunId);
+  const requestId = useAppStore((s) => s.requests[protocol].activeId);
   const { retry, error: retryError } = useRetry();
+  useRecordedRun(runId);
   return (
     <div className="workspace" role="tabpanel" aria-label={PROTOCOL_INFO[protocol].label}>
       <div className="left">
+        <RequestTabs protocol={protocol} />
         {bringFrom && <BringAlong from={bringFrom} to={protocol} onDone={onBrought} onDismiss={onDismissed} />}
-        <Composer protocol={protocol} />
+        {/* Each request is its own composer: nothing typed in one (a field being edited) leaks into another. */}
+        <Composer key={requestId} protocol={protocol} />
       </div>
       <div className="right">
         {retryError && (

@@ -137,10 +137,13 @@ describe('composer slice: drafts kept by the core', () => {
     useAppStore.setState(pristine, true);
     resetGateway();
   });
-  const saves = () =>
-    calls
-      .filter((c) => c.call === 'drafts:save')
-      .map((c) => c.input as { protocol: string; body: unknown; draft: string });
+  const saves = () => calls.filter((c) => c.call === 'drafts:save').map((c) => c.input);
+  /** A protocol's one kept request. */
+  const kept = (id: string, body: Record<string, unknown>, draft: string) => ({
+    requests: [{ id, name: 'Request 1', body, draft, runIds: [], unsent: false }],
+    activeId: id,
+    savedAt: '',
+  });
 
   it('restores each kept tab the user has not touched yet, and saves nothing before the kept drafts are read', async () => {
     vi.useFakeTimers();
@@ -154,8 +157,8 @@ describe('composer slice: drafts kept by the core', () => {
             ok: true,
             value: {
               drafts: {
-                messages: { body: { model: 'kept', messages: [] }, draft: 'kept words', savedAt: '' },
-                chat: { body: { model: 'kept-chat', messages: [] }, draft: '', savedAt: '' },
+                messages: kept('m', { model: 'kept', messages: [] }, 'kept words'),
+                chat: kept('c', { model: 'kept-chat', messages: [] }, ''),
               },
             },
           });
@@ -171,8 +174,10 @@ describe('composer slice: drafts kept by the core', () => {
     expect(c.messages.body).toEqual({ model: 'kept', messages: [] });
     expect(c.messages.draft).toBe('kept words');
     expect(c.messages.jsonText).toContain('"kept"');
+    // The chat tab typed in before they arrived stays on view, as a request after the kept one.
     expect(c.chat.draft).toBe('typed before the drafts arrived');
     expect(c.chat.body.model).toBeUndefined();
+    expect(useAppStore.getState().requests.chat.tabs.map((t) => t.name)).toEqual(['Request 1', 'Request 2']);
   });
 
   it('saves a tab once its edits pause, with the body and the Message box as they are then', async () => {
@@ -188,6 +193,14 @@ describe('composer slice: drafts kept by the core', () => {
     s.composerDraftTyped('responses', 'hi');
     s.composerJsonTyped('responses', '{"model":"r","input":[]}');
     vi.advanceTimersByTime(DRAFT_SAVE_MS);
-    expect(saves()).toEqual([{ protocol: 'responses', body: { model: 'r', input: [] }, draft: 'hi' }]);
+    expect(saves()).toEqual([
+      {
+        protocol: 'responses',
+        activeId: useAppStore.getState().requests.responses.activeId,
+        requests: [
+          expect.objectContaining({ name: 'Request 1', body: { model: 'r', input: [] }, draft: 'hi', unsent: true }),
+        ],
+      },
+    ]);
   });
 });

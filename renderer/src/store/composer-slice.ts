@@ -3,6 +3,7 @@ import type {
   CallInput,
   CallOutput,
   ComposerDrafts,
+  RequestDraft,
   CurlImport,
   ExportLanguage,
   Preset,
@@ -21,6 +22,11 @@ import { gateway } from '../bridge';
 import { emptiedConversation } from '../features/composer/conversation-rules';
 import { keepTurns, replaceFrom, type ReplyVariant } from '../features/conversation/conversation-edits';
 import type { AppState } from './index';
+import { DRAFT_SAVE_MS, scheduleDraftSave } from './draft-save';
+import { markActiveUnsent, markUnsent, patchStashed, restoredRequests } from './requests';
+import { selectActiveRequestName } from './requests-slice';
+
+export { DRAFT_SAVE_MS };
 
 export type Body = Record<string, unknown>;
 import type { TabId } from '../../../shared/contract';
@@ -78,7 +84,11 @@ export interface ComposerSlice {
   composerBodyLoaded(protocol: ProtocolId, body: Body, warnings?: string[]): void;
   composerJsonTyped(protocol: ProtocolId, text: string): void;
   composerDraftTyped(protocol: ProtocolId, text: string): void;
-  composerRunStarted(protocol: ProtocolId, runId: string): void;
+  /**
+   * A run of this tab's request started. `requestId`: the request Send was pressed on, when the user may have
+   * switched to another while the core answered; the run then joins that one, not the one on view.
+   */
+  composerRunStarted(protocol: ProtocolId, runId: string, requestId?: string): void;
   /** Continue: the run's reply becomes the conversation's next assistant turn, once per run. */
   composerTurnContinued(protocol: ProtocolId, runId: string, transcript: Transcript): void;
   /**
@@ -102,11 +112,8 @@ export interface ComposerSlice {
   composerReplyJoined(protocol: ProtocolId, runId: string, body: Body): void;
   /** Edit on a message: `body` has it changed and the turns after it set aside; `label` says so. Undoable. */
   conversationMessageEdited(protocol: ProtocolId, body: Body, label: string): void;
-  /**
-   * Branch: a new draft holding the conversation up to a message (`body`). Today it takes this tab's place, the
-   * old draft kept for Undo; the one action to point elsewhere once a protocol holds several requests.
-   */
-  conversationBranched(protocol: ProtocolId, body: Body, label: string): void;
+  /** Branch: a new request tab holding the conversation up to a message (`body`), named "<name> branch". */
+  conversationBranched(protocol: ProtocolId, body: Body): void;
   /** Regenerate started a new run of `body` (the turns the replies answer): `variants` are all the replies so far. */
   conversationRegenerated(protocol: ProtocolId, body: Body, variants: { at: number; items: ReplyVariant[] }): void;
   /** "Previous" / "Next" between regenerated replies: the one shown is the one the conversation goes on with. */
@@ -133,22 +140,32 @@ export interface ComposerSlice {
   ): Promise<Result<CallOutput<'export:code'>>>;
   /** A pasted curl command: what it names replaces its protocol's tab's work, undoably, as a preset does. */
   curlImportRequested(text: string): Promise<Result<CurlImport>>;
-  /** Reads the drafts the core kept; from then on every change of a tab's body or message is saved, debounced. */
+  /** Reads the requests the core kept; from then on every change of a tab's requests is saved, debounced. */
   draftsRequested(): Promise<void>;
   draftsState: 'idle' | 'loading' | 'ready';
   /** Why the last draft save failed, until one succeeds. */
   draftsError?: string;
 }
 
-/** How long after the last change a tab's draft is written. */
-export const DRAFT_SAVE_MS = 500;
-
 const pretty = (b: Body) => JSON.stringify(b, null, 2);
 
-function initial(protocol: ProtocolId): ComposerState {
-  const body = defaultBody(protocol);
+/** A new request: the sample body, on `model` when one is given. */
+export function freshComposer(protocol: ProtocolId, model?: string): ComposerState {
+  const body = defaultBody(protocol, model);
   return { body, jsonText: pretty(body), draft: '', runIds: [], warnings: [] };
 }
+const initial = (protocol: ProtocolId) => freshComposer(protocol);
+
+/** A kept request as it comes back after a restart. */
+const restoredState = (protocol: ProtocolId, d: RequestDraft): ComposerState => ({
+  ...initial(protocol),
+  ...bodyFields(d.body),
+  draft: d.draft,
+  runIds: d.runIds,
+  activeRunId: d.activeRunId,
+  continuedRunId: d.continuedRunId,
+  detachedRunId: d.detachedRunId,
+});
 
 /** A new body, as the form, the JSON and the conversation all show it. */
 const bodyFields = (body: Body) => ({ body, jsonText: pretty(body), jsonError: undefined });
@@ -204,34 +221,26 @@ const loaded = (c: ComposerState, body: Body, warnings: string[]): Partial<Compo
   note: undefined,
 });
 
-const saveTimers: Partial<Record<ProtocolId, ReturnType<typeof setTimeout>>> = {};
-
 export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> = (set, get) => {
-  /** Writes a tab's draft after its last change, and only once the kept drafts were read, or they would be lost. */
-  const scheduleSave = (protocol: ProtocolId) => {
-    if (get().draftsState !== 'ready') return;
-    clearTimeout(saveTimers[protocol]);
-    saveTimers[protocol] = setTimeout(
-      () =>
-        void (async () => {
-          const { body, draft } = get().composers[protocol];
-          const r = await gateway.drafts.save({ protocol, body, draft });
-          set({ draftsError: r.ok ? undefined : r.error.message });
-        })(),
-      DRAFT_SAVE_MS,
-    );
-  };
-  const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) => {
+  /** `unsent`: set the request's dot when its body or message changes (set by edits, cleared by a send). */
+  const patch = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>, unsent = false) => {
     const before = get().composers[protocol];
     set((s) => ({
       composers: { ...s.composers, [protocol]: { ...s.composers[protocol], ...fn(s.composers[protocol]) } },
     }));
     const after = get().composers[protocol];
-    if (after.body !== before.body || after.draft !== before.draft) scheduleSave(protocol);
+    const changed = after.body !== before.body || after.draft !== before.draft;
+    // Only the active request's flag, and only when it flips: no work over all requests per keystroke.
+    if (changed && unsent) {
+      const requests = get().requests;
+      const marked = markActiveUnsent(requests[protocol], true);
+      if (marked !== requests[protocol]) set({ requests: { ...requests, [protocol]: marked } });
+    }
+    if (changed || after.runIds !== before.runIds) scheduleDraftSave(get, set, protocol);
   };
   /** A change the user made: from then on a restored draft leaves this tab alone. */
   const edit = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
-    patch(protocol, (c) => ({ ...fn(c), touched: true }));
+    patch(protocol, (c) => ({ ...fn(c), touched: true }), true);
   return {
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
@@ -256,8 +265,11 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         }
       }),
     composerDraftTyped: (protocol, text) => edit(protocol, () => ({ draft: text })),
-    composerRunStarted: (protocol, runId) =>
-      patch(protocol, (c) => ({
+    composerRunStarted: (protocol, runId, requestId) => {
+      const requests = get().requests;
+      const r = requests[protocol];
+      const id = requestId ?? r.activeId;
+      const started = (c: ComposerState): Partial<ComposerState> => ({
         activeRunId: runId,
         detachedRunId: undefined,
         runIds: [...c.runIds, runId],
@@ -265,7 +277,16 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         note: undefined,
         undo: undefined,
         variants: undefined,
-      })),
+      });
+      const marked = markUnsent(r, id, false);
+      if (id === r.activeId) {
+        set({ requests: { ...requests, [protocol]: marked } });
+        patch(protocol, started);
+        return;
+      }
+      set({ requests: { ...requests, [protocol]: patchStashed(marked, id, started) } });
+      scheduleDraftSave(get, set, protocol);
+    },
     composerTurnContinued: (protocol, runId, transcript) =>
       edit(protocol, (c) => {
         if (c.continuedRunId === runId || c.detachedRunId === runId) return {};
@@ -293,7 +314,8 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       edit(protocol, () => ({ ...bodyFields(body), continuedRunId: runId, draft: '' })),
     conversationMessageEdited: (protocol, body, label) =>
       edit(protocol, (c) => ({ ...bodyFields(body), undo: { label, previous: previousOf(c) } })),
-    conversationBranched: (protocol, body, label) => edit(protocol, (c) => replaced(c, body, label)),
+    conversationBranched: (protocol, body) =>
+      get().requestOpened(protocol, { body, name: `${selectActiveRequestName(protocol)(get())} branch` }),
     conversationRegenerated: (protocol, body, variants) => edit(protocol, () => ({ ...bodyFields(body), variants })),
     conversationVariantShown: (protocol, index) =>
       edit(protocol, (c) => {
@@ -342,7 +364,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       if (get().draftsState !== 'idle') return;
       set({ draftsState: 'loading' });
       const r = await gateway.drafts.list({});
-      if (r.ok) restoreDrafts(r.value.drafts);
+      if (r.ok) restoreRequests(r.value.drafts);
       const error = r.ok ? undefined : `the kept drafts could not be read (${r.error.message})`;
       // A lost link to the host leaves saving off until the drafts are read once it is back (the connection
       // slice asks again): an edit now would write over a draft never shown.
@@ -351,11 +373,18 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
     },
   };
 
-  function restoreDrafts(drafts: ComposerDrafts) {
+  function restoreRequests(drafts: ComposerDrafts) {
     for (const protocol of Object.keys(drafts) as ProtocolId[]) {
-      const d = drafts[protocol];
-      if (!d || get().composers[protocol].touched) continue;
-      patch(protocol, () => ({ body: d.body, jsonText: pretty(d.body), jsonError: undefined, draft: d.draft }));
+      const saved = drafts[protocol];
+      if (!saved) continue;
+      const s = get();
+      const active = s.composers[protocol];
+      const current = { requests: s.requests[protocol], active };
+      const out = restoredRequests(saved, current, !!active.touched, (d) => restoredState(protocol, d));
+      set({
+        requests: { ...s.requests, [protocol]: out.requests },
+        composers: { ...s.composers, [protocol]: out.active },
+      });
     }
   }
 };

@@ -16,6 +16,7 @@ import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 import { createAgentSessionSlice, type AgentSessionSlice } from './agent-session-slice';
 import { createPricesSlice, type PricesSlice } from './prices-slice';
 import { createCollectionsSlice, type CollectionsSlice } from './collections-slice';
+import { createRequestsSlice, type RequestsSlice } from './requests-slice';
 
 export type AppState = ConnectionSlice &
   ComposerSlice &
@@ -29,7 +30,8 @@ export type AppState = ConnectionSlice &
   AgentsSlice &
   AgentSessionSlice &
   PricesSlice &
-  CollectionsSlice;
+  CollectionsSlice &
+  RequestsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -45,4 +47,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createAgentSessionSlice(...a),
   ...createPricesSlice(...a),
   ...createCollectionsSlice(...a),
+  ...createRequestsSlice(...a),
 }));

@@ -94,11 +94,15 @@ export function useComposerRun(protocol: ProtocolId, toolsError: string | undefi
     startPending.current = true;
     setStarting(true);
     setSendError(undefined);
+    // The request Send was pressed on: the user may switch to another before the core answers.
+    const requestId = useAppStore.getState().requests[protocol].activeId;
     try {
       const body = variables.resolve(next);
       const r = await runStartRequested({ profileId: profileId!, protocol, body, warnings, origin: 'composer' });
       if (r.error) setSendError(r.error.message);
-      else if (r.runId) runStarted(protocol, r.runId);
+      else if (r.runId) runStarted(protocol, r.runId, requestId);
+      // What follows a start (Regenerate's replies, tool results joining the body) acts on the request on view.
+      if (useAppStore.getState().requests[protocol].activeId !== requestId) return undefined;
       return r.runId;
     } catch (err) {
       setSendError(err instanceof Error ? err.message : String(err));

@@ -169,16 +169,18 @@ describe('the Conversation region', () => {
     expect(region().textContent).toContain('Still 18°C.');
   });
 
-  it('Branch makes a new draft of the conversation up to the message; the old one comes back with Undo', () => {
+  it('Branch opens a new request tab with the conversation up to the message; the old request stays as it was', () => {
     answered('chat', structuredClone(ROUNDS.chat) as unknown as Body, 'r1', text('Anything else?'));
     render(<Composer protocol="chat" />);
     fireEvent.click(inRegion().getByRole('button', { name: 'Branch from message 2' }));
     expect(inRegion().getAllByRole('article')).toHaveLength(2);
     expect((composer('chat').body.messages as Body[])[0]).toEqual({ role: 'system', content: 'Be brief.' });
     expect(composer('chat').activeRunId).toBeUndefined();
-    expect(screen.getByRole('status', { name: 'Last change' }).textContent).toContain('Branched at message 2');
-    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    const { tabs } = useAppStore.getState().requests.chat;
+    expect(tabs.map((t) => t.name)).toEqual(['Request 1', 'Request 1 branch']);
+    act(() => useAppStore.getState().requestSelected('chat', tabs[0].id));
     expect(composer('chat').body).toEqual(ROUNDS.chat);
+    expect(composer('chat').activeRunId).toBe('r1');
   });
 
   it('Branch after the reply (a turn added since) keeps the reply at its place in the new draft', () => {

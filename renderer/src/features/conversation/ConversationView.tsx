@@ -156,7 +156,7 @@ export const ConversationView = memo(function ConversationView({
     const a: MessageActions = {
       busy,
       editLocked,
-      onBranch: () => branched(protocol, branchBody(protocol, body, item, reply), `Branched at message ${n}`),
+      onBranch: () => branched(protocol, branchBody(protocol, body, item, reply)),
       onRegenerate: isLast ? () => onRegenerate(item.kind === 'message' ? item.m.turn : undefined) : undefined,
       variants:
         isLast && variants && shown >= 0 ? (

@@ -35,6 +35,14 @@ describe('the keyboard map', () => {
     expect(shortcutFor(key('Enter', { ctrlKey: true }), true)).toBeUndefined();
   });
 
+  it('Ctrl/Cmd+T opens a request, Ctrl/Cmd+W closes it and Ctrl/Cmd+Shift+T reopens it, even while typing', () => {
+    expect(shortcutFor(key('t', { ctrlKey: true }), true)).toEqual({ kind: 'request', verb: 'new' });
+    expect(shortcutFor(key('T', { metaKey: true, shiftKey: true }), true)).toEqual({ kind: 'request', verb: 'reopen' });
+    expect(shortcutFor(key('w', { ctrlKey: true }), false)).toEqual({ kind: 'request', verb: 'close' });
+    expect(shortcutFor(key('w', { ctrlKey: true, shiftKey: true }), false)).toBeUndefined();
+    expect(shortcutFor(key('t'), false)).toBeUndefined();
+  });
+
   it('arrows wrap along the tab list; Home and End go to its ends', () => {
     expect(tabKeyTarget('ArrowRight', 6, 7)).toBe(0);
     expect(tabKeyTarget('ArrowLeft', 0, 7)).toBe(6);

@@ -9,7 +9,12 @@ import type { TabId } from '../../store/composer-slice';
 export const TAB_ORDER: readonly TabId[] = TAB_IDS;
 
 export type ShortcutAction =
-  { kind: 'tab'; tab: TabId } | { kind: 'stop' } | { kind: 'run-all' } | { kind: 'focus-model' } | { kind: 'help' };
+  | { kind: 'tab'; tab: TabId }
+  | { kind: 'stop' }
+  | { kind: 'run-all' }
+  | { kind: 'focus-model' }
+  | { kind: 'help' }
+  | { kind: 'request'; verb: 'new' | 'close' | 'reopen' };
 
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl/Cmd+Enter', what: 'Send the request (in a protocol tab)' },
@@ -21,6 +26,9 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: '← → Home End', what: 'Move along the tab list (when a tab has the focus)' },
   { keys: 'Ctrl/Cmd+Shift+Enter', what: 'Run all columns (in Compare)' },
   { keys: 'Ctrl/Cmd+K', what: 'Focus the model picker' },
+  { keys: 'Ctrl/Cmd+T', what: 'New request (in a protocol tab)' },
+  { keys: 'Ctrl/Cmd+W', what: 'Close the request on view (undoable)' },
+  { keys: 'Ctrl/Cmd+Shift+T', what: 'Reopen the last closed request' },
   { keys: '?', what: 'Show these shortcuts' },
 ];
 
@@ -54,6 +62,8 @@ export function shortcutFor(e: KeyLike, typing: boolean): ShortcutAction | undef
     return { kind: 'tab', tab: TAB_ORDER[Number(e.key) - 1] };
   if (mod && e.shiftKey && e.key === 'Enter') return { kind: 'run-all' };
   if (mod && !e.shiftKey && e.key.toLowerCase() === 'k') return { kind: 'focus-model' };
+  if (mod && e.key.toLowerCase() === 't') return { kind: 'request', verb: e.shiftKey ? 'reopen' : 'new' };
+  if (mod && !e.shiftKey && e.key.toLowerCase() === 'w') return { kind: 'request', verb: 'close' };
   if (e.ctrlKey || e.metaKey || e.altKey) return undefined;
   if (e.key === 'Escape' && !e.shiftKey) return { kind: 'stop' };
   if (typing) return undefined;

@@ -55,6 +55,17 @@ export function runShortcut(action: ShortcutAction): boolean {
     for (const id of stopping) void s.runCancelRequested(id);
     return stopping.length > 0;
   }
+  if (action.kind === 'request') {
+    // Only in a protocol tab: elsewhere the keys keep whatever the host does with them.
+    if (!isProtocolTab(s.activeTab)) return false;
+    const protocol = s.activeTab;
+    if (action.verb === 'new') s.requestOpened(protocol);
+    else if (action.verb === 'reopen') {
+      if (s.requests[protocol].closed.length === 0) return false;
+      s.requestReopened(protocol);
+    } else s.requestClosed(protocol, s.requests[protocol].activeId);
+    return true;
+  }
   // Run all and the model picker bind their own keys where they live (the Compare tab, each composer), so the
   // map only lists them: pressing them here too would run every column twice.
   return false;

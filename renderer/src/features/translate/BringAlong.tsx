@@ -3,6 +3,7 @@ import type { GuardReport } from '../../../../shared/contract';
 import { PROTOCOL_INFO, type ProtocolId } from '../../../../shared/protocols/types';
 import { translateRequest } from '../../../../shared/translate';
 import { useAppStore } from '../../store';
+import { selectActiveRequestName } from '../../store/requests-slice';
 import { changeSummary, LossList } from './LossList';
 
 /**
@@ -63,7 +64,8 @@ function useGuard(body: Record<string, unknown> | undefined, target: GuardTarget
 export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
   const source = useAppStore((s) => s.composers[from].body);
   const profileId = useAppStore((s) => s.profiles?.activeId);
-  const bodyLoaded = useAppStore((s) => s.composerBodyLoaded);
+  const requestOpened = useAppStore((s) => s.requestOpened);
+  const sourceName = useAppStore(selectActiveRequestName(from));
   const probeRequested = useAppStore((s) => s.probeRequested);
   const probing = useAppStore((s) =>
     Object.values(s.probeJobs).some((j) => j.profileId === profileId && j.state === 'running'),
@@ -168,7 +170,12 @@ export function BringAlong({ from, to, onDone, onDismiss }: BringAlongProps) {
               disabled={checking}
               title={checking ? 'Waiting for the capability check' : undefined}
               onClick={() => {
-                bodyLoaded(to, result.body, warnings);
+                // A new request tab here: the requests already open in this protocol stay as they are.
+                requestOpened(to, {
+                  body: result.body,
+                  warnings,
+                  name: `${sourceName} (${PROTOCOL_INFO[from].label})`,
+                });
                 onDone();
               }}
             >
