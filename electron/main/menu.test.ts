@@ -39,6 +39,21 @@ describe('the application menu', () => {
     }
   });
 
+  it('leaves Ctrl/Cmd+W to the request tabs: every Close window item is on Ctrl/Cmd+Shift+W', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      const items = (function all(list: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+        return list.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? all(i.submenu) : [])]);
+      })(menuTemplate({ isPackaged: true, platform, appName: 'GP' }));
+      const closes = items.filter((i) => i.role === 'close');
+      expect(closes.length, platform).toBeGreaterThan(0);
+      for (const c of closes) expect(c.accelerator, platform).toBe('CmdOrCtrl+Shift+W');
+      expect(
+        items.filter((i) => i.role === 'windowMenu' && !Array.isArray(i.submenu)),
+        platform,
+      ).toEqual([]);
+    }
+  });
+
   it('puts the app menu first on macOS', () => {
     const template = menuTemplate({ isPackaged: true, platform: 'darwin', appName: 'GP' });
     expect(template[0]).toEqual({ role: 'appMenu' });

@@ -23,8 +23,14 @@ export function menuTemplate({ isPackaged, platform, appName }: MenuOptions): Me
     { type: 'separator' },
     { role: 'togglefullscreen' },
   );
+  // Ctrl/Cmd+W closes a request tab, as in Postman or an editor (docs/architecture.md §5): closing the window moves
+  // to Ctrl/Cmd+Shift+W, so the menu never takes the key before the page sees it.
+  const closeWindow: MenuItemConstructorOptions = { role: 'close', accelerator: 'CmdOrCtrl+Shift+W' };
+  const windowItems: MenuItemConstructorOptions[] = mac
+    ? [{ role: 'minimize' }, { role: 'zoom' }, closeWindow, { type: 'separator' }, { role: 'front' }]
+    : [{ role: 'minimize' }, closeWindow];
   const template: MenuItemConstructorOptions[] = [
-    { label: 'File', submenu: [mac ? { role: 'close' } : { role: 'quit' }] },
+    { label: 'File', submenu: [mac ? closeWindow : { role: 'quit' }] },
     {
       label: 'Edit',
       submenu: [
@@ -38,7 +44,7 @@ export function menuTemplate({ isPackaged, platform, appName }: MenuOptions): Me
       ],
     },
     { label: 'View', submenu: view },
-    { label: 'Window', role: 'windowMenu' },
+    { label: 'Window', role: 'windowMenu', submenu: windowItems },
     {
       label: 'Help',
       role: 'help',
