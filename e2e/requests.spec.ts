@@ -144,6 +144,11 @@ test('a dot marks unsent changes: it shows on an edit and goes away after Send; 
   await app.getByRole('button', { name: 'Send' }).click();
   await expect(status(app)).toContainText('complete', { timeout: 15_000 });
   await expect(tab).not.toHaveAttribute('aria-description', /unsent/);
+  // Regenerate sends the request as it is: nothing is left unsent.
+  await app.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(app.getByText('2 of 2')).toBeVisible({ timeout: 15_000 });
+  await expect(status(app)).toContainText('complete', { timeout: 15_000 });
+  await expect(tab).not.toHaveAttribute('aria-description', /unsent/);
   // A second request, never sent, so the restart has two viewers to tell apart.
   await app.getByRole('button', { name: 'New request' }).click();
   await expect(status(app)).toContainText('idle');

@@ -241,6 +241,9 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
   /** A change the user made: from then on a restored draft leaves this tab alone. */
   const edit = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
     patch(protocol, (c) => ({ ...fn(c), touched: true }), true);
+  /** The body becomes what a run just started with (Regenerate, tool results): the user's, but nothing unsent. */
+  const sent = (protocol: ProtocolId, fn: (c: ComposerState) => Partial<ComposerState>) =>
+    patch(protocol, (c) => ({ ...fn(c), touched: true }));
   return {
     activeTab: 'messages',
     composers: { messages: initial('messages'), chat: initial('chat'), responses: initial('responses') },
@@ -300,7 +303,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
         return { body, jsonText: pretty(body), jsonError: undefined, continuedRunId: runId };
       }),
     composerToolResultsSent: (protocol, answeredRunId, body) =>
-      edit(protocol, () => ({
+      sent(protocol, () => ({
         body,
         jsonText: pretty(body),
         jsonError: undefined,
@@ -316,7 +319,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       edit(protocol, (c) => ({ ...bodyFields(body), undo: { label, previous: previousOf(c) } })),
     conversationBranched: (protocol, body) =>
       get().requestOpened(protocol, { body, name: `${selectActiveRequestName(protocol)(get())} branch` }),
-    conversationRegenerated: (protocol, body, variants) => edit(protocol, () => ({ ...bodyFields(body), variants })),
+    conversationRegenerated: (protocol, body, variants) => sent(protocol, () => ({ ...bodyFields(body), variants })),
     conversationVariantShown: (protocol, index) =>
       edit(protocol, (c) => {
         const v = c.variants?.items[index];

@@ -34,6 +34,23 @@ describe('requests slice', () => {
     expect(tabs().map((t) => t.unsent)).toEqual([false, false]);
   });
 
+  it('Regenerate and tool results put in the body what was just sent: no dot after them', () => {
+    s().composerBodyEdited('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    s().composerRunStarted('chat', 'run-1');
+    s().composerRunStarted('chat', 'run-2');
+    s().conversationRegenerated(
+      'chat',
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      { at: 1, items: [{ runId: 'run-1' }, { runId: 'run-2' }] },
+    );
+    expect(tabs()[0].unsent).toBe(false);
+    s().composerRunStarted('chat', 'run-3');
+    s().composerToolResultsSent('chat', 'run-2', { model: 'm', messages: [{ role: 'tool', content: 'x' }] });
+    expect(tabs()[0].unsent).toBe(false);
+    s().composerDraftTyped('chat', 'and then');
+    expect(tabs()[0].unsent).toBe(true);
+  });
+
   it('a new request takes the model on view; each request keeps its own body, message and runs', () => {
     s().composerBodyEdited('chat', { model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'first' }] });
     s().composerRunStarted('chat', 'run-1');
