@@ -129,19 +129,30 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Spawns the CLI with nothing of this process's environment but PATH; killed after `timeoutMs`. */
+/**
+ * Spawns the CLI with nothing of this process's environment but PATH; killed after `timeoutMs`, with every process
+ * it started: Qwen Code re-launches itself as a child that holds the pipes, so killing the parent alone left the
+ * run waiting for them to close.
+ */
 function runCli(cmd: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number) {
   return new Promise<CliResult>((resolve) => {
     const child = spawn(cmd, args, {
       cwd,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'dumb', NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ exitCode: code, stdout, stderr });
