@@ -12,6 +12,7 @@ import { scrubberFor } from '../scrubber';
 import { decodedBody } from './decode';
 import { proxyFor, proxySecrets, proxyShown, routeFor } from './proxy';
 import type { RequestSignal } from './timer';
+import { sendOverKeptAlive } from './kept-alive';
 import { dispatchRequest } from './dispatch';
 
 /** A gateway's answer: status, headers as received, and the body as it arrives. */
@@ -41,7 +42,9 @@ export interface GatewayResponse {
  */
 export async function gatewayRequest(req: BuiltRequest, signal: RequestSignal): Promise<GatewayResponse> {
   const { dispatcher, headers: sent } = routeFor(req);
-  const res = await dispatchRequest(dispatcher, req.url, { method: req.method, headers: sent, body: req.body }, signal);
+  const res = await sendOverKeptAlive(dispatcher, signal, () =>
+    dispatchRequest(dispatcher, req.url, { method: req.method, headers: sent, body: req.body }, signal),
+  );
   try {
     const headers: Record<string, string> = {};
     for (const name in res.headers) {
