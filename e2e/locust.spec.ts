@@ -45,10 +45,11 @@ test('export a load as Locust, run it, import its results and compare them with 
     await app
       .getByLabel('Locust CSV files')
       .setInputFiles(['r_stats.csv', 'r_stats_history.csv', 'r_failures.csv'].map((f) => path.join(work, f)));
+    // The page reads the chosen files when it imports them: they stay until it says it has.
+    await expect(app.getByRole('status').filter({ hasText: 'as a Locust run' })).toBeVisible();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  await expect(app.getByRole('status').filter({ hasText: 'as a Locust run' })).toBeVisible();
   const summary = app.getByRole('region', { name: 'Load summary' });
   await expect(summary).toContainText('Locust');
   await expect(summary.getByLabel('Requests sent', { exact: true }).locator('dd')).toHaveText('12');

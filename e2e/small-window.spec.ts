@@ -19,7 +19,9 @@ async function expectNoWiderThanWindow(page: Page): Promise<void> {
 
 /** On screen once its container scrolls to it, whole, and not covered by anything else. */
 async function expectReachable(control: Locator): Promise<void> {
-  await control.scrollIntoViewIfNeeded();
+  // Brought to the middle of its container, as a person scrolls to it: scrolled only as far as its edge, a
+  // control can sit a rounded sub-pixel short of it.
+  await control.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'nearest' }));
   await expect(control).toBeInViewport({ ratio: 1 });
   const hit = await control.evaluate((el) => {
     const r = el.getBoundingClientRect();

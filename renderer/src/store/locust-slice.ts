@@ -21,6 +21,8 @@ export interface LocustSlice {
   locustExportRequested(input: CallInput<'locust:export'>): Promise<CallOutput<'locust:export'> | undefined>;
   /** Locust's CSV files of one run (…_stats.csv, and …_stats_history.csv, …_failures.csv if chosen). */
   locustImportRequested(files: ChosenFile[]): Promise<void>;
+  /** A chosen file could not be read (moved or deleted since it was chosen): nothing is imported. */
+  locustFileUnreadable(name: string, reason: string): void;
 }
 
 /** Which of Locust's files each is, by the suffix `--csv PREFIX` gives it. */
@@ -56,5 +58,11 @@ export const createLocustSlice: StateCreator<AppState, [], [], LocustSlice> = (s
     set({ locustNote: { ok: true, text: `Imported ${input.name} as a Locust run.` } });
     await get().loadRunsRequested();
     await get().loadRunSelected(r.value.run.loadId);
+  },
+
+  locustFileUnreadable(name, reason) {
+    set({
+      locustNote: { ok: false, text: `Not imported: could not read ${name} (${reason}). Choose the files again.` },
+    });
   },
 });

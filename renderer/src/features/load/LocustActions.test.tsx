@@ -120,6 +120,18 @@ describe('Import Locust results', () => {
     expect(useAppStore.getState().loadRuns).toEqual([appRun]);
   });
 
+  it('says which file could not be read (deleted since it was chosen) and imports nothing', async () => {
+    render(<LocustActions />);
+    const gone = new File(['stats'], 'run_stats.csv');
+    gone.text = () => Promise.reject(new DOMException('The requested file could not be read.', 'NotReadableError'));
+    choose(gone, new File(['history'], 'run_stats_history.csv'));
+    await settle();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Not imported: could not read run_stats.csv (The requested file could not be read.). Choose the files again.',
+    );
+    expect(calls.some((c) => c.call === 'locust:import')).toBe(false);
+  });
+
   it('asks for the stats file when it was not among the files chosen', async () => {
     render(<LocustActions />);
     choose(new File(['history'], 'run_stats_history.csv'));

@@ -15,6 +15,7 @@ export function LocustActions() {
   const note = useAppStore((s) => s.locustNote);
   const exportRequested = useAppStore((s) => s.locustExportRequested);
   const importRequested = useAppStore((s) => s.locustImportRequested);
+  const unreadable = useAppStore((s) => s.locustFileUnreadable);
   const request = useRequest(settings.source);
   const { input } = loadInput(settings, request, activeId);
   const picker = useRef<HTMLInputElement>(null);
@@ -25,10 +26,19 @@ export function LocustActions() {
     if (file) download(file.fileName, file.text, 'text/x-python');
   };
   const importFiles = async (list: FileList | null) => {
-    const files: ChosenFile[] = await Promise.all(
-      [...(list ?? [])].map(async (f) => ({ name: f.name, text: await f.text() })),
-    );
+    const chosen = [...(list ?? [])];
     if (picker.current) picker.current.value = '';
+    const files: ChosenFile[] = [];
+    // A file is read only now: one moved or deleted since it was chosen fails here, and says so.
+    for (const f of chosen) {
+      try {
+        files.push({ name: f.name, text: await f.text() });
+      } catch (err) {
+        // A DOMException (NotReadableError), which is not an Error everywhere.
+        unreadable(f.name, err instanceof Error || err instanceof DOMException ? err.message : String(err));
+        return;
+      }
+    }
     if (files.length) await importRequested(files);
   };
 
