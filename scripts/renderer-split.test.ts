@@ -1,7 +1,7 @@
 /**
  * The renderer's start-up script holds what the first protocol tab needs and no more (docs/architecture.md §9):
- * the other tabs, CodeMirror and the Markdown renderer with its highlighter are chunks of their own, fetched on
- * first use; zod, which only checks the contract's schemas, is not in it either. Built here as `npm run build`
+ * the other tabs, CodeMirror, the Markdown renderer with its highlighter, the translation and the dialogs are
+ * chunks of their own, fetched on first use; zod, which only checks the contract's schemas, is not in it either. Built here as `npm run build`
  * builds it (vite.config.ts), kept in memory.
  */
 import path from 'node:path';
@@ -45,6 +45,10 @@ const LATER: Record<string, RegExp> = {
   'the Capabilities tab': /renderer\/src\/features\/capabilities\/CapabilitiesTab\.tsx$/,
   'the Load tab': /renderer\/src\/features\/load\/LoadTab\.tsx$/,
   'the Agents tab': /renderer\/src\/features\/agents\/AgentsTab\.tsx$/,
+  // Used by the Bring offer, Compare and Presets only; the store fetches it when Compare runs.
+  'the translation': /shared\/translate\/index\.ts$/,
+  'the Connections dialog': /renderer\/src\/features\/connection\/ConnectionsDialog\.tsx$/,
+  'the Code dialog': /renderer\/src\/features\/export\/CodeDialog\.tsx$/,
 };
 
 describe('the built renderer', () => {

@@ -8,8 +8,8 @@ import { RequestTabs } from './features/composer/RequestTabs';
 import { ProfilePicker } from './features/connection/ProfilePicker';
 import { StreamViewer } from './features/stream-viewer/StreamViewer';
 import { useRetry } from './features/stream-viewer/use-retry';
-import { BringAlong } from './features/translate/BringAlong';
 import { AgentsTab, CapabilitiesTab, CompareTab, HistoryTab, LoadTab, PresetsTab } from './features/shell/lazy-tabs';
+import { lazyPart } from './lib/lazy-part';
 import { useAppStore } from './store';
 import { useRunUpdates, type ViewUpdate } from './store/runs-slice';
 import { bringPair } from './store/settings-slice';
@@ -21,6 +21,13 @@ import { runShortcut, useGlobalShortcuts, useTheme } from './features/shell/use-
 import { isProtocolTab } from './features/shell/tabs';
 
 const isProtocol = isProtocolTab;
+
+/** The Bring offer shows only after a switch of protocol tabs: it and the translation are a chunk of their own. */
+const BringAlong = lazyPart(
+  () => import('./features/translate/BringAlong').then((m) => m.BringAlong),
+  'the Bring offer',
+  (_, failure) => failure ?? null,
+);
 
 const OTHER_TABS = {
   compare: { label: 'Compare', sub: 'side by side' },
@@ -83,7 +90,7 @@ function ProtocolTab({ protocol, bringFrom, onBrought, onDismissed }: ProtocolTa
 }
 
 export function App() {
-  const appStarted = useAppStore((s) => s.appStarted);
+  const windowOpened = useAppStore((s) => s.windowOpened);
   const hostUp = useAppStore((s) => s.hostUp);
   const hostStale = useAppStore((s) => s.hostStale);
   const problems = useAppStore((s) => s.appInfo?.problems);
@@ -108,17 +115,15 @@ export function App() {
   const problemsKey = problems?.map((p) => p.message).join('\n');
 
   useEffect(() => {
-    void appStarted();
-    void useAppStore.getState().settingsRequested();
-    // Variables apply to every tab's Send, not only once Presets was opened.
-    void useAppStore.getState().collectionsRequested();
+    // Variables (collections) apply to every tab's Send, not only once Presets was opened: asked for here too.
+    void windowOpened();
     const offStale = onHostStale(useAppStore.getState().hostLinkStale);
     const offConnection = onHostConnection(hostConnectionChanged);
     return () => {
       offStale();
       offConnection();
     };
-  }, [appStarted, hostConnectionChanged]);
+  }, [windowOpened, hostConnectionChanged]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
   useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);

@@ -122,15 +122,35 @@ export async function preloadLazyParts(): Promise<void> {
   await Promise.all(made.map((p) => p.preload()));
 }
 
-/**
- * Settles once the window has started: its scripts and styles loaded and the first idle moment after that, so
- * a part wanted soon but not first (the JSON editor below the form) does not compete with the first paint.
- */
-export const afterStartUp: Promise<void> = new Promise((resolve) => {
-  const idle = () => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
-    else setTimeout(resolve, 0);
-  };
-  if (document.readyState === 'complete') idle();
-  else addEventListener('load', idle, { once: true });
+let markStarted: () => void = () => undefined;
+/** The first screen's data arrived, or the wait for it gave up: see `startUpEnded`. */
+const firstScreen = new Promise<void>((resolve) => {
+  markStarted = resolve;
+  // A window whose data never comes (a host down at start) still gets its parts, a little later.
+  setTimeout(resolve, 3000);
 });
+
+/** main.tsx: the first screen has what it shows (Send can work), so the parts fetched after start-up may come. */
+export function startUpEnded(): void {
+  markStarted();
+}
+
+/**
+ * Settles once the window has started: its scripts and styles loaded, the first screen's data arrived, and
+ * the first idle moment after that. A part wanted soon but not first (the JSON editor below the form, the
+ * Markdown renderer) then does not compete with the first paint or with Send becoming ready: idle moments come
+ * while the window waits on the core, and a chunk evaluated then delays the answers' render.
+ */
+export const afterStartUp: Promise<void> = Promise.all([
+  new Promise<void>((resolve) => {
+    if (document.readyState === 'complete') resolve();
+    else addEventListener('load', () => resolve(), { once: true });
+  }),
+  firstScreen,
+]).then(
+  () =>
+    new Promise<void>((resolve) => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+      else setTimeout(resolve, 0);
+    }),
+);

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { CapabilityResultView, CompareColumn, GuardReport, ModelInfo } from '../../../shared/contract';
 import { defaultBody } from '../../../shared/protocols/compose';
-import { columnBody, parseOverrides } from '../features/compare/column-body';
+import { parseOverrides } from '../features/compare/column-body';
 import { defaultColumns, protocolLayout } from '../features/compare/default-columns';
 import type { AppState } from './index';
 
@@ -220,6 +220,8 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
   compareRunAllRequested: async () => {
     const s = get();
     if (runAllBlocked(s)) return;
+    // Fetched here, not imported: the translation is a chunk the Compare tab has already loaded by now.
+    const { columnBody } = await import('../features/compare/column-request');
     const ids = idsOf(s);
     const started = await Promise.all(
       s.compareColumns.map(async (c, i) => {

@@ -92,3 +92,42 @@ describe('a dropped link to the host', () => {
     expect(asked('models:list')).toBe(1);
   });
 });
+
+describe('a window opening', () => {
+  it('asks for everything the first screen shows at once, once, and the default model follows', async () => {
+    answers['app:info'] = async () => ({ ok: true, value: { version: '1', host: 'web', dataDir: '/d', problems: [] } });
+    answers['profiles:list'] = async () => ({ ok: true, value: profiles });
+    answers['models:list'] = async ({ profileId }) => ({
+      ok: true,
+      value: {
+        profileId,
+        models: [{ id: 'claude-sim-sonnet', family: 'anthropic' }],
+        added: [],
+        removed: [],
+        pages: 1,
+      },
+    });
+    answers['settings:get'] = async () => ({ ok: true, value: { ...s().settings, theme: 'light' } });
+    answers['collections:list'] = async () => ({
+      ok: true,
+      value: { folders: [], profileVariables: { demo: { city: 'Oslo' } } },
+    });
+    answers['drafts:list'] = async () => ({ ok: true, value: { drafts: {} } });
+    await Promise.all([s().windowOpened(), s().windowOpened()]);
+    for (const name of [
+      'app:info',
+      'profiles:list',
+      'models:list',
+      'settings:get',
+      'collections:list',
+      'drafts:list',
+    ]) {
+      expect(asked(name), name).toBe(1);
+    }
+    expect(s().profiles?.activeId).toBe('demo');
+    expect(s().models.demo?.models.map((m) => m.id)).toEqual(['claude-sim-sonnet']);
+    expect(s().settings.theme).toBe('light');
+    expect(s().collections.profileVariables.demo).toEqual({ city: 'Oslo' });
+    expect(s().draftsState).toBe('ready');
+  });
+});

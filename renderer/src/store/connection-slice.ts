@@ -22,6 +22,14 @@ export interface ConnectionSlice {
   hostUp: boolean;
   /** The host refused this window's token: it was started again, and only its new address gets in. */
   hostStale: boolean;
+  /** windowOpened has asked the core for the first screen's data: it asks once per window. */
+  windowOpening: boolean;
+  /**
+   * The window opened: everything the first screen shows (app info, profiles and models, settings, variables,
+   * the kept requests) is asked for at once. main.tsx calls it before React's first render, so the answers
+   * arrive while that render runs (docs/architecture.md §9); App calls it too, for a window made without it.
+   */
+  windowOpened(): Promise<void>;
   appStarted(): Promise<void>;
   profilesRequested(): Promise<void>;
   /** The window's link to the host went down or came back; coming back fetches again what the drop lost. */
@@ -60,6 +68,14 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   modelsLoading: {},
   hostUp: true,
   hostStale: false,
+  windowOpening: false,
+
+  async windowOpened() {
+    if (get().windowOpening) return;
+    set({ windowOpening: true });
+    const s = get();
+    await Promise.all([s.appStarted(), s.settingsRequested(), s.collectionsRequested(), s.draftsRequested()]);
+  },
 
   async appStarted() {
     await Promise.all([

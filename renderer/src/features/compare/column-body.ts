@@ -1,16 +1,10 @@
-/** Pure pieces of a Compare column: its translated request, its overrides field and what its output reads. */
-import type { CompareColumn } from '../../../../shared/contract';
+/**
+ * Pure pieces of a Compare column: its overrides field and what its output reads. Its translated request is in
+ * column-request.ts, apart, so the store does not bring the translation into the start-up script.
+ */
 import type { Transcript } from '../../../../shared/protocols/types';
-import { translateRequest, type TranslateResult } from '../../../../shared/translate';
 
 type Body = Record<string, unknown>;
-
-/** The shared prompt (Messages shape) translated into the column's protocol, with its model and overrides. */
-export function columnBody(shared: Body, column: CompareColumn): TranslateResult {
-  const t = translateRequest('messages', column.protocol, shared);
-  if (!t.ok) return t;
-  return { ...t, body: { ...t.body, model: column.model, ...column.overrides } };
-}
 
 export type ParsedOverrides = { ok: true; value?: Body } | { ok: false; error: string };
 

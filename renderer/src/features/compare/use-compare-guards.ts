@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import type { TranslateResult } from '../../../../shared/translate';
 import { useAppStore } from '../../store';
-import { columnBody } from './column-body';
+import { columnBody } from './column-request';
 
 /**
  * Each column's request, translated from the shared prompt, and its capability check kept in the store by

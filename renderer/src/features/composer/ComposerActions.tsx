@@ -1,13 +1,20 @@
 import { useState } from 'react';
 import type { ProtocolId } from '../../../../shared/protocols/types';
 import { useAppStore } from '../../store';
-import { CodeDialog } from '../export/CodeDialog';
+import { lazyPart } from '../../lib/lazy-part';
 import { SavePreset } from '../library/SavePreset';
 import { InputTokens } from '../token-counter/InputTokens';
 import { PROTOCOL_PARAMS } from './protocol-params';
 import type { useComposerRun } from './use-composer-run';
 
 type Run = ReturnType<typeof useComposerRun>;
+
+/** Opened by "Code": a chunk of its own, fetched when first opened. */
+const CodeDialog = lazyPart(
+  () => import('../export/CodeDialog').then((m) => m.CodeDialog),
+  'the Code dialog',
+  (_, failure) => failure ?? null,
+);
 
 /** The bar under the form: count, save, export, Continue, Stop and Send. */
 export function ComposerActions({ protocol, run }: { protocol: ProtocolId; run: Run }) {

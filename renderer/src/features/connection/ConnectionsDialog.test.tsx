@@ -168,6 +168,8 @@ describe('connections dialog: secret switch, host change, one URL error', () => 
     expect(within(dialog).queryByRole('combobox', { name: 'Keep the key' })).toBeNull();
     expect(dialog.textContent).toContain('Keep the key for this session only: this host keeps no key on disk');
     cleanup();
+    // Another window: its own store, which asks the host again.
+    useAppStore.setState(pristine, true);
     answers['profiles:list'] = ok({ ...state, keyStorages: ['file', 'session'] });
     const withFile = await openDialog();
     const select = within(withFile).getByRole('combobox', { name: 'Keep the key' });

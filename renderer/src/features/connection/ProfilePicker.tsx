@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { useAppStore } from '../../store';
-import { ConnectionsDialog } from './ConnectionsDialog';
+import { lazyPart } from '../../lib/lazy-part';
+
+/** Opened by "Connections…": a chunk of its own, fetched when first opened. */
+const ConnectionsDialog = lazyPart(
+  () => import('./ConnectionsDialog').then((m) => m.ConnectionsDialog),
+  'the Connections dialog',
+  (_, failure) => failure ?? null,
+);
 
 export function ProfilePicker() {
   const profiles = useAppStore((s) => s.profiles);

@@ -5,7 +5,7 @@ import { markdownBlocks } from './markdown-blocks';
 import { tooCostly } from './markdown-limits';
 import { OutputBoundary } from './OutputBoundary';
 import { CopyButton } from '../../lib/CopyButton';
-import { lazyPart } from '../../lib/lazy-part';
+import { afterStartUp, lazyPart } from '../../lib/lazy-part';
 
 /** A finished reply opened whole and longer than this is shown as text unless asked: parsing it would block a frame. */
 const MARKDOWN_LIMIT = 20_000;
@@ -38,8 +38,9 @@ const BLOCK_LIMIT = 8_000;
  */
 const OPEN_BLOCK_LIMIT = 2_000;
 /**
- * The Markdown parser and highlighter are a chunk of their own, fetched when the first reply arrives: until then
- * (a moment) the block shows as the plain text it is, in the place it will take.
+ * The Markdown parser and highlighter are a chunk of their own, fetched once the window has started (or when a
+ * reply arrives first): until then the block shows as the plain text it is, in the place it will take. Fetched
+ * ahead so a first reply does not flash its Markdown source.
  */
 const Markdown = lazyPart(
   () => import('./MarkdownView').then((m) => m.MarkdownView),
@@ -51,6 +52,9 @@ const Markdown = lazyPart(
     </div>
   ),
 );
+
+// A failed fetch is forgotten by the part, so the reply that needs it fetches again and shows the Retry.
+void afterStartUp.then(() => Markdown.preload()).catch(() => undefined);
 
 /** `open`: the last block of a live reply, still growing; an ended block this long can be rendered on request. */
 const MdBlock = memo(function MdBlock({ text, open }: { text: string; open: boolean }) {
