@@ -15,9 +15,15 @@ test('a tab whose code cannot be fetched says so, and Retry fetches it and opens
   await expect(alert).toHaveCount(0);
 });
 
-test('a reply whose Markdown renderer cannot be fetched shows as text, and Retry renders it', async ({ app: page }) => {
+test('a reply whose Markdown renderer cannot be fetched shows as text, and Retry renders it', async ({
+  page,
+  host,
+}) => {
   let refuse = true;
+  // Refused from the start: the window fetches the renderer once it has started, before any reply.
   await page.route(/\/assets\/MarkdownView-[^/]*\.js$/, (route) => (refuse ? route.abort() : route.continue()));
+  await page.goto(host.url);
+  await expect(page.getByRole('combobox', { name: 'Profile', exact: true })).toBeVisible();
   await pickModel(page, 'claude-sim-sonnet');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(status(page)).toContainText('complete', { timeout: 20_000 });

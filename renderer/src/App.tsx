@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PROTOCOL_INFO, type ProtocolId } from '../../shared/protocols/types';
-import { gateway, onHostConnection, onHostStale } from './bridge';
+import { gateway } from './bridge';
 import { STALE_LINK_MESSAGE } from './stale-link';
 import type { TabId } from './store/composer-slice';
 import { Composer } from './features/composer/Composer';
@@ -96,7 +96,6 @@ export function App() {
   const problems = useAppStore((s) => s.appInfo?.problems);
   const activeTab = useAppStore((s) => s.activeTab);
   const tabSelected = useAppStore((s) => s.tabSelected);
-  const hostConnectionChanged = useAppStore((s) => s.hostConnectionChanged);
   const runUpdatesReceived = useAppStore((s) => s.runUpdatesReceived);
   const probeProgressReceived = useAppStore((s) => s.probeProgressReceived);
   const loadProgressReceived = useAppStore((s) => s.loadProgressReceived);
@@ -114,16 +113,8 @@ export function App() {
   const [problemsDismissed, setProblemsDismissed] = useState<string>();
   const problemsKey = problems?.map((p) => p.message).join('\n');
 
-  useEffect(() => {
-    // Variables (collections) apply to every tab's Send, not only once Presets was opened: asked for here too.
-    void windowOpened();
-    const offStale = onHostStale(useAppStore.getState().hostLinkStale);
-    const offConnection = onHostConnection(hostConnectionChanged);
-    return () => {
-      offStale();
-      offConnection();
-    };
-  }, [windowOpened, hostConnectionChanged]);
+  // Once per window (main.tsx has usually asked already): the first screen's data and the link's state.
+  useEffect(() => void windowOpened(), [windowOpened]);
   useRunUpdates(useCallback((u: ViewUpdate[]) => runUpdatesReceived(u), [runUpdatesReceived]));
   useEffect(() => gateway.on.capabilitiesProgress(probeProgressReceived), [probeProgressReceived]);
   useEffect(() => gateway.on.loadProgress(loadProgressReceived), [loadProgressReceived]);

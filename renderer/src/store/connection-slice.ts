@@ -8,7 +8,7 @@ import type {
   ProfileTestResult,
   Result,
 } from '../../../shared/contract';
-import { gateway } from '../bridge';
+import { gateway, onHostConnection, onHostStale } from '../bridge';
 import type { AppState } from './index';
 
 /** Profiles and model lists as the core last reported them: cached here, persisted only by the core. */
@@ -73,6 +73,11 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
   async windowOpened() {
     if (get().windowOpening) return;
     set({ windowOpening: true });
+    // Followed before anything is asked: a link that drops during these first calls is seen, and what the drop
+    // lost is asked again once it is back. For the window's life, so never unsubscribed.
+    onHostStale(() => get().hostLinkStale());
+    onHostConnection((up) => get().hostConnectionChanged(up));
+    // Variables (collections) apply to every tab's Send, not only once Presets was opened.
     const s = get();
     await Promise.all([s.appStarted(), s.settingsRequested(), s.collectionsRequested(), s.draftsRequested()]);
   },
