@@ -49,6 +49,16 @@ vitestReport('.tmp/vitest.json', 'unit');
 // The same suite on Node 22, the Node the desktop app's core runs on (.ci/run).
 vitestReport('.tmp/vitest-node22.json', 'unit (Node 22)');
 
+/** The tests that failed and then passed on their retry, as "file:line › title". */
+function flakyTitles(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((t) => t.status === 'flaky'))
+      .map((spec) => `${spec.file}:${spec.line} › ${spec.title}`),
+    ...flakyTitles(suite.suites ?? []),
+  ]);
+}
+
 if (existsSync('.tmp/playwright.json')) {
   const p = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
   const s = p.stats ?? {};
@@ -59,6 +69,7 @@ if (existsSync('.tmp/playwright.json')) {
   console.log(
     `e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`,
   );
+  for (const title of flakyTitles(p.suites ?? [])) console.log(`  flaky (failed, then passed on its retry): ${title}`);
 } else {
   failed++;
   console.log('e2e: no results');
