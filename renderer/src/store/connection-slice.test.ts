@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProfilesState } from '../../../shared/contract';
+import { PROTOCOL_IDS } from '../../../shared/protocols/types';
 
 // Only the transport is faked (see test/fake-gateway.ts): the store is the real one.
 vi.mock('../bridge', () => import('../test/fake-gateway'));
@@ -94,14 +95,18 @@ describe('a dropped link to the host', () => {
 });
 
 describe('a window opening', () => {
-  it('asks for everything the first screen shows at once, once, and the default model follows', async () => {
+  it('asks for everything the first screen shows at once, once, and names the default model in every tab', async () => {
     answers['app:info'] = async () => ({ ok: true, value: { version: '1', host: 'web', dataDir: '/d', problems: [] } });
-    answers['profiles:list'] = async () => ({ ok: true, value: profiles });
+    answers['profiles:list'] = async () => ({
+      ok: true,
+      value: { ...profiles, profiles: profiles.profiles.map((p) => ({ ...p, builtin: 'demo' as const })) },
+    });
     answers['models:list'] = async ({ profileId }) => ({
       ok: true,
       value: {
         profileId,
         models: [{ id: 'claude-sim-sonnet', family: 'anthropic' }],
+        suggested: 'claude-sim-sonnet',
         added: [],
         removed: [],
         pages: 1,
@@ -129,5 +134,7 @@ describe('a window opening', () => {
     expect(s().settings.theme).toBe('light');
     expect(s().collections.profileVariables.demo).toEqual({ city: 'Oslo' });
     expect(s().draftsState).toBe('ready');
+    // Every tab names the Demo gateway's model before anything renders, so Send works in the first frame.
+    expect(PROTOCOL_IDS.map((p) => s().composers[p].body.model)).toEqual(Array(3).fill('claude-sim-sonnet'));
   });
 });

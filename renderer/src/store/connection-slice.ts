@@ -8,7 +8,9 @@ import type {
   ProfileTestResult,
   Result,
 } from '../../../shared/contract';
+import { PROTOCOL_IDS } from '../../../shared/protocols/types';
 import { gateway, onHostConnection, onHostStale } from '../bridge';
+import { defaultModel } from '../features/model-picker/default-model';
 import type { AppState } from './index';
 
 /** Profiles and model lists as the core last reported them: cached here, persisted only by the core. */
@@ -80,6 +82,12 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     // Variables (collections) apply to every tab's Send, not only once Presets was opened.
     const s = get();
     await Promise.all([s.appStarted(), s.settingsRequested(), s.collectionsRequested(), s.draftsRequested()]);
+    // Each tab that names no model gets the built-in profile's one now, as the composer would once rendered: the
+    // first render then has it, and Send is enabled in the first frame, not one paint later.
+    const now = get();
+    const profile = now.profiles?.profiles.find((p) => p.id === now.profiles?.activeId);
+    const chosen = defaultModel(profile, profile && now.models[profile.id]);
+    if (chosen && now.draftsState === 'ready') PROTOCOL_IDS.forEach((p) => now.composerModelDefaulted(p, chosen));
   },
 
   async appStarted() {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProtocolId, Transcript } from '../../../../shared/protocols/types';
 import { pendingToolCalls } from '../../../../shared/protocols/compose';
 import { useAppStore } from '../../store';
@@ -25,9 +25,9 @@ function useDefaultModel(protocol: ProtocolId, model: string) {
   const modelDefaulted = useAppStore((s) => s.composerModelDefaulted);
   const draftsState = useDrafts();
   const chosen = defaultModel(profile, list);
-  // Only after the kept drafts are read: a draft names its own model. Before the paint, so the window's first
-  // frame already has the model and an enabled Send, not "Pick a model first." for a frame.
-  useLayoutEffect(() => {
+  // Only after the kept drafts are read: a draft names its own model. (At start the store has done it already:
+  // see windowOpened.)
+  useEffect(() => {
     if (!model && chosen && draftsState === 'ready') modelDefaulted(protocol, chosen);
   }, [model, chosen, draftsState, modelDefaulted, protocol]);
 }
