@@ -32,7 +32,7 @@ const BringAlong = lazyPart(
 const OTHER_TABS = {
   compare: { label: 'Compare', sub: 'side by side' },
   history: { label: 'History', sub: 'every run, replay' },
-  presets: { label: 'Presets', sub: 'saved requests' },
+  presets: { label: 'Presets', sub: 'collections, runs' },
   capabilities: { label: 'Capabilities', sub: 'proof matrix' },
   load: { label: 'Load', sub: 'latency under load' },
   agents: { label: 'Agents', sub: 'will my agent work' },
