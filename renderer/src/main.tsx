@@ -21,4 +21,5 @@ function render() {
   );
 }
 
-void Promise.race([opened, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(render);
+// Rendered however the asking ends: a call that threw must not leave the window on its frame.
+void Promise.race([opened, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).finally(render);

@@ -28,8 +28,8 @@ export interface ConnectionSlice {
   windowOpening: boolean;
   /**
    * The window opened: everything the first screen shows (app info, profiles and models, settings, variables,
-   * the kept requests) is asked for at once. main.tsx calls it before React's first render, so the answers
-   * arrive while that render runs (docs/architecture.md §9); App calls it too, for a window made without it.
+   * the kept requests) is asked for at once. main.tsx calls it before React runs and renders once the answers
+   * are in (docs/architecture.md §9); App calls it too, for a window made without it.
    */
   windowOpened(): Promise<void>;
   appStarted(): Promise<void>;
